@@ -1,0 +1,160 @@
+import { assign, fromPromise, setup } from 'xstate';
+import { POLICIES } from './policies';
+import type { Decision, HpaAction, HpaConfig, Observation, PolicyMemory } from './types';
+import { DEFAULT_CONFIG, EMPTY_POLICY_MEMORY } from './types';
+
+export interface HpaContext {
+  config: HpaConfig;
+  observation: Observation | null;
+  decision: Decision | null;
+  /** Actions of this period not yet done (acted on one at a time, each waited for). */
+  pending: HpaAction[];
+  policyMemory: PolicyMemory;
+  consecutiveErrors: number;
+  lastError: string | null;
+  periods: number;
+}
+
+export type HpaEvent = { type: 'CONFIG.UPDATE'; config: Partial<HpaConfig> };
+
+export interface ObserveInput { config: HpaConfig }
+export interface CreateInput { config: HpaConfig }
+export interface DeleteInput { config: HpaConfig; name: string; waitForStop: boolean }
+export interface CreateOutput { name: string }
+
+const notProvided = (name: string) => fromPromise<never, unknown>(async () => {
+  throw new Error(`actor "${name}" has no implementation: attach a world with machine.provide()`);
+});
+
+export function backoffDelay(config: HpaConfig, consecutiveErrors: number): number {
+  const exp = config.backoffInitialMs * 2 ** Math.max(0, consecutiveErrors - 1);
+  return Math.min(exp, config.backoffMaxMs);
+}
+
+const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * The Incus HPA loop: observe (list instances) → compare (a pure policy) → act (create+start or
+ * stop+delete, each waited for) → wait (period). Errors back off exponentially, capped.
+ * The named actors are placeholders: a world (sim/ or real/) is attached with .provide().
+ */
+export const incusHpaMachine = setup({
+  types: {
+    context: {} as HpaContext,
+    events: {} as HpaEvent,
+    input: {} as { config?: Partial<HpaConfig> } | undefined,
+  },
+  actors: {
+    observe: notProvided('observe') as unknown as ReturnType<typeof fromPromise<Observation, ObserveInput>>,
+    createPod: notProvided('createPod') as unknown as ReturnType<typeof fromPromise<CreateOutput, CreateInput>>,
+    deletePod: notProvided('deletePod') as unknown as ReturnType<typeof fromPromise<void, DeleteInput>>,
+  },
+  delays: {
+    period: ({ context }) => context.config.periodMs,
+    backoff: ({ context }) => backoffDelay(context.config, context.consecutiveErrors),
+    // Deciding is instant; a zero delay still lets a stepper rest on the compare phase.
+    compareTime: 0,
+  },
+  guards: {
+    hasActions: ({ context }) => context.pending.length > 0,
+    nextIsCreate: ({ context }) => context.pending[0]?.kind === 'create',
+    nextIsDelete: ({ context }) => context.pending[0]?.kind === 'delete',
+  },
+  actions: {
+    decide: assign(({ context }) => {
+      if (!context.observation) return {};
+      const decision = POLICIES[context.config.policy]({
+        observation: context.observation, config: context.config, memory: context.policyMemory,
+      });
+      return { decision, pending: decision.actions, policyMemory: decision.memory };
+    }),
+    shiftPending: assign({ pending: ({ context }) => context.pending.slice(1) }),
+    periodDone: assign({ periods: ({ context }) => context.periods + 1, consecutiveErrors: 0 }),
+    recordError: assign({
+      consecutiveErrors: ({ context }) => context.consecutiveErrors + 1,
+      lastError: (_, params: { error: unknown }) => errorMessage(params.error),
+      pending: [],
+    }),
+    updateConfig: assign({ config: ({ context, event }) => ({ ...context.config, ...event.config }) }),
+  },
+}).createMachine({
+  id: 'incus-hpa',
+  context: ({ input }) => ({
+    config: { ...DEFAULT_CONFIG, ...(input?.config ?? {}) },
+    observation: null,
+    decision: null,
+    pending: [],
+    policyMemory: EMPTY_POLICY_MEMORY,
+    consecutiveErrors: 0,
+    lastError: null,
+    periods: 0,
+  }),
+  // Desired-state edits apply at once to the context; the loop uses them from its next phase on.
+  on: { 'CONFIG.UPDATE': { actions: 'updateConfig' } },
+  initial: 'observing',
+  states: {
+    observing: {
+      tags: ['observe'],
+      invoke: {
+        id: 'observe',
+        src: 'observe',
+        input: ({ context }) => ({ config: context.config }),
+        onDone: { target: 'comparing', actions: assign({ observation: ({ event }) => event.output }) },
+        onError: { target: 'backoff', actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    comparing: {
+      tags: ['compare'],
+      entry: 'decide',
+      after: { compareTime: [{ guard: 'hasActions', target: 'acting' }, { target: 'waiting', actions: 'periodDone' }] },
+    },
+    acting: {
+      tags: ['act'],
+      initial: 'next',
+      states: {
+        next: {
+          tags: ['act'],
+          always: [
+            { guard: 'nextIsCreate', target: 'creating' },
+            { guard: 'nextIsDelete', target: 'deleting' },
+            { target: '#incus-hpa.waiting', actions: 'periodDone' },
+          ],
+        },
+        creating: {
+          tags: ['act'],
+          invoke: {
+            id: 'createPod',
+            src: 'createPod',
+            input: ({ context }) => ({ config: context.config }),
+            onDone: { target: 'next', actions: 'shiftPending' },
+            onError: { target: '#incus-hpa.backoff', actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+        deleting: {
+          tags: ['act'],
+          invoke: {
+            id: 'deletePod',
+            src: 'deletePod',
+            input: ({ context }) => {
+              const next = context.pending[0];
+              if (next?.kind !== 'delete') throw new Error('deleting without a delete action');
+              return { config: context.config, name: next.name, waitForStop: next.waitForStop };
+            },
+            onDone: { target: 'next', actions: 'shiftPending' },
+            onError: { target: '#incus-hpa.backoff', actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+      },
+    },
+    waiting: {
+      tags: ['wait'],
+      after: { period: 'observing' },
+    },
+    backoff: {
+      tags: ['error'],
+      after: { backoff: 'observing' },
+    },
+  },
+});
+
+export type IncusHpaMachine = typeof incusHpaMachine;

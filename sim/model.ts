@@ -1,0 +1,31 @@
+import type { AnyStateMachine, EventObject } from 'xstate';
+
+/** The result of a world operation, delivered to the machine as done/error of its actor. */
+export type OpResult = { ok: true; output?: unknown } | { ok: false; error: string };
+
+/**
+ * A simulated world: plain serialisable data plus pure functions. Invoked actors of the
+ * machine become operations: `begin` changes the world at once and says when the operation
+ * completes; `complete` applies its end and returns what the actor would have returned.
+ */
+export interface WorldModel<W, F> {
+  begin(world: W, src: string, input: unknown, t: number): { world: W; opId: number; doneAt: number };
+  complete(world: W, opId: number, t: number): { world: W; result: OpResult };
+  /** Apply a fault or a load change; returns the new world and a note for the trace. */
+  inject(world: W, fault: F, t: number): { world: W; note: string };
+  /** The drawable summary stored in trace frames. */
+  summary(world: W, t: number): unknown;
+}
+
+/** A loop as the runner sees it: its machine, its world, and how to speak to both. */
+export interface LoopBinding<W, F, C> {
+  loop: string;
+  machine: AnyStateMachine;
+  world: WorldModel<W, F>;
+  machineInput(config: C): unknown;
+  configEvent(config: Partial<C>): EventObject;
+  /** A short note for a frame (what was observed / compared / decided). */
+  note?(context: unknown, event: EventObject): string | undefined;
+  /** Faults the runner handles itself rather than the world (e.g. a controller restart). */
+  isControllerRestart?(fault: F): boolean;
+}

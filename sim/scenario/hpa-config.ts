@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { parseBytes, parseDuration } from '../units';
+import type { HpaConfig } from '../../machines/incus-hpa';
+import { DEFAULT_CONFIG, POLICY_NAMES } from '../../machines/incus-hpa';
+
+const count = (what: string) => z.number({ error: `expected ${what}: a whole number ≥ 0` })
+  .int({ error: `expected ${what}: a whole number ≥ 0` }).min(0, { error: `expected ${what}: a whole number ≥ 0` });
+const percent = z.number({ error: 'expected a percentage: a whole number from 1 to 100' })
+  .int({ error: 'expected a percentage: a whole number from 1 to 100' })
+  .min(1, { error: 'expected a percentage: a whole number from 1 to 100' })
+  .max(100, { error: 'expected a percentage: a whole number from 1 to 100' });
+export const durationField = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const ms = parseDuration(v);
+  if (ms === null) { ctx.addIssue({ code: 'custom', message: `expected a duration like "15s", "2m", "1h30m" or milliseconds, got ${JSON.stringify(v)}` }); return z.NEVER; }
+  return ms;
+});
+export const bytesField = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const b = parseBytes(v);
+  if (b === null) { ctx.addIssue({ code: 'custom', message: `expected a size like "512MiB", "1GiB", "1GB" or bytes, got ${JSON.stringify(v)}` }); return z.NEVER; }
+  return b;
+});
+
+/** The seed's hpa.yaml block, unchanged: `HPA: {minPods, maxPods, cpuThreshold, memoryThreshold}`. */
+const seedBlock = z.strictObject({
+  minPods: count('a pod count').optional(),
+  maxPods: count('a pod count').optional(),
+  cpuThreshold: percent.optional(),
+  memoryThreshold: percent.optional(),
+});
+
+/** hpa.yaml as loopscope reads it: the seed's block plus loopscope's own (optional) keys. */
+export const hpaConfigFileSchema = z.strictObject({
+  HPA: seedBlock.optional(),
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'expected a name of lowercase letters, digits and dashes' }).optional(),
+  policy: z.enum(POLICY_NAMES as [string, ...string[]], { error: `expected one of ${POLICY_NAMES.join(', ')}` }).optional(),
+  period: durationField.optional(),
+  namePrefix: z.string().regex(/^[a-z][a-z0-9-]*$/, { error: 'expected an instance-name prefix (lowercase letters, digits, dashes)' }).optional(),
+  limitsMemory: bytesField.optional(),
+  backoff: z.strictObject({ initial: durationField.optional(), max: durationField.optional() }).optional(),
+  tolerance: z.number({ error: 'expected a number from 0 to 1' }).min(0).max(1).optional(),
+  downscaleStabilization: durationField.optional(),
+});
+
+export type HpaConfigFile = z.input<typeof hpaConfigFileSchema>;
+type ParsedFile = z.output<typeof hpaConfigFileSchema>;
+
+/** Flattens a parsed file onto a base config (defaults, or the running config for live edits). */
+export function toHpaConfig(file: ParsedFile, base: HpaConfig = DEFAULT_CONFIG): HpaConfig {
+  const c: HpaConfig = { ...base };
+  if (file.HPA?.minPods !== undefined) c.minPods = file.HPA.minPods;
+  if (file.HPA?.maxPods !== undefined) c.maxPods = file.HPA.maxPods;
+  if (file.HPA?.memoryThreshold !== undefined) c.memoryThreshold = file.HPA.memoryThreshold;
+  if (file.HPA?.cpuThreshold !== undefined) c.cpuThreshold = file.HPA.cpuThreshold;
+  if (file.name !== undefined) c.name = file.name;
+  if (file.policy !== undefined) c.policy = file.policy as HpaConfig['policy'];
+  if (file.period !== undefined) c.periodMs = file.period;
+  if (file.namePrefix !== undefined) c.namePrefix = file.namePrefix;
+  if (file.limitsMemory !== undefined) c.limitsMemoryBytes = file.limitsMemory;
+  if (file.backoff?.initial !== undefined) c.backoffInitialMs = file.backoff.initial;
+  if (file.backoff?.max !== undefined) c.backoffMaxMs = file.backoff.max;
+  if (file.tolerance !== undefined) c.tolerance = file.tolerance;
+  if (file.downscaleStabilization !== undefined) c.downscaleStabilizationMs = file.downscaleStabilization;
+  return c;
+}
+
+/** Cross-field rules, reported against the field a user would fix. */
+export function configProblems(c: HpaConfig): { field: string; expected: string }[] {
+  const out: { field: string; expected: string }[] = [];
+  if (c.minPods > c.maxPods) out.push({ field: 'HPA.maxPods', expected: `expected maxPods ≥ minPods (minPods is ${c.minPods}, maxPods is ${c.maxPods})` });
+  if (c.maxPods < 1) out.push({ field: 'HPA.maxPods', expected: 'expected maxPods ≥ 1' });
+  if (c.periodMs < 1) out.push({ field: 'period', expected: 'expected a period > 0' });
+  if (c.backoffInitialMs < 1) out.push({ field: 'backoff.initial', expected: 'expected a backoff > 0' });
+  if (c.backoffMaxMs < c.backoffInitialMs) out.push({ field: 'backoff.max', expected: 'expected backoff.max ≥ backoff.initial' });
+  return out;
+}
