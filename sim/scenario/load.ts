@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
-import { parseDocument } from 'yaml';
-import { InputError, InputErrors } from './errors';
+import { InputError } from './errors';
+import { parseYamlText } from './load-text';
+
+export { parseYamlText };
 
 /** Reads a YAML file into plain data; a missing file or bad YAML is an InputError. */
 export function readYamlFile(file: string): unknown {
@@ -13,17 +15,6 @@ export function readYamlFile(file: string): unknown {
     throw new InputError(file, '', code === 'ENOENT' ? 'file not found (expected a path to a YAML file)' : `cannot read the file (${code ?? String(e)})`);
   }
   return parseYamlText(file, text);
-}
-
-export function parseYamlText(file: string, text: string): unknown {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
-  if (doc.errors.length) {
-    throw new InputErrors(doc.errors.map((e) => {
-      const pos = e.linePos?.[0];
-      return new InputError(file, pos ? `line ${pos.line}, column ${pos.col}` : '', `malformed YAML: ${e.message.split('\n')[0]}`);
-    }));
-  }
-  return doc.toJS();
 }
 
 export const scenarioNameOf = (file: string) => basename(file).replace(/\.ya?ml$/, '');
