@@ -1,0 +1,117 @@
+import { describe, expect, it } from 'vitest';
+import type { ObservedInstance, PolicyMemory } from '../../machines/incus-hpa';
+import {
+  EMPTY_POLICY_MEMORY, calculateReplicas, convertDesiredReplicasWithRules, kubernetesPolicy, scaleUpLimit, stabilizeRecommendation,
+} from '../../machines/incus-hpa';
+import { config, pod } from './helpers';
+
+// Cases follow kubernetes/kubernetes pkg/controller/podautoscaler: replica_calculator.go
+// GetResourceReplicas (tolerance, ceil(ratio × ready), missing metrics) and horizontal.go
+// (convertDesiredReplicasWithRules, calculateScaleUpLimit, stabilizeRecommendation).
+describe('calculateReplicas (GetResourceReplicas)', () => {
+  const pods = (...pcts: number[]) => pcts.map((p, i) => pod(`p${i}`, p));
+  it.each([
+    // Go and JS share float64: |1.0 − 1.1| = 0.10000000000000009 > 0.1, so 1.10 exactly scales.
+    ['ratio 1.10 exactly falls just outside tolerance (float64, as upstream) → ceil(2.2) = 3', pods(55, 55), 2, 50, 3],
+    ['ratio 1.08 is within tolerance 0.1 → keep', pods(54, 54), 2, 50, 2],
+    ['ratio 0.90 is within tolerance → keep', pods(45, 45), 2, 50, 2],
+    ['ratio 1.12 leaves tolerance → ceil(1.12 × 2) = 3', pods(56, 56), 2, 50, 3],
+    ['scale down: ceil(0.2 × 4) = 1', pods(10, 10, 10, 10), 4, 50, 1],
+    ['utilisation is summed usage over summed requests, truncated', pods(99, 100), 2, 50, 4],
+  ] as const)('%s', (_n, p, current, target, expected) => {
+    expect(calculateReplicas([...p], current, target, 0.1).replicas).toBe(expected);
+  });
+
+  it('truncates utilisation to an integer percent before the ratio', () => {
+    // 10 pods at 45.59% → 45 → ratio 0.90 → |0.0999…| ≤ 0.1 → keep; untruncated 0.9118 would be
+    // kept too, but 44.99% → 44 → 0.88 → scale to ceil(0.88 × 10) = 9 where 0.8998 would give 9 as well;
+    // the sharp case: 40.99% → 40 → 0.80 → ceil(8.0) = 8, untruncated 0.8198 → ceil(8.198) = 9.
+    const p: ObservedInstance[] = Array.from({ length: 10 }, (_, i) => ({ ...pod(`p${i}`, 0), memoryUsage: 4099, memoryTotal: 10_000 }));
+    expect(calculateReplicas(p, 10, 50, 0.1)).toMatchObject({ replicas: 8, utilization: 40 });
+  });
+
+  it('missing metrics on a scale-down count as max(100, target)% of the request', () => {
+    // Ready pods at 10% (ratio 0.2) plus one pod with no metric → assumed 100%.
+    const p = [pod('a', 10), pod('b', 10), pod('c', 0, { memoryTotal: 0 })];
+    // New ratio = (10 + 10 + 100) / 3 / 50 = 0.8 → ceil(0.8 × 3) = 3 = current → keep.
+    expect(calculateReplicas(p, 3, 50, 0.1).replicas).toBe(3);
+  });
+
+  it('missing metrics on a scale-up count as 0', () => {
+    const p = [pod('a', 100), pod('b', 100), pod('c', 0, { memoryTotal: 0 })];
+    // Ratio 2.0; with c at 0: (100 + 100 + 0) / 3 = 66% → 1.33 → ceil(1.33 × 3) = 4.
+    expect(calculateReplicas(p, 3, 50, 0.1).replicas).toBe(4);
+  });
+
+  it('pending (Starting) pods count as 0 on a scale-up', () => {
+    const p = [pod('a', 100), pod('b', 0, { status: 'Starting' })];
+    // (100 + 0) / 2 = 50% → ratio 1.0 → within tolerance → keep current.
+    expect(calculateReplicas(p, 2, 50, 0.1).replicas).toBe(2);
+  });
+
+  it('no metric at all keeps the current count', () => {
+    expect(calculateReplicas([pod('a', 0, { status: 'Starting' })], 1, 50, 0.1).replicas).toBe(1);
+  });
+});
+
+describe('convertDesiredReplicasWithRules / calculateScaleUpLimit', () => {
+  it('scale-up is capped at max(2 × current, 4)', () => {
+    expect(scaleUpLimit(1)).toBe(4);
+    expect(scaleUpLimit(3)).toBe(6);
+    expect(convertDesiredReplicasWithRules(1, 10, 1, 20)).toEqual({ replicas: 4, condition: 'ScaleUpLimit' });
+    expect(convertDesiredReplicasWithRules(5, 30, 1, 20)).toEqual({ replicas: 10, condition: 'ScaleUpLimit' });
+  });
+  it('clamps to [min, max]', () => {
+    expect(convertDesiredReplicasWithRules(3, 9, 1, 5)).toEqual({ replicas: 5, condition: 'TooManyReplicas' });
+    expect(convertDesiredReplicasWithRules(3, 0, 2, 5)).toEqual({ replicas: 2, condition: 'TooFewReplicas' });
+    expect(convertDesiredReplicasWithRules(3, 4, 1, 5)).toEqual({ replicas: 4, condition: 'DesiredWithinRange' });
+  });
+});
+
+describe('stabilizeRecommendation (300 s scale-down window)', () => {
+  it('takes the max recommendation inside the window', () => {
+    let memory: PolicyMemory = EMPTY_POLICY_MEMORY;
+    const at = (s: number, r: number) => {
+      const res = stabilizeRecommendation(memory, s * 1000, 300_000, r);
+      memory = res.memory;
+      return res.replicas;
+    };
+    expect(at(0, 5)).toBe(5);
+    expect(at(15, 2)).toBe(5); // 5 still inside the window
+    expect(at(299, 1)).toBe(5);
+    expect(at(301, 1)).toBe(2); // the 5 from t=0 is older than 300 s
+    expect(at(316, 1)).toBe(1);
+  });
+  it('replaces one stale sample instead of growing', () => {
+    let memory: PolicyMemory = { recommendations: [{ at: 0, replicas: 3 }, { at: 1000, replicas: 3 }] };
+    memory = stabilizeRecommendation(memory, 400_000, 300_000, 1).memory;
+    expect(memory.recommendations).toHaveLength(2);
+  });
+});
+
+describe('kubernetes policy', () => {
+  const run = (pods: ObservedInstance[], over = {}, memory = EMPTY_POLICY_MEMORY, at = 0) =>
+    kubernetesPolicy({ observation: { at, instances: pods }, config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50, ...over }), memory });
+
+  it('creates several pods in one period', () => {
+    expect(run([pod('a', 100), pod('b', 100)]).actions).toEqual([{ kind: 'create' }, { kind: 'create' }]);
+  });
+  it('below min → straight to min, even at low load', () => {
+    expect(run([], { minPods: 2 }).actions).toEqual([{ kind: 'create' }, { kind: 'create' }]);
+  });
+  it('above max → straight to max', () => {
+    expect(run([pod('a', 50), pod('b', 50), pod('c', 50)], { maxPods: 2 }).actions).toHaveLength(1);
+  });
+  it('only counts instances carrying its owner key', () => {
+    const d = run([pod('a', 100), pod('pod-x', 0, { owner: null })]);
+    expect(d.running).toBe(1);
+    expect(d.actions.every((a) => a.kind !== 'delete' || a.name !== 'pod-x')).toBe(true);
+  });
+  it('holds the count during the stabilisation window, then scales down deleting the newest first', () => {
+    const pods = [pod('a', 10, { createdAt: 1 }), pod('b', 10, { createdAt: 2 }), pod('c', 10, { createdAt: 3 })];
+    const first = run(pods, {}, { recommendations: [{ at: 0, replicas: 3 }] }, 100_000);
+    expect(first.actions).toEqual([]);
+    const later = run(pods, {}, first.memory, 400_000);
+    expect(later.actions).toEqual([{ kind: 'delete', name: 'c', waitForStop: true }, { kind: 'delete', name: 'b', waitForStop: true }]);
+  });
+});
