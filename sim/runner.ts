@@ -1,6 +1,7 @@
 import type { AnyActorRef, AnyMachineSnapshot, EventObject } from 'xstate';
-import { initialTransition, transition } from 'xstate';
 import type { LoopBinding, OpResult } from './model';
+import type { ExecutableAction } from './stepper';
+import { MachineStepper } from './stepper';
 import type { Frame, Phase, Trace } from './trace';
 import { dottedState, phaseOf } from './trace';
 
@@ -49,12 +50,14 @@ export class Runner<W, F, C> {
   private readonly timeline: TimelineEntry<F, C>[];
   private readonly record: boolean;
   private readonly keepCheckpoints: boolean;
+  private readonly stepper: MachineStepper;
 
   constructor(readonly binding: LoopBinding<W, F, C>, private readonly options: RunnerOptions<W, F, C>) {
     this.timeline = [...(options.timeline ?? [])].sort((a, b) => a.at - b.at);
     this.record = options.recordFrames ?? true;
     this.keepCheckpoints = options.checkpoints ?? false;
-    const [snapshot, actions] = initialTransition(binding.machine, binding.machineInput(options.config));
+    this.stepper = new MachineStepper(binding.machine);
+    const [snapshot, actions] = this.stepper.initial(binding.machineInput(options.config));
     this.state = { t: 0, snapshot, world: options.world, config: options.config, queue: [], seq: 0, frameCount: 0 };
     this.state = { ...this.state, queue: this.timeline.map((e, index) => ({ at: e.at, seq: index - this.timeline.length, kind: 'timeline' as const, index })) };
     this.execute(actions);
@@ -139,7 +142,7 @@ export class Runner<W, F, C> {
   /** A controller restart: the process dies and starts again with empty memory. Operations
    * it had in flight still complete in the world; their answers go nowhere. */
   private restartController(): void {
-    const [snapshot, actions] = initialTransition(this.binding.machine, this.binding.machineInput(this.state.config));
+    const [snapshot, actions] = this.stepper.initial(this.binding.machineInput(this.state.config));
     this.state = { ...this.state, snapshot, queue: this.state.queue.filter((q) => q.kind !== 'event') };
     this.execute(actions);
     this.pushFrame('controller.restart', 'controller restarted: memory lost, starts observing again');
@@ -167,13 +170,13 @@ export class Runner<W, F, C> {
   }
 
   private send(event: EventObject): void {
-    const [snapshot, actions] = transition(this.binding.machine, this.state.snapshot, event);
+    const [snapshot, actions] = this.stepper.transition(this.state.snapshot, event);
     this.state = { ...this.state, snapshot };
     this.execute(actions);
     this.pushFrame(event.type, this.noteFor(event));
   }
 
-  private execute(actions: { type: string; params?: unknown }[]): void {
+  private execute(actions: ExecutableAction[]): void {
     for (const action of actions) {
       if (action.type === 'xstate.spawnChild') {
         const p = action.params as { id: string; src: unknown; input: unknown; actorRef: AnyActorRef };
