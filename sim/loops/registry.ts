@@ -6,6 +6,10 @@ import { parseYamlText } from '../scenario/load-text';
 import type { Frame } from '../trace';
 import { hpaBinding, parseHpaScenario } from './incus-hpa';
 import { hpaColumns } from './incus-hpa-format';
+import { parseSystemdScenario, systemdBinding } from './systemd-restart';
+import { systemdColumns } from './systemd-restart-format';
+import { cronBinding, parseCronScenario } from './cron';
+import { cronColumns } from './cron-format';
 
 /** Browser-safe: no node: imports here (the web lab uses this file; the CLI uses ./index). */
 
@@ -37,6 +41,16 @@ export const LOOPS: Record<string, LoopEntry> = {
     parse: parseHpaScenario as LoopEntry['parse'],
     columns: hpaColumns,
     withPolicy: (config, policy) => ({ ...(config as object), policy }),
+  },
+  'systemd-restart': {
+    binding: systemdBinding as unknown as LoopBinding<unknown, unknown, unknown>,
+    parse: parseSystemdScenario as LoopEntry['parse'],
+    columns: systemdColumns,
+  },
+  cron: {
+    binding: cronBinding as unknown as LoopBinding<unknown, unknown, unknown>,
+    parse: parseCronScenario as LoopEntry['parse'],
+    columns: cronColumns,
   },
 };
 

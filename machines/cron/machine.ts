@@ -1,0 +1,127 @@
+import { assign, fromPromise, setup } from 'xstate';
+import type { CronEntry, DueRun, Wakeup } from './schedule';
+import { cronieWakeup, dueRuns, minuteOf } from './schedule';
+
+export interface CronConfig {
+  /** The crontab, in file order. */
+  entries: CronEntry[];
+  /** Wrap every command in `flock -n` (a run is skipped while the previous one holds the lock). */
+  flock: boolean;
+}
+
+export interface ClockReading { wallMs: number; bootId: number }
+
+export interface CronContext {
+  config: CronConfig;
+  /** cron.c: the minute crond has processed up to (virtualTime) and the clock's minute (timeRunning). */
+  virtualTime: number | null;
+  timeRunning: number | null;
+  lastWallMs: number | null;
+  bootId: number | null;
+  wakeup: Wakeup | null;
+  pending: DueRun[];
+  /** @reboot jobs are due (crond's first start after boot). */
+  rebooted: boolean;
+}
+
+export type CronEvent = { type: 'CONFIG.UPDATE'; config: Partial<CronConfig> };
+export interface RunJobsInput { runs: DueRun[]; flock: boolean }
+
+const notProvided = (name: string) => fromPromise<never, unknown>(async () => {
+  throw new Error(`actor "${name}" has no implementation: attach a world with machine.provide()`);
+});
+
+/** ms until the next wall-clock minute (cron_sleep(timeRunning + 1)); at least 1 ms. */
+export function untilNextMinute(wallMs: number | null): number {
+  if (wallMs === null) return 0;
+  return 60_000 - (((wallMs % 60_000) + 60_000) % 60_000) || 60_000;
+}
+
+/**
+ * cronie's crond: wait for the next minute → observe the wall clock → compare it with the
+ * virtual clock and the crontab (cron.c's clock-jump cases) → act: fork the due jobs (crond
+ * does not wait for them). A new boot id means crond (re)started: virtual time = now, missed
+ * runs are not made up, @reboot jobs run.
+ */
+export const cronMachine = setup({
+  types: {
+    context: {} as CronContext,
+    events: {} as CronEvent,
+    input: {} as { config?: Partial<CronConfig> } | undefined,
+  },
+  actors: {
+    readClock: notProvided('readClock') as unknown as ReturnType<typeof fromPromise<ClockReading, void>>,
+    runJobs: notProvided('runJobs') as unknown as ReturnType<typeof fromPromise<void, RunJobsInput>>,
+  },
+  delays: {
+    untilNextMinute: ({ context }) => untilNextMinute(context.lastWallMs),
+    compareTime: 0,
+  },
+  guards: {
+    sameMinute: ({ context, event }) => {
+      const r = (event as { output?: ClockReading }).output;
+      return !!r && r.bootId === context.bootId && minuteOf(r.wallMs) === context.timeRunning;
+    },
+    hasRuns: ({ context }) => context.pending.length > 0,
+  },
+  actions: {
+    /** A new boot: set_time(TRUE); run_reboot_jobs(); timeRunning = virtualTime = clockTime. */
+    /** Otherwise the wake-up is classified by cronieWakeup. */
+    observe: assign(({ context }, params: { reading: ClockReading }) => {
+      const { wallMs, bootId } = params.reading;
+      const now = minuteOf(wallMs);
+      if (bootId !== context.bootId || context.virtualTime === null) {
+        const runs = context.config.entries.filter((e) => e.reboot).map((e) => ({ job: e.name, minute: now }));
+        return { bootId, lastWallMs: wallMs, timeRunning: now, virtualTime: now, wakeup: null, pending: runs, rebooted: true };
+      }
+      const wakeup = cronieWakeup(context.virtualTime, now);
+      return { lastWallMs: wallMs, timeRunning: now, virtualTime: wakeup.virtualTime, wakeup, pending: dueRuns(context.config.entries, wakeup), rebooted: false };
+    }),
+    noteClock: assign({ lastWallMs: (_, params: { reading: ClockReading }) => params.reading.wallMs }),
+    clearPending: assign({ pending: [] }),
+    updateConfig: assign({ config: ({ context, event }) => ({ ...context.config, ...event.config }) }),
+  },
+}).createMachine({
+  id: 'cron',
+  context: ({ input }) => ({
+    config: { entries: [], flock: false, ...(input?.config ?? {}) },
+    virtualTime: null, timeRunning: null, lastWallMs: null, bootId: null, wakeup: null, pending: [], rebooted: false,
+  }),
+  // A crontab edit (crond notices it via inotify): used from the next minute on.
+  on: { 'CONFIG.UPDATE': { actions: 'updateConfig' } },
+  initial: 'readingClock',
+  states: {
+    sleeping: {
+      tags: ['wait'],
+      after: { untilNextMinute: 'readingClock' },
+    },
+    readingClock: {
+      tags: ['observe'],
+      invoke: {
+        id: 'readClock',
+        src: 'readClock',
+        onDone: [
+          // do { cron_sleep(); set_time(); } while (clockTime == timeRunning);
+          { guard: 'sameMinute', target: 'sleeping', actions: { type: 'noteClock', params: ({ event }) => ({ reading: event.output }) } },
+          { target: 'comparing', actions: { type: 'observe', params: ({ event }) => ({ reading: event.output }) } },
+        ],
+      },
+    },
+    comparing: {
+      tags: ['compare'],
+      after: { compareTime: [{ guard: 'hasRuns', target: 'running' }, { target: 'sleeping' }] },
+    },
+    running: {
+      tags: ['act'],
+      invoke: {
+        id: 'runJobs',
+        src: 'runJobs',
+        input: ({ context }) => ({ runs: context.pending, flock: context.config.flock }),
+        onDone: { target: 'sleeping', actions: 'clearPending' },
+        onError: { target: 'sleeping', actions: 'clearPending' },
+      },
+    },
+  },
+});
+
+export type CronMachine = typeof cronMachine;

@@ -1,0 +1,4 @@
+export * from './types';
+export * from './policy';
+export * from './machine';
+export * from './status';

@@ -1,0 +1,220 @@
+import { z } from 'zod';
+import type { EventObject } from 'xstate';
+import type { ExitStatusSet, SystemctlRequest, SystemdContext, UnitConfig } from '../../machines/systemd-restart';
+import { DEFAULT_UNIT, KNOWN_SIGNALS, RESTART_SETTINGS, describeExit, systemdMachine } from '../../machines/systemd-restart';
+import type { LoopBinding } from '../model';
+import type { TimelineEntry } from '../runner';
+import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
+import { durationField } from '../scenario/hpa-config';
+import { parseDuration } from '../units';
+import type { Program, RunSpec, SystemdFault, SystemdWorld } from '../worlds/systemd-restart';
+import { createSystemdWorld, describeRun, systemdWorldModel } from '../worlds/systemd-restart';
+
+/**
+ * The loop's config: the unit file, plus (a binding-side workaround) an operator's systemctl
+ * request. The runner only delivers desired-state edits to a machine, so a timeline
+ * `systemctl:` entry travels as a config change whose event is SYSTEMCTL.<VERB>.
+ */
+export interface SystemdConfig { unit: UnitConfig; request?: SystemctlRequest }
+
+const verbEvent = (r: SystemctlRequest): EventObject => (r.verb === 'kill'
+  ? { type: 'SYSTEMCTL.KILL', signal: r.signal ?? 'SIGTERM' } as EventObject
+  : { type: `SYSTEMCTL.${r.verb.toUpperCase().replace('-', '_')}` });
+
+export const systemdBinding: LoopBinding<SystemdWorld, SystemdFault, SystemdConfig> = {
+  loop: 'systemd-restart',
+  machine: systemdMachine,
+  world: systemdWorldModel,
+  machineInput: (config) => ({ unit: config.unit }),
+  configEvent: (config) => (config.request ? verbEvent(config.request) : { type: 'CONFIG.UPDATE', unit: config.unit ?? {} }),
+  note: (ctx, event) => noteFor(ctx as SystemdContext, event),
+};
+
+/** A time span the way systemctl prints one: 100ms, 10s, 2.783s, 1min 30s. */
+export function formatSpan(ms: number): string {
+  if (ms === 0) return '0';
+  if (ms < 1000) return `${ms}ms`;
+  if (ms < 60_000) return `${+(ms / 1000).toFixed(3)}s`;
+  const min = Math.floor(ms / 60_000);
+  const rest = ms - min * 60_000;
+  return rest ? `${min}min ${+(rest / 1000).toFixed(3)}s` : `${min}min`;
+}
+const fmt = formatSpan;
+
+/** Lines in the words of systemd's journal where it has them. */
+function noteFor(ctx: SystemdContext, event: EventObject): string | undefined {
+  const u = ctx.unit;
+  const type = event.type;
+  if (type === 'xstate.init') {
+    return `${u.name}: Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)} StartLimitBurst=${u.startLimitBurst}${u.watchdogMs ? ` WatchdogSec=${fmt(u.watchdogMs)}` : ''}`;
+  }
+  if (type === 'xstate.done.actor.readClock') {
+    return ctx.result === 'start-limit-hit'
+      ? `${u.name}: Start request repeated too quickly. (${ctx.startLimit.num} starts within ${fmt(u.startLimitIntervalMs)} > StartLimitBurst=${u.startLimitBurst})`
+      : undefined;
+  }
+  if (type.startsWith('xstate.after.compareTime') && ctx.result === 'start-limit-hit') return `${u.name}: Failed with result 'start-limit-hit'.`;
+  if (type === 'xstate.done.actor.spawnMain') return `Started ${u.name}: main PID ${ctx.mainPid}${ctx.nRestarts ? ` (NRestarts=${ctx.nRestarts})` : ''}`;
+  if (type === 'xstate.done.actor.watchMain' || type === 'xstate.done.actor.signalMain') {
+    const out = (event as { output?: { kind?: string } }).output;
+    if (out?.kind === 'hung') return `main PID ${ctx.mainPid} stopped answering (no WATCHDOG=1)${u.watchdogMs ? `; watchdog fires in ${fmt(u.watchdogMs)}` : ' — no WatchdogSec=, still "active (running)"'}`;
+    if (!ctx.lastExit || !ctx.decision) return undefined;
+    const head = `Main process exited, ${describeExit(ctx.lastExit)} → result '${ctx.result}'`;
+    const d = ctx.decision;
+    const why = d.reason === 'restart setting' ? `Restart=${u.restart}` : d.reason;
+    return d.restart ? `${head}; ${why}: restart in ${fmt(ctx.nextRestartDelayMs)}` : `${head}; ${why}: no restart`;
+  }
+  if (type.startsWith('xstate.after.restartDelay')) return `${u.name}: Scheduled restart job, restart counter is at ${ctx.nRestarts}.`;
+  if (type.startsWith('xstate.after.watchdog')) return `${u.name}: Watchdog timeout (limit ${fmt(u.watchdogMs)})! Killing process with signal SIGABRT.`;
+  if (type.startsWith('SYSTEMCTL.')) return `systemctl ${type.slice(10).toLowerCase().replace('_', '-')}${(event as { signal?: string }).signal ? ` --signal=${(event as { signal?: string }).signal}` : ''} ${u.name}`;
+  if (type === 'CONFIG.UPDATE') return `unit edited + daemon-reload: Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)}`;
+  if (type.startsWith('xstate.error.actor.')) return `error: ${ctx.lastError ?? 'unknown'}`;
+  return undefined;
+}
+
+// systemd time spans (systemd.time(7)): a bare number means seconds; "infinity" is allowed where noted.
+const SPAN_ERROR = 'expected a time span like "100ms", "10s", "5min", "1h" or a number of seconds';
+function parseSpan(v: string | number, allowInfinity: boolean): number | null | 'bad' {
+  if (typeof v === 'number') return Number.isFinite(v) && v >= 0 ? Math.round(v * 1000) : 'bad';
+  const s = v.trim();
+  if (allowInfinity && s === 'infinity') return null;
+  if (/^\d+(\.\d+)?$/.test(s)) return Math.round(Number(s) * 1000);
+  const ms = parseDuration(s.replace(/min/g, 'm').replace(/sec/g, 's').replace(/\s+/g, ''));
+  return ms === null ? 'bad' : ms;
+}
+const span = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const ms = parseSpan(v, false);
+  if (ms === 'bad' || ms === null) { ctx.addIssue({ code: 'custom', message: `${SPAN_ERROR}, got ${JSON.stringify(v)}` }); return z.NEVER; }
+  return ms;
+});
+const spanOrInfinity = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const ms = parseSpan(v, true);
+  if (ms === 'bad') { ctx.addIssue({ code: 'custom', message: `${SPAN_ERROR} or "infinity", got ${JSON.stringify(v)}` }); return z.NEVER; }
+  return ms;
+});
+const signalName = z.string().refine((s) => KNOWN_SIGNALS.includes(s), { error: `expected a signal name (${KNOWN_SIGNALS.join(', ')})` });
+/** RestartPreventExitStatus= and friends: space-separated exit codes (0–255) and signal names. */
+const statusSet = z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]).transform((v, ctx): ExitStatusSet => {
+  const words = (Array.isArray(v) ? v : [v]).flatMap((w) => String(w).trim().split(/\s+/)).filter(Boolean);
+  const set: ExitStatusSet = { codes: [], signals: [] };
+  for (const w of words) {
+    if (/^\d+$/.test(w) && Number(w) <= 255) set.codes.push(Number(w));
+    else if (KNOWN_SIGNALS.includes(w)) set.signals.push(w);
+    else ctx.addIssue({ code: 'custom', message: `expected exit codes 0–255 and signal names like SIGABRT, got ${JSON.stringify(w)}` });
+  }
+  return set;
+});
+const count = z.number({ error: 'expected a whole number ≥ 0' }).int({ error: 'expected a whole number ≥ 0' }).min(0, { error: 'expected a whole number ≥ 0' });
+
+/** The unit file's keys, spelled as in systemd.service(5) / systemd.unit(5). */
+const unitSchema = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9:_.@-]+\.service$/, { error: 'expected a unit name ending in .service' }).optional(),
+  Restart: z.enum(RESTART_SETTINGS as [string, ...string[]], { error: `expected one of ${RESTART_SETTINGS.join(', ')}` }).optional(),
+  RestartSec: span.optional(),
+  RestartSteps: count.optional(),
+  RestartMaxDelaySec: spanOrInfinity.optional(),
+  RestartPreventExitStatus: statusSet.optional(),
+  RestartForceExitStatus: statusSet.optional(),
+  SuccessExitStatus: statusSet.optional(),
+  StartLimitIntervalSec: span.optional(),
+  StartLimitBurst: count.optional(),
+  WatchdogSec: span.optional(),
+  enabled: z.boolean({ error: 'expected true or false' }).optional(),
+});
+
+const runSchema = z.strictObject({
+  runFor: durationField,
+  exit: z.number().int().min(0).max(255, { error: 'expected an exit code 0–255' }).optional(),
+  signal: signalName.optional(),
+  hang: z.literal(true, { error: 'expected true' }).optional(),
+}).refine((r) => [r.exit, r.signal, r.hang].filter((x) => x !== undefined).length === 1, { error: 'expected exactly one of exit, signal or hang' });
+
+const programSchema = z.strictObject({
+  script: z.array(runSchema, { error: 'expected a list of runs' }).optional(),
+  then: runSchema,
+  jitter: durationField.optional(),
+});
+
+const VERBS = ['start', 'stop', 'restart', 'reset-failed', 'kill'] as const;
+const timelineEntrySchema = z.strictObject({
+  at: durationField,
+  program: programSchema.optional(),
+  systemctl: z.enum(VERBS, { error: `expected one of ${VERBS.join(', ')}` }).optional(),
+  signal: signalName.optional(),
+  unit: unitSchema.optional(),
+}).refine((e) => [e.program, e.systemctl, e.unit].filter((x) => x !== undefined).length === 1, { error: 'expected "at" and exactly one change (program, systemctl or unit)' })
+  .refine((e) => e.signal === undefined || e.systemctl === 'kill', { error: '"signal" goes with systemctl: kill' });
+
+export const systemdScenarioSchema = z.strictObject({
+  loop: z.literal('systemd-restart'),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  seed: count.optional(),
+  duration: durationField.optional(),
+  unit: unitSchema.optional(),
+  program: programSchema,
+  timeline: z.array(timelineEntrySchema, { error: 'expected a list of timeline entries' }).optional(),
+});
+
+type UnitFile = z.output<typeof unitSchema>;
+
+export function toUnit(file: UnitFile, base: UnitConfig): UnitConfig {
+  const u: UnitConfig = { ...base };
+  if (file.name !== undefined) u.name = file.name;
+  if (file.Restart !== undefined) u.restart = file.Restart as UnitConfig['restart'];
+  if (file.RestartSec !== undefined) u.restartSecMs = file.RestartSec;
+  if (file.RestartSteps !== undefined) u.restartSteps = file.RestartSteps;
+  if (file.RestartMaxDelaySec !== undefined) u.restartMaxDelayMs = file.RestartMaxDelaySec;
+  if (file.RestartPreventExitStatus !== undefined) u.restartPreventExitStatus = file.RestartPreventExitStatus;
+  if (file.RestartForceExitStatus !== undefined) u.restartForceExitStatus = file.RestartForceExitStatus;
+  if (file.SuccessExitStatus !== undefined) u.successExitStatus = file.SuccessExitStatus;
+  if (file.StartLimitIntervalSec !== undefined) u.startLimitIntervalMs = file.StartLimitIntervalSec;
+  if (file.StartLimitBurst !== undefined) u.startLimitBurst = file.StartLimitBurst;
+  if (file.WatchdogSec !== undefined) u.watchdogMs = file.WatchdogSec;
+  if (file.enabled !== undefined) u.enabled = file.enabled;
+  return u;
+}
+
+function toRun(r: z.output<typeof runSchema>): RunSpec {
+  const outcome: RunSpec['outcome'] = r.exit !== undefined ? { kind: 'exit', code: r.exit } : r.signal !== undefined ? { kind: 'signal', signal: r.signal } : { kind: 'hang' };
+  return { runForMs: r.runFor, outcome };
+}
+const toProgram = (p: z.output<typeof programSchema>): Program => ({ script: (p.script ?? []).map(toRun), then: toRun(p.then), jitterMs: p.jitter ?? 0 });
+
+export interface SystemdScenario {
+  file: string; name: string; description: string; seed: number; durationMs: number;
+  config: SystemdConfig; world: SystemdWorld; timeline: TimelineEntry<SystemdFault, SystemdConfig>[];
+}
+
+/** Validates a parsed scenario document; throws InputErrors naming file and field. */
+export function parseSystemdScenario(file: string, name: string, doc: unknown, seedOverride?: number): SystemdScenario {
+  const parsed = systemdScenarioSchema.safeParse(doc);
+  if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
+  const s = parsed.data;
+  const unit = toUnit(s.unit ?? {}, DEFAULT_UNIT);
+  const problems = unitProblems(unit).map((p) => new InputError(file, `unit.${p.field}`, p.expected));
+  if (problems.length) throw new InputErrors(problems);
+  let running = unit;
+  const timeline = (s.timeline ?? []).map((e, idx): TimelineEntry<SystemdFault, SystemdConfig> => {
+    if (e.program) return { at: e.at, fault: { kind: 'program', program: toProgram(e.program) } };
+    if (e.systemctl) return { at: e.at, config: { request: { verb: e.systemctl, ...(e.signal ? { signal: e.signal } : {}) } } };
+    running = toUnit(e.unit!, running);
+    const bad = unitProblems(running).map((p) => new InputError(file, `timeline[${idx}].unit.${p.field}`, p.expected));
+    if (bad.length) throw new InputErrors(bad);
+    return { at: e.at, config: { unit: running } };
+  });
+  const seed = seedOverride ?? s.seed ?? 1;
+  return {
+    file, name: s.name ?? name, description: s.description ?? '', seed, durationMs: s.duration ?? 10 * 60_000,
+    config: { unit }, world: createSystemdWorld(seed, toProgram(s.program)), timeline,
+  };
+}
+
+/** Rules systemd itself enforces when loading a unit (service_verify()). */
+export function unitProblems(u: UnitConfig): { field: string; expected: string }[] {
+  const out: { field: string; expected: string }[] = [];
+  if (u.restartMaxDelayMs !== null && u.restartSteps > 0 && u.restartMaxDelayMs < u.restartSecMs) {
+    out.push({ field: 'RestartMaxDelaySec', expected: `expected RestartMaxDelaySec ≥ RestartSec (${u.restartSecMs}ms)` });
+  }
+  return out;
+}
