@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { namedActor } from '../named-actor';
 import type { CronEntry, DueRun, Wakeup } from './schedule';
 import { cronieWakeup, dueRuns, minuteOf } from './schedule';
 
@@ -27,10 +28,6 @@ export interface CronContext {
 export type CronEvent = { type: 'CONFIG.UPDATE'; config: Partial<CronConfig> };
 export interface RunJobsInput { runs: DueRun[]; flock: boolean }
 
-const notProvided = (name: string) => fromPromise<never, unknown>(async () => {
-  throw new Error(`actor "${name}" has no implementation: attach a world with machine.provide()`);
-});
-
 /** ms until the next wall-clock minute (cron_sleep(timeRunning + 1)); at least 1 ms. */
 export function untilNextMinute(wallMs: number | null): number {
   if (wallMs === null) return 0;
@@ -50,8 +47,8 @@ export const cronMachine = setup({
     input: {} as { config?: Partial<CronConfig> } | undefined,
   },
   actors: {
-    readClock: notProvided('readClock') as unknown as ReturnType<typeof fromPromise<ClockReading, void>>,
-    runJobs: notProvided('runJobs') as unknown as ReturnType<typeof fromPromise<void, RunJobsInput>>,
+    readClock: namedActor<ClockReading, void>('readClock'),
+    runJobs: namedActor<void, RunJobsInput>('runJobs'),
   },
   delays: {
     untilNextMinute: ({ context }) => untilNextMinute(context.lastWallMs),

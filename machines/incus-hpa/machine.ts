@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { errorMessage, namedActor } from '../named-actor';
 import { POLICIES } from './policies';
 import type { Decision, HpaAction, HpaConfig, Observation, PolicyMemory } from './types';
 import { DEFAULT_CONFIG, EMPTY_POLICY_MEMORY } from './types';
@@ -22,16 +23,10 @@ export interface CreateInput { config: HpaConfig }
 export interface DeleteInput { config: HpaConfig; name: string; waitForStop: boolean }
 export interface CreateOutput { name: string }
 
-const notProvided = (name: string) => fromPromise<never, unknown>(async () => {
-  throw new Error(`actor "${name}" has no implementation: attach a world with machine.provide()`);
-});
-
 export function backoffDelay(config: HpaConfig, consecutiveErrors: number): number {
   const exp = config.backoffInitialMs * 2 ** Math.max(0, consecutiveErrors - 1);
   return Math.min(exp, config.backoffMaxMs);
 }
-
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
  * The Incus HPA loop: observe (list instances) → compare (a pure policy) → act (create+start or
@@ -45,9 +40,9 @@ export const incusHpaMachine = setup({
     input: {} as { config?: Partial<HpaConfig> } | undefined,
   },
   actors: {
-    observe: notProvided('observe') as unknown as ReturnType<typeof fromPromise<Observation, ObserveInput>>,
-    createPod: notProvided('createPod') as unknown as ReturnType<typeof fromPromise<CreateOutput, CreateInput>>,
-    deletePod: notProvided('deletePod') as unknown as ReturnType<typeof fromPromise<void, DeleteInput>>,
+    observe: namedActor<Observation, ObserveInput>('observe'),
+    createPod: namedActor<CreateOutput, CreateInput>('createPod'),
+    deletePod: namedActor<void, DeleteInput>('deletePod'),
   },
   delays: {
     period: ({ context }) => context.config.periodMs,

@@ -1,4 +1,5 @@
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { errorMessage, namedActor } from '../named-actor';
 import type { RestartDecision } from './policy';
 import { EMPTY_RATE_LIMIT, restartDelayMs, serviceResult, shallRestart, startLimitBelow } from './policy';
 import type { ProcessExit, ServiceResult, StartRateLimit, UnitConfig } from './types';
@@ -41,12 +42,6 @@ export type WatchOutput = { kind: 'exit'; exit: ProcessExit } | { kind: 'hung' }
 export interface SignalInput { pid: number; signal: string }
 export interface SignalOutput { exit: ProcessExit }
 
-const notProvided = (name: string) => fromPromise<never, unknown>(async () => {
-  throw new Error(`actor "${name}" has no implementation: attach a world with machine.provide()`);
-});
-
-const errorMessage = (error: unknown) => (error instanceof Error ? error.message : String(error));
-
 /**
  * systemd's service manager for one unit: observe the main process (SIGCHLD, watchdog) →
  * compare its exit with the unit file (Result=, Restart=, the start limit) → act (spawn,
@@ -60,11 +55,11 @@ export const systemdMachine = setup({
     input: {} as { unit?: Partial<UnitConfig> } | undefined,
   },
   actors: {
-    spawnMain: notProvided('spawnMain') as unknown as ReturnType<typeof fromPromise<SpawnOutput, SpawnInput>>,
-    watchMain: notProvided('watchMain') as unknown as ReturnType<typeof fromPromise<WatchOutput, WatchInput>>,
-    signalMain: notProvided('signalMain') as unknown as ReturnType<typeof fromPromise<SignalOutput, SignalInput>>,
+    spawnMain: namedActor<SpawnOutput, SpawnInput>('spawnMain'),
+    watchMain: namedActor<WatchOutput, WatchInput>('watchMain'),
+    signalMain: namedActor<SignalOutput, SignalInput>('signalMain'),
     /** The manager's monotonic clock, ms. */
-    readClock: notProvided('readClock') as unknown as ReturnType<typeof fromPromise<number, void>>,
+    readClock: namedActor<number, void>('readClock'),
   },
   delays: {
     restartDelay: ({ context }) => context.nextRestartDelayMs,
