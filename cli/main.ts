@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { InputError, InputErrors } from '../sim/scenario/errors';
+import { registerCheck } from './check-command';
 import { registerSim } from './sim-command';
 import { UsageError } from './usage';
 
@@ -8,6 +9,7 @@ const program = new Command('loopscope')
   .exitOverride()
   .showHelpAfterError(false);
 registerSim(program);
+registerCheck(program);
 
 /** Bad input → one clear message and exit code 2; anything else is a bug → exit 1. */
 async function main(): Promise<void> {

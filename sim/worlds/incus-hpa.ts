@@ -207,17 +207,17 @@ function complete(world0: HpaWorld, opId: number, t: number): { world: HpaWorld;
 function inject(world0: HpaWorld, fault: HpaFault, t: number): { world: HpaWorld; note: string } {
   const world = settle(world0, t);
   const map = (name: string, f: (i: SimInstance) => SimInstance) => world.instances.map((i) => (i.name === name ? f(i) : i));
-  const need = (name: string) => {
-    if (!world.instances.some((i) => i.name === name)) throw new Error(`no instance named "${name}" in the world`);
-  };
+  // A fault aimed at an instance that is already gone (scaled in, deleted) changes nothing.
+  const gone = (name: string) => !world.instances.some((i) => i.name === name);
+  const missing = (what: string, name: string) => ({ world, note: `${what} ${name}: no such instance (already gone)` });
   switch (fault.kind) {
     case 'demand':
       return { world: { ...world, demandBytes: fault.bytes }, note: `demand → ${formatBytes(fault.bytes)}` };
     case 'stress':
-      need(fault.instance);
+      if (gone(fault.instance)) return missing('stress', fault.instance);
       return { world: { ...world, instances: map(fault.instance, (i) => ({ ...i, stressBytes: fault.bytes })) }, note: `stress ${fault.instance} → ${formatBytes(fault.bytes)}` };
     case 'kill':
-      need(fault.instance);
+      if (gone(fault.instance)) return missing('kill', fault.instance);
       // An instance whose init dies is Stopped (what Incus reports after a crash or OOM kill).
       return { world: { ...world, instances: map(fault.instance, ({ until: _u, ...i }) => ({ ...i, status: 'Stopped' as const })) }, note: `killed ${fault.instance}` };
     case 'failApi':
@@ -230,7 +230,7 @@ function inject(world0: HpaWorld, fault: HpaFault, t: number): { world: HpaWorld
       return { world: { ...world, instances: sortByName([...world.instances, inst]) }, note: `someone created ${fault.name}${fault.owner ? '' : ' (not owned by the HPA)'}` };
     }
     case 'deleteInstance':
-      need(fault.instance);
+      if (gone(fault.instance)) return missing('delete', fault.instance);
       return { world: { ...world, instances: world.instances.filter((i) => i.name !== fault.instance) }, note: `someone deleted ${fault.instance}` };
     case 'restartController':
       return { world, note: 'controller restart' }; // handled by the runner

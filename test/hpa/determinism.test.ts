@@ -1,8 +1,10 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { runnerFor } from '../../sim/loops';
 
-const scenarios = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).map((f) => `scenarios/${f}`);
+// Scenario files name their loop; other YAML there (e.g. a plain hpa.yaml config) is not a scenario.
+const scenarios = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).map((f) => `scenarios/${f}`)
+  .filter((f) => /^loop:/m.test(readFileSync(f, 'utf8')));
 
 describe('determinism: same scenario and seed → identical trace', () => {
   for (const file of scenarios) {

@@ -119,3 +119,13 @@ describe('incus-hpa machine', () => {
     expect(calls.slice(0, 4)).toEqual(['observe', 'create', 'observe', 'create']);
   });
 });
+
+describe('faults aimed at instances already gone', () => {
+  it('a kill or delete of a missing instance changes nothing and says so', () => {
+    const r = runner({}, [{ at: 1000, fault: { kind: 'kill', instance: 'pod-gone' } }, { at: 2000, fault: { kind: 'deleteInstance', instance: 'pod-gone' } }]);
+    r.run(3000);
+    const notes = r.frames.filter((f) => f.event === 'world.timeline').map((f) => f.note);
+    expect(notes).toEqual(['kill pod-gone: no such instance (already gone)', 'delete pod-gone: no such instance (already gone)']);
+    expect(r.world.instances.map((i) => i.name)).toEqual(['pod']);
+  });
+});

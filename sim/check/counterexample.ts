@@ -1,0 +1,73 @@
+import type { LoopBinding } from '../model';
+import { Runner } from '../runner';
+import type { TimelineEntry } from '../runner';
+import type { Trace } from '../trace';
+import type { PathStep } from './explorer';
+import type { CheckProperty, CheckView } from './model';
+
+export interface ReplayInput<W, F, C> {
+  binding: LoopBinding<W, F, C>;
+  scenario: string;
+  seed: number;
+  policy?: string;
+  config: C;
+  world: W;
+  alphabet: readonly TimelineEntry<F, C>[];
+}
+
+/**
+ * Replays an explorer path through the real Runner (not the explorer's stepper), so the trace is
+ * exactly what `loopscope sim` and the lab produce. `quietMs` extends the path with that much
+ * virtual time of the environment doing nothing (for eventually-properties).
+ */
+export function replay<W, F, C>(input: ReplayInput<W, F, C>, path: readonly PathStep[], quietMs = 0): Runner<W, F, C> {
+  const runner = new Runner(input.binding, {
+    scenario: input.scenario, seed: input.seed, ...(input.policy ? { policy: input.policy } : {}),
+    world: input.world, config: input.config, timeline: [],
+  });
+  for (const step of path) {
+    if (step.kind === 'tick') { runner.processNext(); continue; }
+    const entry = input.alphabet[step.index]!;
+    if ('config' in entry) runner.update(entry.config);
+    else runner.inject(entry.fault);
+  }
+  if (quietMs > 0) runner.run(runner.t + quietMs);
+  return runner;
+}
+
+export const viewOf = <W, F, C>(runner: Runner<W, F, C>): CheckView<W, C> =>
+  ({ t: runner.t, snapshot: runner.snapshot, world: runner.world, config: runner.config });
+
+/**
+ * The trace of a counterexample, its last frame marked with the broken claim. For an eventually-
+ * property the path is followed by quiet time up to the bound (or the settle time, if later),
+ * and the last frame where the target still fails is marked.
+ */
+export function counterexampleTrace<W, F, C>(
+  input: ReplayInput<W, F, C>, property: CheckProperty<W, C>, path: readonly PathStep[], settleMs?: number,
+): Trace {
+  const runner = replay(input, path);
+  const pathFrames = runner.frames.length;
+  const mark = (i: number, text: string) => {
+    const frame = runner.frames[i];
+    if (frame) frame.note = frame.note ? `${frame.note} · ${text}` : text;
+  };
+  const fails = !property.holds(viewOf(runner));
+  if (property.kind === 'always') {
+    if (!fails) throw new Error(`the explorer and the runner disagree: ${property.name} holds at the end of its counterexample`);
+    mark(runner.frames.length - 1, `✗ ${property.name}: ${property.claim}`);
+  } else if (property.kind === 'eventually') {
+    const bound = property.withinMs ?? 0;
+    const horizon = runner.t + (settleMs !== undefined && Number.isFinite(settleMs) ? settleMs : bound + bound / 2);
+    let lastFailing = fails ? pathFrames - 1 : -1;
+    let lastFailingT = runner.t;
+    while (runner.nextEventAt !== undefined && runner.nextEventAt <= horizon && runner.processNext()) {
+      if (!property.holds(viewOf(runner))) { lastFailing = runner.frames.length - 1; lastFailingT = runner.t; }
+    }
+    mark(pathFrames - 1, `environment stops here; ${property.name} must hold within ${property.within ?? ''}`);
+    const late = (lastFailingT - (runner.frames[pathFrames - 1]?.t ?? 0)) / 1000;
+    mark(lastFailing, `✗ ${property.name}: still failing ${late}s after the environment stopped`);
+  }
+  const trace = runner.trace();
+  return { ...trace, scenario: `${trace.scenario} · counterexample: ${property.name}` };
+}

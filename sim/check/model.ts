@@ -1,0 +1,63 @@
+import type { AnyMachineSnapshot } from 'xstate';
+import type { LoadedScenario } from '../loops/registry';
+import type { TimelineEntry } from '../runner';
+import type { StepState } from './step';
+
+/** What a property may look at: the controller's snapshot and the world at one instant. */
+export interface CheckView<W, C> {
+  t: number;
+  snapshot: AnyMachineSnapshot;
+  world: W;
+  config: C;
+}
+
+/**
+ * always: holds in every reachable state (an invariant);
+ * sometimes: holds in at least one reachable state (reachability: the bounds are meaningful);
+ * eventually: once the environment stops acting, holds within `withinMs` and from then on.
+ */
+export type PropertyKind = 'always' | 'sometimes' | 'eventually';
+
+export interface CheckProperty<W, C> {
+  name: string;
+  kind: PropertyKind;
+  /** One sentence: what is claimed. */
+  claim: string;
+  holds(view: CheckView<W, C>): boolean;
+  /** eventually only: the bound K, in virtual ms, and how it was chosen. */
+  withinMs?: number;
+  within?: string;
+}
+
+/** An environment move: one entry of the scenario's timeline, applied at the current instant. */
+export interface EnvMove<F, C> {
+  /** Index of the entry in the alphabet. */
+  index: number;
+  label: string;
+  entry: TimelineEntry<F, C>;
+}
+
+/**
+ * Everything loop-specific the explorer needs; one module per loop (sim/properties/<loop>.ts),
+ * registered in sim/check/registry.ts. The loop's logic is not repeated here: steps go through
+ * its machine and WorldModel; this only says what the environment may do, which parts of a
+ * state matter for the future (the canonical key) and what is claimed.
+ */
+export interface LoopCheck<W, F, C> {
+  loop: string;
+  /** Rejects scenarios the explorer cannot treat exhaustively (throws InputError). */
+  validate(scenario: LoadedScenario<W, F, C>): void;
+  /** A short label for an environment move, e.g. "kill pod-a"; equal labels are interchangeable. */
+  label(entry: TimelineEntry<F, C>): string;
+  /** Whether the move can happen in this state (e.g. a kill needs its instance to be there). */
+  applicable(state: StepState<W, C>, entry: TimelineEntry<F, C>): boolean;
+  /**
+   * A string equal for two states exactly when their futures are the same under every choice of
+   * the environment (times relative to now, counters capped, dead fields dropped).
+   */
+  canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): (state: StepState<W, C>) => string;
+  /** The properties claimed for this configuration (the policy is part of the config). */
+  properties(config: C, alphabet: readonly EnvMove<F, C>[], withinPeriods?: number): CheckProperty<W, C>[];
+  /** Which properties this configuration promises (its policy's contract); others are findings. */
+  promises(config: C): readonly string[];
+}

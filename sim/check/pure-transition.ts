@@ -1,0 +1,38 @@
+import type { AnyActorScope, AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
+import { createActor } from 'xstate';
+
+export interface ExecutableAction { type: string; params?: unknown }
+
+/**
+ * XState's pure `transition()` / `initialTransition()` (xstate src/transition.ts) build a fresh
+ * inert actor scope on every call — `createInertActorScope` constructs a whole Actor, which runs
+ * the machine's initial transition — about 4/5 of the cost of one step. The explorer makes
+ * millions of steps, so it builds that inert scope once per machine and calls the machine's own
+ * `transition` / `getInitialSnapshot` with it: same machine, same results, no second logic.
+ * Children spawned this way are never started, so the shared scope's system holds no references.
+ */
+export class PureMachine {
+  private readonly actions: ExecutableAction[] = [];
+  private readonly scope: AnyActorScope;
+
+  constructor(readonly machine: AnyStateMachine) {
+    const self = createActor(machine);
+    this.scope = {
+      self, defer: () => {}, id: '', logger: () => {}, sessionId: '', stopChild: () => {},
+      system: self.system, emit: () => {},
+      actionExecutor: (action: ExecutableAction) => { this.actions.push(action); },
+    } as unknown as AnyActorScope; // the scope's type is generic over every logic; this one is inert
+  }
+
+  initial(input: unknown): [AnyMachineSnapshot, ExecutableAction[]] {
+    this.actions.length = 0;
+    const snapshot = this.machine.getInitialSnapshot(this.scope, input) as AnyMachineSnapshot;
+    return [snapshot, this.actions.splice(0)];
+  }
+
+  transition(snapshot: AnyMachineSnapshot, event: EventObject): [AnyMachineSnapshot, ExecutableAction[]] {
+    this.actions.length = 0;
+    const next = this.machine.transition(snapshot, event, this.scope) as AnyMachineSnapshot;
+    return [next, this.actions.splice(0)];
+  }
+}

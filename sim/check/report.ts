@@ -1,0 +1,42 @@
+import type { CheckRun } from './check';
+import type { VerdictStatus } from './explorer';
+
+const MiB = 1024 ** 2;
+const mark: Record<VerdictStatus, string> = { holds: '✓', violated: '✗', unknown: '?' };
+
+/** The verdicts and the search statistics, as `loopscope check` prints them. */
+export function formatReport(run: CheckRun): string {
+  const s = run.result.stats;
+  const lines = [
+    `# check ${run.scenario.name}${run.policy ? ` · policy ${run.policy}` : ''}`,
+    `environment moves (each at most once, at any instant): ${run.alphabet.map((m) => m.label).join('; ') || 'none'}`,
+    `states: ${s.generated} generated, ${s.distinct} distinct, depth ${s.depth}${s.complete ? ' (complete)' : ' (bound reached: verdicts hold up to it)'}`,
+    `time: ${(s.timeMs / 1000).toFixed(2)}s, ${Math.round(s.distinctPerSecond)} distinct states/s, peak rss ${Math.round(s.peakRssBytes / MiB)} MiB, peak heap ${Math.round(s.peakHeapBytes / MiB)} MiB`,
+    '',
+  ];
+  for (const v of run.result.verdicts) {
+    const promised = run.promises.includes(v.property.name) ? 'promised' : 'not promised';
+    lines.push(`${mark[v.status]} ${v.property.kind.padEnd(10)} ${v.property.name.padEnd(24)} ${v.detail} (${promised})`);
+    lines.push(`  ${v.property.claim}`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** The findings table: properties down, configurations across. */
+export function findingsTable(runs: CheckRun[]): string {
+  const names = [...new Set(runs.flatMap((r) => r.result.verdicts.map((v) => v.property.name)))];
+  const header = `| property | kind | ${runs.map((r) => r.policy ?? r.scenario.name).join(' | ')} |`;
+  const rule = `|---|---|${runs.map(() => '---').join('|')}|`;
+  const rows = names.map((name) => {
+    const kind = runs.flatMap((r) => r.result.verdicts).find((v) => v.property.name === name)!.property.kind;
+    const cells = runs.map((r) => {
+      const v = r.result.verdicts.find((x) => x.property.name === name);
+      if (!v) return '–';
+      const promised = v.property.kind === 'sometimes' || r.promises.includes(name) ? '' : ' (not promised)';
+      return `${mark[v.status]}${promised}`;
+    });
+    return `| ${name} | ${kind} | ${cells.join(' | ')} |`;
+  });
+  const stats = `| states (distinct) | | ${runs.map((r) => `${r.result.stats.distinct}${r.result.stats.complete ? '' : ' (bounded)'}`).join(' | ')} |`;
+  return [header, rule, ...rows, stats].join('\n') + '\n';
+}

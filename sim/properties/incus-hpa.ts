@@ -1,0 +1,227 @@
+import type { HpaConfig, HpaContext, HpaAction, InstanceStatus } from '../../machines/incus-hpa';
+import { backoffDelay } from '../../machines/incus-hpa';
+import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
+import type { StepState } from '../check/step';
+import type { LoadedScenario } from '../loops/registry';
+import type { TimelineEntry } from '../runner';
+import { InputError } from '../scenario/errors';
+import { formatBytes } from '../units';
+import type { HpaFault, HpaWorld, SimInstance } from '../worlds/incus-hpa';
+import { settle } from '../worlds/incus-hpa';
+
+type View = CheckView<HpaWorld, HpaConfig>;
+type Entry = TimelineEntry<HpaFault, HpaConfig>;
+
+const ctxOf = (v: View) => v.snapshot.context as HpaContext;
+/** The world as it is at the view's instant (status changes already due are applied). */
+const worldAt = (v: View) => settle(v.world, v.t);
+const ownedOf = (v: View): SimInstance[] => {
+  const name = ctxOf(v).config.name;
+  return worldAt(v).instances.filter((i) => i.owner === name);
+};
+const countStatus = (list: SimInstance[], ...statuses: InstanceStatus[]) => list.filter((i) => statuses.includes(i.status)).length;
+
+// ---- what is claimed ------------------------------------------------------------------------
+
+export const neverTouchesUnowned: CheckProperty<HpaWorld, HpaConfig> = {
+  name: 'never-touches-unowned', kind: 'always',
+  claim: 'never stops or deletes an instance without its owner key (world.unownedTouched = 0)',
+  holds: (v) => v.world.unownedTouched === 0,
+};
+
+/** Checked while a create is in flight: the world then already holds the new Starting instance.
+ * (An initial world above max is allowed; the claim is that the loop never creates past max.) */
+export const atMostMax: CheckProperty<HpaWorld, HpaConfig> = {
+  name: 'at-most-max', kind: 'always',
+  claim: 'while it creates, owned Starting + Running instances ≤ maxPods (it never creates past max)',
+  holds: (v) => v.snapshot.children.createPod === undefined || countStatus(ownedOf(v), 'Starting', 'Running') <= ctxOf(v).config.maxPods,
+};
+
+export const oneOperationAtATime: CheckProperty<HpaWorld, HpaConfig> = {
+  name: 'one-operation-at-a-time', kind: 'always',
+  claim: 'the controller has at most one API operation in flight (it acts sequentially)',
+  holds: (v) => Object.keys(v.snapshot.children).length <= 1,
+};
+
+export const scalesToMax: CheckProperty<HpaWorld, HpaConfig> = {
+  name: 'scales-to-max', kind: 'sometimes',
+  claim: 'some run reaches maxPods owned Running instances (the bounds let it scale out)',
+  holds: (v) => countStatus(ownedOf(v), 'Running') === ctxOf(v).config.maxPods,
+};
+
+export const backsOff: CheckProperty<HpaWorld, HpaConfig> = {
+  name: 'backs-off', kind: 'sometimes',
+  claim: 'some run reaches the error (backoff) phase',
+  holds: (v) => v.snapshot.hasTag('error'),
+};
+
+/** Count in range and settled: nothing starting or stopping, so the count holds still. */
+export function countSettled(v: View): boolean {
+  const owned = ownedOf(v);
+  const { minPods, maxPods } = ctxOf(v).config;
+  const running = countStatus(owned, 'Running');
+  return countStatus(owned, 'Starting', 'Stopping') === 0 && running >= minPods && running <= maxPods;
+}
+
+export const noLeftovers = (v: View) => countStatus(ownedOf(v), 'Stopped', 'Error') === 0;
+
+/**
+ * K, the convergence bound, in periods of virtual time after the last fault:
+ *   1 period to the next observe + ceil(backoff.max / period) for a failed call to be retried
+ *   + (max − min) scale steps (fixed and seed take one step a period) + 1 period for the last
+ *   step's operations (create + start, stop + delete: seconds each);
+ *   kubernetes adds ceil(window / period): a scale-down waits out its stabilisation window.
+ * The seed is held to fixed's bound: it promises nothing, the table shows what it misses.
+ */
+export function convergencePeriods(config: HpaConfig): number {
+  const base = 2 + Math.ceil(config.backoffMaxMs / config.periodMs) + (config.maxPods - config.minPods);
+  return config.policy === 'kubernetes' ? base + Math.ceil(config.downscaleStabilizationMs / config.periodMs) : base;
+}
+
+export const PROMISES: Record<HpaConfig['policy'], readonly string[]> = {
+  // fixed.ts: owner key only, Starting counts, clamped to [min, max], leftovers removed.
+  fixed: ['never-touches-unowned', 'at-most-max', 'one-operation-at-a-time', 'converges', 'no-leftovers'],
+  // kubernetes.ts: owner key only, current = Starting + Running, bounded by [min, max]; it ignores
+  // Stopped/Error pods like upstream ignores Failed ones (garbage collection is not the HPA's job).
+  kubernetes: ['never-touches-unowned', 'at-most-max', 'one-operation-at-a-time', 'converges'],
+  // seed.ts: the talk's rule as written; only the machine's own structure is promised.
+  seed: ['one-operation-at-a-time'],
+};
+
+export function hpaProperties(config: HpaConfig, alphabet: readonly EnvMove<HpaFault, HpaConfig>[], withinPeriods?: number): CheckProperty<HpaWorld, HpaConfig>[] {
+  const periods = withinPeriods ?? convergencePeriods(config);
+  const withinMs = periods * config.periodMs;
+  const within = `${periods} periods (${withinMs / 1000}s)`;
+  const out: CheckProperty<HpaWorld, HpaConfig>[] = [neverTouchesUnowned, atMostMax, oneOperationAtATime,
+    { name: 'converges', kind: 'eventually', withinMs, within,
+      claim: `once faults stop, within ${within}: owned Running count in [min, max], none starting or stopping, and it stays so`,
+      holds: countSettled },
+    { name: 'no-leftovers', kind: 'eventually', withinMs, within,
+      claim: `once faults stop, within ${within}: no owned instance is left Stopped or in Error, and none appears again`,
+      holds: noLeftovers },
+    scalesToMax];
+  const fails = alphabet.some((m) => 'fault' in m.entry && m.entry.fault.kind === 'failApi');
+  if (fails) out.push(backsOff);
+  return out;
+}
+
+// ---- what the environment may do ------------------------------------------------------------
+
+export function hpaLabel(entry: Entry): string {
+  if ('config' in entry) return `config ${JSON.stringify(entry.config)}`;
+  const f = entry.fault;
+  switch (f.kind) {
+    case 'demand': return `demand ${formatBytes(f.bytes)}`;
+    case 'stress': return `stress ${f.instance} ${formatBytes(f.bytes)}`;
+    case 'kill': return `kill ${f.instance}`;
+    case 'failApi': return `fail next ${f.calls} API call${f.calls > 1 ? 's' : ''}`;
+    case 'slowApi': return `API ${f.factor}× slower for ${f.forMs / 1000}s`;
+    case 'addInstance': return `someone creates ${f.name}${f.owner ? '' : ' (unowned)'}`;
+    case 'deleteInstance': return `someone deletes ${f.instance}`;
+    case 'restartController': return 'controller restart';
+  }
+}
+
+function applicable(state: StepState<HpaWorld, HpaConfig>, entry: Entry): boolean {
+  if ('config' in entry) return true;
+  const f = entry.fault;
+  const world = settle(state.world, state.t);
+  const find = (name: string) => world.instances.find((i) => i.name === name);
+  switch (f.kind) {
+    case 'demand': return world.demandBytes !== f.bytes;
+    case 'stress': return find(f.instance) !== undefined && find(f.instance)!.stressBytes !== f.bytes;
+    case 'kill': { const i = find(f.instance); return i !== undefined && i.status !== 'Stopped'; }
+    case 'deleteInstance': return find(f.instance) !== undefined;
+    case 'addInstance': return find(f.name) === undefined;
+    default: return true;
+  }
+}
+
+function validate(scenario: LoadedScenario<HpaWorld, HpaFault, HpaConfig>): void {
+  if (scenario.world.params.failureProbability > 0) {
+    throw new InputError(scenario.file, 'world.failureProbability', 'expected 0 for check: the explorer branches on API failures itself (list failApi entries in the timeline)');
+  }
+  if (scenario.timeline.length > 24) {
+    throw new InputError(scenario.file, 'timeline', `expected at most 24 entries for check (each is a move the environment may make at any instant), got ${scenario.timeline.length}`);
+  }
+  if (scenario.timeline.some((e) => 'config' in e)) {
+    throw new InputError(scenario.file, 'timeline', 'expected no config changes for check: the properties compare against one config');
+  }
+}
+
+// ---- which parts of a state matter for its future ------------------------------------------
+
+const STATUS_CODE: Record<InstanceStatus, string> = { Starting: 's', Running: 'R', Stopping: 'p', Stopped: 'S', Frozen: 'F', Error: 'E' };
+
+/**
+ * The canonical key: everything the future depends on, with times relative to now.
+ * - instance names: kept when the scenario names them; a created name (prefix + random hex) is
+ *   replaced by its position in Incus's name-ordered list — its order is all that matters. The
+ *   name generator's state is left out, so two states that differ only there are merged: the
+ *   explorer follows the generator's first choice of where the next name sorts (documented limit).
+ * - createdAt → its rank among the instances (policies only compare creation times).
+ * - context.observation / decision / lastError / periods are not read again once the decision is
+ *   taken (only by notes), so they are left out; consecutiveErrors is capped where the backoff
+ *   stops growing; kubernetes recommendations older than the window are never read again.
+ * - world counters: apiCalls and op ids are left out, unownedTouched is capped at 1.
+ */
+function canonicalizer(start: { config: HpaConfig; world: HpaWorld }, alphabet: readonly EnvMove<HpaFault, HpaConfig>[]) {
+  const named = new Set(start.world.instances.map((i) => i.name));
+  for (const m of alphabet) {
+    if ('config' in m.entry) continue;
+    const f = m.entry.fault;
+    if ('instance' in f) named.add(f.instance);
+    if (f.kind === 'addInstance') named.add(f.name);
+  }
+  const configIds = new WeakMap<object, string>();
+  const configId = (c: object) => { let id = configIds.get(c); if (id === undefined) { id = JSON.stringify(c); configIds.set(c, id); } return id; };
+  let errorCap = -1;
+
+  return (state: StepState<HpaWorld, HpaConfig>): string => {
+    const { t } = state;
+    const w = settle(state.world, t);
+    const ctx = state.snapshot.context as HpaContext;
+    if (errorCap < 0) { errorCap = 1; while (backoffDelay(ctx.config, errorCap) < ctx.config.backoffMaxMs && errorCap < 64) errorCap++; }
+    const position = new Map<string, number>();
+    w.instances.forEach((i, idx) => position.set(i.name, idx));
+    const nameOf = (name: string) => (named.has(name) ? name : position.has(name) ? `#${position.get(name)}` : name === '' ? '' : '#gone');
+    const created = [...new Set(w.instances.map((i) => i.createdAt))].sort((a, b) => a - b);
+    const ownerName = ctx.config.name;
+
+    let key = `${String(state.snapshot.value === undefined ? '' : JSON.stringify(state.snapshot.value))}|${Object.keys(state.snapshot.children).join(',')}`;
+    key += `|${ctx.pending.map((a: HpaAction) => (a.kind === 'create' ? 'c' : `d${a.waitForStop ? 'w' : ''}:${nameOf(a.name)}`)).join(',')}`;
+    key += `|${Math.min(ctx.consecutiveErrors, errorCap)}`;
+    if (ctx.policyMemory.recommendations.length) {
+      const live = ctx.policyMemory.recommendations.filter((r) => r.at >= t - ctx.config.downscaleStabilizationMs);
+      key += `|${live.map((r) => `${r.at - t}:${r.replicas}`).sort().join(',')}`;
+    }
+    key += `|${configId(ctx.config)}|${state.config === ctx.config ? '=' : configId(state.config)}`;
+    key += `|${w.demandBytes},${w.failNext},${w.slowUntil > t ? `${w.slowFactor}@${w.slowUntil - t}` : ''},${w.unownedTouched > 0 ? 1 : 0}`;
+    for (const i of w.instances) {
+      key += `|${nameOf(i.name)},${i.owner === ownerName ? 'o' : i.owner === null ? 'u' : i.owner},${STATUS_CODE[i.status]},${i.limitBytes},${i.stressBytes},${i.serves ? 1 : 0},${created.indexOf(i.createdAt)}`;
+      if (i.until) key += `,${i.until.at - t}${STATUS_CODE[i.until.status]}`;
+    }
+    const opIndex = new Map<number, number>();
+    w.ops.forEach((o, idx) => opIndex.set(o.id, idx));
+    key += '|ops';
+    for (const o of w.ops) key += `|${o.kind}${o.doneAt - t}${o.error ? '!' : ''}${'name' in o ? nameOf(o.name) : ''}`;
+    key += '|q';
+    const queue = [...state.queue].sort((a, b) => a.at - b.at || a.seq - b.seq);
+    for (const q of queue) {
+      key += q.kind === 'event'
+        ? `|e${q.at - t}${q.event.type}`
+        : `|o${q.at - t}:${q.childId}:${opIndex.get(q.opId)}:${state.snapshot.children[q.childId] !== undefined && state.live[q.childId] === q.seq ? 1 : 0}`;
+    }
+    return key;
+  };
+}
+
+export const hpaCheck: LoopCheck<HpaWorld, HpaFault, HpaConfig> = {
+  loop: 'incus-hpa',
+  validate,
+  label: hpaLabel,
+  applicable,
+  canonicalizer,
+  properties: hpaProperties,
+  promises: (config) => PROMISES[config.policy],
+};
