@@ -1,8 +1,8 @@
 import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
 import type { CheckProperty, EnvMove, LoopCheck } from './model';
-import type { StepState } from './step';
-import { Stepper } from './step';
+import type { StepState } from '../step';
+import { Stepper } from '../step';
 import { hash64 } from './hash';
 
 /** One edge of a path: the next queued item happens (time passes), or the environment acts. */

@@ -1,7 +1,7 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import type { LoadedScenario } from '../loops/registry';
 import type { TimelineEntry } from '../runner';
-import type { StepState } from './step';
+import type { StepState } from '../step';
 
 /** What a property may look at: the controller's snapshot and the world at one instant. */
 export interface CheckView<W, C> {

@@ -1,7 +1,7 @@
 import type { HpaConfig, HpaContext, HpaAction, InstanceStatus } from '../../machines/incus-hpa';
 import { backoffDelay } from '../../machines/incus-hpa';
 import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
-import type { StepState } from '../check/step';
+import type { StepState } from '../step';
 import type { LoadedScenario } from '../loops/registry';
 import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';

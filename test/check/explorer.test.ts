@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { checkScenario } from '../../sim/check/check';
 import { IntColumn, settleTimes } from '../../sim/check/explorer';
-import { Stepper } from '../../sim/check/step';
+import { Stepper } from '../../sim/step';
 import { loadScenario } from '../../sim/loops';
 import { hpaBinding } from '../../sim/loops/incus-hpa';
 import { Runner } from '../../sim/runner';

@@ -1,7 +1,7 @@
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
-import type { LoopBinding, OpResult } from '../model';
-import type { ExecutableAction } from './pure-transition';
-import { PureMachine } from './pure-transition';
+import type { LoopBinding, OpResult } from './model';
+import type { ExecutableAction } from './pure-machine';
+import { PureMachine } from './pure-machine';
 
 /** A queued item, as in sim/runner.ts; an op remembers its own seq instead of the actor object. */
 export type StepItem =
@@ -61,16 +61,17 @@ export class Stepper<W, F, C> {
   }
 
   /** Processes the earliest queued item (Runner.processNext); undefined when nothing is left. */
-  tick(state: StepState<W, C>): { state: StepState<W, C>; item: StepItem } | undefined {
+  tick(state: StepState<W, C>): { state: StepState<W, C>; item: StepItem; event?: EventObject } | undefined {
     const item = this.next(state);
     if (!item) return undefined;
     const s = { ...state, t: Math.max(state.t, item.at), queue: state.queue.filter((q) => q !== item) };
-    if (item.kind === 'event') return { state: this.send(s, item.event), item };
+    if (item.kind === 'event') return { state: this.send(s, item.event), item, event: item.event };
     const { world, result } = this.binding.world.complete(s.world, item.opId, s.t);
     const after = { ...s, world };
     // A stopped or restarted controller no longer listens for this answer.
     if (!this.isLive(after, item)) return { state: after, item };
-    return { state: this.send(after, doneEvent(item.childId, result)), item };
+    const event = doneEvent(item.childId, result);
+    return { state: this.send(after, event), item, event };
   }
 
   isLive(state: StepState<W, C>, item: Extract<StepItem, { kind: 'op' }>): boolean {
