@@ -1,0 +1,63 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { chromium } from 'playwright-core';
+import type { ViteDevServer } from 'vite';
+import { createServer } from 'vite';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const hasChromium = existsSync(CHROMIUM);
+/** In CI a missing browser is a failure, never a skip (see .ci/setup-chromium.sh). */
+export const mustRun = process.env.CI === 'true';
+export const missingChromiumMessage = `Debian's chromium is not installed at ${CHROMIUM}: run .ci/setup-chromium.sh`;
+
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** A Vite dev server on 127.0.0.1 (a free port) with the project's vite.config.ts. */
+export async function startLab(): Promise<{ server: ViteDevServer; url: string }> {
+  const server = await createServer({
+    configFile: join(ROOT, 'vite.config.ts'),
+    root: join(ROOT, 'web'),
+    logLevel: 'error',
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
+  });
+  await server.listen();
+  const address = server.httpServer?.address();
+  if (!address || typeof address === 'string') throw new Error('vite did not report a TCP address');
+  return { server, url: `http://127.0.0.1:${address.port}/` };
+}
+
+/** Chromium with a fresh profile, so no extension or cache can change what a test sees. */
+export async function launchChromium(): Promise<{ browser: Browser; context: BrowserContext; close(): Promise<void> }> {
+  const profile = mkdtempSync(join(tmpdir(), 'loopscope-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 },
+  });
+  return {
+    browser: context.browser()!, context,
+    async close() { await context.close(); rmSync(profile, { recursive: true, force: true }); },
+  };
+}
+
+/** Records every request's URL and every console error / page error of a page. */
+export function watch(page: Page): { requests: string[]; errors: string[] } {
+  const requests: string[] = [];
+  const errors: string[] = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url}:${m.location().lineNumber})`); });
+  page.on('pageerror', (e) => errors.push(e.stack ?? String(e)));
+  return { requests, errors };
+}
+
+/** Requests whose host is not 127.0.0.1 (data: and blob: URLs never leave the page). */
+export function offsite(requests: string[]): string[] {
+  return requests.filter((u) => {
+    if (u.startsWith('data:') || u.startsWith('blob:')) return false;
+    return new URL(u).hostname !== '127.0.0.1';
+  });
+}

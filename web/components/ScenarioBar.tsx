@@ -1,0 +1,67 @@
+import { LOOPS } from '../../sim/loops/registry';
+import type { Trace } from '../../sim/trace';
+import { useT } from '../i18n/i18n';
+import { LANGUAGES } from '../i18n/messages';
+import type { Language } from '../i18n/messages';
+import { SCENARIOS } from '../lab/scenarios';
+import type { LabUrl } from '../lab/url';
+import { viewsFor } from '../worlds/views';
+import { TraceLoader } from './TraceLoader';
+
+export interface ScenarioBarProps {
+  url: LabUrl;
+  loop: string | undefined;
+  onChange(patch: Partial<LabUrl>): void;
+  onTrace(trace: Trace, fileName: string): void;
+  /** The loaded trace file, when the lab shows one. */
+  traceName: string | undefined;
+}
+
+/** The lab's top bar: home, scenario, seed, policy, language, presenter mode. */
+export function ScenarioBar({ url, loop, onChange, onTrace, traceName }: ScenarioBarProps) {
+  const t = useT();
+  const policies = loop ? viewsFor(loop).policies : undefined;
+  return (
+    <header className="topbar">
+      <a className="brand" href="./" data-testid="home-link" onClick={(e) => { e.preventDefault(); onChange({ loop: undefined, scenario: undefined, seed: undefined, policy: undefined }); }}>
+        loopscope
+      </a>
+      <label>{t('scenario')}{' '}
+        <select data-testid="scenario-select" value={url.scenario ?? ''} onChange={(e) => {
+          const s = SCENARIOS.find((x) => x.id === e.target.value);
+          if (s) onChange({ loop: s.loop, scenario: s.id, seed: undefined });
+        }}>
+          <option value="" disabled>—</option>
+          {Object.keys(LOOPS).map((l) => (
+            <optgroup key={l} label={l}>
+              {SCENARIOS.filter((s) => s.loop === l).map((s) => <option key={s.id} value={s.id}>{s.id}</option>)}
+            </optgroup>
+          ))}
+        </select>
+      </label>
+      <label>{t('seed')}{' '}
+        <input data-testid="seed" type="number" min={0} step={1} value={url.seed ?? ''} placeholder="—" style={{ width: '5em' }}
+          onChange={(e) => { const v = e.target.value; onChange({ seed: /^\d+$/.test(v) ? Number(v) : undefined }); }} />
+      </label>
+      {policies && (
+        <label>{t('policy')}{' '}
+          <select data-testid="policy-select" value={url.policy ?? ''} onChange={(e) => onChange({ policy: e.target.value || undefined })}>
+            <option value="">(scenario)</option>
+            {policies.map((p) => <option key={p} value={p}>{p}</option>)}
+          </select>
+        </label>
+      )}
+      {traceName && <span className="trace-name" data-testid="trace-name">{t('traceLoaded')}: {traceName}</span>}
+      <TraceLoader onTrace={onTrace} />
+      <span className="spacer" />
+      <label>{t('language')}{' '}
+        <select data-testid="lang-select" value={url.lang} onChange={(e) => onChange({ lang: e.target.value as Language })}>
+          {LANGUAGES.map((l) => <option key={l} value={l}>{l === 'en' ? 'English' : 'Português (BR)'}</option>)}
+        </select>
+      </label>
+      <button data-testid="presenter-toggle" onClick={() => onChange({ presenter: !url.presenter })}>
+        {url.presenter ? t('exitPresenter') : t('presenter')}
+      </button>
+    </header>
+  );
+}

@@ -1,0 +1,44 @@
+import { LOOPS } from '../../sim/loops/registry';
+import { useLanguage, useT } from '../i18n/i18n';
+import { scenariosOf } from '../lab/scenarios';
+import type { LoopCard } from './loops';
+import { TIMELINE } from './loops';
+
+const dash = { en: '—', 'pt-BR': '—' };
+
+/** The loops as a timeline; a loop is runnable once it is in LOOPS and has a scenario. */
+export function Home({ onOpen }: { onOpen(loop: string, scenario: string): void }) {
+  const t = useT();
+  const lang = useLanguage();
+  // Loops registered but not on the timeline still get a card.
+  const extra: LoopCard[] = Object.keys(LOOPS).filter((id) => !TIMELINE.some((c) => c.id === id))
+    .map((id) => ({ id, year: null, name: id, observe: dash, compare: dash, act: dash }));
+  return (
+    <main className="home" data-testid="home">
+      <p className="tagline">{t('tagline')}</p>
+      <ol className="timeline">
+        {[...TIMELINE, ...extra].map((card) => {
+          const scenarios = LOOPS[card.id] ? scenariosOf(card.id) : [];
+          return (
+            <li key={card.id} className={`loop-card${scenarios.length ? ' runnable' : ''}`} data-testid={`loop-card-${card.id}`}>
+              <div className="year">{card.year ?? (card.id === 'incus-hpa' ? t('today') : '')}</div>
+              <h2>{card.name}</h2>
+              <dl>
+                <dt className="tag-observe">{t('observe')}</dt><dd>{card.observe[lang]}</dd>
+                <dt className="tag-compare">{t('compare')}</dt><dd>{card.compare[lang]}</dd>
+                <dt className="tag-act">{t('act')}</dt><dd>{card.act[lang]}</dd>
+              </dl>
+              {scenarios.length ? (
+                <div className="scenarios">
+                  {scenarios.map((s) => (
+                    <button key={s.id} data-testid={`open-${s.id}`} title={s.description} onClick={() => onOpen(card.id, s.id)}>{s.id}</button>
+                  ))}
+                </div>
+              ) : <div className="soon">{t('comingSoon')}</div>}
+            </li>
+          );
+        })}
+      </ol>
+    </main>
+  );
+}

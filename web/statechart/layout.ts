@@ -1,0 +1,78 @@
+import type { ELK as ElkApi, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
+import type { ChartGraph } from './graph';
+
+export interface Placed { id: string; x: number; y: number; width: number; height: number }
+export interface Point { x: number; y: number }
+/** An edge as ELK routed it, in absolute coordinates, with its label's box. */
+export interface Routed { id: string; points: Point[]; label?: { x: number; y: number; width: number; height: number } }
+export interface Layout { nodes: Map<string, Placed>; edges: Map<string, Routed> }
+
+/** The layout as plain JSON (what the build step hands to the page). */
+export interface SerializedLayout { nodes: Placed[]; edges: Routed[] }
+
+export const serializeLayout = (l: Layout): SerializedLayout => ({ nodes: [...l.nodes.values()], edges: [...l.edges.values()] });
+export const deserializeLayout = (s: SerializedLayout): Layout => ({
+  nodes: new Map(s.nodes.map((n) => [n.id, n])), edges: new Map(s.edges.map((e) => [e.id, e])),
+});
+
+const LEAF_HEIGHT = 44;
+const leafWidth = (label: string) => Math.max(110, label.length * 10 + 40);
+const labelSize = (text: string) => ({ width: text.length * 6 + 8, height: 14 });
+
+/**
+ * Lays the statechart out with ELK's layered algorithm: compound states contain their children,
+ * edges are routed orthogonally with room for their labels. Node positions are relative to their
+ * parent (as @xyflow/react's parentId expects); edge points are absolute.
+ */
+export async function layoutGraph(elk: ElkApi, graph: ChartGraph): Promise<Layout> {
+  const elkNodes = new Map<string, ElkNode>();
+  for (const n of graph.nodes) {
+    elkNodes.set(n.id, n.compound
+      ? { id: n.id, children: [], layoutOptions: { 'elk.padding': '[top=40,left=16,bottom=16,right=16]' } }
+      : { id: n.id, width: leafWidth(n.label), height: LEAF_HEIGHT });
+  }
+  const top: ElkNode[] = [];
+  for (const n of graph.nodes) {
+    const node = elkNodes.get(n.id)!;
+    if (n.parent) elkNodes.get(n.parent)!.children!.push(node);
+    else top.push(node);
+  }
+  const laid = await elk.layout({
+    id: graph.rootId,
+    layoutOptions: {
+      'elk.algorithm': 'layered', 'elk.direction': 'DOWN', 'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
+      'elk.edgeRouting': 'ORTHOGONAL', 'elk.edgeLabels.placement': 'CENTER',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '50', 'elk.spacing.nodeNode': '36', 'elk.spacing.edgeLabel': '4',
+    },
+    children: top,
+    edges: graph.edges.map((e) => ({ id: e.id, sources: [e.source], targets: [e.target], labels: [{ text: e.label, ...labelSize(e.label) }] })),
+  });
+
+  const nodes = new Map<string, Placed>();
+  const absolute = new Map<string, Point>([[graph.rootId, { x: 0, y: 0 }]]);
+  const edges = new Map<string, Routed>();
+  const collect = (n: ElkNode, origin: Point) => {
+    for (const c of n.children ?? []) {
+      const p = { id: c.id, x: c.x ?? 0, y: c.y ?? 0, width: c.width ?? 100, height: c.height ?? LEAF_HEIGHT };
+      nodes.set(c.id, p);
+      const abs = { x: origin.x + p.x, y: origin.y + p.y };
+      absolute.set(c.id, abs);
+      collect(c, abs);
+    }
+  };
+  collect(laid, { x: 0, y: 0 });
+  // Each routed edge is relative to its container (the node ELK moved it into).
+  const routeAll = (n: ElkNode) => {
+    for (const e of (n.edges ?? []) as (ElkExtendedEdge & { container?: string })[]) {
+      const o = absolute.get(e.container ?? n.id) ?? { x: 0, y: 0 };
+      const s = e.sections?.[0];
+      if (!s) continue;
+      const points = [s.startPoint, ...(s.bendPoints ?? []), s.endPoint].map((p) => ({ x: p.x + o.x, y: p.y + o.y }));
+      const l = e.labels?.[0];
+      edges.set(e.id, { id: e.id, points, ...(l ? { label: { x: (l.x ?? 0) + o.x, y: (l.y ?? 0) + o.y, width: l.width ?? 0, height: l.height ?? 0 } } : {}) });
+    }
+    for (const c of n.children ?? []) routeAll(c);
+  };
+  routeAll(laid);
+  return { nodes, edges };
+}

@@ -1,0 +1,26 @@
+import { formatBytes } from '../../../sim/units';
+import { useT } from '../../i18n/i18n';
+import type { WorldViewProps } from '../types';
+import { PodBox } from './PodBox';
+import { asHpa, hpaStats, hpaThreshold } from './summary';
+
+/** The HPA's world: every instance as a box with its memory bar against the threshold. */
+export function HpaWorldView({ session, frame }: WorldViewProps) {
+  const t = useT();
+  const world = asHpa(frame);
+  const threshold = hpaThreshold(session, session.index);
+  const { running, avg } = hpaStats(world);
+  return (
+    <section className="world hpa-world" data-testid="world">
+      <h3>
+        {t('pods')}: <span data-testid="pods-running">{running}</span> {t('running')}
+        {avg !== null && <> · avg <span data-testid="avg">{avg}%</span></>}
+        {threshold !== null && <> · {t('threshold')} {threshold}%</>}
+        {' '}· {t('demand')} {formatBytes(world.demand)} · {t('apiCalls')} {world.apiCalls}
+      </h3>
+      <div className="pods" data-testid="pods">
+        {world.pods.map((pod) => <PodBox key={pod.name} pod={pod} threshold={threshold} />)}
+      </div>
+    </section>
+  );
+}

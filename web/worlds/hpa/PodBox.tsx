@@ -1,0 +1,27 @@
+import { memo } from 'react';
+import type { HpaWorldSummary } from '../../../sim/worlds/incus-hpa';
+import { formatBytes } from '../../../sim/units';
+
+type Pod = HpaWorldSummary['pods'][number];
+
+/** One instance: name, status, a memory bar against the threshold line. */
+export const PodBox = memo(function PodBox({ pod, threshold }: { pod: Pod; threshold: number | null }) {
+  const fill = pod.total > 0 ? Math.min(100, (pod.usage * 100) / pod.total) : 0;
+  const hot = threshold !== null && pod.pct !== null && pod.pct >= threshold;
+  return (
+    <div className={`pod status-${pod.status.toLowerCase()}${pod.owned ? '' : ' unowned'}${hot ? ' hot' : ''}`}
+      data-testid="pod" data-name={pod.name} data-status={pod.status}
+      title={`${pod.name}: ${pod.status}, ${formatBytes(pod.usage)} / ${formatBytes(pod.total)}${pod.owned ? '' : ' (not owned)'}`}>
+      <div className="pod-name">{pod.name}</div>
+      <div className="bar">
+        <div className="bar-fill" style={{ height: `${fill}%` }} />
+        {threshold !== null && <div className="bar-threshold" style={{ bottom: `${threshold}%` }} />}
+      </div>
+      <div className="pod-meta">{pod.pct !== null ? `${pod.pct}%` : pod.status}</div>
+    </div>
+  );
+}, (a, b) => a.threshold === b.threshold && samePod(a.pod, b.pod));
+
+// Summaries are rebuilt every frame: compare pods by value so unchanged boxes skip rendering.
+const samePod = (a: Pod, b: Pod) => a.name === b.name && a.status === b.status && a.usage === b.usage
+  && a.total === b.total && a.pct === b.pct && a.owned === b.owned;
