@@ -11,6 +11,9 @@ const program = new Command('loopscope')
 registerSim(program);
 registerCheck(program);
 
+// `loopscope sim … | head` closes the pipe early: that is the reader's choice, not an error.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(0); throw e; });
+
 /** Bad input → one clear message and exit code 2; anything else is a bug → exit 1. */
 async function main(): Promise<void> {
   try {

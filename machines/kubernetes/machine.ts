@@ -1,0 +1,239 @@
+import { assign, setup } from 'xstate';
+import { errorMessage, namedActor } from '../named-actor';
+import type { CacheView, Plan, WriteOutcome } from './reconciler';
+import { RECONCILERS, type ReconcilerName } from './reconcilers';
+import type { WatchEvent, Write } from './types';
+import type { WorkQueue } from './workqueue';
+import * as wq from './workqueue';
+
+/** The focal controller's settings (controller-runtime's controller.Options and the manager's). */
+export interface ControllerConfig {
+  reconciler: ReconcilerName;
+  /** Free-form options handed to the reconciler (e.g. the HPA's sync period). */
+  options: Record<string, unknown>;
+  rateLimiter: wq.RateLimiterConfig;
+}
+
+export const DEFAULT_CONTROLLER_CONFIG: ControllerConfig = {
+  reconciler: 'replicaset', options: {}, rateLimiter: wq.DEFAULT_RATE_LIMITER,
+};
+
+export interface ControllerContext {
+  config: ControllerConfig;
+  queue: WorkQueue;
+  /** The reconciler's own memory (e.g. the ReplicaSet controller's expectations). */
+  memory: unknown;
+  /** The informer has done its initial list (WaitForCacheSync). */
+  synced: boolean;
+  /** The request being reconciled (namespace/name): level-triggered, nothing else. */
+  current: string | null;
+  view: CacheView | null;
+  plan: Plan | null;
+  batchIndex: number;
+  writes: WriteOutcome[];
+  /** The outcome the reconcileHandler acts on. */
+  outcome: Plan['outcome'] | null;
+  /** What the last informer batch was, in words, and the keys it enqueued. */
+  lastEvents: string[];
+  lastEnqueued: string[];
+  /** What the reconcileHandler did with the last result, in words. */
+  lastResult: string | null;
+  reconciles: number;
+  errors: number;
+  /** The clock as of the last answer from the world (ops report it). */
+  now: number;
+}
+
+export type ControllerEvent = { type: 'CONFIG.UPDATE'; config: Partial<ControllerConfig> };
+
+export interface WatchNextInput { reconciler: ReconcilerName; kinds: string[]; initial: boolean; wakeAt: number | null }
+export interface WatchNextOutput { now: number; events: WatchEvent[]; resync: boolean }
+export interface ReadCacheInput { request: string }
+export interface ReadCacheOutput { now: number; view: CacheView }
+export interface ApiWriteInput { batch: Write[] }
+export interface ApiWriteOutput { now: number; results: WriteOutcome[] }
+
+const describe = (e: WatchEvent) => `${e.type} ${e.object.kind} ${e.object.metadata.name}`;
+
+/** reconcileHandler (controller-runtime pkg/internal/controller/controller.go), after Reconcile:
+ * error → AddRateLimited (not for a TerminalError); RequeueAfter → Forget + AddAfter;
+ * Requeue → AddRateLimited; success → Forget. processNextWorkItem then calls Done. */
+export function handleResult(queue: WorkQueue, key: string, outcome: Plan['outcome'], now: number): { queue: WorkQueue; note: string } {
+  let q = queue;
+  let note: string;
+  if (outcome.kind === 'error') {
+    const r = wq.addRateLimited(q, key, now);
+    q = r.q;
+    note = `error "${outcome.message}": requeue with backoff ${r.delayMs}ms (failure #${wq.numRequeues(q, key)})`;
+  } else if (outcome.kind === 'terminal') {
+    note = `terminal error "${outcome.message}": not requeued`;
+  } else if ((outcome.requeueAfterMs ?? 0) > 0) {
+    q = wq.addAfter(wq.forget(q, key), key, outcome.requeueAfterMs!, now);
+    note = `done, requeue after ${outcome.requeueAfterMs! / 1000}s`;
+  } else if (outcome.requeue) {
+    const r = wq.addRateLimited(q, key, now);
+    q = r.q;
+    note = `done, Requeue: true → rate-limited requeue in ${r.delayMs}ms`;
+  } else {
+    q = wq.forget(q, key);
+    note = 'done: Forget';
+  }
+  return { queue: wq.done(q, key), note };
+}
+
+/**
+ * One controller-runtime controller with one worker (MaxConcurrentReconciles = 1):
+ * informer events → workqueue (dedup) → Get → Reconcile (observe the cache, compare, act with
+ * API writes) → result (Forget / AddAfter / AddRateLimited) → Done → next key or watch again.
+ */
+export const controllerMachine = setup({
+  types: {
+    context: {} as ControllerContext,
+    events: {} as ControllerEvent,
+    input: {} as { config?: Partial<ControllerConfig> } | undefined,
+  },
+  actors: {
+    watchNext: namedActor<WatchNextOutput, WatchNextInput>('watchNext'),
+    readCache: namedActor<ReadCacheOutput, ReadCacheInput>('readCache'),
+    apiWrite: namedActor<ApiWriteOutput, ApiWriteInput>('apiWrite'),
+  },
+  delays: { instant: 0 },
+  guards: {
+    hasWork: ({ context }) => context.queue.queue.length > 0,
+    hasWrites: ({ context }) => (context.plan?.batches.length ?? 0) > 0,
+    batchFailed: ({ context }) => context.writes.some((w) => w.error !== undefined),
+    moreBatches: ({ context }) => context.batchIndex < (context.plan?.batches.length ?? 0),
+    isError: ({ context }) => context.outcome?.kind === 'error' || context.outcome?.kind === 'terminal',
+  },
+  actions: {
+    handleEvents: assign(({ context }, out: WatchNextOutput) => {
+      const reconciler = RECONCILERS[context.config.reconciler];
+      let queue = wq.promoteReady(context.queue, out.now);
+      let memory = context.memory;
+      const enqueued = new Set<string>();
+      for (const event of out.events) {
+        const mapped = reconciler.mapEvent(event, memory as never, out.now);
+        memory = mapped.memory;
+        for (const key of mapped.requests) { queue = mapped.addAfterMs ? wq.addAfter(queue, key, mapped.addAfterMs, out.now) : wq.add(queue, key); enqueued.add(key); }
+      }
+      const lastEvents = out.events.map(describe);
+      if (out.resync) lastEvents.unshift('resync');
+      return { queue, memory, synced: true, lastEvents, lastEnqueued: [...enqueued], now: out.now };
+    }),
+    takeNext: assign(({ context }) => {
+      const { q, key } = wq.get(context.queue);
+      return { queue: q, current: key ?? null, view: null, plan: null, batchIndex: 0, writes: [], outcome: null };
+    }),
+    decide: assign(({ context }, out: ReadCacheOutput) => {
+      const reconciler = RECONCILERS[context.config.reconciler];
+      const plan = reconciler.reconcile({
+        request: context.current!, view: out.view, memory: context.memory as never, now: out.now, options: context.config.options,
+      }) as Plan;
+      return { view: out.view, now: out.now, plan, memory: plan.memory, outcome: plan.outcome, reconciles: context.reconciles + 1 };
+    }),
+    recordBatch: assign(({ context }, out: ApiWriteOutput) => {
+      const failed = out.results.find((r) => r.error !== undefined);
+      const writes = [...context.writes, ...out.results];
+      if (!failed) return { writes, batchIndex: context.batchIndex + 1, now: out.now };
+      const skipped = (context.plan?.batches ?? []).slice(context.batchIndex + 1).flat();
+      const reconciler = RECONCILERS[context.config.reconciler];
+      const memory = reconciler.afterWrites
+        ? reconciler.afterWrites(context.memory as never, context.current!, writes, skipped, out.now) : context.memory;
+      return { writes, memory, now: out.now, batchIndex: context.batchIndex + 1, outcome: { kind: 'error' as const, message: failed.error! } };
+    }),
+    writesDone: assign(({ context }) => {
+      const reconciler = RECONCILERS[context.config.reconciler];
+      if (!reconciler.afterWrites || context.writes.some((w) => w.error !== undefined)) return {};
+      return { memory: reconciler.afterWrites(context.memory as never, context.current!, context.writes, [], context.now) };
+    }),
+    applyResult: assign(({ context }) => {
+      if (!context.current || !context.outcome) return {};
+      const { queue, note } = handleResult(context.queue, context.current, context.outcome, context.now);
+      const failed = context.outcome.kind !== 'ok';
+      return { queue, lastResult: `${context.current}: ${note}`, errors: context.errors + (failed ? 1 : 0), current: null };
+    }),
+    readFailed: assign((_, params: { error: unknown }) => ({ outcome: { kind: 'error' as const, message: errorMessage(params.error) } })),
+    updateConfig: assign({ config: ({ context, event }) => ({ ...context.config, ...event.config }) }),
+  },
+}).createMachine({
+  id: 'k8s-controller',
+  context: ({ input }) => {
+    const config = { ...DEFAULT_CONTROLLER_CONFIG, ...(input?.config ?? {}) };
+    return {
+      config, queue: wq.newWorkQueue(config.rateLimiter), memory: RECONCILERS[config.reconciler].initialMemory(),
+      synced: false, current: null, view: null, plan: null, batchIndex: 0, writes: [], outcome: null,
+      lastEvents: [], lastEnqueued: [], lastResult: null, reconciles: 0, errors: 0, now: 0,
+    };
+  },
+  on: { 'CONFIG.UPDATE': { actions: 'updateConfig' } },
+  initial: 'watching',
+  states: {
+    /** The informers' watch streams: wait for events (or a queued key's delay to end). */
+    watching: {
+      tags: ['wait'],
+      invoke: {
+        id: 'watchNext',
+        src: 'watchNext',
+        input: ({ context }) => {
+          const r = RECONCILERS[context.config.reconciler];
+          return { reconciler: context.config.reconciler, kinds: [r.forKind, ...r.watches], initial: !context.synced, wakeAt: wq.nextReadyAt(context.queue) ?? null };
+        },
+        onDone: { target: 'dequeue', actions: { type: 'handleEvents', params: ({ event }) => event.output } },
+      },
+    },
+    dequeue: {
+      tags: ['wait'],
+      always: [{ guard: 'hasWork', target: 'reconciling', actions: 'takeNext' }, { target: 'watching' }],
+    },
+    reconciling: {
+      initial: 'reading',
+      states: {
+        /** Get/List from the informer cache (never the API server directly). */
+        reading: {
+          tags: ['observe'],
+          invoke: {
+            id: 'readCache',
+            src: 'readCache',
+            input: ({ context }) => ({ request: context.current! }),
+            onDone: { target: 'deciding', actions: { type: 'decide', params: ({ event }) => event.output } },
+            onError: { target: '#k8s-controller.result', actions: { type: 'readFailed', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+        deciding: {
+          tags: ['compare'],
+          after: { instant: [{ guard: 'hasWrites', target: 'writing' }, { target: '#k8s-controller.result' }] },
+        },
+        writing: {
+          tags: ['act'],
+          invoke: {
+            id: 'apiWrite',
+            src: 'apiWrite',
+            input: ({ context }) => ({ batch: context.plan!.batches[context.batchIndex]! }),
+            onDone: { target: 'batchDone', actions: { type: 'recordBatch', params: ({ event }) => event.output } },
+            onError: { target: '#k8s-controller.result', actions: { type: 'readFailed', params: ({ event }) => ({ error: event.error }) } },
+          },
+        },
+        batchDone: {
+          tags: ['act'],
+          always: [
+            { guard: 'batchFailed', target: '#k8s-controller.result' },
+            { guard: 'moreBatches', target: 'writing' },
+            { target: '#k8s-controller.result', actions: 'writesDone' },
+          ],
+        },
+      },
+    },
+    /** The reconcileHandler's verdict on the Result: shown as wait (ok) or error. */
+    result: {
+      entry: 'applyResult',
+      initial: 'choose',
+      states: {
+        choose: { tags: ['wait'], always: [{ guard: 'isError', target: 'failed' }, { target: 'ok' }] },
+        ok: { tags: ['wait'], after: { instant: { target: '#k8s-controller.dequeue' } } },
+        failed: { tags: ['error'], after: { instant: { target: '#k8s-controller.dequeue' } } },
+      },
+    },
+  },
+});
+
+export type ControllerMachine = typeof controllerMachine;

@@ -1,0 +1,48 @@
+import type { EventObject } from 'xstate';
+import type { ControllerContext, Write, WriteOutcome } from '../../machines/kubernetes';
+import type { Frame } from '../trace';
+import type { KubeSummary } from '../worlds/kubernetes';
+
+const describeWrite = (w: Write): string => {
+  switch (w.verb) {
+    case 'create': return `POST ${w.object.kind.toLowerCase()} ${w.object.metadata.name ?? `${w.object.metadata.generateName}*`}`;
+    case 'update': return `PUT ${w.object.kind.toLowerCase()} ${w.object.metadata.name}`;
+    case 'updateStatus': return `PUT ${w.object.kind.toLowerCase()} ${w.object.metadata.name}/status`;
+    case 'delete': return `DELETE ${w.kind.toLowerCase()} ${w.name}`;
+    case 'scale': return `PUT ${w.kind.toLowerCase()} ${w.name}/scale replicas=${w.replicas}`;
+    case 'event': return `event ${w.reason}`;
+  }
+};
+
+const outcomeText = (o: WriteOutcome) => `${describeWrite(o.write)}${o.error ? ` ✗ ${o.error.split(':')[0]}` : o.tolerated ? ` (${o.tolerated.split(':')[0]}, ignored)` : ''}`;
+
+function summarise(items: string[], max = 4): string {
+  return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} … +${items.length - max}`;
+}
+
+/** The one-line explanation of a frame in `loopscope sim`'s timeline. */
+export function noteFor(ctx: ControllerContext, event: EventObject): string | undefined {
+  if (event.type === 'xstate.done.actor.watchNext') {
+    if (!ctx.lastEvents.length) return undefined;
+    const waiting = ctx.queue.queue.length ? `, queue [${summarise(ctx.queue.queue, 3)}]` : '';
+    return `informer: ${summarise(ctx.lastEvents)} → add [${summarise(ctx.lastEnqueued, 3)}]${ctx.current ? ` → Get ${ctx.current}` : ''}${waiting}`;
+  }
+  if (event.type === 'xstate.done.actor.readCache') return ctx.plan ? `reconcile ${ctx.current}: ${ctx.plan.summary}` : undefined;
+  if (event.type === 'xstate.done.actor.apiWrite') {
+    const last = ctx.writes.slice(-(ctx.plan?.batches[ctx.batchIndex - 1]?.length ?? 1));
+    const done = ctx.current === null ? ` → ${ctx.lastResult}` : '';
+    return `${summarise(last.map(outcomeText))}${done}`;
+  }
+  if (event.type.startsWith('xstate.after.') && event.type.includes('deciding') && ctx.current === null && ctx.lastResult) return ctx.lastResult;
+  if (event.type.startsWith('xstate.error.actor.')) return `error: ${ctx.outcome?.kind === 'error' ? ctx.outcome.message : 'unknown'}`;
+  if (event.type === 'CONFIG.UPDATE') return `config: controller ${ctx.config.reconciler}`;
+  return undefined;
+}
+
+/** Timeline columns: ready/total pods and the number of keys waiting in the queue. */
+export function kubernetesColumns(frame: Frame): string {
+  const w = frame.world as KubeSummary;
+  const active = w.pods.filter((p) => p.status !== 'Terminating');
+  const ready = active.filter((p) => p.ready).length;
+  return `pods ${String(ready).padStart(2)}/${String(active.length).padEnd(2)}`;
+}

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import type { EventObject } from 'xstate';
+import type { ControllerConfig, ControllerContext, NewObject } from '../../machines/kubernetes';
+import { DEFAULT_CONTROLLER_CONFIG, DEFAULT_RATE_LIMITER, RECONCILER_NAMES, controllerMachine } from '../../machines/kubernetes';
+import type { ReconcilerName } from '../../machines/kubernetes';
+import type { LoopBinding } from '../model';
+import type { TimelineEntry } from '../runner';
+import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
+import { durationField } from '../scenario/hpa-config';
+import type { KubeFault, KubeParams, KubeWorld } from '../worlds/kubernetes';
+import { DEFAULT_KUBE_PARAMS, createKubeWorld, kubeWorldModel, kubectlApply, settle } from '../worlds/kubernetes';
+import { knownKinds, manifestSchemaFor, parseCpu, toNewObject } from './kubernetes-manifests';
+import { noteFor } from './kubernetes-notes';
+
+export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConfig> = {
+  loop: 'kubernetes',
+  machine: controllerMachine,
+  world: kubeWorldModel,
+  machineInput: (config) => ({ config }),
+  configEvent: (config) => ({ type: 'CONFIG.UPDATE', config }),
+  isControllerRestart: (fault) => fault.kind === 'restartController',
+  note: (ctx, event: EventObject) => noteFor(ctx as ControllerContext, event),
+};
+
+const reconcilerName = z.enum(RECONCILER_NAMES as [ReconcilerName, ...ReconcilerName[]], { error: `expected one of ${RECONCILER_NAMES.join(', ')}` });
+
+const latencySchema = z.strictObject({
+  api: durationField.optional(), watch: durationField.optional(), scheduler: durationField.optional(), start: durationField.optional(),
+  ready: durationField.optional(), terminationGrace: durationField.optional(), nodeMonitorGrace: durationField.optional(),
+  podEviction: durationField.optional(), builtin: durationField.optional(), crashBackoff: durationField.optional(),
+});
+
+const nodeSchema = z.strictObject({
+  name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, { error: 'expected a node name (lowercase letters, digits, dashes)' }),
+  cpu: z.union([z.string(), z.number()]),
+  maxPods: z.number().int().min(1).optional(),
+});
+
+const manifest = z.looseObject({ apiVersion: z.string().optional(), kind: z.string({ error: 'expected a kind' }) });
+const ref = z.strictObject({ kind: z.string(), name: z.string(), namespace: z.string().optional() });
+/** A pod by name, or the first ready pod (by name) labelled app=<app>: pod names are random. */
+const podRef = z.strictObject({ name: z.string().optional(), app: z.string().optional(), namespace: z.string().optional() })
+  .refine((p) => (p.name === undefined) !== (p.app === undefined), { error: 'expected either name or app' });
+
+const timelineEntrySchema = z.strictObject({
+  at: durationField,
+  apply: manifest.optional(),
+  delete: ref.optional(),
+  scale: z.strictObject({ kind: z.string(), name: z.string(), namespace: z.string().optional(), replicas: z.number().int().min(0) }).optional(),
+  setImage: z.strictObject({ deployment: z.string(), namespace: z.string().optional(), image: z.string() }).optional(),
+  load: z.strictObject({ app: z.string(), cpu: z.union([z.string(), z.number()]) }).optional(),
+  queue: z.strictObject({ name: z.string(), arrivalsPerSec: z.number().min(0) }).optional(),
+  crashPod: podRef.optional(),
+  deletePod: podRef.optional(),
+  nodeFail: z.string().optional(),
+  nodeRecover: z.string().optional(),
+  delayWatch: z.strictObject({ kind: z.string().optional(), by: durationField, for: durationField }).optional(),
+  dropWatch: z.strictObject({ kind: z.string().optional(), count: z.number().int().min(1) }).optional(),
+  reorderWatch: z.strictObject({ count: z.number().int().min(1), upTo: durationField }).optional(),
+  failWrites: z.number().int().min(1).optional(),
+  restartController: z.literal(true).optional(),
+}).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (apply, delete, scale, setImage, load, queue, crashPod, deletePod, nodeFail, nodeRecover, delayWatch, dropWatch, reorderWatch, failWrites or restartController)' });
+
+const queueSchema = z.strictObject({
+  name: z.string(), length: z.number().min(0).optional(), arrivalsPerSec: z.number().min(0),
+  perWorkerPerSec: z.number().min(0), workerSelector: z.record(z.string(), z.string()),
+});
+
+export const kubernetesScenarioSchema = z.strictObject({
+  loop: z.literal('kubernetes'),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  seed: z.number().int().min(0).optional(),
+  duration: durationField.optional(),
+  controller: reconcilerName,
+  builtins: z.array(reconcilerName).optional(),
+  options: z.record(z.string(), z.unknown()).optional(),
+  rateLimiter: z.strictObject({ baseDelay: durationField.optional(), maxDelay: durationField.optional(), qps: z.number().positive().optional(), burst: z.number().int().min(1).optional() }).optional(),
+  cluster: z.strictObject({
+    nodes: z.array(nodeSchema).min(1, { error: 'expected at least one node' }).optional(),
+    latency: latencySchema.optional(),
+    resync: durationField.optional(),
+    heartbeat: durationField.optional(),
+  }).optional(),
+  load: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  queues: z.array(queueSchema).optional(),
+  objects: z.array(manifest).optional(),
+  timeline: z.array(timelineEntrySchema).optional(),
+});
+
+export interface KubernetesScenario {
+  file: string; name: string; description: string; seed: number; durationMs: number;
+  config: ControllerConfig; world: KubeWorld; timeline: TimelineEntry<KubeFault, ControllerConfig>[];
+}
+
+function cpu(file: string, field: string, v: string | number): number {
+  const c = parseCpu(v);
+  if (c === null) throw new InputError(file, field, `expected a CPU quantity like "500m" or "2", got ${JSON.stringify(v)}`);
+  return c;
+}
+
+/** Validates one manifest against its kind's schema; errors name the field inside it. */
+export function parseManifest(file: string, field: string, doc: { kind: string }): NewObject {
+  const schema = manifestSchemaFor(doc.kind);
+  if (!schema) throw new InputError(file, `${field}.kind`, `expected one of ${knownKinds().join(', ')}, got ${JSON.stringify(doc.kind)}`);
+  const parsed = schema.safeParse(doc);
+  if (!parsed.success) throw new InputErrors(issuesToErrors(file, field, parsed.error));
+  return toNewObject(doc.kind, parsed.data);
+}
+
+const pick = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+export function parseKubernetesScenario(file: string, name: string, doc: unknown, seedOverride?: number): KubernetesScenario {
+  const parsed = kubernetesScenarioSchema.safeParse(doc);
+  if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
+  const s = parsed.data;
+  const seed = seedOverride ?? s.seed ?? 1;
+  const lat = s.cluster?.latency ?? {};
+  const params: KubeParams = {
+    ...DEFAULT_KUBE_PARAMS,
+    ...pick({ apiLatencyMs: lat.api, watchDelayMs: lat.watch, schedulerDelayMs: lat.scheduler, startMs: lat.start, readyMs: lat.ready,
+      terminationGraceMs: lat.terminationGrace, nodeMonitorGraceMs: lat.nodeMonitorGrace, podEvictionMs: lat.podEviction,
+      builtinDelayMs: lat.builtin, crashBackoffMs: lat.crashBackoff, resyncMs: s.cluster?.resync, heartbeatMs: s.cluster?.heartbeat }),
+  };
+  if (params.heartbeatMs < 1) throw new InputError(file, 'cluster.heartbeat', 'expected a duration > 0');
+  if (params.resyncMs < 1) throw new InputError(file, 'cluster.resync', 'expected a duration > 0');
+  const builtins = s.builtins ?? [];
+  if (builtins.includes(s.controller)) throw new InputError(file, 'builtins', `expected the built-in controllers not to include the focal controller "${s.controller}"`);
+
+  const timeline: TimelineEntry<KubeFault, ControllerConfig>[] = (s.timeline ?? []).map((e, i) => ({ at: e.at, fault: timelineFault(file, `timeline[${i}]`, e) }));
+  let world = createKubeWorld(seed, params, builtins, timeline.map((e) => e.at));
+  const nodes = s.cluster?.nodes ?? [{ name: 'node-1', cpu: '4' }, { name: 'node-2', cpu: '4' }];
+  nodes.forEach((n, i) => {
+    world = kubectlApply(world, { kind: 'Node', metadata: { namespace: '', name: n.name }, spec: { cpuMilli: cpu(file, `cluster.nodes[${i}].cpu`, n.cpu), maxPods: n.maxPods ?? 110 }, status: { ready: true } }, 0).world;
+  });
+  for (const [app, v] of Object.entries(s.load ?? {})) world = { ...world, load: { ...world.load, [app]: cpu(file, `load.${app}`, v) } };
+  world = { ...world, queues: (s.queues ?? []).map((q) => ({ name: q.name, length: q.length ?? 0, arrivalsPerSec: q.arrivalsPerSec, perWorkerPerSec: q.perWorkerPerSec, workerSelector: q.workerSelector, at: 0 })) };
+  (s.objects ?? []).forEach((m, i) => {
+    const r = kubectlApply(world, parseManifest(file, `objects[${i}]`, m), 0);
+    if (r.error) throw new InputError(file, `objects[${i}]`, `expected an object the API server accepts: ${r.error}`);
+    world = r.world;
+  });
+  world = settle(world, 0);
+  const nodeNames = new Set(nodes.map((n) => n.name));
+  timeline.forEach((e, i) => {
+    const f = 'fault' in e ? e.fault : undefined;
+    if (f && (f.kind === 'nodeFail' || f.kind === 'nodeRecover') && !nodeNames.has(f.node)) {
+      throw new InputError(file, `timeline[${i}].${f.kind}`, `expected a node of the cluster (${[...nodeNames].join(', ')}), got "${f.node}"`);
+    }
+  });
+
+  const rl = s.rateLimiter ?? {};
+  const config: ControllerConfig = {
+    ...DEFAULT_CONTROLLER_CONFIG, reconciler: s.controller, options: s.options ?? {},
+    rateLimiter: { ...DEFAULT_RATE_LIMITER, ...pick({ baseDelayMs: rl.baseDelay, maxDelayMs: rl.maxDelay, qps: rl.qps, burst: rl.burst }) },
+  };
+  return { file, name: s.name ?? name, description: s.description ?? '', seed, durationMs: s.duration ?? 10 * 60_000, config, world, timeline };
+}
+
+type Entry = z.output<typeof timelineEntrySchema>;
+
+function timelineFault(file: string, field: string, e: Entry): KubeFault {
+  const ns = (n?: string) => n ?? 'default';
+  if (e.apply) return { kind: 'apply', object: parseManifest(file, `${field}.apply`, e.apply) };
+  if (e.delete) return { kind: 'delete', objectKind: e.delete.kind, namespace: e.delete.kind === 'Node' || e.delete.kind === 'Namespace' ? '' : ns(e.delete.namespace), name: e.delete.name };
+  if (e.scale) return { kind: 'scale', objectKind: e.scale.kind, namespace: ns(e.scale.namespace), name: e.scale.name, replicas: e.scale.replicas };
+  if (e.setImage) return { kind: 'setImage', namespace: ns(e.setImage.namespace), name: e.setImage.deployment, image: e.setImage.image };
+  if (e.load) return { kind: 'load', app: e.load.app, cpuMilli: cpu(file, `${field}.load.cpu`, e.load.cpu) };
+  if (e.queue) return { kind: 'queue', queue: e.queue.name, arrivalsPerSec: e.queue.arrivalsPerSec };
+  if (e.crashPod) return { kind: 'crashPod', namespace: ns(e.crashPod.namespace), pod: e.crashPod.name ? { name: e.crashPod.name } : { app: e.crashPod.app! } };
+  if (e.deletePod) return { kind: 'deletePod', namespace: ns(e.deletePod.namespace), pod: e.deletePod.name ? { name: e.deletePod.name } : { app: e.deletePod.app! } };
+  if (e.nodeFail !== undefined) return { kind: 'nodeFail', node: e.nodeFail };
+  if (e.nodeRecover !== undefined) return { kind: 'nodeRecover', node: e.nodeRecover };
+  if (e.delayWatch) return { kind: 'delayWatch', objectKind: e.delayWatch.kind ?? null, extraMs: e.delayWatch.by, forMs: e.delayWatch.for };
+  if (e.dropWatch) return { kind: 'dropWatch', objectKind: e.dropWatch.kind ?? null, count: e.dropWatch.count };
+  if (e.reorderWatch) return { kind: 'reorderWatch', count: e.reorderWatch.count, maxMs: e.reorderWatch.upTo };
+  if (e.failWrites !== undefined) return { kind: 'failWrites', count: e.failWrites };
+  return { kind: 'restartController' };
+}

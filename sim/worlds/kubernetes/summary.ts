@@ -1,0 +1,87 @@
+import type { KObject, PodSpec, PodStatus } from '../../../machines/kubernetes';
+import type { KubeWorld } from './world';
+import { objectsOf, podRequestMilli } from './world';
+
+/** What `kubectl get pods,rs,deploy,nodes,<custom>` and `kubectl get events` would show. */
+export interface KubeSummary {
+  pods: { name: string; ready: boolean; status: string; restarts: number; node: string; owner: string }[];
+  replicasets: { name: string; desired: number; current: number; ready: number }[];
+  deployments: { name: string; ready: string; upToDate: number; available: number; generation: number; observedGeneration: number }[];
+  nodes: { name: string; ready: boolean; cpu: string; pods: number }[];
+  /** Other kinds (Services, HPAs, custom resources): a name and a one-line state. */
+  resources: { kind: string; name: string; state: string; deleting?: boolean }[];
+  queues: { name: string; length: number }[];
+  events: { t: number; type: string; object: string; reason: string; message: string }[];
+  watch: { cached: number; inFlight: number; dropped: number };
+  apiWrites: number;
+  conflicts: number;
+}
+
+/** kubectl's STATUS column: Terminating, Pending, ContainerCreating, Running, NotReady. */
+function podState(p: KObject): string {
+  const s = p.status as unknown as PodStatus;
+  if (p.metadata.deletionTimestamp !== undefined) return 'Terminating';
+  if (!(p.spec as unknown as PodSpec).nodeName) return 'Pending';
+  if (s.phase === 'Pending') return 'ContainerCreating';
+  if (s.phase === 'Running' && !s.ready) return s.restarts > 0 ? 'CrashLoopBackOff' : 'Running (not ready)';
+  return s.phase;
+}
+
+const num = (v: unknown) => (typeof v === 'number' ? v : 0);
+
+function stateOf(o: KObject): string {
+  const fin = o.metadata.finalizers.length ? ` [finalizers: ${o.metadata.finalizers.join(', ')}]` : '';
+  return baseState(o) + fin;
+}
+
+function baseState(o: KObject): string {
+  const st = o.status as Record<string, unknown>;
+  if (o.kind === 'Application') {
+    const s = o.spec as { image?: string; replicas?: number; port?: number };
+    return `image ${s.image}, replicas ${s.replicas}, port ${s.port}`;
+  }
+  if (typeof st.summary === 'string') return st.summary;
+  if (typeof st.phase === 'string') return st.phase;
+  const spec = o.spec as Record<string, unknown>;
+  if (o.kind === 'ConfigMap') return Object.entries((spec.data ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(' ');
+  if (o.kind === 'CronJob') return `schedule "${String(spec.schedule)}"${spec.target ? `, from ${String(spec.target)}` : ''}`;
+  if (o.kind === 'Ingress') return `host ${String(spec.host)} → ${String(spec.service)}:${String(spec.port)}`;
+  if (o.kind === 'Namespace') return 'Active';
+  if (o.kind === 'Service') return `selector ${Object.entries((o.spec as { selector?: Record<string, string> }).selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',')}`;
+  return `generation ${o.metadata.generation}, observed ${num(st.observedGeneration)}`;
+}
+
+export function kubeSummary(world: KubeWorld, _t: number): KubeSummary {
+  const byName = (a: KObject, b: KObject) => (a.metadata.name < b.metadata.name ? -1 : 1);
+  const pods = objectsOf(world, 'Pod').sort(byName);
+  const shown = new Set(['Pod', 'ReplicaSet', 'Deployment', 'Node']);
+  return {
+    pods: pods.map((p) => {
+      const s = p.status as unknown as PodStatus;
+      const owner = p.metadata.ownerReferences.find((r) => r.controller);
+      return { name: p.metadata.name, ready: s.ready === true && p.metadata.deletionTimestamp === undefined, status: podState(p), restarts: s.restarts ?? 0,
+        node: (p.spec as unknown as PodSpec).nodeName ?? '<none>', owner: owner ? `${owner.kind}/${owner.name}` : '' };
+    }),
+    replicasets: objectsOf(world, 'ReplicaSet').sort(byName).map((rs) => ({
+      name: rs.metadata.name, desired: num((rs.spec as { replicas?: number }).replicas), current: num(rs.status.replicas), ready: num(rs.status.readyReplicas),
+    })),
+    deployments: objectsOf(world, 'Deployment').sort(byName).map((d) => ({
+      name: d.metadata.name, ready: `${num(d.status.readyReplicas)}/${num((d.spec as { replicas?: number }).replicas)}`,
+      upToDate: num(d.status.updatedReplicas), available: num(d.status.availableReplicas),
+      generation: d.metadata.generation, observedGeneration: num(d.status.observedGeneration),
+    })),
+    nodes: objectsOf(world, 'Node').sort(byName).map((n) => {
+      const onNode = pods.filter((p) => (p.spec as unknown as PodSpec).nodeName === n.metadata.name && p.metadata.deletionTimestamp === undefined);
+      return { name: n.metadata.name, ready: (n.status as { ready?: boolean }).ready === true,
+        cpu: `${onNode.reduce((s, p) => s + podRequestMilli(p), 0)}m/${num((n.spec as { cpuMilli?: number }).cpuMilli)}m`, pods: onNode.length };
+    }),
+    resources: Object.values(world.store.objects).filter((o) => !shown.has(o.kind))
+      .sort((a, b) => (a.kind + a.metadata.name < b.kind + b.metadata.name ? -1 : 1))
+      .map((o) => ({ kind: o.kind, name: o.metadata.name, state: stateOf(o), ...(o.metadata.deletionTimestamp !== undefined ? { deleting: true } : {}) })),
+    queues: world.queues.map((q) => ({ name: q.name, length: Math.round(q.length) })),
+    events: world.events.slice(-5),
+    watch: { cached: Object.keys(world.informer?.cache ?? {}).length, inFlight: world.agenda.filter((a) => a.kind === 'deliver').length, dropped: world.counters.watchDropped },
+    apiWrites: world.counters.apiWrites,
+    conflicts: world.counters.conflicts,
+  };
+}
