@@ -12,8 +12,6 @@ import { cronBinding, parseCronScenario } from './cron';
 import { cronColumns } from './cron-format';
 import { kubernetesBinding, parseKubernetesScenario } from './kubernetes';
 import { kubernetesColumns } from './kubernetes-notes';
-import { parsePuppetScenario, puppetBinding } from './puppet';
-import { puppetColumns } from './puppet-format';
 
 /** Browser-safe: no node: imports here (the web lab uses this file; the CLI uses ./index). */
 
@@ -55,11 +53,6 @@ export const LOOPS: Record<string, LoopEntry> = {
     binding: cronBinding as unknown as LoopBinding<unknown, unknown, unknown>,
     parse: parseCronScenario as LoopEntry['parse'],
     columns: cronColumns,
-  },
-  puppet: {
-    binding: puppetBinding as unknown as LoopBinding<unknown, unknown, unknown>,
-    parse: parsePuppetScenario as LoopEntry['parse'],
-    columns: puppetColumns,
   },
   kubernetes: {
     binding: kubernetesBinding as unknown as LoopBinding<unknown, unknown, unknown>,
