@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { InputError, InputErrors } from '../sim/scenario/errors';
 import { registerCheck } from './check-command';
+import { registerReal } from './real-command';
 import { registerSim } from './sim-command';
 import { UsageError } from './usage';
 
@@ -10,6 +11,7 @@ const program = new Command('loopscope')
   .showHelpAfterError(false);
 registerSim(program);
 registerCheck(program);
+registerReal(program);
 
 // `loopscope sim … | head` closes the pipe early: that is the reader's choice, not an error.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') process.exit(0); throw e; });

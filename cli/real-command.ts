@@ -1,0 +1,240 @@
+import type { Command } from 'commander';
+import { watchFile, unwatchFile, writeFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { POLICY_NAMES } from '../machines/incus-hpa';
+import { formatTimeline } from '../sim/format';
+import { hpaColumns } from '../sim/loops/incus-hpa-format';
+import { parseBytes, parseDuration, formatBytes } from '../sim/units';
+import type { RealHpaConfig } from '../real/hpa-config';
+import { loadRealHpaConfig } from '../real/hpa-config';
+import type { RealFrame } from '../real/hpa-runner';
+import { RealHpaRunner } from '../real/hpa-runner';
+import { IncusClient, IncusConnectionError, IncusError, resolveConnection } from '../real/incus';
+import { LOAD_FILE, LoadDriver, spreadLoad } from '../real/load';
+import type { LoadTimeline } from '../real/load-timeline';
+import { loadLoadTimeline } from '../real/load-timeline';
+import { ttyApprover } from '../real/step-prompt';
+import { systemdUnit } from '../real/systemd-unit';
+import { UsageError } from './usage';
+
+interface RunOpts {
+  config?: string; policy?: string; once?: boolean; step?: boolean; dryRun?: boolean;
+  remote?: string; project?: string; json?: boolean; out?: string;
+}
+
+const fail = (message: string, code: number): never => {
+  process.stderr.write(`loopscope: ${message}\n`);
+  process.exit(code);
+};
+
+/**
+ * Connects to Incus. Exit codes: 2 when --remote names nothing usable (bad input);
+ * 1 when the daemon cannot be reached (missing socket, refused, permission denied, TLS).
+ */
+async function connect(opts: { remote?: string; project?: string }): Promise<IncusClient> {
+  let options;
+  try {
+    options = resolveConnection({ ...(opts.remote ? { remote: opts.remote } : {}), ...(opts.project ? { project: opts.project } : {}) });
+  } catch (e) {
+    if (e instanceof IncusError) throw new UsageError('--remote', e.message);
+    throw e;
+  }
+  try {
+    return await IncusClient.connect(options);
+  } catch (e) {
+    if (e instanceof IncusConnectionError) return fail(e.message, 1);
+    if (e instanceof IncusError) return fail(`Incus at ${'socketPath' in options ? options.socketPath : options.url}: ${e.message}`, 1);
+    throw e;
+  }
+}
+
+/** One timeline line per noted frame, formatted exactly like `loopscope sim`. */
+function timelineLine(frame: RealFrame): string | undefined {
+  if (frame.note === undefined) return undefined;
+  return formatTimeline({ loop: '', scenario: '', seed: 0, frames: [frame] }, hpaColumns).split('\n')[1];
+}
+
+function requireConfig(config: string | undefined): string {
+  if (!config) throw new UsageError('--config', 'expected the path of an hpa.yaml (see scenarios/hpa.yaml)');
+  return config;
+}
+
+async function runLoop(opts: RunOpts): Promise<void> {
+  const file = requireConfig(opts.config);
+  if (opts.step && !process.stdin.isTTY) throw new UsageError('--step', 'expected a terminal on stdin to ask before each act');
+  // Bad config → InputErrors → exit 2 before anything is contacted or created.
+  let current: RealHpaConfig = loadRealHpaConfig(file, opts.policy);
+  const client = await connect(opts);
+  let stopping: Promise<void> | undefined;
+  const print = (text: string) => { if (!opts.json) process.stdout.write(text); };
+  let runner: RealHpaRunner | undefined;
+  const approve = opts.step ? ttyApprover(() => runner?.context, () => { void shutdown('quit'); }) : undefined;
+  runner = new RealHpaRunner({
+    client, config: current, scenario: basename(file).replace(/\.ya?ml$/, ''),
+    // Without --out/--json nobody reads the trace: keep only a recent window in memory.
+    ...(opts.out || opts.json ? {} : { maxFrames: 1_000 }),
+    ...(opts.dryRun ? { dryRun: true } : {}), ...(approve ? { approve } : {}),
+    onFrame: (f) => { const line = timelineLine(f); if (line) print(`${line}\n`); },
+  });
+  const r = runner;
+  print(`# incus-hpa · real ${client.endpoint} · config ${file} · policy ${current.config.policy}${opts.dryRun ? ' · DRY RUN' : ''}\n`);
+
+  const finish = async (code: number) => {
+    unwatchFile(file);
+    const json = JSON.stringify(r.trace());
+    if (opts.out) writeFileSync(opts.out, json + '\n');
+    if (opts.json) process.stdout.write(json + '\n');
+    await client.close();
+    process.exit(code);
+  };
+  // SIGINT/SIGTERM: let the create/delete in progress finish, then exit 0. A second signal exits at once.
+  function shutdown(why: string): Promise<void> {
+    if (stopping) { process.stderr.write(`loopscope: ${why} again: exiting now\n`); process.exit(130); }
+    process.stderr.write(`loopscope: ${why}: finishing the current operation, then exiting\n`);
+    stopping = r.stop().then(() => finish(0));
+    return stopping;
+  }
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    await r.start();
+  } catch (e) {
+    if (e instanceof IncusError) { process.stderr.write(`loopscope: adopting owned pods failed: ${e.message}\n`); return finish(1); }
+    throw e;
+  }
+  if (opts.once) {
+    const outcome = await r.runOnce();
+    if (stopping) return;
+    await r.stop();
+    if (outcome === 'error') process.stderr.write(`loopscope: the period ended in an error: ${r.context?.lastError ?? 'unknown'}\n`);
+    return finish(outcome === 'done' ? 0 : 1);
+  }
+  // Edits to the config file apply from the next phase; an invalid edit is reported and ignored.
+  watchFile(file, { interval: 500 }, (now, before) => {
+    if (now.mtimeMs === before.mtimeMs && now.size === before.size) return;
+    try {
+      const next = loadRealHpaConfig(file, opts.policy);
+      if (JSON.stringify(next) === JSON.stringify(current)) return;
+      current = next;
+      r.update(next);
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      process.stderr.write(`loopscope: config edit ignored (the loop keeps its last valid config): ${message}\n`);
+      r.note(`config edit ignored: ${message.split('\n')[0]}`);
+    }
+  });
+  await new Promise<never>(() => undefined);
+}
+
+function parseDemand(text: string): number {
+  const bytes = parseBytes(text);
+  if (bytes === null) throw new UsageError('--demand', `expected a size like 300MB, 256MiB or 0, got "${text}"`);
+  return bytes;
+}
+
+interface LoadOpts { demand?: string; config?: string; follow?: boolean; scenario?: string; speed?: string; remote?: string; project?: string; interval?: string }
+
+async function runLoad(opts: LoadOpts): Promise<void> {
+  const file = requireConfig(opts.config);
+  const { config } = loadRealHpaConfig(file);
+  if (opts.demand === undefined && !opts.scenario) throw new UsageError('--demand', 'expected --demand SIZE or --scenario FILE');
+  const speed = opts.speed === undefined ? 1 : Number(opts.speed);
+  if (!(speed > 0)) throw new UsageError('--speed', `expected a number > 0 (e.g. 15 plays a 15 s period in 1 s), got "${opts.speed}"`);
+  const timeline = opts.scenario ? scaleTimeline(loadLoadTimeline(opts.scenario), speed) : undefined;
+  const demand = opts.demand === undefined ? 0 : parseDemand(opts.demand);
+  const interval = opts.interval === undefined ? 500 : parseDuration(opts.interval);
+  if (interval === null || interval < 50) throw new UsageError('--interval', `expected a duration ≥ 50ms, got "${opts.interval}"`);
+  const client = await connect(opts);
+  if (!opts.follow && !timeline) {
+    const loads = await spreadLoad(client, config.name, demand);
+    if (loads.length === 0) process.stderr.write(`loopscope: no running pod owned by "${config.name}": nothing to load\n`);
+    for (const l of loads) {
+      process.stdout.write(`${l.name}: ${l.mib} MiB in ${LOAD_FILE}${l.returnCode === 0 ? '' : ` (dd exit ${l.returnCode}${l.returnCode === 137 ? ': OOM-killed at limits.memory' : ''})`}\n`);
+    }
+    await client.close();
+    return;
+  }
+  // --follow / --scenario: keep the demand spread as the HPA adds and removes pods.
+  const driver = new LoadDriver(client, config.name, interval);
+  const t0 = Date.now();
+  let logged = 0;
+  const flush = () => { for (; logged < driver.log.length; logged++) process.stdout.write(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s ${driver.log[logged]}\n`); };
+  const stop = async () => { await driver.stop(); flush(); await driver.setDemand(0).catch(() => undefined); flush(); await client.close(); process.exit(0); };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+  await driver.setDemand(timeline?.initial ?? demand);
+  driver.start();
+  const logTimer = setInterval(flush, 200);
+  if (timeline) {
+    for (const step of timeline.steps) {
+      await new Promise((r) => setTimeout(r, Math.max(0, t0 + step.at - Date.now())));
+      process.stdout.write(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s demand → ${formatBytes(step.bytes)}\n`);
+      await driver.setDemand(step.bytes);
+    }
+    if (timeline.durationMs !== undefined) {
+      await new Promise((r) => setTimeout(r, Math.max(0, t0 + timeline.durationMs - Date.now())));
+      clearInterval(logTimer);
+      return stop();
+    }
+  }
+  await new Promise<never>(() => undefined);
+}
+
+/** --speed N: the scenario's times divided by N (a scenario written for 15 s periods, run with 1 s). */
+function scaleTimeline(t: LoadTimeline, speed: number): LoadTimeline {
+  return { initial: t.initial, steps: t.steps.map((s) => ({ at: s.at / speed, bytes: s.bytes })), durationMs: t.durationMs / speed };
+}
+
+export function registerReal(program: Command): void {
+  const real = program
+    .command('real')
+    .description('run the HPA machine against a real Incus host (unix socket or --remote)')
+    .option('--config <file>', 'hpa.yaml (the seed\'s keys + loopscope\'s; see scenarios/hpa.yaml)')
+    .option('--policy <name>', `HPA policy: ${POLICY_NAMES.join('|')} (overrides the config's)`)
+    .option('--once', 'run one period, then exit (0 done, 1 error): the lab\'s systemd way')
+    .option('--step', 'ask on the terminal before each create/delete')
+    .option('--dry-run', 'observe and decide, never create, stop or delete')
+    .option('--remote <name|url>', 'an incus CLI remote name, or https://host:8443 (default: the local socket)')
+    .option('--project <name>', 'Incus project')
+    .option('--json', 'print the trace JSON (at exit) instead of the timeline')
+    .option('--out <file>', 'also write the trace JSON to this file at exit')
+    .action((opts: RunOpts) => runLoop(opts));
+
+  real
+    .command('systemd-unit')
+    .description('print a systemd unit that runs `loopscope real --once` every RestartSec, the lab\'s way')
+    .option('--config <file>', 'hpa.yaml (made absolute)')
+    .option('--policy <name>', 'HPA policy')
+    .option('--remote <name|url>', 'Incus remote')
+    .option('--restart-sec <seconds>', 'seconds between runs (the lab: 10)', '10')
+    .option('--continuous', 'run the loop continuously (Restart=on-failure) instead of once per start')
+    .action((_opts: unknown, cmd: Command) => {
+      // The root program does not use positional options, so `real`'s own --config/--remote catch
+      // these flags too: read them merged with the parent's.
+      const opts = cmd.optsWithGlobals<{ config?: string; policy?: string; remote?: string; restartSec: string; continuous?: boolean }>();
+      const file = resolve(requireConfig(opts.config));
+      loadRealHpaConfig(file, opts.policy);
+      if (!/^\d+$/.test(opts.restartSec)) throw new UsageError('--restart-sec', `expected whole seconds, got "${opts.restartSec}"`);
+      const launcher = resolve(fileURLToPath(new URL('.', import.meta.url)), 'loopscope');
+      process.stdout.write(systemdUnit({
+        command: launcher, config: file, restartSec: Number(opts.restartSec), workingDirectory: resolve(launcher, '..', '..'),
+        ...(opts.policy ? { policy: opts.policy } : {}), ...(opts.remote ? { remote: opts.remote } : {}),
+        ...(opts.continuous ? { continuous: true } : {}),
+      }));
+    });
+
+  real
+    .command('load')
+    .description('spread a memory demand across the HPA\'s running pods (writes to /dev/shm via exec)')
+    .option('--demand <size>', 'total demand, e.g. 300MB; 0 removes it')
+    .option('--config <file>', 'hpa.yaml (whose pods to load)')
+    .option('--follow', 'keep re-spreading as pods come and go, until SIGINT (then remove the load)')
+    .option('--scenario <file>', 'follow a scenario\'s demand timeline (timeline entries with `demand`)')
+    .option('--speed <factor>', 'play the scenario timeline this many times faster (15: a 15 s period becomes 1 s)')
+    .option('--interval <duration>', 'how often --follow rebalances', '500ms')
+    .option('--remote <name|url>', 'Incus remote')
+    .option('--project <name>', 'Incus project')
+    .action((_opts: unknown, cmd: Command) => runLoad(cmd.optsWithGlobals()));
+}

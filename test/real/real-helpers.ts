@@ -1,0 +1,124 @@
+// Shared helpers of the real-mode HPA tests. They run against the REAL Incus daemon (never a
+// mock). With CI set, a missing daemon fails the suites; elsewhere they skip with the reason.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { OWNER_KEY } from '../../machines/incus-hpa';
+import type { HpaConfig } from '../../machines/incus-hpa';
+import { DEFAULT_CONFIG } from '../../machines/incus-hpa';
+import type { RealHpaConfig } from '../../real/hpa-config';
+import { DEFAULT_REAL_SETTINGS } from '../../real/hpa-config';
+import { IncusClient, IncusError, defaultSocketPath } from '../../real/incus';
+
+export const CI = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
+export const socketPath = defaultSocketPath();
+export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const MiB = 1024 * 1024;
+
+async function probe(): Promise<string | undefined> {
+  const c = new IncusClient({ socketPath, timeoutMs: 5_000 });
+  try {
+    await c.server();
+    return undefined;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  } finally {
+    await c.close();
+  }
+}
+
+export const unavailable = await probe();
+/** Skip only outside CI; in CI a missing daemon is a failure (see requireDaemon). */
+export const skipReal = unavailable !== undefined && !CI;
+
+export function warnIfSkipped(file: string): void {
+  if (skipReal) console.warn(`[${file}] SKIPPED (CI not set) because no Incus daemon answers: ${unavailable}`);
+}
+
+export function requireDaemon(): void {
+  if (unavailable !== undefined) throw new Error(`real-Incus tests need a running daemon (CI=true, not skipping): ${unavailable}`);
+}
+
+/** A unique HPA name and pod prefix per test file, so files never see each other's pods. */
+export function uniqueHpa(tag: string): { name: string; prefix: string } {
+  const hex = randomBytes(3).toString('hex');
+  return { name: `lst-${tag}-${hex}`, prefix: `${tag}${hex}-` };
+}
+
+export function realConfig(hpa: { name: string; prefix: string }, over: Partial<HpaConfig> = {}): RealHpaConfig {
+  return {
+    file: `test:${hpa.name}`,
+    config: { ...DEFAULT_CONFIG, name: hpa.name, namePrefix: hpa.prefix, periodMs: 1_000, limitsMemoryBytes: 64 * MiB,
+      backoffInitialMs: 300, backoffMaxMs: 2_000, policy: 'fixed', ...over },
+    settings: { ...DEFAULT_REAL_SETTINGS, image: process.env.LOOPSCOPE_INCUS_IMAGE ?? DEFAULT_REAL_SETTINGS.image },
+  };
+}
+
+export async function ownedInstances(client: IncusClient, hpa: string) {
+  return (await client.listInstances({ recursion: 1 })).filter((i) => i.config[OWNER_KEY] === hpa);
+}
+
+/** Force-removes instances (ours, or named ones the test made), retrying while Incus is busy. */
+export async function forceDelete(client: IncusClient, name: string): Promise<void> {
+  await client.updateInstanceState(name, { action: 'stop', force: true }).catch(() => undefined);
+  for (let i = 0; i < 50; i++) {
+    try {
+      await client.deleteInstance(name);
+      return;
+    } catch (err) {
+      if (err instanceof IncusError && err.status === 404) return;
+      if (!(err instanceof IncusError) || !/busy|is running/i.test(err.serverMessage)) throw err;
+      await sleep(100);
+    }
+  }
+}
+
+export async function cleanupOwned(client: IncusClient, hpa: string, extra: string[] = []): Promise<void> {
+  const owned = await ownedInstances(client, hpa).catch(() => []);
+  for (const name of [...owned.map((i) => i.name), ...extra]) await forceDelete(client, name).catch(() => undefined);
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function waitUntil<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000, intervalMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    await sleep(intervalMs);
+  }
+}
+
+export interface CliRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Starts the real CLI (cli/loopscope, through tsx) as a child process. */
+export function startCli(args: string[], env: Record<string, string | undefined> = {}) {
+  const child = spawn(process.execPath, ['--import', resolve(ROOT, 'node_modules/tsx/dist/esm/index.mjs'), resolve(ROOT, 'cli/main.ts'), ...args], {
+    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => { out.stdout += d.toString(); });
+  child.stderr.on('data', (d: Buffer) => { out.stderr += d.toString(); });
+  const done = new Promise<CliRun>((resolveRun) => {
+    child.on('close', (code, signal) => resolveRun({ code, signal, ...out }));
+  });
+  return { child, out, done };
+}
+
+export function runCli(args: string[], env: Record<string, string | undefined> = {}, timeoutMs = 60_000): Promise<CliRun> {
+  const run = startCli(args, env);
+  const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);
+  return run.done.finally(() => clearTimeout(timer));
+}
