@@ -3,26 +3,18 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RealHpaRunner } from '../../real/hpa-runner';
-import { IncusClient } from '../../real/incus';
-import { ROOT, cleanupOwned, forceDelete, ownedInstances, realConfig, requireDaemon, skipReal, socketPath, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import type { IncusClient } from '../../real/incus';
+import { ROOT, forceDelete, ownedInstances, realConfig, skipReal, uniqueHpa, waitUntil, warnIfSkipped, connectForSuite } from './real-helpers';
 
 warnIfSkipped('hpa-recovery.test');
 const hpa = uniqueHpa('rc');
 const run = promisify(execFile);
 
 describe.skipIf(skipReal)('real HPA: recovery', () => {
-  let client: IncusClient;
-  beforeAll(async () => {
-    requireDaemon();
-    client = await IncusClient.connect({ socketPath });
-  }, 60_000);
-  afterAll(async () => {
-    if (!client) return;
-    await cleanupOwned(client, hpa.name);
-    await client.close();
-  }, 120_000);
+  let client!: IncusClient;
+  connectForSuite(hpa.name, (c) => { client = c; });
 
   const running = async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running');
 

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll } from 'vitest';
 import { OWNER_KEY } from '../../machines/incus-hpa';
 import type { HpaConfig } from '../../machines/incus-hpa';
 import { DEFAULT_CONFIG } from '../../machines/incus-hpa';
@@ -121,4 +122,20 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
   const run = startCli(args, env);
   const timer = setTimeout(() => run.child.kill('SIGKILL'), timeoutMs);
   return run.done.finally(() => clearTimeout(timer));
+}
+
+/** Connects before a file's tests (failing if no daemon) and, after them, removes what the HPA
+ * owns and closes the client. `use` receives the connected client. */
+export function connectForSuite(hpaName: string | undefined, use: (client: IncusClient) => void): void {
+  let client: IncusClient | undefined;
+  beforeAll(async () => {
+    requireDaemon();
+    client = await IncusClient.connect({ socketPath });
+    use(client);
+  }, 60_000);
+  afterAll(async () => {
+    if (!client) return;
+    if (hpaName) await cleanupOwned(client, hpaName);
+    await client.close();
+  }, 120_000);
 }

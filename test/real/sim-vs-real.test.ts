@@ -1,9 +1,9 @@
 // One scenario, two worlds: the seeded simulator and a REAL Incus host. Same policy, same demand
 // steps (time scaled from the scenario's 15 s period to 1 s) → the same create/delete decisions.
 import { resolve } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RealHpaRunner } from '../../real/hpa-runner';
-import { IncusClient } from '../../real/incus';
+import type { IncusClient } from '../../real/incus';
 import { LoadDriver } from '../../real/load';
 import { loadTimelineOf } from '../../real/load-timeline';
 import type { HpaScenario } from '../../sim/loops/incus-hpa';
@@ -11,7 +11,7 @@ import { runnerFor } from '../../sim/loops';
 import type { Frame } from '../../sim/trace';
 import { formatTimeline } from '../../sim/format';
 import { hpaColumns } from '../../sim/loops/incus-hpa-format';
-import { ROOT, cleanupOwned, realConfig, requireDaemon, skipReal, sleep, socketPath, uniqueHpa, warnIfSkipped } from './real-helpers';
+import { ROOT, realConfig, skipReal, sleep, uniqueHpa, warnIfSkipped, connectForSuite } from './real-helpers';
 
 warnIfSkipped('sim-vs-real.test');
 const hpa = uniqueHpa('cmp');
@@ -25,16 +25,8 @@ function decisions(frames: Frame[]): string[] {
 }
 
 describe.skipIf(skipReal)('the same scenario in the simulator and on real Incus', () => {
-  let client: IncusClient;
-  beforeAll(async () => {
-    requireDaemon();
-    client = await IncusClient.connect({ socketPath });
-  }, 60_000);
-  afterAll(async () => {
-    if (!client) return;
-    await cleanupOwned(client, hpa.name);
-    await client.close();
-  }, 120_000);
+  let client!: IncusClient;
+  connectForSuite(hpa.name, (c) => { client = c; });
 
   it('makes the same sequence of create/delete decisions (policy fixed)', async () => {
     const sim = runnerFor(SCENARIO);
