@@ -37,7 +37,8 @@ describe.skipIf(skipReal)('loopscope real (the command)', () => {
     rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
-  const instances = async () => (await client.listInstances({ recursion: 0 })).sort();
+  // This file's HPA is the only one using its prefix: other runs on the host do not disturb the count.
+  const instances = async () => (await client.listInstances({ recursion: 0 })).filter((n) => n.startsWith(hpa.prefix)).sort();
 
   it('a bad config exits 2 naming the file and field, and creates nothing', async () => {
     const before = await instances();
