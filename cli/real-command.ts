@@ -14,13 +14,15 @@ import { IncusClient, IncusConnectionError, IncusError, resolveConnection } from
 import { LOAD_FILE, LoadDriver, spreadLoad } from '../real/load';
 import type { LoadTimeline } from '../real/load-timeline';
 import { loadLoadTimeline } from '../real/load-timeline';
+import type { LiveSource } from '../real/live-server';
+import { LiveServer, parseLivePort } from '../real/live-server';
 import { ttyApprover } from '../real/step-prompt';
 import { systemdUnit } from '../real/systemd-unit';
 import { UsageError } from './usage';
 
 interface RunOpts {
   config?: string; policy?: string; once?: boolean; step?: boolean; dryRun?: boolean;
-  remote?: string; project?: string; json?: boolean; out?: string;
+  remote?: string; project?: string; json?: boolean; out?: string; live?: string | true;
 }
 
 const fail = (message: string, code: number): never => {
@@ -62,26 +64,35 @@ function requireConfig(config: string | undefined): string {
 
 async function runLoop(opts: RunOpts): Promise<void> {
   const file = requireConfig(opts.config);
-  if (opts.step && !process.stdin.isTTY) throw new UsageError('--step', 'expected a terminal on stdin to ask before each act');
+  const livePort = opts.live === undefined ? undefined : parseLivePort(opts.live);
+  if (livePort === null) throw new UsageError('--live', `expected a port 0–65535 (none or 0: a free port), got "${String(opts.live)}"`);
+  // With --live the browser can answer, so a terminal is optional.
+  if (opts.step && !process.stdin.isTTY && livePort === undefined) throw new UsageError('--step', 'expected a terminal on stdin (or --live) to ask before each act');
   // Bad config → InputErrors → exit 2 before anything is contacted or created.
   let current: RealHpaConfig = loadRealHpaConfig(file, opts.policy);
   const client = await connect(opts);
   let stopping: Promise<void> | undefined;
   const print = (text: string) => { if (!opts.json) process.stdout.write(text); };
   let runner: RealHpaRunner | undefined;
-  const approve = opts.step ? ttyApprover(() => runner?.context, () => { void shutdown('quit'); }) : undefined;
+  const live = livePort === undefined ? undefined : await startLive(livePort, {
+    scenario: basename(file).replace(/\.ya?ml$/, ''), endpoint: client.endpoint, step: !!opts.step, dryRun: !!opts.dryRun,
+    config: () => current.config, frames: () => runner?.frames ?? [], context: () => runner?.context,
+  });
+  const tty = opts.step && process.stdin.isTTY ? ttyApprover(() => runner?.context, () => { void shutdown('quit'); }) : undefined;
+  const approve = opts.step ? (live ? live.approver(tty, (line) => process.stderr.write(`loopscope: ${line}\n`)) : tty) : undefined;
   runner = new RealHpaRunner({
     client, config: current, scenario: basename(file).replace(/\.ya?ml$/, ''),
     // Without --out/--json nobody reads the trace: keep only a recent window in memory.
     ...(opts.out || opts.json ? {} : { maxFrames: 1_000 }),
     ...(opts.dryRun ? { dryRun: true } : {}), ...(approve ? { approve } : {}),
-    onFrame: (f) => { const line = timelineLine(f); if (line) print(`${line}\n`); },
+    onFrame: (f) => { live?.frame(f); const line = timelineLine(f); if (line) print(`${line}\n`); },
   });
   const r = runner;
   print(`# incus-hpa · real ${client.endpoint} · config ${file} · policy ${current.config.policy}${opts.dryRun ? ' · DRY RUN' : ''}\n`);
 
   const finish = async (code: number) => {
     unwatchFile(file);
+    await live?.close();
     const json = JSON.stringify(r.trace());
     if (opts.out) writeFileSync(opts.out, json + '\n');
     if (opts.json) process.stdout.write(json + '\n');
@@ -92,6 +103,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
   function shutdown(why: string): Promise<void> {
     if (stopping) { process.stderr.write(`loopscope: ${why} again: exiting now\n`); process.exit(130); }
     process.stderr.write(`loopscope: ${why}: finishing the current operation, then exiting\n`);
+    live?.skipPending();
     stopping = r.stop().then(() => finish(0));
     return stopping;
   }
@@ -126,6 +138,17 @@ async function runLoop(opts: RunOpts): Promise<void> {
     }
   });
   await new Promise<never>(() => undefined);
+}
+
+/** Starts the live server and prints its URL (with the token) on stderr, so --json stays clean. */
+async function startLive(port: number, source: LiveSource): Promise<LiveServer> {
+  try {
+    const server = await LiveServer.start(source, port);
+    process.stderr.write(`live: ${server.url}\n`);
+    return server;
+  } catch (e) {
+    return fail(`--live: cannot listen on 127.0.0.1:${port}: ${e instanceof Error ? e.message : String(e)}`, 1);
+  }
 }
 
 function parseDemand(text: string): number {
@@ -195,6 +218,7 @@ export function registerReal(program: Command): void {
     .option('--policy <name>', `HPA policy: ${POLICY_NAMES.join('|')} (overrides the config's)`)
     .option('--once', 'run one period, then exit (0 done, 1 error): the lab\'s systemd way')
     .option('--step', 'ask on the terminal before each create/delete')
+    .option('--live [port]', 'serve the run to the web lab on ws://127.0.0.1:PORT (default: a free port; prints the URL with its token)')
     .option('--dry-run', 'observe and decide, never create, stop or delete')
     .option('--remote <name|url>', 'an incus CLI remote name, or https://host:8443 (default: the local socket)')
     .option('--project <name>', 'Incus project')

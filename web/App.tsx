@@ -5,6 +5,7 @@ import { Home } from './home/Home';
 import { LanguageProvider, useT } from './i18n/i18n';
 import { LabPage } from './LabPage';
 import { SCENARIOS, openScenario } from './lab/scenarios';
+import { LivePage } from './live/LivePage';
 import { LabSession } from './lab/session';
 import type { LabUrl } from './lab/url';
 import { readUrl, replaceUrl } from './lab/url';
@@ -50,6 +51,8 @@ export function App() {
   const [url, setUrl] = useState<LabUrl>(() => readUrl(location.search));
   const [resets, setResets] = useState(0);
   const [traceSession, setTraceSession] = useState<LabSession | null>(null);
+  // Live mode (web/live/): '' shows the address form; ?live=ws://… connects at once.
+  const [live, setLive] = useState<string | null>(() => new URLSearchParams(location.search).get('live'));
   const sim = useSimSession(url, resets);
   const session = traceSession ?? sim.session;
 
@@ -64,10 +67,12 @@ export function App() {
     // A new run (scenario, seed, policy) starts at t=0 and leaves a loaded trace.
     const newRun = 'scenario' in patch || 'seed' in patch || 'policy' in patch;
     if (newRun) setTraceSession(null);
+    if (newRun || 'loop' in patch) setLive(null);
     change(newRun ? { ...patch, t: undefined } : patch);
   };
   const onTrace = (trace: Trace, fileName: string) => {
     setTraceSession(new LabSession({ kind: 'trace', trace, fileName }));
+    setLive(null);
     change({ loop: trace.loop, scenario: undefined, seed: trace.seed, policy: trace.policy, t: undefined });
   };
 
@@ -75,10 +80,12 @@ export function App() {
     <LanguageProvider value={url.lang}>
       <div className={`app${url.presenter ? ' presenter' : ''}`} data-testid="app" data-lang={url.lang}>
         <ScenarioBar url={url} loop={session?.loop ?? url.loop} onChange={onBarChange} onTrace={onTrace}
-          traceName={traceSession?.source.kind === 'trace' ? traceSession.source.fileName : undefined} />
+          traceName={traceSession?.source.kind === 'trace' ? traceSession.source.fileName : undefined} onLive={() => setLive('')} />
         {url.presenter && <PresenterExit onExit={leavePresenter} />}
         {sim.error && <pre className="input-error" data-testid="scenario-error">{sim.error}</pre>}
-        {session
+        {live !== null
+          ? <LivePage initialUrl={live} presenter={url.presenter} />
+          : session
           ? <LabPage key={session.id} session={session} presenter={url.presenter} onMoment={onMoment}
               onReset={() => { setTraceSession(null); setResets((r) => r + 1); }} />
           : !sim.error && <Home onOpen={(loop, scenario) => onBarChange({ loop, scenario, seed: undefined, policy: undefined })} />}

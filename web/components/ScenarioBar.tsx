@@ -4,6 +4,7 @@ import { useT } from '../i18n/i18n';
 import { LANGUAGES } from '../i18n/messages';
 import type { Language } from '../i18n/messages';
 import { SCENARIOS } from '../lab/scenarios';
+import { LIVE_MESSAGES } from '../live/messages';
 import type { LabUrl } from '../lab/url';
 import { viewsFor } from '../worlds/views';
 import { TraceLoader } from './TraceLoader';
@@ -15,10 +16,12 @@ export interface ScenarioBarProps {
   onTrace(trace: Trace, fileName: string): void;
   /** The loaded trace file, when the lab shows one. */
   traceName: string | undefined;
+  /** Opens live mode (web/live/): watch a running `loopscope real --live`. */
+  onLive?(): void;
 }
 
 /** The lab's top bar: home, scenario, seed, policy, language, presenter mode. */
-export function ScenarioBar({ url, loop, onChange, onTrace, traceName }: ScenarioBarProps) {
+export function ScenarioBar({ url, loop, onChange, onTrace, traceName, onLive }: ScenarioBarProps) {
   const t = useT();
   const policies = loop ? viewsFor(loop).policies : undefined;
   return (
@@ -53,6 +56,7 @@ export function ScenarioBar({ url, loop, onChange, onTrace, traceName }: Scenari
       )}
       {traceName && <span className="trace-name" data-testid="trace-name">{t('traceLoaded')}: {traceName}</span>}
       <TraceLoader onTrace={onTrace} />
+      {onLive && <button data-testid="live-open" onClick={onLive}>● {LIVE_MESSAGES[url.lang].live}</button>}
       <span className="spacer" />
       <label>{t('language')}{' '}
         <select data-testid="lang-select" value={url.lang} onChange={(e) => onChange({ lang: e.target.value as Language })}>
