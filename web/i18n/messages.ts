@@ -30,6 +30,21 @@ const en = {
   phaseWait: 'The loop sleeps until its next period.',
   phaseError: 'An operation failed: the loop backs off, then observes again.',
   world: 'World',
+  // systemd-restart
+  mainPid: 'Main PID', noMainProcess: 'none', notAnswering: 'not answering', nRestarts: 'Restart counter (NRestarts)',
+  startLimit: 'Start limit', startsInWindow: 'starts in the window', windowOpen: 'window open until', windowClosed: 'no window open',
+  limitOff: 'off (StartLimitIntervalSec=0 or StartLimitBurst=0)', lastResult: 'Last result', recentExits: 'Recent exits',
+  onlyAtPresent: 'known at the present only: frames record the world, not the machine',
+  signal: 'signal', startsSeries: 'starts (every exec)', cleanExitsSeries: 'clean exits',
+  // cron
+  wallClock: 'Wall clock', crondClock: "crond's virtual clock", hostIsDown: 'host down', crontab: 'Crontab', job: 'job',
+  schedule: 'schedule', nextRun: 'next run', never: 'not within 8 days', runs: 'runs', skippedRuns: 'skipped (flock -n)', maxConcurrent: 'max at once',
+  jobRuns: 'Job runs', stillRunning: 'still running', clockJump: 'Jump the clock', hostDown10: 'Host down for 10 min',
+  // kubernetes
+  nodes: 'Nodes', notScheduled: 'not scheduled', notReady: 'NotReady', deployments: 'Deployments', replicaSets: 'ReplicaSets',
+  otherObjects: 'Other objects', events: 'Recent events', watchStream: 'watch', cached: 'cached', inFlight: 'in flight', dropped: 'dropped',
+  apiWrites: 'API writes', conflicts: 'conflicts', crashPod: 'Crash', failNode: 'Fail node', recoverNode: 'Recover node',
+  delayWatch: 'Delay the watch 5 s for 1 min', desiredReplicas: 'desired replicas', readyPods: 'ready pods',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -62,6 +77,18 @@ const ptBR: Record<MessageKey, string> = {
   phaseWait: 'O laço dorme até o próximo período.',
   phaseError: 'Uma operação falhou: o laço espera (backoff) e observa de novo.',
   world: 'Mundo',
+  mainPid: 'PID principal', noMainProcess: 'nenhum', notAnswering: 'não responde', nRestarts: 'Contador de reinícios (NRestarts)',
+  startLimit: 'Limite de partidas', startsInWindow: 'partidas na janela', windowOpen: 'janela aberta até', windowClosed: 'nenhuma janela aberta',
+  limitOff: 'desligado (StartLimitIntervalSec=0 ou StartLimitBurst=0)', lastResult: 'Último resultado', recentExits: 'Saídas recentes',
+  onlyAtPresent: 'só conhecido no presente: os quadros registram o mundo, não a máquina',
+  signal: 'sinal', startsSeries: 'partidas (cada exec)', cleanExitsSeries: 'saídas limpas',
+  wallClock: 'Relógio de parede', crondClock: 'Relógio virtual do crond', hostIsDown: 'host fora do ar', crontab: 'Crontab', job: 'tarefa',
+  schedule: 'agenda', nextRun: 'próxima execução', never: 'não nos próximos 8 dias', runs: 'execuções', skippedRuns: 'puladas (flock -n)', maxConcurrent: 'máx. simultâneas',
+  jobRuns: 'Execuções das tarefas', stillRunning: 'ainda rodando', clockJump: 'Pular o relógio', hostDown10: 'Host fora do ar por 10 min',
+  nodes: 'Nós', notScheduled: 'sem nó', notReady: 'NotReady', deployments: 'Deployments', replicaSets: 'ReplicaSets',
+  otherObjects: 'Outros objetos', events: 'Eventos recentes', watchStream: 'watch', cached: 'em cache', inFlight: 'em trânsito', dropped: 'perdidos',
+  apiWrites: 'escritas na API', conflicts: 'conflitos', crashPod: 'Derrubar', failNode: 'Derrubar o nó', recoverNode: 'Recuperar o nó',
+  delayWatch: 'Atrasar o watch em 5 s por 1 min', desiredReplicas: 'réplicas desejadas', readyPods: 'pods prontos',
 };
 
 export const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, 'pt-BR': ptBR };

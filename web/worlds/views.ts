@@ -3,12 +3,24 @@ import { HpaCharts } from './hpa/HpaCharts';
 import { HpaConfigEditor } from './hpa/HpaConfigEditor';
 import { HpaInterventions } from './hpa/HpaInterventions';
 import { HpaWorldView } from './hpa/HpaWorldView';
+import { CronCharts } from './cron/CronCharts';
+import { CronInterventions } from './cron/CronInterventions';
+import { CronWorldView } from './cron/CronWorldView';
+import { KubeCharts } from './kubernetes/KubeCharts';
+import { KubeInterventions } from './kubernetes/KubeInterventions';
+import { KubeWorldView } from './kubernetes/KubeWorldView';
+import { SystemdCharts } from './systemd-restart/SystemdCharts';
+import { SystemdInterventions } from './systemd-restart/SystemdInterventions';
+import { SystemdWorldView } from './systemd-restart/SystemdWorldView';
 import { JsonWorldView } from './JsonWorldView';
 import type { LoopViews } from './types';
 
 /** Custom views per loop id; a loop added to LOOPS without one gets the JSON fallback. */
 const VIEWS: Record<string, LoopViews> = {
   'incus-hpa': { World: HpaWorldView, Charts: HpaCharts, Interventions: HpaInterventions, Editor: HpaConfigEditor, policies: POLICY_NAMES },
+  'systemd-restart': { World: SystemdWorldView, Charts: SystemdCharts, Interventions: SystemdInterventions },
+  cron: { World: CronWorldView, Charts: CronCharts, Interventions: CronInterventions },
+  kubernetes: { World: KubeWorldView, Charts: KubeCharts, Interventions: KubeInterventions },
 };
 
 export const viewsFor = (loop: string): LoopViews => VIEWS[loop] ?? { World: JsonWorldView };

@@ -1,0 +1,28 @@
+import { useMemo } from 'react';
+import type { CronContext } from '../../../machines/cron';
+import { useT } from '../../i18n/i18n';
+import { presentContext } from '../presentContext';
+import type { WorldViewProps } from '../types';
+import '../worlds.css';
+import { CronClocks } from './CronClocks';
+import { CrontabTable } from './CrontabTable';
+import { asCron, crontabOf, runBars } from './cronView';
+import { RunTimeline } from './RunTimeline';
+
+/** crond's world: the two clocks, the crontab with each line's next run, and the recent runs. */
+export function CronWorldView({ session, frame }: WorldViewProps) {
+  const t = useT();
+  const world = asCron(frame);
+  const context = presentContext<CronContext>(session);
+  const entries = crontabOf(session.runner?.config);
+  const index = session.index;
+  const bars = useMemo(() => runBars(session.frames, index), [session, index, frame]);
+  return (
+    <section className="world cron-world" data-testid="world">
+      <h3>{t('world')}: {world.running.length} {t('running')}</h3>
+      <CronClocks world={world} context={context} />
+      {entries.length > 0 && <CrontabTable entries={entries} world={world} />}
+      <RunTimeline bars={bars} now={frame.t} />
+    </section>
+  );
+}

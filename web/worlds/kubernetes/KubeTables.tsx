@@ -1,0 +1,31 @@
+import { useT } from '../../i18n/i18n';
+import type { KubeSummary } from '../../../sim/worlds/kubernetes/summary';
+
+/** `kubectl get deploy`, `kubectl get rs` and the other kinds, in kubectl's columns. */
+export function KubeTables({ world }: { world: KubeSummary }) {
+  const t = useT();
+  return (
+    <div className="kube-tables">
+      {world.deployments.length > 0 && <Table title={t('deployments')} testid="kube-deployments"
+        head={['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'GEN/OBSERVED']}
+        rows={world.deployments.map((d) => [d.name, d.ready, d.upToDate, d.available, `${d.generation}/${d.observedGeneration}`])} />}
+      {world.replicasets.length > 0 && <Table title={t('replicaSets')} testid="kube-replicasets"
+        head={['NAME', 'DESIRED', 'CURRENT', 'READY']} rows={world.replicasets.map((r) => [r.name, r.desired, r.current, r.ready])} />}
+      {world.resources.length > 0 && <Table title={t('otherObjects')} testid="kube-resources"
+        head={['KIND', 'NAME', 'STATE']} rows={world.resources.map((r) => [r.kind, r.deleting ? `${r.name} (deleting)` : r.name, r.state])} />}
+      {world.queues.length > 0 && <Table title="Queues" testid="kube-queues" head={['NAME', 'LENGTH']} rows={world.queues.map((q) => [q.name, q.length])} />}
+    </div>
+  );
+}
+
+function Table({ title, testid, head, rows }: { title: string; testid: string; head: string[]; rows: (string | number)[][] }) {
+  return (
+    <div>
+      <h4>{title}</h4>
+      <table className="kube-table" data-testid={testid}>
+        <thead><tr>{head.map((h) => <th key={h}>{h}</th>)}</tr></thead>
+        <tbody>{rows.map((r) => <tr key={String(r[0]) + String(r[1])}>{r.map((c, i) => <td key={i}>{c}</td>)}</tr>)}</tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { useT } from '../../i18n/i18n';
+import type { WorldViewProps } from '../types';
+import '../worlds.css';
+import { KubeEvents } from './KubeEvents';
+import { asKube } from './kubeView';
+import { KubeTables } from './KubeTables';
+import { NodeColumns } from './NodeColumns';
+
+/** The simulated cluster: pods under their nodes, workload tables, recent events. */
+export function KubeWorldView({ frame }: WorldViewProps) {
+  const t = useT();
+  const world = asKube(frame);
+  const ready = world.pods.filter((p) => p.ready).length;
+  return (
+    <section className="world kube-world" data-testid="world">
+      <h3>{t('pods')}: <span data-testid="kube-ready">{ready}</span>/{world.pods.length} ready · {t('nodes')}: {world.nodes.length}</h3>
+      <NodeColumns world={world} />
+      <KubeTables world={world} />
+      <KubeEvents world={world} />
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+import { useT } from '../../i18n/i18n';
+import { clock } from '../../lab/format';
+import type { WorldViewProps } from '../types';
+import '../worlds.css';
+import { StartLimitBar } from './StartLimitBar';
+import { asSystemd, unitView } from './unitView';
+
+/** The unit as `systemctl status` shows it, its restart counter, start-limit window and exits. */
+export function SystemdWorldView({ session, frame }: WorldViewProps) {
+  const t = useT();
+  const world = asSystemd(frame);
+  const view = unitView(session, frame);
+  const { active, sub } = view.status;
+  const failedResult = view.result && view.result !== 'success' ? ` (Result: ${view.result})` : '';
+  return (
+    <section className="world systemd-world" data-testid="world">
+      <pre className={`unit-status unit-${active}`} data-testid="unit-status" data-active={active} data-sub={sub}>
+        <span className="unit-dot">●</span> {view.name ?? 'unit'}{'\n'}
+        {'     Active: '}<b>{active} ({sub})</b>{active === 'failed' ? failedResult : ''}{'\n'}
+        {'   Main PID: '}<span data-testid="main-pid">{world.main ? `${world.main.pid}${world.main.hung ? ` (${t('notAnswering')})` : ''}` : t('noMainProcess')}</span>
+      </pre>
+      <dl className="facts">
+        <dt>{t('nRestarts')}</dt>
+        <dd data-testid="n-restarts">{view.nRestarts ?? <Unknown />}</dd>
+        <dt>{t('lastResult')}</dt>
+        <dd data-testid="last-result">{view.result ?? '—'}</dd>
+        <dt>{t('startLimit')}</dt>
+        <dd>{view.window ? <StartLimitBar window={view.window} now={frame.t} /> : <Unknown />}</dd>
+        <dt>{t('startsSeries')}</dt>
+        <dd data-testid="starts">{world.starts}</dd>
+      </dl>
+      <h4>{t('recentExits')}</h4>
+      <ol className="exits" data-testid="exits">
+        {world.exits.map((e) => <li key={`${e.at}-${e.pid}`}>{clock(e.at)} · PID {e.pid} · {e.how}</li>)}
+      </ol>
+    </section>
+  );
+}
+
+function Unknown() {
+  const t = useT();
+  return <span className="muted" title={t('onlyAtPresent')}>—</span>;
+}
