@@ -1,2 +1,4 @@
 export * from './schedule';
 export * from './machine';
+export * from './kubernetes-cronjob';
+export * from './anacron';

@@ -1,5 +1,9 @@
 import { assign, setup } from 'xstate';
 import { namedActor } from '../named-actor';
+import type { AnacronJob, AnacronSettings, AnacronStart } from './anacron';
+import { anacronPass } from './anacron';
+import type { CronJobFields, CronJobsState } from './kubernetes-cronjob';
+import { syncCronJobs } from './kubernetes-cronjob';
 import type { CronEntry, DueRun, Wakeup } from './schedule';
 import { cronieWakeup, dueRuns, minuteOf } from './schedule';
 
@@ -8,9 +12,16 @@ export interface CronConfig {
   entries: CronEntry[];
   /** Wrap every command in `flock -n` (a run is skipped while the previous one holds the lock). */
   flock: boolean;
+  /** 'cronie' (default): crond. 'kubernetes': each entry is a CronJob and the loop is its controller.
+   * 'anacron': the anacrontab jobs, checked at boot and hourly (cronie's /etc/cron.hourly/0anacron). */
+  mode?: 'cronie' | 'kubernetes' | 'anacron';
+  cronJobs?: Record<string, CronJobFields>;
+  anacrontab?: AnacronJob[];
+  anacron?: AnacronSettings;
 }
 
-export interface ClockReading { wallMs: number; bootId: number }
+/** The clock; in kubernetes mode also the CronJobs' Jobs still running (the Job informer's view). */
+export interface ClockReading { wallMs: number; bootId: number; active?: DueRun[]; stamps?: Record<string, number> }
 
 export interface CronContext {
   config: CronConfig;
@@ -23,10 +34,17 @@ export interface CronContext {
   pending: DueRun[];
   /** @reboot jobs are due (crond's first start after boot). */
   rebooted: boolean;
+  /** Mode 'kubernetes': the controller's state and the Jobs to delete (concurrencyPolicy Replace). */
+  k8s: CronJobsState;
+  kill: DueRun[];
+  /** Mode 'anacron': how the pending runs start. */
+  anacronStarts: AnacronStart[];
 }
 
 export type CronEvent = { type: 'CONFIG.UPDATE'; config: Partial<CronConfig> };
-export interface RunJobsInput { runs: DueRun[]; flock: boolean }
+export interface RunJobsInput { runs: DueRun[]; flock: boolean; kill?: DueRun[]; anacron?: AnacronStart[] }
+
+
 
 /** ms until the next wall-clock minute (cron_sleep(timeRunning + 1)); at least 1 ms. */
 export function untilNextMinute(wallMs: number | null): number {
@@ -67,6 +85,16 @@ export const cronMachine = setup({
     observe: assign(({ context }, params: { reading: ClockReading }) => {
       const { wallMs, bootId } = params.reading;
       const now = minuteOf(wallMs);
+      if (context.config.mode === 'anacron') {
+        // At boot (the anacron service) and at minute 01 of each hour (/etc/cron.d/0hourly → 0anacron).
+        const invoked = bootId !== context.bootId || minuteOf(wallMs) % 60 === 1;
+        const pass = invoked ? anacronPass(context.config, wallMs, params.reading.stamps ?? {}, params.reading.active ?? []) : { runs: [], starts: [], events: [] };
+        return { bootId, lastWallMs: wallMs, timeRunning: now, virtualTime: now, wakeup: null, pending: pass.runs, anacronStarts: pass.starts, k8s: { ...context.k8s, events: pass.events }, rebooted: false };
+      }
+      if (context.config.mode === 'kubernetes') {
+        const sync = syncCronJobs(context.config, context.k8s, wallMs, params.reading.active ?? []);
+        return { bootId, lastWallMs: wallMs, timeRunning: now, virtualTime: now, wakeup: null, pending: sync.runs, kill: sync.kill, k8s: sync.k8s, rebooted: false };
+      }
       if (bootId !== context.bootId || context.virtualTime === null) {
         const runs = context.config.entries.filter((e) => e.reboot).map((e) => ({ job: e.name, minute: now }));
         return { bootId, lastWallMs: wallMs, timeRunning: now, virtualTime: now, wakeup: null, pending: runs, rebooted: true };
@@ -75,7 +103,7 @@ export const cronMachine = setup({
       return { lastWallMs: wallMs, timeRunning: now, virtualTime: wakeup.virtualTime, wakeup, pending: dueRuns(context.config.entries, wakeup), rebooted: false };
     }),
     noteClock: assign({ lastWallMs: (_, params: { reading: ClockReading }) => params.reading.wallMs }),
-    clearPending: assign({ pending: [] }),
+    clearPending: assign({ pending: [], kill: [], anacronStarts: [] }),
     updateConfig: assign({ config: ({ context, event }) => ({ ...context.config, ...event.config }) }),
   },
 }).createMachine({
@@ -83,6 +111,7 @@ export const cronMachine = setup({
   context: ({ input }) => ({
     config: { entries: [], flock: false, ...(input?.config ?? {}) },
     virtualTime: null, timeRunning: null, lastWallMs: null, bootId: null, wakeup: null, pending: [], rebooted: false,
+    k8s: { createdAt: null, status: {}, events: [] }, kill: [], anacronStarts: [],
   }),
   // A crontab edit (crond notices it via inotify): used from the next minute on.
   on: { 'CONFIG.UPDATE': { actions: 'updateConfig' } },
@@ -113,7 +142,10 @@ export const cronMachine = setup({
       invoke: {
         id: 'runJobs',
         src: 'runJobs',
-        input: ({ context }) => ({ runs: context.pending, flock: context.config.flock }),
+        input: ({ context }) => ({
+          runs: context.pending, flock: context.config.flock,
+          ...(context.kill.length ? { kill: context.kill } : {}), ...(context.anacronStarts.length ? { anacron: context.anacronStarts } : {}),
+        }),
         onDone: { target: 'sleeping', actions: 'clearPending' },
         onError: { target: 'sleeping', actions: 'clearPending' },
       },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { EventObject } from 'xstate';
-import type { CronConfig, CronContext, CronEntry } from '../../machines/cron';
+import type { CronConfig, CronContext, CronEntry, CronJobFields } from '../../machines/cron';
 import { cronMachine, formatMinute, parseEntry } from '../../machines/cron';
 import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
@@ -26,7 +26,19 @@ const KIND_WORDS: Record<string, string> = {
   large: 'clock jumped more than 3 h: treated as a correction, virtual time reset',
 };
 
+/** Mode kubernetes: the controller's decisions and events (kubectl describe cronjob). */
+function kubernetesNote(ctx: CronContext): string | undefined {
+  if (ctx.timeRunning === null) return undefined;
+  const created = ctx.pending.map((r) => `${r.job}-${r.minute} (for ${formatMinute(r.minute).slice(11)})`);
+  const parts = [...(created.length ? [`SuccessfulCreate: ${created.join(', ')}`] : []), ...ctx.k8s.events];
+  return parts.length ? `${formatMinute(ctx.timeRunning)}: ${parts.join('; ')}` : undefined;
+}
+
 function noteFor(ctx: CronContext, event: EventObject): string | undefined {
+  if (event.type === 'xstate.done.actor.readClock' && ctx.config.mode === 'kubernetes') return kubernetesNote(ctx);
+  if (event.type === 'xstate.done.actor.readClock' && ctx.config.mode === 'anacron') {
+    return ctx.timeRunning !== null && ctx.k8s.events.length ? `${formatMinute(ctx.timeRunning)} anacron -s: ${ctx.k8s.events.join('; ')}` : undefined;
+  }
   if (event.type === 'xstate.done.actor.readClock') {
     if (ctx.timeRunning === null) return undefined;
     const now = formatMinute(ctx.timeRunning);
@@ -55,15 +67,20 @@ const entrySchema = z.strictObject({
   schedule: z.string({ error: 'expected a schedule like "*/5 * * * *", "@daily" or "@reboot"' }),
   runs: durationField.optional(),
   jitter: durationField.optional(),
+  // mode: kubernetes — batch/v1 CronJobSpec fields.
+  concurrencyPolicy: z.enum(['Allow', 'Forbid', 'Replace'], { error: 'expected Allow, Forbid or Replace' }).optional(),
+  startingDeadlineSeconds: z.number().int().min(0, { error: 'expected whole seconds ≥ 0' }).optional(),
+  suspend: z.boolean({ error: 'expected true or false' }).optional(),
 });
 
 const timelineEntrySchema = z.strictObject({
   at: durationField,
   clockJump: signedDuration.optional(),
   hostDown: durationField.optional(),
+  controllerDown: durationField.optional(),
   crontab: z.array(entrySchema).optional(),
   flock: z.boolean({ error: 'expected true or false' }).optional(),
-}).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (clockJump, hostDown, crontab or flock)' });
+}).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (clockJump, hostDown, controllerDown, crontab or flock)' });
 
 export const cronScenarioSchema = z.strictObject({
   loop: z.literal('cron'),
@@ -73,7 +90,20 @@ export const cronScenarioSchema = z.strictObject({
   duration: durationField.optional(),
   start: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?$/, { error: 'expected a local date and time like "2026-03-29 01:50"' }),
   flock: z.boolean({ error: 'expected true or false' }).optional(),
-  crontab: z.array(entrySchema, { error: 'expected a list of crontab entries' }).min(1, { error: 'expected at least one entry' }),
+  mode: z.enum(['cronie', 'kubernetes', 'anacron'], { error: 'expected cronie, kubernetes or anacron' }).optional(),
+  crontab: z.array(entrySchema, { error: 'expected a list of crontab entries' }).min(1, { error: 'expected at least one entry' }).optional(),
+  // mode: anacron — anacrontab(5) lines and its variables.
+  anacrontab: z.array(z.strictObject({
+    name: z.string().regex(/^[A-Za-z0-9_.-]+$/, { error: 'expected a job identifier like cron.daily' }),
+    period: z.union([z.number().int().min(1, { error: 'expected a whole number of days ≥ 1' }), z.enum(['@daily', '@weekly', '@monthly'], { error: 'expected days, @daily, @weekly or @monthly' })]),
+    delay: z.number().int().min(0, { error: 'expected whole minutes ≥ 0' }),
+    runs: durationField.optional(),
+    jitter: durationField.optional(),
+  }), { error: 'expected a list of anacrontab jobs' }).min(1, { error: 'expected at least one job' }).optional(),
+  anacron: z.strictObject({
+    RANDOM_DELAY: z.number().int().min(0, { error: 'expected whole minutes ≥ 0' }).optional(),
+    START_HOURS_RANGE: z.string().regex(/^\d{1,2}-\d{1,2}$/, { error: 'expected hours like "3-22"' }).optional(),
+  }).optional(),
   timeline: z.array(timelineEntrySchema, { error: 'expected a list of timeline entries' }).optional(),
 });
 
@@ -82,10 +112,15 @@ export interface CronScenario {
   config: CronConfig; world: CronWorld; timeline: TimelineEntry<CronFault, CronConfig>[];
 }
 
-function toEntries(file: string, field: string, list: z.output<typeof entrySchema>[]): { entries: CronEntry[]; runtimes: Record<string, JobRuntime> } {
+function toEntries(file: string, field: string, list: z.output<typeof entrySchema>[], kubernetes = false): { entries: CronEntry[]; runtimes: Record<string, JobRuntime>; cronJobs: Record<string, CronJobFields> } {
   const names = new Set<string>();
   const runtimes: Record<string, JobRuntime> = {};
+  const cronJobs: Record<string, CronJobFields> = {};
   const entries = list.map((e, i) => {
+    const k8sField = (['concurrencyPolicy', 'startingDeadlineSeconds', 'suspend'] as const).find((k) => e[k] !== undefined);
+    if (k8sField && !kubernetes) throw new InputError(file, `${field}[${i}].${k8sField}`, 'expected only with mode: kubernetes');
+    if (kubernetes) cronJobs[e.name] = { concurrencyPolicy: e.concurrencyPolicy ?? 'Allow', startingDeadlineSeconds: e.startingDeadlineSeconds ?? null, suspend: e.suspend ?? false };
+    if (kubernetes && e.schedule.trim() === '@reboot') throw new InputError(file, `${field}[${i}].schedule`, 'expected a schedule a CronJob accepts (no @reboot)');
     if (names.has(e.name)) throw new InputError(file, `${field}[${i}].name`, `expected a unique name ("${e.name}" appears twice)`);
     names.add(e.name);
     runtimes[e.name] = { durationMs: e.runs ?? 1000, jitterMs: e.jitter ?? 0 };
@@ -95,27 +130,46 @@ function toEntries(file: string, field: string, list: z.output<typeof entrySchem
       throw new InputError(file, `${field}[${i}].schedule`, `expected a cron schedule: ${err instanceof Error ? err.message : String(err)}`);
     }
   });
-  return { entries, runtimes };
+  return { entries, runtimes, cronJobs };
 }
 
 export function parseCronScenario(file: string, name: string, doc: unknown, seedOverride?: number): CronScenario {
   const parsed = cronScenarioSchema.safeParse(doc);
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
   const s = parsed.data;
-  const { entries, runtimes } = toEntries(file, 'crontab', s.crontab);
+  const kubernetes = s.mode === 'kubernetes';
+  if (s.mode === 'anacron' && !s.anacrontab) throw new InputError(file, 'anacrontab', 'expected a list of anacrontab jobs with mode: anacron');
+  if (s.mode !== 'anacron' && !s.crontab) throw new InputError(file, 'crontab', 'expected a list of crontab entries');
+  if (s.mode !== 'anacron' && (s.anacrontab || s.anacron)) throw new InputError(file, s.anacrontab ? 'anacrontab' : 'anacron', 'expected only with mode: anacron');
+  const { entries, runtimes, cronJobs } = toEntries(file, 'crontab', s.crontab ?? [], kubernetes);
+  const NAMED: Record<string, number | '@monthly'> = { '@daily': 1, '@weekly': 7, '@monthly': '@monthly' };
+  const anacrontab = (s.anacrontab ?? []).map((j) => {
+    runtimes[j.name] = { durationMs: j.runs ?? 1000, jitterMs: j.jitter ?? 0 };
+    return { id: j.name, period: typeof j.period === 'number' ? j.period : NAMED[j.period]!, delayMin: j.delay };
+  });
+  const range = s.anacron?.START_HOURS_RANGE?.split('-').map(Number) as [number, number] | undefined;
+  if (range && !(range[0] < range[1] && range[1] <= 24)) throw new InputError(file, 'anacron.START_HOURS_RANGE', 'expected from-to hours with from < to ≤ 24');
+  const anacronSettings = { randomDelayMin: s.anacron?.RANDOM_DELAY ?? 45, startHoursRange: range ?? [3, 22] as [number, number] };
   const startWallMs = Date.parse(`${s.start.replace(' ', 'T')}${s.start.length === 16 ? ':00' : ''}Z`);
   if (Number.isNaN(startWallMs)) throw new InputError(file, 'start', `expected a valid date, got "${s.start}"`);
   const timeline = (s.timeline ?? []).map((e, idx): TimelineEntry<CronFault, CronConfig> => {
     if (e.clockJump !== undefined) return { at: e.at, fault: { kind: 'clockJump', byMs: e.clockJump } };
     if (e.hostDown !== undefined) return { at: e.at, fault: { kind: 'hostDown', forMs: e.hostDown } };
+    if (e.controllerDown !== undefined) {
+      if (!kubernetes) throw new InputError(file, `timeline[${idx}].controllerDown`, 'expected only with mode: kubernetes (use hostDown)');
+      return { at: e.at, fault: { kind: 'controllerDown', forMs: e.controllerDown } };
+    }
     if (e.flock !== undefined) return { at: e.at, config: { flock: e.flock } };
-    const next = toEntries(file, `timeline[${idx}].crontab`, e.crontab!);
+    const next = toEntries(file, `timeline[${idx}].crontab`, e.crontab!, kubernetes);
     Object.assign(runtimes, next.runtimes);
-    return { at: e.at, config: { entries: next.entries } };
+    return { at: e.at, config: kubernetes ? { entries: next.entries, cronJobs: next.cronJobs } : { entries: next.entries } };
   });
   const seed = seedOverride ?? s.seed ?? 1;
   return {
     file, name: s.name ?? name, description: s.description ?? '', seed, durationMs: s.duration ?? 3 * 3_600_000,
-    config: { entries, flock: s.flock ?? false }, world: createCronWorld(seed, startWallMs, runtimes), timeline,
+    config: {
+      entries, flock: s.flock ?? false, ...(kubernetes ? { mode: 'kubernetes' as const, cronJobs } : {}),
+      ...(s.mode === 'anacron' ? { mode: 'anacron' as const, anacrontab, anacron: anacronSettings } : {}),
+    }, world: createCronWorld(seed, startWallMs, runtimes), timeline,
   };
 }

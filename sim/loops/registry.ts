@@ -12,6 +12,10 @@ import { cronBinding, parseCronScenario } from './cron';
 import { cronColumns } from './cron-format';
 import { kubernetesBinding, parseKubernetesScenario } from './kubernetes';
 import { kubernetesColumns } from './kubernetes-notes';
+import { parsePuppetScenario, puppetBinding } from './puppet';
+import { puppetColumns } from './puppet-format';
+import { parseTerraformScenario, terraformBinding } from './terraform';
+import { terraformColumns } from './terraform-format';
 
 /** Browser-safe: no node: imports here (the web lab uses this file; the CLI uses ./index). */
 
@@ -53,6 +57,16 @@ export const LOOPS: Record<string, LoopEntry> = {
     binding: cronBinding as unknown as LoopBinding<unknown, unknown, unknown>,
     parse: parseCronScenario as LoopEntry['parse'],
     columns: cronColumns,
+  },
+  puppet: {
+    binding: puppetBinding as unknown as LoopBinding<unknown, unknown, unknown>,
+    parse: parsePuppetScenario as LoopEntry['parse'],
+    columns: puppetColumns,
+  },
+  terraform: {
+    binding: terraformBinding as unknown as LoopBinding<unknown, unknown, unknown>,
+    parse: parseTerraformScenario as LoopEntry['parse'],
+    columns: terraformColumns,
   },
   kubernetes: {
     binding: kubernetesBinding as unknown as LoopBinding<unknown, unknown, unknown>,

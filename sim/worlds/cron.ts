@@ -7,7 +7,7 @@ import { drawInt, seedRng } from '../random';
 /** How long each job runs: a base plus a seeded uniform jitter. */
 export interface JobRuntime { durationMs: number; jitterMs: number }
 
-export interface JobRun { id: number; job: string; minute: number; startedAt: number; endsAt: number; skipped: boolean }
+export interface JobRun { id: number; job: string; minute: number; startedAt: number; endsAt: number; skipped: boolean; anacron?: boolean }
 
 export interface CronWorld {
   rng: RngState;
@@ -26,17 +26,21 @@ export interface CronWorld {
   counts: Record<string, { runs: number; skipped: number; maxConcurrent: number }>;
   nextRunId: number;
   nextOpId: number;
+  /** anacron's timestamps (/var/spool/anacron/<job>): the day each job last finished; they survive reboots. */
+  stamps: Record<string, number>;
   ops: { id: number; kind: 'clock' | 'run' }[];
 }
 
 export type CronFault =
   | { kind: 'clockJump'; byMs: number }
-  | { kind: 'hostDown'; forMs: number };
+  | { kind: 'hostDown'; forMs: number }
+  /** Mode kubernetes: kube-controller-manager is down; Jobs already running keep running. */
+  | { kind: 'controllerDown'; forMs: number };
 
 export function createCronWorld(seed: number, startWallMs: number, runtimes: Record<string, JobRuntime>): CronWorld {
   return {
     rng: seedRng(seed), startWallMs, offsetMs: 0, bootId: 1, downUntil: 0, runtimes, running: [], history: [], ran: [],
-    counts: {}, nextRunId: 1, nextOpId: 1, ops: [],
+    counts: {}, nextRunId: 1, nextOpId: 1, ops: [], stamps: {},
   };
 }
 
@@ -46,7 +50,10 @@ export const wallAt = (w: CronWorld, t: number) => w.startWallMs + t + w.offsetM
 /** Runs that ended by t leave the running list. */
 function settle(w: CronWorld, t: number): CronWorld {
   if (!w.running.some((r) => r.endsAt <= t)) return w;
-  return { ...w, running: w.running.filter((r) => r.endsAt > t) };
+  // anacron(8): "After the command exits, Anacron records the date in a special timestamp file".
+  const stamps = { ...(w.stamps ?? {}) };
+  for (const r of w.running) if (r.anacron && r.endsAt <= t) stamps[r.job] = Math.floor(wallAt(w, r.endsAt) / 86_400_000);
+  return { ...w, stamps, running: w.running.filter((r) => r.endsAt > t) };
 }
 
 function begin(world0: CronWorld, src: string, input: unknown, t: number) {
@@ -59,15 +66,27 @@ function begin(world0: CronWorld, src: string, input: unknown, t: number) {
     return { world: { ...w, ops: [...w.ops, { id, kind: 'clock' as const }] }, opId: id, doneAt };
   }
   if (src === 'runJobs') {
-    const { runs, flock } = input as RunJobsInput;
-    for (const due of runs) {
+    const { runs, flock, kill, anacron } = input as RunJobsInput;
+    // anacron -s: each job waits its delay (plus a random part), and starts after the previous one ended.
+    let serialFrom = t;
+    // concurrencyPolicy Replace: the active Jobs are deleted (their pods killed) before the new one starts.
+    if (kill?.length) w = { ...w, running: w.running.filter((r) => !kill.some((k) => k.job === r.job && k.minute === r.minute)) };
+    for (const [i, due] of runs.entries()) {
       const rt = w.runtimes[due.job] ?? { durationMs: 1000, jitterMs: 0 };
       let extra = 0;
       if (rt.jitterMs > 0) { const [v, rng] = drawInt(w.rng, 0, rt.jitterMs); extra = v; w = { ...w, rng }; }
+      const a = anacron?.[i];
+      let startAt = t;
+      if (a) {
+        let random = 0;
+        if (a.randomDelayMs > 0) { const [v, rng] = drawInt(w.rng, 0, Math.floor(a.randomDelayMs / 60_000)); random = v * 60_000; w = { ...w, rng }; }
+        startAt = Math.max(t + a.delayMs + random, a.serialize ? serialFrom : t);
+        serialFrom = startAt + rt.durationMs + extra;
+      }
       const busy = w.running.some((r) => r.job === due.job);
       // `flock -n lock cmd` exits at once while the previous run holds the lock.
       const skipped = flock && busy;
-      const run: JobRun = { id: w.nextRunId, job: due.job, minute: due.minute, startedAt: t, endsAt: skipped ? t : t + rt.durationMs + extra, skipped };
+      const run: JobRun = { id: w.nextRunId, job: due.job, minute: due.minute, startedAt: startAt, endsAt: skipped ? startAt : startAt + rt.durationMs + extra, skipped, ...(a ? { anacron: true } : {}) };
       const c = w.counts[due.job] ?? { runs: 0, skipped: 0, maxConcurrent: 0 };
       const running = skipped ? w.running : [...w.running, run];
       const concurrent = running.filter((r) => r.job === due.job).length;
@@ -85,7 +104,7 @@ function complete(world0: CronWorld, opId: number, t: number): { world: CronWorl
   const op = world0.ops.find((o) => o.id === opId);
   if (!op) throw new Error(`unknown operation ${opId}`);
   const w = settle({ ...world0, ops: world0.ops.filter((o) => o.id !== opId) }, t);
-  if (op.kind === 'clock') return { world: w, result: { ok: true, output: { wallMs: wallAt(w, t), bootId: w.bootId } satisfies ClockReading } };
+  if (op.kind === 'clock') return { world: w, result: { ok: true, output: { wallMs: wallAt(w, t), bootId: w.bootId, active: w.running.map((r) => ({ job: r.job, minute: r.minute })), stamps: w.stamps } satisfies ClockReading } };
   return { world: w, result: { ok: true } };
 }
 
@@ -96,6 +115,7 @@ function inject(world0: CronWorld, fault: CronFault, t: number): { world: CronWo
     const world = { ...w, offsetMs: w.offsetMs + fault.byMs };
     return { world, note: `clock jumps ${sign}${Math.abs(fault.byMs) / 60_000} min → ${formatMinute(Math.floor(wallAt(world, t) / 60_000))}` };
   }
+  if (fault.kind === 'controllerDown') return { world: { ...w, downUntil: t + fault.forMs }, note: `kube-controller-manager down for ${fault.forMs / 60_000} min (running Jobs continue)` };
   // The host goes down: running jobs die with it; it boots again (a new boot id) after forMs.
   return { world: { ...w, running: [], downUntil: t + fault.forMs, bootId: w.bootId + 1 }, note: `host down for ${fault.forMs / 60_000} min` };
 }

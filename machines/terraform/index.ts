@@ -1,0 +1,5 @@
+export * from './types';
+export * from './schema';
+export * from './plan';
+export * from './apply';
+export * from './machine';

@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import type { EventObject } from 'xstate';
+import type { ResourceConfig, Scalar, TerraformConfig, TerraformContext } from '../../machines/terraform';
+import { RESOURCE_TYPES, SCHEMAS, actionSymbol, parseReference, planSummary, terraformMachine, topoOrder, dependenciesOf } from '../../machines/terraform';
+import type { LoopBinding } from '../model';
+import type { TimelineEntry } from '../runner';
+import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
+import { durationField } from '../scenario/hpa-config';
+import { formatDuration } from '../units';
+import type { TerraformFault, TerraformWorld } from '../worlds/terraform';
+import { createTerraformWorld, terraformWorldModel } from '../worlds/terraform';
+
+/** The configuration plus an operator request (`terraform apply` by hand) travelling as a config change. */
+export interface TerraformLoopConfig extends TerraformConfig { request?: 'run' }
+
+export const terraformBinding: LoopBinding<TerraformWorld, TerraformFault, TerraformLoopConfig> = {
+  loop: 'terraform',
+  machine: terraformMachine,
+  world: terraformWorldModel,
+  machineInput: ({ request: _r, ...config }) => ({ config }),
+  configEvent: ({ request, ...config }) => (request === 'run' ? { type: 'TERRAFORM.RUN' } : { type: 'CONFIG.UPDATE', config }),
+  note: (ctx, event) => noteFor(ctx as TerraformContext, event),
+  isControllerRestart: (fault) => fault.kind === 'crash',
+};
+
+const command = (c: TerraformConfig) => (c.mode === 'apply' ? 'terraform apply -auto-approve' : c.mode === 'plan' ? 'terraform plan -detailed-exitcode' : 'terraform apply -refresh-only -auto-approve');
+const short = (v: unknown) => (v === undefined ? 'null' : JSON.stringify(v));
+
+/** Lines in Terraform's own words where it has them. */
+function noteFor(ctx: TerraformContext, event: EventObject): string | undefined {
+  const type = event.type;
+  const c = ctx.config;
+  if (type === 'xstate.init') return `${command(c)} ${c.everyMs === null ? 'run once (no scheduler: a tool, not a loop)' : `every ${formatDuration(c.everyMs)} (a scheduler makes it a loop)`}; ${c.resources.length} resources, as ${c.who}`;
+  if (type === 'xstate.done.actor.acquireLock') return `run ${ctx.runs}: Acquiring state lock… ID ${ctx.lockId}; state serial ${ctx.loaded?.serial ?? 0}, ${Object.keys(ctx.loaded?.resources ?? {}).length} resources`;
+  if (type === 'xstate.error.actor.acquireLock') return `run ${ctx.runs}: ${ctx.lastError}`;
+  if (type === 'xstate.done.actor.refresh') {
+    const n = Object.keys(ctx.loaded?.resources ?? {}).length;
+    if (!ctx.drift.length) return `Refreshing state… ${n} object${n === 1 ? '' : 's'}, no changes outside Terraform`;
+    const what = ctx.drift.map((d) => (d.kind === 'deleted' ? `${d.address} has been deleted` : `${d.address} has changed: ${d.attrs.map((a) => `${a.name} ${short(a.before)} → ${short(a.after)}`).join(', ')}`));
+    return `Note: Objects have changed outside of Terraform — ${what.join('; ')}`;
+  }
+  if (type === 'xstate.after.compareTime.terraform.planning' && ctx.plan) {
+    if (ctx.plan.errors.length) return ctx.plan.errors.join(' ');
+    if (c.mode === 'refresh-only') return ctx.drift.length ? `refresh-only: the state will be updated to match ${ctx.drift.length} remote object${ctx.drift.length > 1 ? 's' : ''}; no infrastructure changes` : 'refresh-only: No changes. Your infrastructure still matches the configuration.';
+    const changes = ctx.plan.changes.filter((x) => x.action !== 'no-op');
+    if (!changes.length) return 'No changes. Your infrastructure matches the configuration.';
+    const s = planSummary(ctx.plan);
+    const lines = changes.map((x) => {
+      const forced = x.attrs.filter((a) => a.forcesReplacement).map((a) => `${a.name} forces replacement`);
+      const why = x.reason === 'tainted' ? 'is tainted, so must be replaced' : x.action === 'replace' ? `must be replaced (${forced.join(', ')})` : x.action === 'update' ? `updated in-place (${x.attrs.filter((a) => a.after !== a.before).map((a) => `${a.name} ${short(a.before)} → ${short(a.after)}`).join(', ')})` : x.action === 'create' ? 'will be created' : 'will be destroyed (not in configuration)';
+      return `${actionSymbol(x)} ${x.address} ${why}`;
+    });
+    return `Plan: ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy. ${lines.join('; ')}`;
+  }
+  if (type === 'xstate.after.compareTime.terraform.scheduling' && ctx.current) {
+    const op = ctx.current;
+    const verb = op.kind === 'create' ? 'Creating...' : op.kind === 'update' ? `Modifying... [id=${ctx.progress?.state[op.address]?.id}]` : `Destroying... [id=${op.objectId}]${ctx.progress?.state[op.address] && ctx.progress.state[op.address]!.id !== op.objectId ? ' (deposed object)' : ''}`;
+    return `${op.address}: ${verb}`;
+  }
+  if ((type === 'xstate.done.actor.applyChange' || type === 'xstate.error.actor.applyChange') && ctx.lastApplied && ctx.progress) {
+    const p = ctx.progress;
+    const cur = ctx.lastApplied;
+    if (p.failed.includes(cur.key)) return `${p.errors.at(-1)}${p.state[cur.address]?.tainted ? ' — the object exists: marked tainted' : ''}`;
+    const word = cur.kind === 'create' ? 'Creation' : cur.kind === 'update' ? 'Modifications' : 'Destruction';
+    return `${cur.address}: ${word} complete${cur.kind === 'delete' ? '' : ` [id=${p.state[cur.address]?.id}]`}`;
+  }
+  if (type === 'xstate.done.actor.persistState') return `state written: serial ${ctx.written}`;
+  if (type === 'xstate.error.actor.persistState') return ctx.lastError ?? undefined;
+  if (type === 'xstate.done.actor.releaseLock' || type === 'xstate.error.actor.releaseLock') {
+    const r = ctx.result;
+    if (!r) return undefined;
+    const unlock = type === 'xstate.error.actor.releaseLock' ? `${ctx.lastError}. ` : 'Releasing state lock. ';
+    if (r.mode === 'plan') return `${unlock}plan exit code ${r.exitCode}${r.planned ? ` (${r.planned.add} to add, ${r.planned.change} to change, ${r.planned.destroy} to destroy)` : ''}`;
+    const a = r.applied;
+    const done = `${a.added} added, ${a.changed} changed, ${a.destroyed} destroyed`;
+    if (ctx.plan?.errors.length) return `${unlock}Planning failed (exit 1): nothing was changed.`;
+    return r.ok ? `${unlock}Apply complete! Resources: ${done}.` : `${unlock}Apply failed (exit 1): ${done}${r.notApplied ? `; ${r.notApplied} not applied (their dependencies failed)` : ''}. The next run plans from this partial state.`;
+  }
+  if ((type === 'xstate.after.every.terraform.idle' || type === 'xstate.after.every.terraform.failed') && c.everyMs !== null) return `scheduler: run ${ctx.runs} starts`;
+  if (type === 'TERRAFORM.RUN') return `${command(c)} (by hand)`;
+  if (type === 'CONFIG.UPDATE') return `configuration edited: ${c.resources.length} resources, ${command(c)}${c.everyMs === null ? '' : ` every ${formatDuration(c.everyMs)}`}`;
+  return undefined;
+}
+
+// ---- scenario format ----
+
+const ADDRESS = /^[a-z][a-z0-9_]*\.[a-z][a-z0-9_]*$/;
+const scalar = z.union([z.string(), z.number(), z.boolean()], { error: 'expected a string, number or boolean' });
+const resourceSchema = z.looseObject({
+  resource: z.string().regex(ADDRESS, { error: 'expected an address like aws_instance.web' }),
+  depends_on: z.array(z.string().regex(ADDRESS, { error: 'expected an address like aws_instance.web' })).optional(),
+  lifecycle: z.strictObject({
+    create_before_destroy: z.boolean().optional(),
+    prevent_destroy: z.boolean().optional(),
+    ignore_changes: z.array(z.string()).optional(),
+  }).optional(),
+});
+
+const timelineEntrySchema = z.strictObject({
+  at: durationField,
+  drift: z.strictObject({ address: z.string().regex(ADDRESS), set: z.record(z.string(), scalar) }).optional(),
+  deleteOutside: z.string().regex(ADDRESS, { error: 'expected an address' }).optional(),
+  failCreate: z.strictObject({ address: z.string().regex(ADDRESS), times: z.union([z.number().int().min(0), z.literal('always')]), tainted: z.boolean().optional() }).optional(),
+  writeData: z.strictObject({ address: z.string().regex(ADDRESS), gb: z.number().positive() }).optional(),
+  crash: z.literal(true, { error: 'expected true' }).optional(),
+  forceUnlock: z.literal(true, { error: 'expected true' }).optional(),
+  resources: z.array(resourceSchema).optional(),
+  mode: z.enum(['apply', 'plan', 'refresh-only'], { error: 'expected apply, plan or refresh-only' }).optional(),
+  run: z.literal(true, { error: 'expected true' }).optional(),
+}).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (drift, deleteOutside, failCreate, writeData, crash, forceUnlock, resources, mode or run)' });
+
+export const terraformScenarioSchema = z.strictObject({
+  loop: z.literal('terraform'),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  seed: z.number().int().min(0, { error: 'expected a whole number ≥ 0' }).optional(),
+  duration: durationField.optional(),
+  run: z.strictObject({
+    mode: z.enum(['apply', 'plan', 'refresh-only'], { error: 'expected apply, plan or refresh-only' }).optional(),
+    every: durationField.optional(),
+    who: z.string().optional(),
+  }).optional(),
+  resources: z.array(resourceSchema, { error: 'expected a list of resources' }).min(1, { error: 'expected at least one resource' }),
+  timeline: z.array(timelineEntrySchema, { error: 'expected a list of timeline entries' }).optional(),
+});
+
+type ResourceFile = z.output<typeof resourceSchema>;
+
+/** Validates the configuration as `terraform validate` would: known types and arguments, declared references, no cycle. */
+export function toResources(file: string, field: string, list: ResourceFile[]): ResourceConfig[] {
+  const errors: InputError[] = [];
+  const out = list.map((r, i): ResourceConfig => {
+    const [type, name] = r.resource.split('.') as [string, string];
+    const schema = SCHEMAS[type];
+    if (!schema) errors.push(new InputError(file, `${field}[${i}].resource`, `expected a resource type this model knows (${RESOURCE_TYPES.join(', ')}), got "${type}"`));
+    const attrs: Record<string, Scalar> = {};
+    for (const [k, v] of Object.entries(r)) {
+      if (k === 'resource' || k === 'depends_on' || k === 'lifecycle') continue;
+      if (schema && !(k in schema.attrs)) { errors.push(new InputError(file, `${field}[${i}].${k}`, `expected an argument of ${type} (${Object.keys(schema.attrs).join(', ')}): An argument named "${k}" is not expected here.`)); continue; }
+      const parsed = scalar.safeParse(v);
+      if (!parsed.success) { errors.push(new InputError(file, `${field}[${i}].${k}`, 'expected a string, number or boolean')); continue; }
+      attrs[k] = parsed.data;
+    }
+    const lc = r.lifecycle ?? {};
+    return { address: r.resource, type, name, attrs, dependsOn: r.depends_on ?? [], lifecycle: { createBeforeDestroy: lc.create_before_destroy ?? false, preventDestroy: lc.prevent_destroy ?? false, ignoreChanges: lc.ignore_changes ?? [] } };
+  });
+  const declared = new Set<string>();
+  out.forEach((r, i) => {
+    if (declared.has(r.address)) errors.push(new InputError(file, `${field}[${i}].resource`, `expected each resource once (Duplicate resource "${r.type}" configuration "${r.name}")`));
+    declared.add(r.address);
+  });
+  out.forEach((r, i) => {
+    for (const d of dependenciesOf(r)) if (!declared.has(d)) errors.push(new InputError(file, `${field}[${i}]`, `expected references to declared resources: Reference to undeclared resource "${d}"`));
+    for (const [k, v] of Object.entries(r.attrs)) if (typeof v === 'string' && v.includes('${') && !parseReference(v)) errors.push(new InputError(file, `${field}[${i}].${k}`, 'expected a whole-value reference like "${aws_vpc.main.id}"'));
+  });
+  if (errors.length) throw new InputErrors(errors);
+  if (topoOrder(out) === null) throw new InputError(file, field, 'expected no dependency cycle (Error: Cycle)');
+  return out;
+}
+
+export interface TerraformScenario {
+  file: string; name: string; description: string; seed: number; durationMs: number;
+  config: TerraformLoopConfig; world: TerraformWorld; timeline: TimelineEntry<TerraformFault, TerraformLoopConfig>[];
+}
+
+export function parseTerraformScenario(file: string, name: string, doc: unknown, seedOverride?: number): TerraformScenario {
+  const parsed = terraformScenarioSchema.safeParse(doc);
+  if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
+  const s = parsed.data;
+  const resources = toResources(file, 'resources', s.resources);
+  if (s.run?.every === 0) throw new InputError(file, 'run.every', 'expected a duration > 0, or no "every" to run once');
+  const timeline = (s.timeline ?? []).map((e, i): TimelineEntry<TerraformFault, TerraformLoopConfig> => {
+    if (e.drift) return { at: e.at, fault: { kind: 'drift', address: e.drift.address, set: e.drift.set } };
+    if (e.deleteOutside) return { at: e.at, fault: { kind: 'deleteOutside', address: e.deleteOutside } };
+    if (e.failCreate) return { at: e.at, fault: { kind: 'failCreate', address: e.failCreate.address, times: e.failCreate.times === 'always' ? -1 : e.failCreate.times, tainted: e.failCreate.tainted ?? false } };
+    if (e.writeData) return { at: e.at, fault: { kind: 'writeData', ...e.writeData } };
+    if (e.crash) return { at: e.at, fault: { kind: 'crash' } };
+    if (e.forceUnlock) return { at: e.at, fault: { kind: 'forceUnlock' } };
+    if (e.resources) return { at: e.at, config: { resources: toResources(file, `timeline[${i}].resources`, e.resources) } };
+    if (e.mode) return { at: e.at, config: { mode: e.mode } };
+    return { at: e.at, config: { request: 'run' } };
+  });
+  const seed = seedOverride ?? s.seed ?? 1;
+  return {
+    file, name: s.name ?? name, description: s.description ?? '', seed, durationMs: s.duration ?? 2 * 3_600_000,
+    config: { resources, mode: s.run?.mode ?? 'apply', everyMs: s.run?.every ?? null, who: s.run?.who ?? 'ci@runner-1' },
+    world: createTerraformWorld(seed), timeline,
+  };
+}
+

@@ -1,0 +1,235 @@
+import type { ApplyInput, ApplyOutcome, LockInfo, LockInput, PersistInput, RefreshInput, Scalar, TfState } from '../../machines/terraform';
+import { SCHEMAS } from '../../machines/terraform';
+import type { OpResult, WorldModel } from '../model';
+import type { RngState } from '../random';
+import { drawHex, seedRng } from '../random';
+
+/** A real cloud object: whatever Terraform thinks, this is what exists. */
+export interface CloudObject { id: string; type: string; attrs: Record<string, Scalar>; dataGb: number; createdAt: number }
+
+/** How long the provider's calls take, ms, per resource type (create, update, delete). */
+export const DEFAULT_TIMINGS: Record<string, [number, number, number]> = {
+  aws_vpc: [3000, 2000, 2000], aws_subnet: [2000, 1000, 1500], aws_security_group: [3000, 2000, 2000],
+  aws_instance: [35_000, 60_000, 45_000], aws_db_instance: [300_000, 90_000, 240_000], aws_s3_bucket: [1500, 1000, 1000],
+};
+const BACKEND_MS = 300;
+const READ_MS = 400;
+
+type PendingOp =
+  | { id: number; kind: 'lock'; result: OpResult }
+  | { id: number; kind: 'refresh'; addresses: { address: string; id: string }[] }
+  | { id: number; kind: 'apply'; input: ApplyInput; failure: { tainted: boolean } | null; t0: number }
+  | { id: number; kind: 'persist'; input: PersistInput }
+  | { id: number; kind: 'unlock'; lockId: string };
+
+export interface CreateFailure { times: number; tainted: boolean }
+
+export interface TerraformWorld {
+  rng: RngState;
+  cloud: Record<string, CloudObject>;
+  /** The backend (e.g. S3 + DynamoDB): the state file and its lock. */
+  state: TfState;
+  lock: LockInfo | null;
+  /** Creates of these addresses that will still fail (−1: every one). */
+  createFailures: Record<string, CreateFailure>;
+  ops: PendingOp[];
+  nextOpId: number;
+  /** Logs for the checker: every cloud call, every state write, every lock taken. */
+  calls: { t0: number; t1: number; lockId: string | null; address: string; kind: 'create' | 'update' | 'delete'; ok: boolean; objectId: string | null }[];
+  writes: { t: number; serial: number; lockId: string; heldBy: string | null }[];
+  locks: { t: number; id: string | null; ok: boolean }[];
+  releases: { t: number; id: string }[];
+  faults: { t: number; kind: TerraformFault['kind'] }[];
+  dataLostGb: number;
+}
+
+export type TerraformFault =
+  | { kind: 'drift'; address: string; set: Record<string, Scalar> }
+  | { kind: 'deleteOutside'; address: string }
+  | { kind: 'failCreate'; address: string; times: number; tainted: boolean }
+  | { kind: 'writeData'; address: string; gb: number }
+  /** The terraform process dies (kill -9, a CI runner lost): handled as a controller restart. */
+  | { kind: 'crash' }
+  /** `terraform force-unlock <LOCK_ID>` */
+  | { kind: 'forceUnlock' };
+
+export function createTerraformWorld(seed: number, createFailures: Record<string, CreateFailure> = {}): TerraformWorld {
+  let rng = seedRng(seed);
+  const [lineage, r2] = drawHex(rng, 12);
+  rng = r2;
+  return {
+    rng, cloud: {}, state: { version: 4, serial: 0, lineage: `${lineage.slice(0, 8)}-${lineage.slice(8)}`, resources: {} }, lock: null,
+    createFailures, ops: [], nextOpId: 1, calls: [], writes: [], locks: [], releases: [], faults: [], dataLostGb: 0,
+  };
+}
+
+/** The arguments of an object as the provider reads them back (only those the schema has). */
+const readAttrs = (o: CloudObject) => ({ ...o.attrs });
+const objectAt = (w: TerraformWorld, address: string) => {
+  const id = w.state.resources[address]?.id;
+  return id ? w.cloud[id] : undefined;
+};
+
+function newId(w: TerraformWorld, type: string, attrs: Record<string, Scalar>): [string, RngState] {
+  const schema = SCHEMAS[type];
+  if (schema?.idFrom) return [String(attrs[schema.idFrom] ?? ''), w.rng];
+  const [hex, rng] = drawHex(w.rng, 8);
+  return [`${schema?.idPrefix ?? 'id-'}${hex}`, rng];
+}
+
+function begin(world0: TerraformWorld, src: string, input: unknown, t: number) {
+  let w: TerraformWorld = { ...world0, nextOpId: world0.nextOpId + 1 };
+  const id = world0.nextOpId;
+  const add = (op: PendingOp, ms: number) => ({ world: { ...w, ops: [...w.ops, op] }, opId: id, doneAt: t + ms });
+  switch (src) {
+    case 'acquireLock': {
+      const { operation, who } = input as LockInput;
+      if (w.lock) {
+        const l = w.lock;
+        const error = `ConditionalCheckFailedException: The conditional request failed. Lock Info: ID: ${l.id} Path: ${l.path} Operation: ${l.operation} Who: ${l.who} Version: ${l.version} Created: t=${l.created}ms. Terraform acquires a state lock to protect the state from being written by multiple users at the same time.`;
+        w = { ...w, locks: [...w.locks, { t, id: null, ok: false }] };
+        return add({ id, kind: 'lock', result: { ok: false, error } }, BACKEND_MS);
+      }
+      const [hex, rng] = drawHex(w.rng, 32);
+      const lockId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+      const lock: LockInfo = { id: lockId, operation, who, version: '1.9.8', created: t, path: 'tfstate-bucket/prod/terraform.tfstate' };
+      w = { ...w, rng, lock, locks: [...w.locks, { t, id: lockId, ok: true }] };
+      // The state is read after the lock is taken, when the call returns.
+      return add({ id, kind: 'lock', result: { ok: true, output: lockId } }, BACKEND_MS);
+    }
+    case 'refresh': {
+      const { resources } = input as RefreshInput;
+      return add({ id, kind: 'refresh', addresses: resources.map((r) => ({ address: r.address, id: r.id })) }, READ_MS * Math.max(1, resources.length));
+    }
+    case 'applyChange': {
+      const a = input as ApplyInput;
+      const timing = DEFAULT_TIMINGS[a.type] ?? [1000, 1000, 1000];
+      let failure: { tainted: boolean } | null = null;
+      const f = w.createFailures[a.op.address];
+      if (a.op.kind === 'create' && f && f.times !== 0) {
+        failure = { tainted: f.tainted };
+        w = { ...w, createFailures: { ...w.createFailures, [a.op.address]: { ...f, times: f.times > 0 ? f.times - 1 : f.times } } };
+      }
+      const ms = a.op.kind === 'create' ? timing[0] : a.op.kind === 'update' ? timing[1] : timing[2];
+      return add({ id, kind: 'apply', input: a, failure, t0: t }, failure && !failure.tainted ? Math.min(ms, 5000) : ms);
+    }
+    case 'persistState': return add({ id, kind: 'persist', input: input as PersistInput }, BACKEND_MS);
+    case 'releaseLock': return add({ id, kind: 'unlock', lockId: (input as { lockId: string }).lockId }, BACKEND_MS);
+    default: throw new Error(`terraform world has no actor "${src}"`);
+  }
+}
+
+/** The cloud API answering one ApplyResourceChange. */
+function applyCall(w0: TerraformWorld, p: Extract<PendingOp, { kind: 'apply' }>, t: number): { world: TerraformWorld; outcome: ApplyOutcome } {
+  let w = w0;
+  const { op, type, attrs } = p.input;
+  const log = (ok: boolean, objectId: string | null) => ({ ...w, calls: [...w.calls, { t0: p.t0, t1: t, lockId: w.lock?.id ?? null, address: op.address, kind: op.kind, ok, objectId }] });
+  if (op.kind === 'delete') {
+    const o = op.objectId ? w.cloud[op.objectId] : undefined;
+    if (o) {
+      const { [o.id]: _gone, ...cloud } = w.cloud;
+      w = { ...w, cloud, dataLostGb: w.dataLostGb + o.dataGb };
+    }
+    return { world: log(true, op.objectId ?? null), outcome: { object: null, error: null } };
+  }
+  if (op.kind === 'update') {
+    const current = objectAt(w, op.address);
+    if (!current) return { world: log(false, null), outcome: { object: null, error: `reading ${op.address}: couldn't find resource (404)` } };
+    const o = { ...current, attrs: { ...current.attrs, ...attrs } };
+    w = { ...w, cloud: { ...w.cloud, [o.id]: o } };
+    return { world: log(true, o.id), outcome: { object: { id: o.id, attrs: readAttrs(o) }, error: null } };
+  }
+  // create
+  const schema = SCHEMAS[type];
+  if (schema?.uniqueBy) {
+    const name = attrs[schema.uniqueBy];
+    // The name is the id: with create_before_destroy the new object cannot take the old one's name.
+    if (w.cloud[String(name)] || Object.values(w.cloud).some((o) => o.type === type && o.attrs[schema.uniqueBy!] === name)) {
+      const error = type === 'aws_s3_bucket' ? `creating S3 Bucket (${String(name)}): BucketAlreadyOwnedByYou: Your previous request to create the named bucket succeeded and you already own it.` : `creating RDS DB Instance (${String(name)}): DBInstanceAlreadyExists: DB instance already exists`;
+      return { world: log(false, null), outcome: { object: null, error } };
+    }
+  }
+  if (p.failure && !p.failure.tainted) return { world: log(false, null), outcome: { object: null, error: `creating ${type}: operation error: api error InsufficientInstanceCapacity: We currently do not have sufficient capacity in the Availability Zone you requested.` } };
+  const [id, rng] = newId(w, type, attrs);
+  const o: CloudObject = { id, type, attrs: { ...attrs }, dataGb: 0, createdAt: t };
+  w = { ...w, rng, cloud: { ...w.cloud, [id]: o } };
+  if (p.failure?.tainted) return { world: log(false, id), outcome: { object: { id, attrs: readAttrs(o) }, error: `waiting for ${type} (${id}) create: timeout while waiting for state to become 'available' (last state: 'pending', timeout: 10m0s)` } };
+  return { world: log(true, id), outcome: { object: { id, attrs: readAttrs(o) }, error: null } };
+}
+
+function complete(world0: TerraformWorld, opId: number, t: number): { world: TerraformWorld; result: OpResult } {
+  const op = world0.ops.find((o) => o.id === opId);
+  if (!op) throw new Error(`unknown operation ${opId}`);
+  const w: TerraformWorld = { ...world0, ops: world0.ops.filter((o) => o.id !== opId) };
+  switch (op.kind) {
+    case 'lock':
+      return { world: w, result: op.result.ok ? { ok: true, output: { lockId: op.result.output, state: w.state } } : op.result };
+    case 'refresh':
+      return { world: w, result: { ok: true, output: Object.fromEntries(op.addresses.map((a) => [a.address, w.cloud[a.id] ? readAttrs(w.cloud[a.id]!) : null])) } };
+    case 'apply': {
+      const { world, outcome } = applyCall(w, op, t);
+      return { world, result: { ok: true, output: outcome } };
+    }
+    case 'persist': {
+      // An S3 backend does not check the lock on write: after a force-unlock a stale run still writes.
+      const s = op.input.state;
+      return { world: { ...w, state: s, writes: [...w.writes, { t, serial: s.serial, lockId: op.input.lockId, heldBy: w.lock?.id ?? null }] }, result: { ok: true, output: s.serial } };
+    }
+    case 'unlock':
+      if (w.lock?.id !== op.lockId) return { world: w, result: { ok: false, error: `lock ID "${op.lockId}" does not match existing lock${w.lock ? ` "${w.lock.id}"` : ' (no lock held)'}` } };
+      return { world: { ...w, lock: null, releases: [...w.releases, { t, id: op.lockId }] }, result: { ok: true } };
+  }
+}
+
+function inject(w0: TerraformWorld, fault: TerraformFault, t: number): { world: TerraformWorld; note: string } {
+  const w = { ...w0, faults: [...w0.faults, { t, kind: fault.kind }] };
+  switch (fault.kind) {
+    case 'drift': {
+      const o = objectAt(w, fault.address);
+      if (!o) return { world: w, note: `console edit of ${fault.address}: no such object` };
+      return { world: { ...w, cloud: { ...w.cloud, [o.id]: { ...o, attrs: { ...o.attrs, ...fault.set } } } }, note: `changed in the console, outside Terraform: ${fault.address} (${o.id}) ${Object.entries(fault.set).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ')}` };
+    }
+    case 'deleteOutside': {
+      const o = objectAt(w, fault.address);
+      if (!o) return { world: w, note: `delete of ${fault.address}: no such object` };
+      const { [o.id]: _gone, ...cloud } = w.cloud;
+      return { world: { ...w, cloud, dataLostGb: w.dataLostGb + o.dataGb }, note: `deleted outside Terraform: ${fault.address} (${o.id})` };
+    }
+    case 'failCreate':
+      return { world: { ...w, createFailures: { ...w.createFailures, [fault.address]: { times: fault.times, tainted: fault.tainted } } }, note: `the cloud will fail the next ${fault.times < 0 ? 'every' : fault.times} create${fault.times === 1 ? '' : 's'} of ${fault.address}${fault.tainted ? ' after the object exists (tainted)' : ''}` };
+    case 'writeData': {
+      const o = objectAt(w, fault.address);
+      if (!o) return { world: w, note: `no object for ${fault.address} to write to` };
+      return { world: { ...w, cloud: { ...w.cloud, [o.id]: { ...o, dataGb: o.dataGb + fault.gb } } }, note: `the application writes ${fault.gb} GB to ${fault.address} (${o.id})` };
+    }
+    case 'forceUnlock':
+      if (!w.lock) return { world: w, note: 'terraform force-unlock: no lock held' };
+      return { world: { ...w, lock: null }, note: `terraform force-unlock ${w.lock.id}: Terraform state has been successfully unlocked!` };
+    case 'crash':
+      return { world: w, note: 'the terraform process is killed' };
+  }
+}
+
+export interface TerraformWorldSummary {
+  /** Real objects: address (as the state file names them, or "unmanaged") → id, type, data. */
+  cloud: { id: string; type: string; address: string | null; dataGb: number }[];
+  serial: number;
+  state: string[];
+  lock: { id: string; who: string; operation: string; since: number } | null;
+  /** Objects no state entry points at: Terraform does not know they exist. */
+  unmanaged: number;
+  dataLostGb: number;
+  calls: number;
+}
+
+function summary(w: TerraformWorld): TerraformWorldSummary {
+  const owner = new Map(Object.values(w.state.resources).map((r) => [r.id, r.address]));
+  const cloud = Object.values(w.cloud).map((o) => ({ id: o.id, type: o.type, address: owner.get(o.id) ?? null, dataGb: o.dataGb }));
+  return {
+    cloud, serial: w.state.serial, state: Object.values(w.state.resources).map((r) => `${r.address}${r.tainted ? ' (tainted)' : ''}`),
+    lock: w.lock ? { id: w.lock.id, who: w.lock.who, operation: w.lock.operation, since: w.lock.created } : null,
+    unmanaged: cloud.filter((c) => c.address === null).length, dataLostGb: w.dataLostGb, calls: w.calls.length,
+  };
+}
+
+export const terraformWorldModel: WorldModel<TerraformWorld, TerraformFault> = { begin, complete, inject, summary: (w) => summary(w) };
