@@ -10,9 +10,10 @@ import { DEFAULT_PARAMS, hpaBinding } from '../../sim/loops/incus-hpa';
 import { Runner } from '../../sim/runner';
 import type { HpaFault, HpaWorld, SimInstance } from '../../sim/worlds/incus-hpa';
 import { createHpaWorld, settle } from '../../sim/worlds/incus-hpa';
+import { propertyRuns } from '../property-runs';
 
 /** Runs per property: 200 in CI, more with LOOPSCOPE_PROPERTY_RUNS. */
-export const NUM_RUNS = Number(process.env.LOOPSCOPE_PROPERTY_RUNS ?? 200);
+export const NUM_RUNS = propertyRuns();
 const MB = 1e6;
 export const FAULT_PHASE_MS = 5 * 60_000;
 

@@ -10,6 +10,7 @@ import { Runner } from '../../sim/runner';
 import type { TimelineEntry } from '../../sim/runner';
 import type { CronFault, CronWorld } from '../../sim/worlds/cron';
 import { createCronWorld } from '../../sim/worlds/cron';
+import { propertyRuns } from '../property-runs';
 
 const START = Date.parse('2026-03-29T01:50:00Z');
 function runner(config: CronConfig, timeline: TimelineEntry<CronFault, CronConfig>[] = [], runs = 1000) {
@@ -66,7 +67,7 @@ describe('cron invariants (fast-check)', () => {
       r.run(minutes * 60_000);
       const c = ctx(r);
       expect(steadyClockRunsExactly(r.world.ran, entries, minuteOf(START) + offsetMin, c.virtualTime!)).toEqual([]);
-    }), { numRuns: 200, seed: 7 });
+    }), { numRuns: propertyRuns(200), seed: 7 });
   });
 
   // One jump: cronie's ±3 h bound is on timeDiff, so two −100 min jumps add up to a "large"
@@ -79,7 +80,7 @@ describe('cron invariants (fast-check)', () => {
       const r = new Runner(cronBinding, { scenario: 'p', seed: 1, world: createCronWorld(1, START, runtimes), config: { entries, flock: false }, timeline, recordFrames: false });
       r.run(150 * 60_000);
       expect(fixedTimeJobsRunOnce(r.world.ran, entries, minuteOf(START), ctx(r).virtualTime!)).toEqual([]);
-    }), { numRuns: 200, seed: 11 });
+    }), { numRuns: propertyRuns(200), seed: 11 });
   });
 
   it('the property can fail: a duplicated run is reported', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as wq from '../../machines/kubernetes/workqueue';
+import { propertyRuns } from '../property-runs';
 
 // client-go util/workqueue queue.go: dirty / processing sets; default_rate_limiters.go.
 describe('workqueue (client-go queue.go)', () => {
@@ -49,7 +50,7 @@ describe('workqueue (client-go queue.go)', () => {
       for (let r = wq.get(q); r.key !== undefined; r = wq.get(q)) { q = wq.done(r.q, r.key); owed.delete(r.key); }
       expect([...owed]).toEqual([]);
       expect(q.dirty).toEqual([]);
-    }));
+    }), { numRuns: propertyRuns() });
   });
 
   it('AddAfter keeps the earliest time; promoteReady moves due keys onto the queue', () => {

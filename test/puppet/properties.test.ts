@@ -9,6 +9,7 @@ import { Runner } from '../../sim/runner';
 import type { TimelineEntry } from '../../sim/runner';
 import type { PuppetFault } from '../../sim/worlds/puppet';
 import { createPuppetWorld } from '../../sim/worlds/puppet';
+import { propertyRuns } from '../property-runs';
 
 const ENSURES: Record<ResourceType, string[]> = {
   package: ['present', 'absent', 'latest', '1.0', '2.0'],
@@ -78,7 +79,7 @@ describe('puppet invariants hold for random catalogs, drift, failing installs an
       expect(r.world.reports.length).toBeGreaterThanOrEqual(5);
       expect(puppetViolations(r.world, () => catalog)).toEqual([]);
       expect(runsFollowRuninterval(r.world, settings.runintervalMs, splay ? 600_000 : 0)).toEqual([]);
-    }), { numRuns: 250, seed: 4 });
+    }), { numRuns: propertyRuns(250), seed: 4 });
   });
 
   it('the properties can fail: a report whose service changed after its package failed is caught', () => {

@@ -10,6 +10,7 @@ import type { TimelineEntry } from '../../sim/runner';
 import type { Trace } from '../../sim/trace';
 import type { RunSpec, SystemdFault, SystemdWorldSummary } from '../../sim/worlds/systemd-restart';
 import { createSystemdWorld } from '../../sim/worlds/systemd-restart';
+import { propertyRuns } from '../property-runs';
 
 const outcome = fc.oneof(
   fc.record({ kind: fc.constant('exit' as const), code: fc.constantFrom(0, 1, 2, 75, 78) }),
@@ -46,7 +47,7 @@ describe('systemd-restart invariants hold for random units, programs and operato
         for (let i = 0; i < 3000 && r.processNext() && r.t <= 60_000;) i++;
         const violations = systemdViolations(r.trace() as Trace<SystemdWorldSummary>, unit);
         expect(violations).toEqual([]);
-      }), { numRuns: 250, seed: 42 });
+      }), { numRuns: propertyRuns(250), seed: 42 });
   });
 
   it('the properties can fail: a trace with six starts in a second breaks the start limit', () => {

@@ -8,6 +8,7 @@ import { Runner } from '../../sim/runner';
 import type { TimelineEntry } from '../../sim/runner';
 import type { TerraformFault } from '../../sim/worlds/terraform';
 import { createTerraformWorld } from '../../sim/worlds/terraform';
+import { propertyRuns } from '../property-runs';
 
 /** Templates: each may only refer to earlier ones, so any subset in this order is acyclic. */
 const TEMPLATES: { address: string; attrs: Record<string, Scalar>; dependsOn?: string[] }[] = [
@@ -59,7 +60,7 @@ describe('terraform invariants hold for random configurations, drift and failing
       r.run(3 * 3_600_000);
       expect(r.world.locks.filter((l) => l.ok).length).toBeGreaterThanOrEqual(5);
       expect(terraformViolations(r.world, resources)).toEqual([]);
-    }), { numRuns: 200, seed: 9 });
+    }), { numRuns: propertyRuns(200), seed: 9 });
   });
 
   it('the properties can fail: a create logged before its dependency finished is reported', () => {
