@@ -1,4 +1,4 @@
-import type { Observation, RefreshInput, RetrieveInput, RunReport, SyncInput, Values } from '../../machines/puppet';
+import type { Observation, RefreshInput, ResourceStatus, RetrieveInput, RunReport, SyncInput, Values } from '../../machines/puppet';
 import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawInt, seedRng } from '../random';
@@ -216,6 +216,22 @@ export interface PuppetWorldSummary {
   agentChanges: number;
   drifts: number;
   restarts: number;
+  /** Every resource of the last report, as its Resource::Status says (added for the lab's view). */
+  resources: PuppetResourceRow[];
+}
+
+/**
+ * A resource's outcome in one run. `changed` is split by Resource::Status#corrective_change:
+ * corrective (the host drifted from a catalog that did not change) or intentional (the catalog
+ * asked for something new). `noop`: out of sync, only reported (noop mode).
+ */
+export type PuppetResourceOutcome = 'in sync' | 'changed' | 'failed' | 'skipped' | 'noop';
+export interface PuppetResourceRow { ref: string; status: PuppetResourceOutcome; change: 'corrective' | 'intentional' | null; outOfSync: string[]; restarted: boolean; message: string }
+
+export function resourceRow(s: ResourceStatus): PuppetResourceRow {
+  // A failed restart fails the report (Report#compute_status), so it shows as failed too.
+  const status: PuppetResourceOutcome = s.failed || s.failedToRestart ? 'failed' : s.skipped ? 'skipped' : s.changed ? 'changed' : s.noop ? 'noop' : 'in sync';
+  return { ref: s.ref, status, change: status === 'changed' ? (s.corrective ? 'corrective' : 'intentional') : null, outOfSync: s.outOfSync, restarted: s.restarted, message: s.message };
 }
 
 function summary(w: PuppetWorld): PuppetWorldSummary {
@@ -230,6 +246,7 @@ function summary(w: PuppetWorld): PuppetWorldSummary {
     agentChanges: w.applied.length,
     drifts: w.drifts.length,
     restarts: w.restarts,
+    resources: r ? r.statuses.map(resourceRow) : [],
   };
 }
 

@@ -41,7 +41,12 @@ export interface TerraformWorld {
   releases: { t: number; id: string }[];
   faults: { t: number; kind: TerraformFault['kind'] }[];
   dataLostGb: number;
+  /** The plan as it is applied to the cloud: one entry per ApplyResourceChange, tagged with its run. */
+  changes: AppliedChange[];
 }
+
+/** One change of a run's plan reaching the cloud: what the object was and what it is asked to be. */
+export interface AppliedChange { run: number; address: string; kind: 'create' | 'update' | 'delete'; before: Record<string, Scalar> | null; after: Record<string, Scalar>; ok: boolean | null }
 
 export type TerraformFault =
   | { kind: 'drift'; address: string; set: Record<string, Scalar> }
@@ -59,7 +64,7 @@ export function createTerraformWorld(seed: number, createFailures: Record<string
   rng = r2;
   return {
     rng, cloud: {}, state: { version: 4, serial: 0, lineage: `${lineage.slice(0, 8)}-${lineage.slice(8)}`, resources: {} }, lock: null,
-    createFailures, ops: [], nextOpId: 1, calls: [], writes: [], locks: [], releases: [], faults: [], dataLostGb: 0,
+    createFailures, ops: [], nextOpId: 1, calls: [], writes: [], locks: [], releases: [], faults: [], dataLostGb: 0, changes: [],
   };
 }
 
@@ -111,6 +116,10 @@ function begin(world0: TerraformWorld, src: string, input: unknown, t: number) {
         w = { ...w, createFailures: { ...w.createFailures, [a.op.address]: { ...f, times: f.times > 0 ? f.times - 1 : f.times } } };
       }
       const ms = a.op.kind === 'create' ? timing[0] : a.op.kind === 'update' ? timing[1] : timing[2];
+      // The run is the latest lock taken: an apply only happens under its lock.
+      const run = w.locks.filter((l) => l.ok).length;
+      const old = a.op.kind === 'create' ? undefined : a.op.kind === 'delete' && a.op.objectId ? w.cloud[a.op.objectId] : objectAt(w, a.op.address);
+      w = { ...w, changes: [...w.changes, { run, address: a.op.address, kind: a.op.kind, before: old ? { ...old.attrs } : null, after: { ...a.attrs }, ok: null }] };
       return add({ id, kind: 'apply', input: a, failure, t0: t }, failure && !failure.tainted ? Math.min(ms, 5000) : ms);
     }
     case 'persistState': return add({ id, kind: 'persist', input: input as PersistInput }, BACKEND_MS);
@@ -168,7 +177,9 @@ function complete(world0: TerraformWorld, opId: number, t: number): { world: Ter
       return { world: w, result: { ok: true, output: Object.fromEntries(op.addresses.map((a) => [a.address, w.cloud[a.id] ? readAttrs(w.cloud[a.id]!) : null])) } };
     case 'apply': {
       const { world, outcome } = applyCall(w, op, t);
-      return { world, result: { ok: true, output: outcome } };
+      const i = world.changes.findLastIndex((c) => c.address === op.input.op.address && c.kind === op.input.op.kind && c.ok === null);
+      const changes = i < 0 ? world.changes : world.changes.map((c, j) => (j === i ? { ...c, ok: outcome.error === null } : c));
+      return { world: { ...world, changes }, result: { ok: true, output: outcome } };
     }
     case 'persist': {
       // An S3 backend does not check the lock on write: after a force-unlock a stale run still writes.
@@ -220,6 +231,44 @@ export interface TerraformWorldSummary {
   unmanaged: number;
   dataLostGb: number;
   calls: number;
+  /** The last run's plan as applied so far (added for the lab's view); null before any apply. */
+  plan: { run: number; changes: PlanRow[] } | null;
+  /** Who holds the state lock (LockInfo.Who), or null. */
+  lockHolder: string | null;
+}
+
+/** plans.Action as the plan renderer shows it. */
+export type PlanAction = 'create' | 'update' | 'replace' | 'delete' | 'no-op';
+export interface PlanRow {
+  address: string;
+  action: PlanAction;
+  /** + create, ~ update in-place, - destroy, -/+ destroy then create, +/- create_before_destroy. */
+  symbol: '+' | '~' | '-' | '-/+' | '+/-' | ' ';
+  attrs: { name: string; before: Scalar | null; after: Scalar | null }[];
+  /** applying: the cloud call is in flight; done / failed: it returned. */
+  status: 'applying' | 'done' | 'failed';
+}
+
+/** Groups a run's cloud calls by address into the plan's rows (a replace is a create and a delete). */
+export function planRows(changes: AppliedChange[]): PlanRow[] {
+  const byAddress = new Map<string, AppliedChange[]>();
+  for (const c of changes) byAddress.set(c.address, [...(byAddress.get(c.address) ?? []), c]);
+  return [...byAddress.entries()].map(([address, cs]) => {
+    const create = cs.find((c) => c.kind === 'create');
+    const del = cs.find((c) => c.kind === 'delete');
+    const update = cs.find((c) => c.kind === 'update');
+    // Which came first tells the replace order (internal/plans/action.go DeleteThenCreate / CreateThenDelete).
+    const action: PlanAction = create && del ? 'replace' : create ? 'create' : del ? 'delete' : update ? 'update' : 'no-op';
+    const symbol = action === 'replace' ? (cs[0]!.kind === 'create' ? '+/-' : '-/+') : action === 'create' ? '+' : action === 'delete' ? '-' : action === 'update' ? '~' : ' ';
+    const before = (del ?? update)?.before ?? null;
+    const after = action === 'delete' ? null : (create ?? update)?.after ?? null;
+    const names = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].sort();
+    const attrs = names
+      .map((name) => ({ name, before: before?.[name] ?? null, after: after ? after[name] ?? (action === 'update' ? before?.[name] ?? null : null) : null }))
+      .filter((a) => a.before !== a.after);
+    const status = cs.some((c) => c.ok === false) ? 'failed' : cs.some((c) => c.ok === null) ? 'applying' : 'done';
+    return { address, action, symbol, attrs, status };
+  });
 }
 
 function summary(w: TerraformWorld): TerraformWorldSummary {
@@ -229,7 +278,14 @@ function summary(w: TerraformWorld): TerraformWorldSummary {
     cloud, serial: w.state.serial, state: Object.values(w.state.resources).map((r) => `${r.address}${r.tainted ? ' (tainted)' : ''}`),
     lock: w.lock ? { id: w.lock.id, who: w.lock.who, operation: w.lock.operation, since: w.lock.created } : null,
     unmanaged: cloud.filter((c) => c.address === null).length, dataLostGb: w.dataLostGb, calls: w.calls.length,
+    plan: lastPlan(w.changes), lockHolder: w.lock?.who ?? null,
   };
+}
+
+function lastPlan(changes: AppliedChange[]): TerraformWorldSummary['plan'] {
+  const run = changes.at(-1)?.run;
+  if (run === undefined) return null;
+  return { run, changes: planRows(changes.filter((c) => c.run === run)) };
 }
 
 export const terraformWorldModel: WorldModel<TerraformWorld, TerraformFault> = { begin, complete, inject, summary: (w) => summary(w) };

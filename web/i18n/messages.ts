@@ -45,6 +45,10 @@ const en = {
   otherObjects: 'Other objects', events: 'Recent events', watchStream: 'watch', cached: 'cached', inFlight: 'in flight', dropped: 'dropped',
   apiWrites: 'API writes', conflicts: 'conflicts', crashPod: 'Crash', failNode: 'Fail node', recoverNode: 'Recover node',
   delayWatch: 'Delay the watch 5 s for 1 min', desiredReplicas: 'desired replicas', readyPods: 'ready pods',
+  puppetResources: 'Resources (last report)', lastRun: 'Last run', exitCode: 'exit code', noReportYet: 'no report yet',
+  inSync: 'in sync', corrective: 'drifted, corrected', intentional: 'changed (catalog)', failedStatus: 'failed', skippedStatus: 'skipped', noopStatus: 'out of sync (noop)',
+  tfPlan: 'Plan (as applied to the cloud)', noPlanYet: 'no change applied yet', stateSerial: 'State serial', stateLock: 'State lock', unlocked: 'unlocked',
+  applying: 'applying', done: 'done', agentChanges: 'changes by the agent', driftsSeries: 'changes outside Puppet', cloudCalls: 'cloud calls', dataLost: 'data lost (GB)',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -89,6 +93,10 @@ const ptBR: Record<MessageKey, string> = {
   otherObjects: 'Outros objetos', events: 'Eventos recentes', watchStream: 'watch', cached: 'em cache', inFlight: 'em trânsito', dropped: 'perdidos',
   apiWrites: 'escritas na API', conflicts: 'conflitos', crashPod: 'Derrubar', failNode: 'Derrubar o nó', recoverNode: 'Recuperar o nó',
   delayWatch: 'Atrasar o watch em 5 s por 1 min', desiredReplicas: 'réplicas desejadas', readyPods: 'pods prontos',
+  puppetResources: 'Recursos (último relatório)', lastRun: 'Última execução', exitCode: 'código de saída', noReportYet: 'nenhum relatório ainda',
+  inSync: 'em conformidade', corrective: 'desviou, corrigido', intentional: 'alterado (catálogo)', failedStatus: 'falhou', skippedStatus: 'pulado', noopStatus: 'fora de conformidade (noop)',
+  tfPlan: 'Plano (como aplicado na nuvem)', noPlanYet: 'nenhuma mudança aplicada ainda', stateSerial: 'Serial do estado', stateLock: 'Lock do estado', unlocked: 'livre',
+  applying: 'aplicando', done: 'concluído', agentChanges: 'mudanças do agente', driftsSeries: 'mudanças fora do Puppet', cloudCalls: 'chamadas à nuvem', dataLost: 'dados perdidos (GB)',
 };
 
 export const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, 'pt-BR': ptBR };

@@ -12,6 +12,10 @@ import { KubeWorldView } from './kubernetes/KubeWorldView';
 import { SystemdCharts } from './systemd-restart/SystemdCharts';
 import { SystemdInterventions } from './systemd-restart/SystemdInterventions';
 import { SystemdWorldView } from './systemd-restart/SystemdWorldView';
+import { PuppetCharts } from './puppet/PuppetCharts';
+import { PuppetWorldView } from './puppet/PuppetWorldView';
+import { TerraformCharts } from './terraform/TerraformCharts';
+import { TerraformWorldView } from './terraform/TerraformWorldView';
 import { JsonWorldView } from './JsonWorldView';
 import type { LoopViews } from './types';
 
@@ -21,6 +25,8 @@ const VIEWS: Record<string, LoopViews> = {
   'systemd-restart': { World: SystemdWorldView, Charts: SystemdCharts, Interventions: SystemdInterventions },
   cron: { World: CronWorldView, Charts: CronCharts, Interventions: CronInterventions },
   kubernetes: { World: KubeWorldView, Charts: KubeCharts, Interventions: KubeInterventions },
+  puppet: { World: PuppetWorldView, Charts: PuppetCharts },
+  terraform: { World: TerraformWorldView, Charts: TerraformCharts },
 };
 
 export const viewsFor = (loop: string): LoopViews => VIEWS[loop] ?? { World: JsonWorldView };

@@ -1,0 +1,41 @@
+import { useT } from '../../i18n/i18n';
+import { clock } from '../../lab/format';
+import type { WorldViewProps } from '../types';
+import '../worlds.css';
+import './terraform.css';
+import { asTerraform, attrChange, SYMBOL_CLASS } from './terraformView';
+
+/** The last run's plan as `terraform plan` renders it, with the backend's lock and serial. */
+export function TerraformWorldView({ frame }: WorldViewProps) {
+  const t = useT();
+  const world = asTerraform(frame);
+  return (
+    <section className="world terraform-world" data-testid="world">
+      <dl className="facts">
+        <dt>{t('stateLock')}</dt>
+        <dd data-testid="tf-lock" data-holder={world.lockHolder ?? ''}>
+          {world.lock ? <><b className="tf-locked">🔒 {world.lock.who}</b> · {world.lock.operation} · ID {world.lock.id.slice(0, 8)}… · {clock(world.lock.since)}</> : <span className="muted">{t('unlocked')}</span>}
+        </dd>
+        <dt>{t('stateSerial')}</dt>
+        <dd data-testid="tf-serial">{world.serial}</dd>
+        <dt>{t('cloudCalls')}</dt>
+        <dd>{world.calls}{world.unmanaged ? ` · ${world.unmanaged} unmanaged` : ''}</dd>
+        <dt>{t('dataLost')}</dt>
+        <dd className={world.dataLostGb > 0 ? 'down' : ''}>{world.dataLostGb}</dd>
+      </dl>
+      <h4>{t('tfPlan')}{world.plan ? ` · run ${world.plan.run}` : ''}</h4>
+      {world.plan ? (
+        <pre className="tf-plan" data-testid="tf-plan">
+          {world.plan.changes.map((c) => (
+            <div key={c.address} className={`tf-change ${SYMBOL_CLASS[c.symbol]}`} data-testid="tf-change" data-address={c.address} data-symbol={c.symbol} data-status={c.status}>
+              <span className="tf-symbol">{c.symbol.padStart(3)}</span> {c.address} <span className={`tf-status tf-${c.status}`}>({t(c.status === 'failed' ? 'failedStatus' : c.status)})</span>
+              {c.attrs.map((a) => (
+                <div key={a.name} className="tf-attr">{'      '}{a.name} = {attrChange(a.before, a.after)}</div>
+              ))}
+            </div>
+          ))}
+        </pre>
+      ) : <p className="muted" data-testid="tf-plan">{t('noPlanYet')}</p>}
+    </section>
+  );
+}
