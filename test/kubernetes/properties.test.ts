@@ -42,12 +42,12 @@ const faultArb = (nodes: number): fc.Arbitrary<Entry[]> => {
       .map((r) => [{ at: r.at, change: { reorderWatch: { count: r.count, upTo: `${r.upTo}s` } } }]),
     at.map((a) => [{ at: a, change: { crashPod: { app: 'web' } } }]),
     at.map((a) => [{ at: a, change: { restartController: true } }]),
-    // node-1 never fails, so the pods always have somewhere to go. No nodeRecover yet: the model
-    // leaves pods on a node that fails and recovers before eviction stuck for good (kubeletStart /
-    // kubeletReady are dropped while the node is down and nothing re-runs them; pods marked NotReady
-    // by the node lifecycle controller never become ready again), where upstream the kubelet resyncs
-    // its pods once it reports again. Shrunk counterexample: 1 node, scale 0→1 at 1s, nodeFail 2s,
-    // nodeRecover 4s → the pod stays Pending on node-1.
+    // A permanent failure only on node-2/3, so the pods always have somewhere to go; any node may
+    // fail and come back within 300 s (its kubelet then resyncs its pods: sim/worlds/kubernetes
+    // kubeletResync — found by this property: 1 node, scale 0→1 at 1s, nodeFail 2s, nodeRecover 4s
+    // once left the pod Pending for good).
+    fc.record({ at, node: fc.constantFrom(...nodeNames(nodes)), back: fc.integer({ min: 1, max: 300 }) })
+      .map((r) => [{ at: r.at, change: { nodeFail: r.node } }, { at: r.at + r.back, change: { nodeRecover: r.node } }]),
     ...(nodes > 1 ? [fc.record({ at, node: fc.constantFrom(...nodeNames(nodes).slice(1)) }).map((r) => [{ at: r.at, change: { nodeFail: r.node } }])] : []),
   );
   return fc.array(one, { maxLength: 6 }).map((xs) => xs.flat())

@@ -2,7 +2,7 @@ import type { ApiWriteInput, ApiWriteOutput, KObject, NewObject, PodStatus, Read
 import { outcomeOf } from '../../../machines/kubernetes';
 import type { OpResult, WorldModel } from '../../model';
 import type { KubeWorld, MessageQueue } from './world';
-import { applyWrite, deleteObject, emit, kubectlApply, nextAgendaAt, recordEvent, schedule, settle, store as st, viewOf } from './world';
+import { applyWrite, deleteObject, emit, kubectlApply, kubeletResync, nextAgendaAt, recordEvent, schedule, settle, store as st, viewOf } from './world';
 import { kubeSummary } from './summary';
 
 /** A pod by name, or the first ready pod labelled app=<app> (by name). */
@@ -186,8 +186,10 @@ function inject(world0: KubeWorld, fault: KubeFault, t: number): { world: KubeWo
       w = schedule(w, { at: t + w.params.nodeMonitorGraceMs, kind: 'nodeNotReady', node: fault.node });
       return { world: w, note: `node ${fault.node} failed (kubelet stops reporting)` };
     }
-    case 'nodeRecover':
-      return { world: mutate(world, st.storeKey('Node', '', fault.node), t, (o) => ({ ...o, status: { ...o.status, ready: true } })), note: `node ${fault.node} is back` };
+    case 'nodeRecover': {
+      const back = mutate(world, st.storeKey('Node', '', fault.node), t, (o) => ({ ...o, status: { ...o.status, ready: true } }));
+      return { world: kubeletResync(back, fault.node, t), note: `node ${fault.node} is back` };
+    }
     case 'delayWatch':
       return { world: { ...world, faults: { ...world.faults, delays: [...world.faults.delays, { kind: fault.objectKind, extraMs: fault.extraMs, until: t + fault.forMs }] } },
         note: `watch of ${fault.objectKind ?? 'every kind'} delayed by ${fault.extraMs / 1000}s for ${fault.forMs / 1000}s` };

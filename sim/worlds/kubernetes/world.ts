@@ -297,6 +297,23 @@ function nodeReady(world: KubeWorld, name: string | undefined): boolean {
 }
 
 /** kube-scheduler: filter nodes that fit (ready, CPU, pod count), score LeastAllocated, bind. */
+/**
+ * A node that reports again: its kubelet re-syncs the pods bound to it (kubelet syncLoop → SyncPod),
+ * starting those that never started and reporting Ready again for running ones that the node
+ * lifecycle controller marked NotReady. Pods already evicted are gone and not touched.
+ */
+export function kubeletResync(world: KubeWorld, node: string, now: number): KubeWorld {
+  let w = world;
+  for (const pod of objectsOf(w, 'Pod')) {
+    if ((pod.spec as unknown as PodSpec).nodeName !== node || pod.metadata.deletionTimestamp !== undefined) continue;
+    const status = pod.status as unknown as PodStatus;
+    const key = st.storeKeyOf(pod);
+    if (status.phase !== 'Running') w = schedule(w, { at: now + w.params.startMs, kind: 'kubeletStart', pod: key });
+    else if (!status.ready) w = schedule(w, { at: now + w.params.readyMs, kind: 'kubeletReady', pod: key });
+  }
+  return w;
+}
+
 function schedulePod(world: KubeWorld, key: string, now: number): KubeWorld {
   const pod = world.store.objects[key];
   if (!pod || (pod.spec as unknown as PodSpec).nodeName || pod.metadata.deletionTimestamp !== undefined) return world;
