@@ -218,3 +218,23 @@ export function unitProblems(u: UnitConfig): { field: string; expected: string }
   }
   return out;
 }
+
+/** Keys whose values are whole numbers or booleans in the unit schema (a unit file has only text). */
+const COUNT_KEYS = new Set(['RestartSteps', 'StartLimitBurst']);
+
+/**
+ * An edited unit file's `Key=value` lines (the lab's editor), validated by the same schema and
+ * service_verify() rules as a scenario's `unit:`; returns the unit a timeline `unit:` entry
+ * would carry, or every problem as "file: field: expectation".
+ */
+export function parseUnitKeys(file: string, keys: Record<string, string>, running: UnitConfig): { ok: true; unit: UnitConfig } | { ok: false; errors: string[] } {
+  const doc: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(keys)) {
+    doc[k] = COUNT_KEYS.has(k) && /^\d+$/.test(v) ? Number(v) : k === 'enabled' && (v === 'true' || v === 'false') ? v === 'true' : v;
+  }
+  const parsed = unitSchema.safeParse(doc);
+  if (!parsed.success) return { ok: false, errors: issuesToErrors(file, '', parsed.error).map((e) => e.message) };
+  const unit = toUnit(parsed.data, running);
+  const problems = unitProblems(unit).map((p) => new InputError(file, p.field, p.expected).message);
+  return problems.length ? { ok: false, errors: problems } : { ok: true, unit };
+}

@@ -49,6 +49,8 @@ const en = {
   inSync: 'in sync', corrective: 'drifted, corrected', intentional: 'changed (catalog)', failedStatus: 'failed', skippedStatus: 'skipped', noopStatus: 'out of sync (noop)',
   tfPlan: 'Plan (as applied to the cloud)', noPlanYet: 'no change applied yet', stateSerial: 'State serial', stateLock: 'State lock', unlocked: 'unlocked',
   applying: 'applying', done: 'done', agentChanges: 'changes by the agent', driftsSeries: 'changes outside Puppet', cloudCalls: 'cloud calls', dataLost: 'data lost (GB)',
+  unitFileEditor: 'Desired state (the unit file)', unitReloaded: 'Applied (daemon-reload): the unit uses it from its next restart decision.',
+  replicasEditor: 'Desired state (spec.replicas)', driftFile: 'Change the file by hand', stopService: 'Stop the service by hand',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -97,6 +99,8 @@ const ptBR: Record<MessageKey, string> = {
   inSync: 'em conformidade', corrective: 'desviou, corrigido', intentional: 'alterado (catálogo)', failedStatus: 'falhou', skippedStatus: 'pulado', noopStatus: 'fora de conformidade (noop)',
   tfPlan: 'Plano (como aplicado na nuvem)', noPlanYet: 'nenhuma mudança aplicada ainda', stateSerial: 'Serial do estado', stateLock: 'Lock do estado', unlocked: 'livre',
   applying: 'aplicando', done: 'concluído', agentChanges: 'mudanças do agente', driftsSeries: 'mudanças fora do Puppet', cloudCalls: 'chamadas à nuvem', dataLost: 'dados perdidos (GB)',
+  unitFileEditor: 'Estado desejado (o arquivo da unit)', unitReloaded: 'Aplicado (daemon-reload): a unit usa a partir da próxima decisão de reinício.',
+  replicasEditor: 'Estado desejado (spec.replicas)', driftFile: 'Alterar o arquivo à mão', stopService: 'Parar o serviço à mão',
 };
 
 export const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, 'pt-BR': ptBR };

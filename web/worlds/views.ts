@@ -9,11 +9,14 @@ import { CronWorldView } from './cron/CronWorldView';
 import { KubeCharts } from './kubernetes/KubeCharts';
 import { KubeInterventions } from './kubernetes/KubeInterventions';
 import { KubeWorldView } from './kubernetes/KubeWorldView';
+import { ReplicasEditor } from './kubernetes/ReplicasEditor';
 import { SystemdCharts } from './systemd-restart/SystemdCharts';
 import { SystemdInterventions } from './systemd-restart/SystemdInterventions';
 import { SystemdWorldView } from './systemd-restart/SystemdWorldView';
+import { UnitEditor } from './systemd-restart/UnitEditor';
 import { PuppetCharts } from './puppet/PuppetCharts';
 import { PuppetWorldView } from './puppet/PuppetWorldView';
+import { PuppetInterventions } from './puppet/PuppetInterventions';
 import { TerraformCharts } from './terraform/TerraformCharts';
 import { TerraformWorldView } from './terraform/TerraformWorldView';
 import { JsonWorldView } from './JsonWorldView';
@@ -22,10 +25,10 @@ import type { LoopViews } from './types';
 /** Custom views per loop id; a loop added to LOOPS without one gets the JSON fallback. */
 const VIEWS: Record<string, LoopViews> = {
   'incus-hpa': { World: HpaWorldView, Charts: HpaCharts, Interventions: HpaInterventions, Editor: HpaConfigEditor, policies: POLICY_NAMES },
-  'systemd-restart': { World: SystemdWorldView, Charts: SystemdCharts, Interventions: SystemdInterventions },
+  'systemd-restart': { World: SystemdWorldView, Charts: SystemdCharts, Interventions: SystemdInterventions, Editor: UnitEditor },
   cron: { World: CronWorldView, Charts: CronCharts, Interventions: CronInterventions },
-  kubernetes: { World: KubeWorldView, Charts: KubeCharts, Interventions: KubeInterventions },
-  puppet: { World: PuppetWorldView, Charts: PuppetCharts },
+  kubernetes: { World: KubeWorldView, Charts: KubeCharts, Interventions: KubeInterventions, Editor: ReplicasEditor },
+  puppet: { World: PuppetWorldView, Charts: PuppetCharts, Interventions: PuppetInterventions },
   terraform: { World: TerraformWorldView, Charts: TerraformCharts },
 };
 
