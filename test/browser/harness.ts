@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
 import { createServer } from 'vite';
+import { afterAll, beforeAll } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -60,4 +61,25 @@ export function offsite(requests: string[]): string[] {
     if (u.startsWith('data:') || u.startsWith('blob:')) return false;
     return new URL(u).hostname !== '127.0.0.1';
   });
+}
+
+/** A lab dev server and a chromium page for one test file: started before its tests (failing if
+ * chromium is missing), closed after them. Fields are filled in by beforeAll. */
+export interface LabPage { page: Page; base: string; seen: { requests: string[]; errors: string[] } }
+export function useLabPage(): LabPage {
+  const lab = {} as LabPage;
+  let server: ViteDevServer | undefined;
+  let chrome: Awaited<ReturnType<typeof launchChromium>> | undefined;
+  beforeAll(async () => {
+    if (!hasChromium) throw new Error(missingChromiumMessage);
+    ({ server, url: lab.base } = await startLab());
+    chrome = await launchChromium();
+    lab.page = await chrome.context.newPage();
+    lab.seen = watch(lab.page);
+  }, 90_000);
+  afterAll(async () => {
+    await chrome?.close();
+    await server?.close();
+  });
+  return lab;
 }

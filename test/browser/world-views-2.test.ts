@@ -1,63 +1,46 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, missingChromiumMessage, mustRun, offsite, ROOT, startLab, watch } from './harness';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, missingChromiumMessage, mustRun, offsite, ROOT, useLabPage } from './harness';
 
 // Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
 const runSuite = hasChromium || mustRun;
 if (!runSuite) console.warn(`skipping test/browser/world-views-2: ${missingChromiumMessage}`);
 
 describe.runIf(runSuite)('puppet and terraform world views in chromium', () => {
-  let server: ViteDevServer;
-  let base: string;
-  let chrome: Awaited<ReturnType<typeof launchChromium>>;
-  let page: Page;
-  let seen: ReturnType<typeof watch>;
-
-  beforeAll(async () => {
-    if (!hasChromium) throw new Error(missingChromiumMessage);
-    ({ server, url: base } = await startLab());
-    chrome = await launchChromium();
-    page = await chrome.context.newPage();
-    seen = watch(page);
-  }, 90_000);
-  afterAll(async () => {
-    await chrome?.close();
-    await server?.close();
-  });
+  const lab = useLabPage();
 
   const open = async (query: string) => {
-    await page.goto(`${base}${query}`);
-    await page.getByTestId('lab').waitFor();
+    await lab.page.goto(`${lab.base}${query}`);
+    await lab.page.getByTestId('lab').waitFor();
   };
   const stepUntil = async (done: () => Promise<boolean>, max = 150) => {
-    for (let i = 0; i < max && !(await done()); i++) await page.getByTestId('btn-step').click();
+    for (let i = 0; i < max && !(await done()); i++) await lab.page.getByTestId('btn-step').click();
     expect(await done()).toBe(true);
   };
-  const count = (selector: string) => page.locator(selector).count();
+  const count = (selector: string) => lab.page.locator(selector).count();
   const screenshot = async (loop: string, scenario: string, t: number) => {
     await open(`?loop=${loop}&scenario=${scenario}&t=${t}`);
-    await page.locator('[data-testid="sc-node"]').first().waitFor();
-    await page.screenshot({ path: join(ROOT, `docs/gallery/${loop}.png`), fullPage: true });
+    await lab.page.locator('[data-testid="sc-node"]').first().waitFor();
+    await lab.page.screenshot({ path: join(ROOT, `docs/gallery/${loop}.png`), fullPage: true });
   };
 
   describe('puppet', () => {
     it('shows each resource of the last report: failed, skipped dependents, changed; later a corrected drift', async () => {
       await open('?loop=puppet&scenario=puppet-failed-dependency');
-      expect(await page.getByTestId('world-json').count()).toBe(0);
-      expect(await page.getByTestId('puppet-resource').count()).toBe(0);
+      expect(await lab.page.getByTestId('world-json').count()).toBe(0);
+      expect(await lab.page.getByTestId('puppet-resource').count()).toBe(0);
       // Run 1: the mirror answers 503, the package fails and its dependents are skipped (exit 4|2 = 6).
-      await stepUntil(async () => (await page.getByTestId('puppet-last').getAttribute('data-status')) === 'failed');
-      expect(await page.getByTestId('puppet-last').getAttribute('data-exit')).toBe('6');
-      expect(await page.getByTestId('puppet-resource').count()).toBe(5);
-      expect(await page.locator('[data-testid="puppet-resource"][data-ref="Package[postgresql]"]').getAttribute('data-badge')).toBe('failed');
+      await stepUntil(async () => (await lab.page.getByTestId('puppet-last').getAttribute('data-status')) === 'failed');
+      expect(await lab.page.getByTestId('puppet-last').getAttribute('data-exit')).toBe('6');
+      expect(await lab.page.getByTestId('puppet-resource').count()).toBe(5);
+      expect(await lab.page.locator('[data-testid="puppet-resource"][data-ref="Package[postgresql]"]').getAttribute('data-badge')).toBe('failed');
       expect(await count('[data-testid="puppet-resource"][data-badge="skipped"]')).toBe(2);
       expect(await count('[data-testid="puppet-resource"][data-badge="intentional"]')).toBeGreaterThan(0);
-      expect(await page.getByTestId('puppet-resources').innerText()).toContain('503 Service Unavailable');
+      expect(await lab.page.getByTestId('puppet-resources').innerText()).toContain('503 Service Unavailable');
       // Run 2, after the cron job rewrote the motd: Puppet puts it back — a corrective change.
-      await stepUntil(async () => (await page.locator('[data-testid="puppet-resource"][data-ref="File[/etc/motd]"]').getAttribute('data-badge')) === 'corrective');
-      expect(await page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
+      await stepUntil(async () => (await lab.page.locator('[data-testid="puppet-resource"][data-ref="File[/etc/motd]"]').getAttribute('data-badge')) === 'corrective');
+      expect(await lab.page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
       await screenshot('puppet', 'puppet-failed-dependency', 1_900_000);
     });
   });
@@ -65,30 +48,30 @@ describe.runIf(runSuite)('puppet and terraform world views in chromium', () => {
   describe('terraform', () => {
     it('shows the plan as a diff (+ then ~ with before → after), the lock holder and the serial', async () => {
       await open('?loop=terraform&scenario=terraform-drift');
-      expect(await page.getByTestId('world-json').count()).toBe(0);
-      expect(await page.getByTestId('tf-serial').innerText()).toBe('0');
-      await stepUntil(async () => (await page.getByTestId('tf-lock').getAttribute('data-holder')) === 'ci@runner-1');
-      expect(await page.getByTestId('tf-lock').innerText()).toContain('OperationTypeApply');
+      expect(await lab.page.getByTestId('world-json').count()).toBe(0);
+      expect(await lab.page.getByTestId('tf-serial').innerText()).toBe('0');
+      await stepUntil(async () => (await lab.page.getByTestId('tf-lock').getAttribute('data-holder')) === 'ci@runner-1');
+      expect(await lab.page.getByTestId('tf-lock').innerText()).toContain('OperationTypeApply');
       await stepUntil(async () => (await count('[data-testid="tf-change"][data-symbol="+"][data-status="done"]')) === 4);
-      await stepUntil(async () => (await page.getByTestId('tf-lock').getAttribute('data-holder')) === '');
-      expect(Number(await page.getByTestId('tf-serial').innerText())).toBeGreaterThan(0);
+      await stepUntil(async () => (await lab.page.getByTestId('tf-lock').getAttribute('data-holder')) === '');
+      expect(Number(await lab.page.getByTestId('tf-serial').innerText())).toBeGreaterThan(0);
       // Run 2 puts the console drift back in place.
       await stepUntil(async () => (await count('[data-testid="tf-change"][data-symbol="~"]')) > 0, 200);
-      const sg = page.locator('[data-testid="tf-change"][data-address="aws_security_group.web"]');
+      const sg = lab.page.locator('[data-testid="tf-change"][data-address="aws_security_group.web"]');
       await stepUntil(async () => (await sg.count()) > 0);
       expect(await sg.innerText()).toContain('ingress_port = 22 → 443');
-      expect(await page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
+      expect(await lab.page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
       // Later the AMI change replaces the instance, new one first (create_before_destroy).
       await open('?loop=terraform&scenario=terraform-drift&t=2980000');
-      await page.locator('[data-testid="tf-change"][data-symbol="+/-"]').waitFor();
-      expect(await page.locator('[data-testid="tf-change"][data-symbol="+/-"]').innerText()).toContain('ami = "ami-0a1b2c3d" → "ami-0e9f8a7b"');
+      await lab.page.locator('[data-testid="tf-change"][data-symbol="+/-"]').waitFor();
+      expect(await lab.page.locator('[data-testid="tf-change"][data-symbol="+/-"]').innerText()).toContain('ami = "ami-0a1b2c3d" → "ami-0e9f8a7b"');
       await screenshot('terraform', 'terraform-drift', 2_000_000);
     });
   });
 
   it('made no console errors and no request left 127.0.0.1', () => {
-    expect(seen.errors).toEqual([]);
-    expect(seen.requests.length).toBeGreaterThan(0);
-    expect(offsite(seen.requests)).toEqual([]);
+    expect(lab.seen.errors).toEqual([]);
+    expect(lab.seen.requests.length).toBeGreaterThan(0);
+    expect(offsite(lab.seen.requests)).toEqual([]);
   });
 });

@@ -1,51 +1,34 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hasChromium, launchChromium, missingChromiumMessage, mustRun, offsite, ROOT, startLab, watch } from './harness';
+import { describe, expect, it } from 'vitest';
+import { hasChromium, missingChromiumMessage, mustRun, offsite, ROOT, useLabPage } from './harness';
 
 // Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
 const runSuite = hasChromium || mustRun;
 if (!runSuite) console.warn(`skipping test/browser/world-views: ${missingChromiumMessage}`);
 
 describe.runIf(runSuite)('dedicated world views in chromium', () => {
-  let server: ViteDevServer;
-  let base: string;
-  let chrome: Awaited<ReturnType<typeof launchChromium>>;
-  let page: Page;
-  let seen: ReturnType<typeof watch>;
+  const lab = useLabPage();
 
-  beforeAll(async () => {
-    if (!hasChromium) throw new Error(missingChromiumMessage);
-    ({ server, url: base } = await startLab());
-    chrome = await launchChromium();
-    page = await chrome.context.newPage();
-    seen = watch(page);
-  }, 90_000);
-  afterAll(async () => {
-    await chrome?.close();
-    await server?.close();
-  });
-
-  const text = (id: string) => page.getByTestId(id).first().innerText();
-  const attr = (id: string, name: string) => page.getByTestId(id).first().getAttribute(name);
+  const text = (id: string) => lab.page.getByTestId(id).first().innerText();
+  const attr = (id: string, name: string) => lab.page.getByTestId(id).first().getAttribute(name);
   const open = async (query: string) => {
-    await page.goto(`${base}${query}`);
-    await page.getByTestId('lab').waitFor();
+    await lab.page.goto(`${lab.base}${query}`);
+    await lab.page.getByTestId('lab').waitFor();
   };
   const stepUntil = async (done: () => Promise<boolean>, max = 80) => {
-    for (let i = 0; i < max && !(await done()); i++) await page.getByTestId('btn-step').click();
+    for (let i = 0; i < max && !(await done()); i++) await lab.page.getByTestId('btn-step').click();
     expect(await done()).toBe(true);
   };
   const screenshot = async (loop: string, scenario: string) => {
     await open(`?loop=${loop}&scenario=${scenario}&t=90000`);
-    await page.locator('[data-testid="sc-node"]').first().waitFor();
-    await page.screenshot({ path: join(ROOT, `docs/gallery/${loop}.png`), fullPage: true });
+    await lab.page.locator('[data-testid="sc-node"]').first().waitFor();
+    await lab.page.screenshot({ path: join(ROOT, `docs/gallery/${loop}.png`), fullPage: true });
   };
 
   it('systemd-restart: systemctl status, NRestarts and the start-limit window follow the crash loop', async () => {
     await open('?loop=systemd-restart&scenario=systemd-crash-loop');
-    expect(await page.getByTestId('world-json').count()).toBe(0);
+    expect(await lab.page.getByTestId('world-json').count()).toBe(0);
     expect(await attr('unit-status', 'data-active')).toBe('activating');
     await stepUntil(async () => (await attr('unit-status', 'data-sub')) === 'running');
     expect(await text('main-pid')).toBe('1000');
@@ -58,69 +41,69 @@ describe.runIf(runSuite)('dedicated world views in chromium', () => {
     await stepUntil(async () => (await attr('unit-status', 'data-active')) === 'failed');
     expect(await text('unit-status')).toContain('Result: start-limit-hit');
     // reset-failed flushes the limit and NRestarts; start starts it again.
-    await page.getByTestId('systemctl-reset-failed').click();
+    await lab.page.getByTestId('systemctl-reset-failed').click();
     expect(await text('note')).toMatch(/systemctl reset-failed app\.service/);
     expect(await text('n-restarts')).toBe('0');
-    await page.getByTestId('systemctl-start').click();
+    await lab.page.getByTestId('systemctl-start').click();
     await stepUntil(async () => (await attr('unit-status', 'data-sub')) === 'running');
     expect(await attr('start-limit', 'data-num')).toBe('1');
-    expect(await page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
+    expect(await lab.page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
     await screenshot('systemd-restart', 'systemd-crash-loop');
   });
 
   it('cron: the wall clock, the crontab with next runs, and overlapping runs; a clock jump shows at once', async () => {
     await open('?loop=cron&scenario=cron-normal');
-    expect(await page.getByTestId('world-json').count()).toBe(0);
+    expect(await lab.page.getByTestId('world-json').count()).toBe(0);
     const first = await text('wall-clock');
     expect(first).toBe('2026-06-01 06:58');
-    expect(await page.getByTestId('crontab-row').count()).toBe(4);
+    expect(await lab.page.getByTestId('crontab-row').count()).toBe(4);
     await stepUntil(async () => (await text('wall-clock')) !== first);
     // Observing: crond has not processed the new minute yet (virtualTime lags); comparing catches up.
     expect(await text('crond-clock')).toBe(first);
-    await page.getByTestId('btn-step').click();
+    await lab.page.getByTestId('btn-step').click();
     expect(await text('crond-clock')).toBe(await text('wall-clock'));
     // "sync" runs longer than its period: two of its runs overlap (a second lane).
-    await stepUntil(async () => (await page.locator('[data-testid="run-bar"][data-lane="1"]').count()) > 0, 120);
+    await stepUntil(async () => (await lab.page.locator('[data-testid="run-bar"][data-lane="1"]').count()) > 0, 120);
     const before = await text('wall-clock');
-    await page.getByTestId('clock-jump-3600000').click();
+    await lab.page.getByTestId('clock-jump-3600000').click();
     expect(await text('note')).toMatch(/clock jumps \+60 min/);
     const after = await text('wall-clock');
     expect(Date.parse(`${after.replace(' ', 'T')}:00Z`) - Date.parse(`${before.replace(' ', 'T')}:00Z`)).toBe(3_600_000);
-    await page.getByTestId('host-down').click();
-    expect(await page.getByTestId('host-down').count()).toBe(2); // the button and the world's badge
-    expect(await page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
+    await lab.page.getByTestId('host-down').click();
+    expect(await lab.page.getByTestId('host-down').count()).toBe(2); // the button and the world's badge
+    expect(await lab.page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
     await screenshot('cron', 'cron-normal');
   });
 
   it('kubernetes: pods under their nodes, kubectl-like tables and events; crash a pod and fail a node', async () => {
     await open('?loop=kubernetes&scenario=k8s-deployment');
-    expect(await page.getByTestId('world-json').count()).toBe(0);
-    expect(await page.getByTestId('kube-node').count()).toBeGreaterThan(0);
-    const pods0 = await page.getByTestId('kube-pod').count();
-    await stepUntil(async () => (await page.getByTestId('kube-pod').count()) !== pods0);
+    expect(await lab.page.getByTestId('world-json').count()).toBe(0);
+    expect(await lab.page.getByTestId('kube-node').count()).toBeGreaterThan(0);
+    const pods0 = await lab.page.getByTestId('kube-pod').count();
+    await stepUntil(async () => (await lab.page.getByTestId('kube-pod').count()) !== pods0);
     await stepUntil(async () => Number(await text('kube-ready')) > 0, 200);
-    expect(await page.getByTestId('kube-deployments').count()).toBe(1);
-    expect(await page.getByTestId('kube-replicasets').count()).toBe(1);
-    const victim = await page.locator('[data-testid="kube-pod"][data-ready="true"]').first().getAttribute('data-name');
-    await page.getByTestId('k8s-pod').selectOption(victim!);
-    await page.getByTestId('k8s-crash-pod').click();
-    expect(await page.locator(`[data-testid="kube-pod"][data-name="${victim}"]`).getAttribute('data-ready')).toBe('false');
+    expect(await lab.page.getByTestId('kube-deployments').count()).toBe(1);
+    expect(await lab.page.getByTestId('kube-replicasets').count()).toBe(1);
+    const victim = await lab.page.locator('[data-testid="kube-pod"][data-ready="true"]').first().getAttribute('data-name');
+    await lab.page.getByTestId('k8s-pod').selectOption(victim!);
+    await lab.page.getByTestId('k8s-crash-pod').click();
+    expect(await lab.page.locator(`[data-testid="kube-pod"][data-name="${victim}"]`).getAttribute('data-ready')).toBe('false');
     expect(await text('kube-events')).toMatch(/BackOff/);
-    const node = await page.getByTestId('kube-node').first().getAttribute('data-node');
-    await page.getByTestId('k8s-node').selectOption(node!);
-    await page.getByTestId('k8s-fail-node').click();
-    expect(await page.locator(`[data-testid="kube-node"][data-node="${node}"]`).getAttribute('data-ready')).toBe('false');
-    await page.getByTestId('k8s-recover-node').click();
-    expect(await page.locator(`[data-testid="kube-node"][data-node="${node}"]`).getAttribute('data-ready')).toBe('true');
-    await page.getByTestId('k8s-delay-watch').click();
+    const node = await lab.page.getByTestId('kube-node').first().getAttribute('data-node');
+    await lab.page.getByTestId('k8s-node').selectOption(node!);
+    await lab.page.getByTestId('k8s-fail-node').click();
+    expect(await lab.page.locator(`[data-testid="kube-node"][data-node="${node}"]`).getAttribute('data-ready')).toBe('false');
+    await lab.page.getByTestId('k8s-recover-node').click();
+    expect(await lab.page.locator(`[data-testid="kube-node"][data-node="${node}"]`).getAttribute('data-ready')).toBe('true');
+    await lab.page.getByTestId('k8s-delay-watch').click();
     expect(await text('note')).toMatch(/watch of every kind delayed by 5s/);
-    expect(await page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
+    expect(await lab.page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
     await screenshot('kubernetes', 'k8s-deployment');
   });
 
   it('made no console errors and no request left 127.0.0.1', () => {
-    expect(seen.errors).toEqual([]);
-    expect(seen.requests.length).toBeGreaterThan(0);
-    expect(offsite(seen.requests)).toEqual([]);
+    expect(lab.seen.errors).toEqual([]);
+    expect(lab.seen.requests.length).toBeGreaterThan(0);
+    expect(offsite(lab.seen.requests)).toEqual([]);
   });
 });
