@@ -21,36 +21,11 @@ import {
   defaultSocketPath,
   resolveConnection,
 } from '../../real/incus';
+import { MiB, requireDaemon, skipReal, socketPath, warnIfSkipped } from './real-helpers';
 
 const IMAGE = process.env.LOOPSCOPE_INCUS_IMAGE ?? 'loopscope-busybox';
-const MiB = 1024 * 1024;
-const CI = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
-const socketPath = defaultSocketPath();
 const RUN = `lstest-${randomBytes(3).toString('hex')}`;
-
-// Probe once: is a daemon answering on the socket?
-async function probe(): Promise<string | undefined> {
-  const c = new IncusClient({ socketPath, timeoutMs: 5_000 });
-  try {
-    await c.server();
-    return undefined;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  } finally {
-    await c.close();
-  }
-}
-const unavailable = await probe();
-const skip = unavailable !== undefined && !CI;
-if (skip) {
-  console.warn(`[incus-client.test] SKIPPED (CI not set) because no Incus daemon answers: ${unavailable}`);
-}
-
-function requireDaemon(): void {
-  if (unavailable !== undefined) {
-    throw new Error(`real-Incus tests need a running daemon (CI=true, not skipping): ${unavailable}`);
-  }
-}
+warnIfSkipped('incus-client.test');
 
 /** Delete, retrying while the server is still busy with another operation on the instance. */
 async function deleteWhenIdle(client: IncusClient, name: string): Promise<void> {
@@ -77,7 +52,7 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
   throw new Error('expected the promise to reject');
 }
 
-describe.skipIf(skip)('IncusClient against the real daemon', () => {
+describe.skipIf(skipReal)('IncusClient against the real daemon', () => {
   let client: IncusClient;
 
   beforeAll(async () => {
