@@ -5,6 +5,7 @@ import type { Frame } from '../../sim/trace';
 import { useT } from '../i18n/i18n';
 import { clock } from '../lab/format';
 import type { LabSession } from '../lab/session';
+import { frameMarkerHook, seekOnClick } from './chartFrames';
 
 export interface ChartSeries { label: string; stroke: string }
 
@@ -46,25 +47,12 @@ export function FrameChart({ session, frame, series, valuesOf }: Props) {
         ...series.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false } })),
       ],
       hooks: {
-        draw: [(u) => {
-          const x = u.valToPos(marker.current, 'x', true);
-          const ctx = u.ctx;
-          ctx.save(); ctx.strokeStyle = '#8250df'; ctx.lineWidth = 2;
-          ctx.beginPath(); ctx.moveTo(x, u.bbox.top); ctx.lineTo(x, u.bbox.top + u.bbox.height); ctx.stroke(); ctx.restore();
-        }],
+        draw: [frameMarkerHook(() => marker.current)],
       },
     };
     const u = new uPlot(opts, data.current as uPlot.AlignedData, el);
     plot.current = u;
-    u.over.addEventListener('click', () => {
-      const left = u.cursor.left;
-      if (left === undefined || left < 0) return;
-      const at = u.posToVal(left, 'x') * 1000;
-      const frames = session.frames;
-      let i = 0;
-      while (i < frames.length - 1 && frames[i + 1]!.t <= at) i++;
-      session.seek(i);
-    });
+    seekOnClick(u, session);
     const resize = new ResizeObserver(() => u.setSize({ width: Math.max(300, el.clientWidth), height: 180 }));
     resize.observe(el);
     return () => { resize.disconnect(); u.destroy(); plot.current = null; };

@@ -6,6 +6,7 @@ import { useT } from '../../i18n/i18n';
 import { clock } from '../../lab/format';
 import type { WorldViewProps } from '../types';
 import { asHpa, hpaStats, hpaThreshold } from './summary';
+import { frameMarkerHook, seekOnClick } from '../chartFrames';
 
 /** Series derived from frames, extended incrementally (a long run has many frames). */
 class Series {
@@ -45,26 +46,12 @@ export function HpaCharts({ session, frame }: WorldViewProps) {
         { label: t('replicas'), scale: 'n', stroke: '#cf6a00', width: 2, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false } },
       ],
       hooks: {
-        draw: [(u) => {
-          const x = u.valToPos(marker.current, 'x', true);
-          const ctx = u.ctx;
-          ctx.save(); ctx.strokeStyle = '#8250df'; ctx.lineWidth = 2;
-          ctx.beginPath(); ctx.moveTo(x, u.bbox.top); ctx.lineTo(x, u.bbox.top + u.bbox.height); ctx.stroke(); ctx.restore();
-        }],
+        draw: [frameMarkerHook(() => marker.current)],
       },
     };
     plot.current = new uPlot(opts, [[], [], [], []], el);
-    // Clicking the chart travels to that moment (the same as the scrubber).
     const u = plot.current;
-    u.over.addEventListener('click', () => {
-      const left = u.cursor.left;
-      if (left === undefined || left < 0) return;
-      const at = u.posToVal(left, 'x') * 1000;
-      const frames = session.frames;
-      let i = 0;
-      while (i < frames.length - 1 && frames[i + 1]!.t <= at) i++;
-      session.seek(i);
-    });
+    seekOnClick(u, session);
     const resize = new ResizeObserver(() => plot.current?.setSize({ width: Math.max(300, el.clientWidth), height: 200 }));
     resize.observe(el);
     return () => { resize.disconnect(); plot.current?.destroy(); plot.current = null; series.current = new Series(); };
