@@ -138,7 +138,7 @@ export function parseHpaScenario(file: string, name: string, doc: unknown, seedO
       if (bad.length) throw new InputErrors(bad);
       return { at, config: toHpaConfig(e.config, {} as HpaConfig) };
     }
-    const fault = timelineFault(e, config, at);
+    const fault = timelineFault(e, config);
     const target = 'instance' in fault ? fault.instance : undefined;
     if (target !== undefined && !names.has(target) && !target.startsWith(config.namePrefix)) {
       throw new InputError(file, `timeline[${idx}]`, `expected an instance of the world, got "${target}"`);
@@ -153,7 +153,7 @@ export function parseHpaScenario(file: string, name: string, doc: unknown, seedO
   };
 }
 
-function timelineFault(e: z.output<typeof timelineEntrySchema>, config: HpaConfig, at: number): HpaFault {
+function timelineFault(e: z.output<typeof timelineEntrySchema>, config: HpaConfig): HpaFault {
   if (e.demand !== undefined) return { kind: 'demand', bytes: e.demand };
   if (e.stress) return { kind: 'stress', instance: e.stress.instance, bytes: e.stress.memory };
   if (e.kill !== undefined) return { kind: 'kill', instance: e.kill };
@@ -162,7 +162,6 @@ function timelineFault(e: z.output<typeof timelineEntrySchema>, config: HpaConfi
   if (e.deleteInstance !== undefined) return { kind: 'deleteInstance', instance: e.deleteInstance };
   if (e.restartController) return { kind: 'restartController' };
   const i = e.addInstance!;
-  void at;
   return { kind: 'addInstance', name: i.name, owner: i.owned === false ? null : config.name, limitBytes: i.limitsMemory ?? config.limitsMemoryBytes, stressBytes: i.stress ?? 0, serves: i.serves ?? true };
 }
 
