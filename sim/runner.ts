@@ -59,10 +59,16 @@ export class Runner<W, F, C> {
 
   /** When the next thing happens (a timeline entry, a delayed event, an operation's end). */
   get nextEventAt(): number | undefined {
+    const next = this.upcoming();
+    return next?.entry ? Math.max(next.entry.at, this.state.t) : next?.item.at;
+  }
+
+  /** What happens next. Timeline entries go first at equal times: the world changes, then the loop sees it. */
+  private upcoming() {
     const entry = this.timeline[this.nextTimeline];
     const item = this.stepper.next(this.state);
-    if (entry && (!item || entry.at <= item.at)) return Math.max(entry.at, this.state.t);
-    return item?.at;
+    if (entry && (!item || entry.at <= item.at)) return { entry };
+    return item ? { item, entry: undefined } : undefined;
   }
 
   trace(): Trace {
@@ -72,12 +78,11 @@ export class Runner<W, F, C> {
 
   /** Processes the next thing that happens. Returns false when nothing is left. */
   processNext(): boolean {
-    const entry = this.timeline[this.nextTimeline];
-    const item = this.stepper.next(this.state);
-    if (!entry && !item) return false;
+    const next = this.upcoming();
+    if (!next) return false;
     this.checkpoint();
-    // Timeline entries go first at equal times: the world changes, then the loop sees it.
-    if (entry && (!item || entry.at <= item.at)) {
+    const { entry } = next;
+    if (entry) {
       this.nextTimeline++;
       this.state = { ...this.state, t: Math.max(this.state.t, entry.at) };
       this.applyChange('world.timeline', entry);
