@@ -156,7 +156,7 @@ export const controllerMachine = setup({
     updateConfig: assign({ config: ({ context, event }) => ({ ...context.config, ...event.config }) }),
   },
 }).createMachine({
-  id: 'k8s-controller',
+  id: 'kubernetes-controller',
   context: ({ input }) => {
     const config = { ...DEFAULT_CONTROLLER_CONFIG, ...(input?.config ?? {}) };
     return {
@@ -196,12 +196,12 @@ export const controllerMachine = setup({
             src: 'readCache',
             input: ({ context }) => ({ request: context.current! }),
             onDone: { target: 'deciding', actions: { type: 'decide', params: ({ event }) => event.output } },
-            onError: { target: '#k8s-controller.result', actions: { type: 'readFailed', params: ({ event }) => ({ error: event.error }) } },
+            onError: { target: '#kubernetes-controller.result', actions: { type: 'readFailed', params: ({ event }) => ({ error: event.error }) } },
           },
         },
         deciding: {
           tags: ['compare'],
-          after: { instant: [{ guard: 'hasWrites', target: 'writing' }, { target: '#k8s-controller.result' }] },
+          after: { instant: [{ guard: 'hasWrites', target: 'writing' }, { target: '#kubernetes-controller.result' }] },
         },
         writing: {
           tags: ['act'],
@@ -210,15 +210,15 @@ export const controllerMachine = setup({
             src: 'apiWrite',
             input: ({ context }) => ({ batch: context.plan!.batches[context.batchIndex]! }),
             onDone: { target: 'batchDone', actions: { type: 'recordBatch', params: ({ event }) => event.output } },
-            onError: { target: '#k8s-controller.result', actions: { type: 'readFailed', params: ({ event }) => ({ error: event.error }) } },
+            onError: { target: '#kubernetes-controller.result', actions: { type: 'readFailed', params: ({ event }) => ({ error: event.error }) } },
           },
         },
         batchDone: {
           tags: ['act'],
           always: [
-            { guard: 'batchFailed', target: '#k8s-controller.result' },
+            { guard: 'batchFailed', target: '#kubernetes-controller.result' },
             { guard: 'moreBatches', target: 'writing' },
-            { target: '#k8s-controller.result', actions: 'writesDone' },
+            { target: '#kubernetes-controller.result', actions: 'writesDone' },
           ],
         },
       },
@@ -229,8 +229,8 @@ export const controllerMachine = setup({
       initial: 'choose',
       states: {
         choose: { tags: ['wait'], always: [{ guard: 'isError', target: 'failed' }, { target: 'ok' }] },
-        ok: { tags: ['wait'], after: { instant: { target: '#k8s-controller.dequeue' } } },
-        failed: { tags: ['error'], after: { instant: { target: '#k8s-controller.dequeue' } } },
+        ok: { tags: ['wait'], after: { instant: { target: '#kubernetes-controller.dequeue' } } },
+        failed: { tags: ['error'], after: { instant: { target: '#kubernetes-controller.dequeue' } } },
       },
     },
   },

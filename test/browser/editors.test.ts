@@ -53,7 +53,7 @@ describe.runIf(runSuite)('desired-state editors and interventions in chromium', 
   });
 
   it('kubernetes: spec.replicas must be a whole number ≥ 0; a valid one is kubectl scale', async () => {
-    await open('?loop=kubernetes&scenario=k8s-deployment');
+    await open('?loop=kubernetes&scenario=kubernetes-deployment');
     await stepUntil(async () => (await lab.page.getByTestId('kube-replicasets').count()) > 0, 200);
     await lab.page.getByTestId('k8s-scale-target').selectOption('Deployment/default/web');
     const input = lab.page.getByTestId('k8s-replicas');

@@ -76,7 +76,7 @@ describe.runIf(runSuite)('dedicated world views in chromium', () => {
   });
 
   it('kubernetes: pods under their nodes, kubectl-like tables and events; crash a pod and fail a node', async () => {
-    await open('?loop=kubernetes&scenario=k8s-deployment');
+    await open('?loop=kubernetes&scenario=kubernetes-deployment');
     expect(await lab.page.getByTestId('world-json').count()).toBe(0);
     expect(await lab.page.getByTestId('kube-node').count()).toBeGreaterThan(0);
     const pods0 = await lab.page.getByTestId('kube-pod').count();
@@ -98,7 +98,7 @@ describe.runIf(runSuite)('dedicated world views in chromium', () => {
     await lab.page.getByTestId('k8s-delay-watch').click();
     expect(await text('note')).toMatch(/watch of every kind delayed by 5s/);
     expect(await lab.page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
-    await screenshot('kubernetes', 'k8s-deployment');
+    await screenshot('kubernetes', 'kubernetes-deployment');
   });
 
   it('made no console errors and no request left 127.0.0.1', () => {

@@ -9,7 +9,7 @@ import { Runner } from '../../sim/runner';
 import { dottedState } from '../../sim/trace';
 import type { HpaFault } from '../../sim/worlds/incus-hpa';
 
-const SMALL = 'scenarios/check-hpa-small.yaml';
+const SMALL = 'scenarios/incus-hpa-check-small.yaml';
 const verdict = (run: ReturnType<typeof checkScenario>, name: string) => run.result.verdicts.find((v) => v.property.name === name)!;
 
 describe('the stepper follows the Runner exactly', () => {
@@ -50,7 +50,7 @@ describe('settle times over quiet chains', () => {
   });
 });
 
-describe('the explorer on check-hpa-small', () => {
+describe('the explorer on incus-hpa-check-small', () => {
   const { entry, scenario } = loadScenario(SMALL);
   const fixed = checkScenario(entry, scenario, { policy: 'fixed' });
   const seed = checkScenario(entry, scenario, { policy: 'seed' });

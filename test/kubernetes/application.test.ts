@@ -5,9 +5,9 @@ import { activePods, objects } from './helpers';
 
 // Seed 001: eminetto/k8s-operator-talk controllers/application_controller.go (finalizer first,
 // createOrUpdateDeployment, createService, reconcileDelete removes the finalizer).
-describe('the Application operator (scenarios/k8s-application.yaml)', () => {
+describe('the Application operator (scenarios/kubernetes-application.yaml)', () => {
   it('adds its finalizer, then reaches the desired Deployment, Service and ready pods', () => {
-    const { runner } = runnerFor('scenarios/k8s-application.yaml');
+    const { runner } = runnerFor('scenarios/kubernetes-application.yaml');
     runner.run(50_000);
     const app = objects(runner.world, 'Application')[0]!;
     expect(app.metadata.finalizers).toEqual([APPLICATION_FINALIZER]);
@@ -24,7 +24,7 @@ describe('the Application operator (scenarios/k8s-application.yaml)', () => {
   });
 
   it('a Deployment deleted by hand is recreated only at the next resync (the operator has no Owns watch)', () => {
-    const { runner } = runnerFor('scenarios/k8s-application.yaml');
+    const { runner } = runnerFor('scenarios/kubernetes-application.yaml');
     runner.run(4 * 60_000 + 59_000);
     expect(objects(runner.world, 'Deployment')).toHaveLength(0);
     runner.run(5 * 60_000 + 30_000);
@@ -33,7 +33,7 @@ describe('the Application operator (scenarios/k8s-application.yaml)', () => {
   });
 
   it('on delete: the finalizer holds the Application until the operator has cleaned up, then everything is gone', () => {
-    const { runner } = runnerFor('scenarios/k8s-application.yaml');
+    const { runner } = runnerFor('scenarios/kubernetes-application.yaml');
     runner.run(9 * 60_000);
     const marked = objects(runner.world, 'Application')[0]!;
     expect(marked.metadata.deletionTimestamp).toBe(9 * 60_000);

@@ -8,9 +8,9 @@ import type { KObject } from '../../machines/kubernetes';
 const role = (pods: KObject[], r: string) => pods.filter((p) => p.metadata.labels.role === r);
 const node = (p: KObject) => (p.spec as { nodeName?: string }).nodeName;
 
-describe('the Database operator (scenarios/k8s-database.yaml)', () => {
+describe('the Database operator (scenarios/kubernetes-database.yaml)', () => {
   it('goes volume → primary → (ready) → replicas → replication → backups, in that order', () => {
-    const { runner } = runnerFor('scenarios/k8s-database.yaml');
+    const { runner } = runnerFor('scenarios/kubernetes-database.yaml');
     runner.run(3 * 60_000 - 1);
     const notes = runner.frames.map((f) => f.note ?? '');
     const at = (text: string) => notes.findIndex((n) => n.includes(text));
@@ -30,7 +30,7 @@ describe('the Database operator (scenarios/k8s-database.yaml)', () => {
   });
 
   it('fails over when the primary’s node dies: a replica is promoted and a new replica replaces it', () => {
-    const { runner } = runnerFor('scenarios/k8s-database.yaml');
+    const { runner } = runnerFor('scenarios/kubernetes-database.yaml');
     runner.run(3 * 60_000);
     expect(node(role(activePods(runner.world), 'primary')[0]!)).toBe('node-1');
     runner.run(7 * 60_000);
@@ -46,7 +46,7 @@ describe('the Database operator (scenarios/k8s-database.yaml)', () => {
   });
 
   it('deleting the Database removes everything it owns', () => {
-    const { runner } = runnerFor('scenarios/k8s-database.yaml');
+    const { runner } = runnerFor('scenarios/kubernetes-database.yaml');
     runner.run(9 * 60_000);
     for (const kind of ['Database', 'Pod', 'PersistentVolumeClaim', 'ConfigMap', 'CronJob']) expect(objects(runner.world, kind)).toEqual([]);
   });

@@ -35,9 +35,9 @@ describe('Deployment rolling update: pure parts', () => {
   });
 });
 
-describe('the k8s-deployment scenario', () => {
+describe('the kubernetes-deployment scenario', () => {
   it('never runs more than replicas + maxSurge pods nor fewer than replicas - maxUnavailable ready ones, and finishes the rollouts', () => {
-    const { runner } = runnerFor('scenarios/k8s-deployment.yaml');
+    const { runner } = runnerFor('scenarios/kubernetes-deployment.yaml');
     runner.run(8 * 60_000);
     const frames = runner.frames.map((f) => ({ t: f.t, w: f.world as KubeSummary }));
     const desiredAt = (t: number) => (t < 180_000 ? 4 : 6);

@@ -49,7 +49,7 @@ describe('HPA behavior: policies and stabilisation windows', () => {
 });
 
 function replicasOverTime(policy?: string, until = 21 * 60_000) {
-  const { runner } = runnerFor('scenarios/k8s-hpa.yaml', policy ? { policy } : {});
+  const { runner } = runnerFor('scenarios/kubernetes-hpa.yaml', policy ? { policy } : {});
   runner.run(until);
   return runner.frames.map((f) => ({ t: f.t, replicas: (f.world as KubeSummary).deployments[0]!.ready.split('/').map(Number)[1]! }));
 }
@@ -67,7 +67,7 @@ function reversals(series: { t: number; replicas: number }[], from: number): num
   return count;
 }
 
-describe('stabilisation under a load that swings every 2 minutes (scenarios/k8s-hpa.yaml)', () => {
+describe('stabilisation under a load that swings every 2 minutes (scenarios/kubernetes-hpa.yaml)', () => {
   it('the kubernetes HPA scales up once and holds; the seed rule on the same plane flaps', () => {
     const k8s = replicasOverTime();
     const seed = replicasOverTime('seed');
@@ -87,9 +87,9 @@ describe('stabilisation under a load that swings every 2 minutes (scenarios/k8s-
   });
 });
 
-describe('scenarios/k8s-hpa-behavior.yaml: behavior policies on the plane', () => {
+describe('scenarios/kubernetes-hpa-behavior.yaml: behavior policies on the plane', () => {
   it('scales up by max(2 pods, 50 %) per 30 s and down by 1 pod per 20 s after a 60 s window, with ScalingLimited set', () => {
-    const { runner } = runnerFor('scenarios/k8s-hpa-behavior.yaml');
+    const { runner } = runnerFor('scenarios/kubernetes-hpa-behavior.yaml');
     runner.run(12 * 60_000);
     const steps: number[] = [];
     for (const f of runner.frames) {

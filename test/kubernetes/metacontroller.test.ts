@@ -23,9 +23,9 @@ describe('sync hooks are pure functions of what is observed', () => {
   });
 });
 
-describe('CompositeController (scenarios/k8s-metacontroller.yaml)', () => {
+describe('CompositeController (scenarios/kubernetes-metacontroller.yaml)', () => {
   it('creates the children, recreates a deleted Pod, applies a spec change by strategy, and lets the GC clean up', () => {
-    const { runner } = runnerFor('scenarios/k8s-metacontroller.yaml');
+    const { runner } = runnerFor('scenarios/kubernetes-metacontroller.yaml');
     runner.run(30_000);
     const kinds = (k: string) => objects(runner.world, k).map((o) => o.metadata.name);
     expect(kinds('Pod')).toContain('podservice');
@@ -46,7 +46,7 @@ describe('CompositeController (scenarios/k8s-metacontroller.yaml)', () => {
   });
 
   it('the decorator (running alongside) marked the sidecar=inject pod and attached its config', () => {
-    const { runner } = runnerFor('scenarios/k8s-metacontroller.yaml');
+    const { runner } = runnerFor('scenarios/kubernetes-metacontroller.yaml');
     runner.run(90_000);
     const worker = objects(runner.world, 'Pod').find((p) => p.metadata.name === 'worker')!;
     expect(worker.metadata.annotations['sidecar.example.com/log-shipper']).toBe('fluent-bit:3.1');
@@ -54,9 +54,9 @@ describe('CompositeController (scenarios/k8s-metacontroller.yaml)', () => {
   });
 });
 
-describe('DecoratorController (scenarios/k8s-decorator.yaml)', () => {
+describe('DecoratorController (scenarios/kubernetes-decorator.yaml)', () => {
   it('decorates exactly the matching pods, follows scale up and down', () => {
-    const { runner } = runnerFor('scenarios/k8s-decorator.yaml');
+    const { runner } = runnerFor('scenarios/kubernetes-decorator.yaml');
     const check = (n: number) => {
       const api = activePods(runner.world).filter((p) => p.metadata.labels.app === 'api');
       expect(api).toHaveLength(n);

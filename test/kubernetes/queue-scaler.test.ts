@@ -16,8 +16,8 @@ describe('queue-length worker scaler', () => {
     expect(workersFor(spec, 50, 6, 100_000, 221_000).replicas).toBe(1);
   });
 
-  it('scenarios/k8s-queue-scaler.yaml: workers follow the burst, the queue stays bounded, then drains and workers return to 1', () => {
-    const { runner } = runnerFor('scenarios/k8s-queue-scaler.yaml');
+  it('scenarios/kubernetes-queue-scaler.yaml: workers follow the burst, the queue stays bounded, then drains and workers return to 1', () => {
+    const { runner } = runnerFor('scenarios/kubernetes-queue-scaler.yaml');
     runner.run(15 * 60_000);
     const frames = runner.frames.map((f) => ({ t: f.t, w: f.world as KubeSummary }));
     const workers = (w: KubeSummary) => Number(w.deployments[0]!.ready.split('/')[1]);
