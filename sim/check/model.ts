@@ -60,4 +60,17 @@ export interface LoopCheck<W, F, C> {
   properties(config: C, alphabet: readonly EnvMove<F, C>[], withinPeriods?: number): CheckProperty<W, C>[];
   /** Which properties this configuration promises (its policy's contract); others are findings. */
   promises(config: C): readonly string[];
+  /**
+   * Optional: the loop's named configurations (the HPA's policies), the names `--policy` accepts
+   * and the columns of `--table`. Without it the scenario's own config is the only one.
+   */
+  variants?: CheckVariants<C>;
+}
+
+/** Named variants of a scenario's configuration, e.g. one per policy. */
+export interface CheckVariants<C> {
+  /** In table order. */
+  names: readonly string[];
+  /** The scenario's config with the named variant applied. */
+  apply(config: C, name: string): C;
 }
