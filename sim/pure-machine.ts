@@ -1,7 +1,7 @@
-import type { AnyActorScope, AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
+import type { AnyActorScope, AnyMachineSnapshot, AnyStateMachine, EventObject, ExecutableActionObject } from 'xstate';
 import { createActor } from 'xstate';
 
-export interface ExecutableAction { type: string; params?: unknown }
+export type ExecutableAction = ExecutableActionObject;
 
 /**
  * XState's pure `transition()` / `initialTransition()` (xstate src/transition.ts) build a fresh

@@ -2,6 +2,7 @@ import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import type { LoopBinding, OpResult } from './model';
 import type { ExecutableAction } from './pure-machine';
 import { PureMachine } from './pure-machine';
+import { builtinAction } from './xstate-actions';
 
 /** A queued item, as in sim/runner.ts; an op remembers its own seq instead of the actor object. */
 export type StepItem =
@@ -102,21 +103,23 @@ export class Stepper<W, F, C> {
 
   private execute(state0: StepState<W, C>, actions: ExecutableAction[]): StepState<W, C> {
     let state = state0;
-    for (const action of actions) {
+    for (const executed of actions) {
+      const action = builtinAction(executed);
       if (action.type === 'xstate.spawnChild') {
-        const p = action.params as { id: string; src: unknown; input: unknown };
+        const p = action.params;
         if (typeof p.src !== 'string') throw new Error(`invoked actor "${p.id}" must be named (src as a string)`);
         const { world, opId, doneAt } = this.binding.world.begin(state.world, p.src, p.input, state.t);
         const seq = state.seq + 1;
         state = { ...state, world, seq, live: { ...state.live, [p.id]: seq }, queue: [...state.queue, { at: doneAt, seq, kind: 'op', opId, childId: p.id }] };
       } else if (action.type === 'xstate.raise') {
-        const p = action.params as { event: EventObject; delay?: number; id?: string };
+        const p = action.params;
         if (p.delay === undefined) continue;
         const seq = state.seq + 1;
         const item: StepItem = { at: state.t + p.delay, seq, kind: 'event', event: p.event, ...(p.id ? { sendId: p.id } : {}) };
         state = { ...state, seq, queue: [...state.queue, item] };
       } else if (action.type === 'xstate.cancel') {
-        const sendId = action.params as string;
+        // XState's scheduler.cancel: drops the pending delayed event with this id (an `after` on exit).
+        const { sendId } = action.params;
         state = { ...state, queue: state.queue.filter((q) => !(q.kind === 'event' && q.sendId === sendId)) };
       }
     }
