@@ -183,56 +183,52 @@ export const controllerMachine = setup({
     },
     dequeue: {
       tags: ['wait'],
-      always: [{ guard: 'hasWork', target: 'reconciling', actions: 'takeNext' }, { target: 'watching' }],
+      always: [{ guard: 'hasWork', target: 'reading', actions: 'takeNext' }, { target: 'watching' }],
     },
-    reconciling: {
-      initial: 'reading',
-      states: {
-        /** Get/List from the informer cache (never the API server directly). */
-        reading: {
-          tags: ['observe'],
-          invoke: {
-            id: 'readCache',
-            src: 'readCache',
-            input: ({ context }) => ({ request: context.current! }),
-            onDone: { target: 'deciding', actions: { type: 'decide', params: ({ event }) => event.output } },
-            onError: { target: '#kubernetes-controller.result', actions: { type: 'readFailed', params: ({ event }) => ({ error: event.error }) } },
-          },
-        },
-        deciding: {
-          tags: ['compare'],
-          after: { instant: [{ guard: 'hasWrites', target: 'writing' }, { target: '#kubernetes-controller.result' }] },
-        },
-        writing: {
-          tags: ['act'],
-          invoke: {
-            id: 'apiWrite',
-            src: 'apiWrite',
-            input: ({ context }) => ({ batch: context.plan!.batches[context.batchIndex]! }),
-            onDone: { target: 'batchDone', actions: { type: 'recordBatch', params: ({ event }) => event.output } },
-            onError: { target: '#kubernetes-controller.result', actions: { type: 'readFailed', params: ({ event }) => ({ error: event.error }) } },
-          },
-        },
-        batchDone: {
-          tags: ['act'],
-          always: [
-            { guard: 'batchFailed', target: '#kubernetes-controller.result' },
-            { guard: 'moreBatches', target: 'writing' },
-            { target: '#kubernetes-controller.result', actions: 'writesDone' },
-          ],
-        },
+    /** Get/List from the informer cache (never the API server directly). */
+    reading: {
+      tags: ['observe'],
+      invoke: {
+        id: 'readCache',
+        src: 'readCache',
+        input: ({ context }) => ({ request: context.current! }),
+        onDone: { target: 'deciding', actions: { type: 'decide', params: ({ event }) => event.output } },
+        onError: { target: 'result', actions: { type: 'readFailed', params: ({ event }) => ({ error: event.error }) } },
       },
     },
-    /** The reconcileHandler's verdict on the Result: shown as wait (ok) or error. */
+    deciding: {
+      tags: ['compare'],
+      after: { instant: [{ guard: 'hasWrites', target: 'writing' }, { target: 'result' }] },
+    },
+    writing: {
+      tags: ['act'],
+      invoke: {
+        id: 'apiWrite',
+        src: 'apiWrite',
+        input: ({ context }) => ({ batch: context.plan!.batches[context.batchIndex]! }),
+        onDone: { target: 'batchDone', actions: { type: 'recordBatch', params: ({ event }) => event.output } },
+        onError: { target: 'result', actions: { type: 'readFailed', params: ({ event }) => ({ error: event.error }) } },
+      },
+    },
+    batchDone: {
+      tags: ['act'],
+      always: [
+        { guard: 'batchFailed', target: 'result' },
+        { guard: 'moreBatches', target: 'writing' },
+        { target: 'result', actions: 'writesDone' },
+      ],
+    },
+    /** The reconcileHandler's verdict on the Result: requeue bookkeeping, then wait (ok) or error. */
     result: {
+      tags: ['wait'],
       entry: 'applyResult',
       initial: 'choose',
       states: {
-        choose: { tags: ['wait'], always: [{ guard: 'isError', target: 'failed' }, { target: 'ok' }] },
+        choose: { tags: ['wait'], always: [{ guard: 'isError', target: '#kubernetes-controller.failed' }, { target: 'ok' }] },
         ok: { tags: ['wait'], after: { instant: { target: '#kubernetes-controller.dequeue' } } },
-        failed: { tags: ['error'], after: { instant: { target: '#kubernetes-controller.dequeue' } } },
       },
     },
+    failed: { tags: ['error'], after: { instant: { target: 'dequeue' } } },
   },
 });
 
