@@ -1,5 +1,7 @@
-import type { Actor, AnyStateMachine, Clock, EventObject } from 'xstate';
+import type { Actor, ActorOptions, AnyStateMachine, EventObject } from 'xstate';
 import { createActor, fromPromise } from 'xstate';
+
+type Clock = NonNullable<ActorOptions<AnyStateMachine>['clock']>;
 
 /** A clock the test moves by hand: timers fire one at a time, earliest first, ties in the order set. */
 export class ManualClock implements Clock {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CronConfig, CronContext } from '../../machines/cron';
-import { cronMachine, minuteOf, parseEntry } from '../../machines/cron';
+import { minuteOf, parseEntry } from '../../machines/cron';
 import { runnerFor } from '../../sim/loops';
 import { cronBinding } from '../../sim/loops/cron';
 import { fixedTimeJobsRunOnce, steadyClockRunsExactly } from '../../sim/properties/cron';
@@ -20,11 +20,6 @@ function runner(config: CronConfig, timeline: TimelineEntry<CronFault, CronConfi
 const ctx = (r: Runner<CronWorld, CronFault, CronConfig>) => r.snapshot.context as CronContext;
 
 describe('cron machine', () => {
-  it('every state carries exactly one phase tag', () => {
-    const phases = new Set(['observe', 'compare', 'act', 'wait', 'error']);
-    for (const s of Object.values(cronMachine.root.states)) expect((s as { tags: string[] }).tags.filter((t) => phases.has(t))).toHaveLength(1);
-  });
-
   it('at start-up missed runs are not made up; only @reboot jobs run', () => {
     const r = runner({ entries: [parseEntry('early', '0 1 * * *'), parseEntry('boot', '@reboot')], flock: false });
     r.run(30_000);

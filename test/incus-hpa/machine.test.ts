@@ -20,15 +20,6 @@ function runner(cfg: Partial<HpaConfig>, timeline: TimelineEntry<HpaFault, HpaCo
 }
 
 describe('incus-hpa machine', () => {
-  it('every state carries exactly one phase tag', () => {
-    const phases = new Set(['observe', 'compare', 'act', 'wait', 'error']);
-    const visit = (node: { tags: string[]; states: Record<string, unknown> }, path: string) => {
-      expect(node.tags.filter((t) => phases.has(t)), path).toHaveLength(1);
-      for (const [k, child] of Object.entries(node.states)) visit(child as typeof node, `${path}.${k}`);
-    };
-    for (const [k, s] of Object.entries(incusHpaMachine.root.states)) visit(s as never, k);
-  });
-
   it('goes observe → compare → act → wait → observe when it scales', () => {
     const r = runner({}, [], 900 * MiB);
     const seen: string[] = [];

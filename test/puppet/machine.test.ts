@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { PuppetContext, Resource } from '../../machines/puppet';
-import { DEFAULT_SETTINGS, puppetMachine } from '../../machines/puppet';
+import { DEFAULT_SETTINGS } from '../../machines/puppet';
 import { runnerFor } from '../../sim/loops';
 import type { PuppetLoopConfig, PuppetScenario } from '../../sim/loops/puppet';
 import { parsePuppetScenario, puppetBinding } from '../../sim/loops/puppet';
@@ -28,11 +28,6 @@ function runner(timeline: TimelineEntry<PuppetFault, PuppetLoopConfig>[] = [], s
 const ctx = (r: Runner<PuppetWorld, PuppetFault, PuppetLoopConfig>) => r.snapshot.context as PuppetContext;
 
 describe('puppet machine', () => {
-  it('every state carries exactly one phase tag', () => {
-    const phases = new Set(['observe', 'compare', 'act', 'wait', 'error']);
-    for (const [k, s] of Object.entries(puppetMachine.root.states)) expect((s as { tags: string[] }).tags.filter((t) => phases.has(t)), k).toHaveLength(1);
-  });
-
   it('first run converges (exit 2), the second changes nothing (exit 0): idempotent', () => {
     const r = runner().run(31 * 60_000);
     expect(r.world.reports.map((x) => [x.status, x.exitCode, x.changes])).toEqual([['changed', 2, 3], ['unchanged', 0, 0]]);

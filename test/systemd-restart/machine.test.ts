@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { UnitConfig } from '../../machines/systemd-restart';
-import { DEFAULT_UNIT, systemdMachine } from '../../machines/systemd-restart';
+import { DEFAULT_UNIT } from '../../machines/systemd-restart';
 import { runnerFor } from '../../sim/loops';
 import type { SystemdConfig } from '../../sim/loops/systemd-restart';
 import { systemdBinding } from '../../sim/loops/systemd-restart';
@@ -20,15 +20,6 @@ function runner(unit: Partial<UnitConfig>, program: Program, timeline: TimelineE
 const ctl = (at: number, verb: 'start' | 'stop' | 'restart' | 'reset-failed'): TimelineEntry<SystemdFault, SystemdConfig> => ({ at, config: { request: { verb } } });
 
 describe('systemd-restart machine', () => {
-  it('every state carries exactly one phase tag', () => {
-    const phases = new Set(['observe', 'compare', 'act', 'wait', 'error']);
-    const visit = (node: { tags: string[]; states: Record<string, unknown> }, path: string) => {
-      expect(node.tags.filter((t) => phases.has(t)), path).toHaveLength(1);
-      for (const [k, child] of Object.entries(node.states)) visit(child as typeof node, `${path}.${k}`);
-    };
-    for (const [k, s] of Object.entries(systemdMachine.root.states)) visit(s as never, k);
-  });
-
   it('crash loop with the defaults: 5 starts, the 6th is refused → failed, start-limit-hit', () => {
     const r = runner({ restart: 'on-failure' }, forever({ kind: 'signal', signal: 'SIGSEGV' }, 200));
     r.run(60_000);

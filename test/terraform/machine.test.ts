@@ -1,7 +1,6 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ResourceConfig, TerraformContext } from '../../machines/terraform';
-import { terraformMachine } from '../../machines/terraform';
 import { runnerFor } from '../../sim/loops';
 import type { TerraformLoopConfig, TerraformScenario } from '../../sim/loops/terraform';
 import { parseTerraformScenario, terraformBinding } from '../../sim/loops/terraform';
@@ -26,11 +25,6 @@ function runner(config: Partial<TerraformLoopConfig> = {}, timeline: TimelineEnt
 const ctx = (r: Runner<TerraformWorld, TerraformFault, TerraformLoopConfig>) => r.snapshot.context as TerraformContext;
 
 describe('terraform machine', () => {
-  it('every state carries exactly one phase tag', () => {
-    const phases = new Set(['observe', 'compare', 'act', 'wait', 'error']);
-    for (const [k, s] of Object.entries(terraformMachine.root.states)) expect((s as { tags: string[] }).tags.filter((t) => phases.has(t)), k).toHaveLength(1);
-  });
-
   it('run once: creates everything, writes the state, unlocks, and stops — not a loop', () => {
     const r = runner({ everyMs: null }).run(3 * 3_600_000);
     expect(r.stateValue).toBe('idle');
