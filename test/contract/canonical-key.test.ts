@@ -1,0 +1,48 @@
+import { readdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { LoopCheck } from '../../sim/check/model';
+import { CHECKS } from '../../sim/check/registry';
+import { loadScenario } from '../../sim/loops';
+import type { StepState } from '../../sim/step';
+import { keySafety } from './key-safety';
+
+const checkScenarios = (loop: string) => readdirSync('scenarios').filter((f) => f.startsWith(`${loop}-check-`) && f.endsWith('.yaml')).map((f) => `scenarios/${f}`);
+
+function sample(file: string, tamper?: (check: LoopCheck<unknown, unknown, unknown>) => LoopCheck<unknown, unknown, unknown>) {
+  const { entry, scenario } = loadScenario(file);
+  const check0 = CHECKS[entry.binding.loop]!;
+  const check = tamper ? tamper(check0) : check0;
+  const alphabet = scenario.timeline.map((e, index) => ({ index, label: check.label(e), entry: e }));
+  const variants = check.variants?.names ?? [undefined];
+  return variants.map((v) => {
+    const config = v === undefined ? scenario.config : check.variants!.apply(scenario.config, v);
+    return { variant: v ?? 'as written', report: keySafety(entry.binding, check, { config, world: scenario.world }, alphabet) };
+  });
+}
+
+describe('canonical keys are safe: equal keys, equal successor keys for every move', () => {
+  for (const loop of Object.keys(CHECKS)) {
+    const files = checkScenarios(loop);
+    it(`${loop} has a check scenario`, () => expect(files.length).toBeGreaterThan(0));
+    for (const file of files) {
+      it(file, () => {
+        for (const { variant, report } of sample(file)) {
+          expect(report.mismatches, `${file} (${variant})`).toEqual([]);
+          expect(report.states, `${file} (${variant}): states sampled`).toBeGreaterThan(10);
+        }
+      });
+    }
+  }
+
+  it('catches a key that drops part of the state (the HPA key without the queue of pending events)', () => {
+    const dropQueue = (check: LoopCheck<unknown, unknown, unknown>): LoopCheck<unknown, unknown, unknown> => ({
+      ...check,
+      canonicalizer: (start, alphabet) => {
+        const key = check.canonicalizer(start, alphabet);
+        return (s: StepState<unknown, unknown>) => key(s).split('|q')[0]!;
+      },
+    });
+    const reports = sample('scenarios/incus-hpa-check-small.yaml', dropQueue);
+    expect(reports.some((r) => r.report.mismatches.length > 0)).toBe(true);
+  });
+});
