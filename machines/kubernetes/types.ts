@@ -24,7 +24,8 @@ export interface ObjectMeta {
   annotations: Record<string, string>;
   ownerReferences: OwnerReference[];
   finalizers: string[];
-  /** Set by a DELETE of an object that still has finalizers; the object stays until they are gone. */
+  /** Set by a DELETE of an object that still has finalizers; the object stays until they are gone.
+   * Test it against undefined: 0 is a time (a delete at the first instant). */
   deletionTimestamp?: number;
 }
 
@@ -112,7 +113,7 @@ export const matches = (selector: Record<string, string>, labels: Record<string,
   return keys.length > 0 && keys.every((k) => labels[k] === selector[k]);
 };
 
-export const isPodReady = (p: KObject) => (p.status as unknown as PodStatus).ready === true && !p.metadata.deletionTimestamp;
+export const isPodReady = (p: KObject) => (p.status as unknown as PodStatus).ready === true && p.metadata.deletionTimestamp === undefined;
 
 /** Typed views of spec/status (the store keeps them as plain records). */
 export const specOf = <S>(o: KObject) => o.spec as unknown as S;

@@ -126,7 +126,7 @@ export const deploymentReconciler: Reconciler<null> = {
     const steps: string[] = [];
     let newReplicas = newRS ? replicasOf(newRS) : 0;
 
-    if (!d.metadata.deletionTimestamp) {
+    if (d.metadata.deletionTimestamp === undefined) {
       if (!newRS) {
         newReplicas = newRSNewReplicas(spec, owned, 0);
         const template = { labels: { ...spec.template.labels, [TEMPLATE_HASH]: hash }, containers: spec.template.containers };

@@ -22,7 +22,7 @@ export interface ReplicaSetMemory { expectations: Expectations }
 /** FilterActivePods: not Succeeded/Failed and not being deleted. */
 export const isActive = (p: KObject) => {
   const phase = statusOf<PodStatus>(p).phase;
-  return phase !== 'Succeeded' && phase !== 'Failed' && !p.metadata.deletionTimestamp;
+  return phase !== 'Succeeded' && phase !== 'Failed' && p.metadata.deletionTimestamp === undefined;
 };
 
 export const podsOwnedBy = (owner: KObject, objects: KObject[]) =>
@@ -114,10 +114,10 @@ export const replicaSetReconciler: Reconciler<ReplicaSetMemory> = {
     if (owner?.kind === 'ReplicaSet') {
       const rsKey = `${o.metadata.namespace}/${owner.name}`;
       keys.add(rsKey);
-      if (event.type === 'ADDED') expectations = o.metadata.deletionTimestamp ? deletionObserved(expectations, rsKey, keyOf(o)) : creationObserved(expectations, rsKey);
+      if (event.type === 'ADDED') expectations = o.metadata.deletionTimestamp !== undefined ? deletionObserved(expectations, rsKey, keyOf(o)) : creationObserved(expectations, rsKey);
       if (event.type === 'DELETED') expectations = deletionObserved(expectations, rsKey, keyOf(o));
       // updatePod: a pod that just got a deletionTimestamp counts as deleted (graceful deletion).
-      if (event.type === 'MODIFIED' && o.metadata.deletionTimestamp && !event.old?.metadata.deletionTimestamp) {
+      if (event.type === 'MODIFIED' && o.metadata.deletionTimestamp !== undefined && event.old?.metadata.deletionTimestamp === undefined) {
         expectations = deletionObserved(expectations, rsKey, keyOf(o));
       }
     }
@@ -135,7 +135,7 @@ export const replicaSetReconciler: Reconciler<ReplicaSetMemory> = {
     const spec = specOf<ReplicaSetSpec>(rs);
     const active = podsOwnedBy(rs, view.objects).filter(isActive);
     const useExpectations = options.expectations !== false;
-    const needsSync = (!useExpectations || satisfied(memory.expectations, request, now)) && !rs.metadata.deletionTimestamp;
+    const needsSync = (!useExpectations || satisfied(memory.expectations, request, now)) && rs.metadata.deletionTimestamp === undefined;
     const batches: Write[][] = [];
     let expectations = memory.expectations;
     let summary: string;
