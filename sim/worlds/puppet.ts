@@ -38,6 +38,13 @@ export interface PuppetWorld {
   applied: { t: number; run: number; ref: string; values: Values }[];
   drifts: { t: number; ref: string; values: Values }[];
   restarts: number;
+  /**
+   * For each running service, the host as it was when the service last (re)started: what its
+   * daemon has loaded. A file or package changed since then takes effect only at its next restart
+   * (the reason for notify/subscribe). Monitor data for the checker (no-stale-service); host
+   * objects are never mutated, so this holds references, not copies.
+   */
+  startedWith: Record<string, Host>;
 }
 
 export type PuppetFault =
@@ -49,7 +56,21 @@ export function createPuppetWorld(seed: number, host: Host, repo: Record<string,
   return {
     rng: seedRng(seed), host, repo, installFailures, timings: { ...DEFAULT_TIMINGS, ...timings }, ops: [], nextOpId: 1,
     reports: [], reportedAt: [], faults: [], applied: [], drifts: [], restarts: 0,
+    startedWith: trackStarts({}, { ...host, services: {} }, host),
   };
+}
+
+const isRunning = (h: Host, name: string) => h.services[name]?.running === true;
+
+/** A service that starts loads the host as it is now; one that stops has nothing loaded. */
+function trackStarts(started: Record<string, Host>, before: Host, after: Host): Record<string, Host> {
+  let out = started;
+  for (const name of new Set([...Object.keys(after.services), ...Object.keys(started)])) {
+    const now = isRunning(after, name);
+    if (now && !isRunning(before, name)) out = { ...out, [name]: after };
+    else if (!now && name in out) { const { [name]: _stopped, ...rest } = out; out = rest; }
+  }
+  return out;
 }
 
 const parseRef = (ref: string) => {
@@ -175,13 +196,13 @@ function complete(world0: PuppetWorld, opId: number, t: number): { world: Puppet
     const { ref, type, title, values, should } = op.sync;
     const c = change(w, w.host, type, title, values, should);
     if ('error' in c) return { world: w, result: { ok: false, error: c.error } };
-    w = { ...w, host: c.host, applied: [...w.applied, { t, run: op.sync.run, ref, values }] };
+    w = { ...w, host: c.host, startedWith: trackStarts(w.startedWith, w.host, c.host), applied: [...w.applied, { t, run: op.sync.run, ref, values }] };
     return { world: w, result: { ok: true, output: currentValues(w, w.host, ref).current } };
   }
   if (op.kind === 'refresh') {
     const { title } = parseRef(op.ref!);
     if (!w.host.services[title]?.running) return { world: w, result: { ok: false, error: `Execution of '/usr/bin/systemctl restart ${title}' returned 5` } };
-    return { world: { ...w, restarts: w.restarts + 1 }, result: { ok: true } };
+    return { world: { ...w, restarts: w.restarts + 1, startedWith: { ...w.startedWith, [title]: w.host } }, result: { ok: true } };
   }
   if (op.kind === 'report') return { world: { ...w, reports: [...w.reports, op.report!], reportedAt: [...w.reportedAt, t] }, result: { ok: true } };
   return { world: w, result: op.result };
@@ -203,7 +224,7 @@ function inject(w0: PuppetWorld, fault: PuppetFault, t: number): { world: Puppet
   const { type, title } = parseRef(fault.ref);
   const c = change(w, w.host, type, title, fault.values, fault.values);
   if ('error' in c) return { world: w, note: `drift on ${fault.ref} failed: ${c.error}` };
-  return { world: { ...w, host: c.host, drifts: [...w.drifts, { t, ref: fault.ref, values: fault.values }] }, note: `changed outside Puppet: ${fault.ref} ${describe(fault.values)}` };
+  return { world: { ...w, host: c.host, startedWith: trackStarts(w.startedWith, w.host, c.host), drifts: [...w.drifts, { t, ref: fault.ref, values: fault.values }] }, note: `changed outside Puppet: ${fault.ref} ${describe(fault.values)}` };
 }
 
 export interface PuppetWorldSummary {

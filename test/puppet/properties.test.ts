@@ -1,15 +1,23 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Resource, ResourceType } from '../../machines/puppet';
-import { DEFAULT_SETTINGS, refOf } from '../../machines/puppet';
+import type { AnyMachineSnapshot } from 'xstate';
+import type { PuppetContext, Resource, ResourceStatus, ResourceType, RunReport, Transaction } from '../../machines/puppet';
+import { DEFAULT_SETTINGS, newTransaction, refOf } from '../../machines/puppet';
+import { viewOf } from '../../sim/check/counterexample';
+import type { CheckProperty } from '../../sim/check/model';
 import type { PuppetLoopConfig } from '../../sim/loops/puppet';
-import { puppetBinding } from '../../sim/loops/puppet';
-import { puppetViolations, runsFollowRuninterval } from '../../sim/properties/puppet';
+import { parsePuppetScenario, puppetBinding } from '../../sim/loops/puppet';
+import {
+  PUPPET_INVARIANTS, convergenceRuns, converged, exitCodeMatchesReport, failuresSkipDependents, idempotent, noStaleService,
+  noopChangesNothing, orderRespectsRelationships, puppetLabel, runsFollowRuninterval,
+} from '../../sim/properties/puppet';
 import { Runner } from '../../sim/runner';
 import type { TimelineEntry } from '../../sim/runner';
-import type { PuppetFault } from '../../sim/worlds/puppet';
+import { readYamlFile } from '../../sim/scenario/load';
+import type { PuppetFault, PuppetWorld } from '../../sim/worlds/puppet';
 import { createPuppetWorld } from '../../sim/worlds/puppet';
 import { propertyRuns } from '../property-runs';
+import { firstBroken } from './drive';
 
 const ENSURES: Record<ResourceType, string[]> = {
   package: ['present', 'absent', 'latest', '1.0', '2.0'],
@@ -69,35 +77,79 @@ const faultArb = (catalog: Resource[]) => fc.array(fc.oneof(
 
 const repo = { a: { versions: ['1.0', '2.0'], service: 'a' }, b: { versions: ['1.0', '2.0'], service: 'b' }, c: { versions: ['2.0'] } };
 
+type View = ReturnType<typeof viewOf<PuppetWorld, PuppetFault, PuppetLoopConfig>>;
+const HOURS = 3_600_000;
+
 describe('puppet invariants hold for random catalogs, drift, failing installs and noop (fast-check)', () => {
-  it('order, failed-dependency skips, exit codes, noop, idempotence, run schedule', () => {
+  it('in every state of every run: order, failed-dependency skips, exit codes, noop, idempotence, run schedule', () => {
     fc.assert(fc.property(catalogArb.chain((c) => fc.tuple(fc.constant(c), faultArb(c), fc.boolean(), fc.nat(1000))), ([catalog, timeline, splay, seed]) => {
       const settings = { ...DEFAULT_SETTINGS, splay, splaylimitMs: 600_000 };
       const world = createPuppetWorld(seed, { packages: {}, files: {}, services: {}, users: {} }, repo);
       const r = new Runner(puppetBinding, { scenario: 'p', seed, world, config: { settings, catalog }, timeline, recordFrames: false });
-      r.run(3 * 3_600_000);
+      expect(firstBroken(r, 3 * HOURS, PUPPET_INVARIANTS)).toBeNull();
       expect(r.world.reports.length).toBeGreaterThanOrEqual(5);
-      expect(puppetViolations(r.world, () => catalog)).toEqual([]);
-      expect(runsFollowRuninterval(r.world, settings.runintervalMs, splay ? 600_000 : 0)).toEqual([]);
     }), { numRuns: propertyRuns(250), seed: 4 });
   });
 
-  it('the properties can fail: a report whose service changed after its package failed is caught', () => {
-    const catalog: Resource[] = [
-      { type: 'package', title: 'a', should: { ensure: 'present' }, require: [], before: [], notify: [], subscribe: [], noop: false },
-      { type: 'service', title: 'a', should: { ensure: 'running' }, require: ['Package[a]'], before: [], notify: [], subscribe: [], noop: false },
-    ];
-    const world = createPuppetWorld(1, { packages: {}, files: {}, services: {}, users: {} }, repo);
-    const base = { outOfSync: ['ensure'], noop: false, corrective: false, failedDependencies: [], restarted: false, failedToRestart: false, message: '' };
-    world.reports.push({
-      run: 1, time: 0, catalogVersion: 1, noop: false, status: 'failed', exitCode: 6, changes: 1, corrective: false, noopPending: false,
-      resources: { total: 2, changed: 1, failed: 1, skipped: 0, outOfSync: 2, restarted: 0, failedToRestart: 0, corrective: 0 },
-      statuses: [{ ref: 'Package[a]', ...base, changed: false, failed: true, skipped: false }, { ref: 'Service[a]', ...base, changed: true, failed: false, skipped: false }],
-      order: ['Service[a]', 'Package[a]'],
+  it('the properties can fail: each one rejects a state that breaks its claim', () => {
+    const pkg: Resource = { type: 'package', title: 'a', should: { ensure: 'present' }, require: [], before: [], notify: [], subscribe: [], noop: false };
+    const svc: Resource = { type: 'service', title: 'a', should: { ensure: 'running' }, require: ['Package[a]'], before: [], notify: [], subscribe: [], noop: false };
+    const catalog = [pkg, svc];
+    // A real mid-run state (a transaction in progress), then the piece under test replaced.
+    const r = new Runner(puppetBinding, { scenario: 'p', seed: 1, world: createPuppetWorld(1, { packages: {}, files: {}, services: {}, users: {} }, repo), config: { settings: DEFAULT_SETTINGS, catalog } });
+    while ((r.snapshot.context as PuppetContext).tx === null) r.processNext();
+    const base = viewOf(r);
+    const withTx = (tx: Transaction): View => ({ ...base, snapshot: { ...base.snapshot, context: { ...base.snapshot.context, tx } } as AnyMachineSnapshot });
+    const withWorld = (world: Partial<PuppetWorld>): View => ({ ...base, world: { ...base.world, ...world } });
+    const breaks = (p: CheckProperty<PuppetWorld, PuppetLoopConfig>, v: View) => { expect(p.holds(base), p.name).toBe(true); expect(p.holds(v), p.name).toBe(false); };
+
+    const status = (ref: string, s: Partial<ResourceStatus>): ResourceStatus => ({
+      ref, outOfSync: ['ensure'], changed: false, failed: false, skipped: false, noop: false, corrective: false, failedDependencies: [], restarted: false, failedToRestart: false, message: '', ...s,
     });
-    world.reportedAt.push(1);
-    const props = puppetViolations(world, () => catalog).map((v) => v.property);
-    expect(props).toContain('failuresSkipDependents');
-    expect(props).toContain('orderRespectsRelationships');
+    const tx = newTransaction(1, 1, false, catalog, ['Package[a]', 'Service[a]'], {});
+    breaks(orderRespectsRelationships, withTx({ ...tx, order: ['Service[a]', 'Package[a]'] }));
+    breaks(failuresSkipDependents, withTx({ ...tx, statuses: { 'Package[a]': status('Package[a]', { failed: true }), 'Service[a]': status('Service[a]', { changed: true }) } }));
+    breaks(noopChangesNothing, { ...withTx({ ...tx, noop: true }), world: { ...base.world, ops: [{ id: 99, kind: 'sync', result: { ok: true }, sync: { run: 1, ref: 'Package[a]', type: 'package', title: 'a', values: { ensure: '1.0' }, should: pkg.should } }] } });
+
+    const report = (over: Partial<RunReport>): RunReport => ({
+      run: 1, time: 0, catalogVersion: 1, noop: false, status: 'unchanged', exitCode: 0, changes: 0, corrective: false, noopPending: false,
+      resources: { total: 2, changed: 0, failed: 0, skipped: 0, outOfSync: 0, restarted: 0, failedToRestart: 0, corrective: 0 }, statuses: [], order: [], ...over,
+    });
+    breaks(exitCodeMatchesReport, withWorld({ reports: [report({ status: 'failed', exitCode: 2, changes: 1 })], reportedAt: [1] }));
+    const changed = report({ run: 2, time: 1_800_000, status: 'changed', exitCode: 2, changes: 1, resources: { ...report({}).resources, changed: 1, outOfSync: 1 } });
+    breaks(idempotent, withWorld({ reports: [report({}), changed], reportedAt: [3000, 1_803_000], faults: [] }));
+    breaks(runsFollowRuninterval, withWorld({ reports: [report({}), report({ run: 2, time: 600_000 })], reportedAt: [3000, 603_000] }));
+  });
+});
+
+/**
+ * The explorer's bounded claims, sampled: the check scenarios' moves at random instants (or not at
+ * all), then K runintervals of quiet; converges and no-stale-service must hold from then on.
+ */
+describe('the check scenarios under random schedules agree with the explorer (fast-check)', () => {
+  const load = (file: string) => parsePuppetScenario(file, 'p', readYamlFile(file));
+  const scheduleArb = (n: number) => fc.array(fc.option(fc.integer({ min: 0, max: 4 * 60 }), { nil: undefined }), { minLength: n, maxLength: n });
+  const settledFrom = (file: string, at: (number | undefined)[]) => {
+    const s = load(file);
+    const timeline = s.timeline.flatMap((e, i) => (at[i] === undefined ? [] : [{ ...e, at: at[i]! * 60_000 }]));
+    const alphabet = s.timeline.map((entry, index) => ({ index, label: puppetLabel(entry), entry }));
+    const quietFrom = Math.max(0, ...timeline.map((e) => e.at)) + convergenceRuns(alphabet) * s.config.settings.runintervalMs;
+    const r = new Runner(puppetBinding, { scenario: s.name, seed: s.seed, world: s.world, config: s.config, timeline, recordFrames: false });
+    r.run(quietFrom);
+    const eventually: CheckProperty<PuppetWorld, PuppetLoopConfig>[] = [
+      { name: 'converges', kind: 'eventually', claim: '', holds: converged },
+      { name: 'no-stale-service', kind: 'eventually', claim: '', holds: noStaleService },
+    ];
+    return firstBroken(r, quietFrom + 2 * s.config.settings.runintervalMs, eventually);
+  };
+
+  it('package → file ~> service: converged and no stale nginx within K, whatever the schedule', () => {
+    fc.assert(fc.property(scheduleArb(3), (at) => settledFrom('scenarios/puppet-check-package-file-service.yaml', at) === null), { numRuns: propertyRuns(), seed: 7 });
+  });
+
+  it('file ~> service without package → file: fast-check FINDS the lost refresh too (a finding, not a bug in the checker)', () => {
+    const result = fc.check(fc.property(scheduleArb(3), (at) => settledFrom('scenarios/puppet-check-lost-refresh.yaml', at) === null), { numRuns: propertyRuns(), seed: 7 });
+    expect(result.failed).toBe(true);
+    expect(settledFrom('scenarios/puppet-check-lost-refresh.yaml', result.counterexample![0])).toMatch(/^no-stale-service/);
   });
 });
