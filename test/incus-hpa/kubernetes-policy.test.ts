@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { ObservedInstance, PolicyMemory } from '../../machines/incus-hpa';
-import {
-  EMPTY_POLICY_MEMORY, calculateReplicas, convertDesiredReplicasWithRules, kubernetesPolicy, scaleUpLimit, stabilizeRecommendation,
-} from '../../machines/incus-hpa';
+import type { Recommendation } from '../../machines/hpa-algorithm';
+import { calculateReplicas as calculateFor, convertDesiredReplicasWithRules, scaleUpLimit, stabilizeRecommendation } from '../../machines/hpa-algorithm';
+import type { ObservedInstance } from '../../machines/incus-hpa';
+import { EMPTY_POLICY_MEMORY, kubernetesPolicy } from '../../machines/incus-hpa';
+import { metricPodOf } from '../../machines/incus-hpa/policies/kubernetes';
 import { config, pod } from './helpers';
+
+/** The shared calculation, fed Incus instances as the kubernetes policy feeds it. */
+const calculateReplicas = (pods: ObservedInstance[], current: number, target: number, tolerance: number) => calculateFor(pods.map(metricPodOf), current, target, tolerance);
 
 // Cases follow kubernetes/kubernetes pkg/controller/podautoscaler: replica_calculator.go
 // GetResourceReplicas (tolerance, ceil(ratio × ready), missing metrics) and horizontal.go
@@ -70,10 +74,10 @@ describe('convertDesiredReplicasWithRules / calculateScaleUpLimit', () => {
 
 describe('stabilizeRecommendation (300 s scale-down window)', () => {
   it('takes the max recommendation inside the window', () => {
-    let memory: PolicyMemory = EMPTY_POLICY_MEMORY;
+    let memory: readonly Recommendation[] = [];
     const at = (s: number, r: number) => {
       const res = stabilizeRecommendation(memory, s * 1000, 300_000, r);
-      memory = res.memory;
+      memory = res.recommendations;
       return res.replicas;
     };
     expect(at(0, 5)).toBe(5);
@@ -83,9 +87,8 @@ describe('stabilizeRecommendation (300 s scale-down window)', () => {
     expect(at(316, 1)).toBe(1);
   });
   it('replaces one stale sample instead of growing', () => {
-    let memory: PolicyMemory = { recommendations: [{ at: 0, replicas: 3 }, { at: 1000, replicas: 3 }] };
-    memory = stabilizeRecommendation(memory, 400_000, 300_000, 1).memory;
-    expect(memory.recommendations).toHaveLength(2);
+    const memory = stabilizeRecommendation([{ at: 0, replicas: 3 }, { at: 1000, replicas: 3 }], 400_000, 300_000, 1).recommendations;
+    expect(memory).toHaveLength(2);
   });
 });
 

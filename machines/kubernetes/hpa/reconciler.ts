@@ -1,5 +1,7 @@
+import type { MetricPod } from '../../hpa-algorithm';
+import { calculateReplicas, convertDesiredReplicasWithRules, stabilizeRecommendation } from '../../hpa-algorithm';
 import type { HpaConfig, ObservedInstance } from '../../incus-hpa';
-import { DEFAULT_CONFIG, calculateReplicas, convertDesiredReplicasWithRules, seedPolicy, stabilizeRecommendation } from '../../incus-hpa';
+import { DEFAULT_CONFIG, seedPolicy } from '../../incus-hpa';
 import type { Plan, Reconciler } from '../reconciler';
 import type { DeploymentSpec, KObject, PodSpec, PodStatus } from '../types';
 import { matches, specOf, splitKey } from '../types';
@@ -32,18 +34,24 @@ export const HPA_SYNC_PERIOD_MS = 15_000;
 const TOLERANCE = 0.1;
 const DOWNSCALE_WINDOW_MS = 300_000;
 
-/** groupPods for a CPU metric, mapped onto the foundation's observation: ready pods with a metric
- * report usage/request; Pending or not-ready pods are unready; deleted/failed pods are ignored. */
-export function observedPods(pods: KObject[], podCpuMilli: Record<string, number>): ObservedInstance[] {
+/** groupPods for a CPU metric (replica_calculator.go): ready pods with a metric report usage over
+ * their own request; Pending or not-ready pods are unready; deleted, Failed or Succeeded pods are ignored. */
+export function metricPods(pods: KObject[], podCpuMilli: Record<string, number>): MetricPod[] {
   return pods.map((p) => {
     const st = p.status as unknown as PodStatus;
     const request = specOf<PodSpec>(p).containers.reduce((s, c) => s + c.cpuMilli, 0);
-    const key = `${p.metadata.namespace}/${p.metadata.name}`;
     const gone = p.metadata.deletionTimestamp !== undefined || st.phase === 'Failed' || st.phase === 'Succeeded';
-    const status = gone ? 'Stopped' as const : st.ready ? 'Running' as const : 'Starting' as const;
-    const usage = podCpuMilli[key];
-    return { name: p.metadata.name, status, owner: 'hpa', memoryUsage: usage ?? 0, memoryTotal: status === 'Running' && usage === undefined ? 0 : request, createdAt: p.metadata.creationTimestamp };
+    const usage = podCpuMilli[`${p.metadata.namespace}/${p.metadata.name}`];
+    return { name: p.metadata.name, state: gone ? 'ignored' : st.ready ? 'ready' : 'pending', usage: usage ?? null, request };
   });
+}
+
+/** The seed rule reads Incus-shaped instances: the same pods, as the talk's lab would list them. */
+function seedInstances(pods: readonly MetricPod[], created: ReadonlyMap<string, number>): ObservedInstance[] {
+  return pods.map((p) => ({
+    name: p.name, status: p.state === 'ignored' ? 'Stopped' : p.state === 'ready' ? 'Running' : 'Starting', owner: 'hpa',
+    memoryUsage: p.usage ?? 0, memoryTotal: p.state === 'ready' && p.usage === null ? 0 : (p.request ?? 0), createdAt: created.get(p.name) ?? 0,
+  }));
 }
 
 interface Condition { type: string; status: 'True' | 'False'; reason: string }
@@ -76,7 +84,7 @@ export const hpaReconciler: Reconciler<HpaMemory> = {
     const dspec = specOf<DeploymentSpec>(target);
     const current = dspec.replicas;
     const pods = view.objects.filter((o) => o.kind === 'Pod' && o.metadata.namespace === namespace && matches(dspec.selector, o.metadata.labels));
-    const observed = observedPods(pods, view.podCpuMilli);
+    const observed = metricPods(pods, view.podCpuMilli);
     const entry: HpaMemoryEntry = memory[request] ?? { recommendations: [], upEvents: [], downEvents: [] };
     const conditions: Condition[] = [{ type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound' }];
     let desired: number;
@@ -94,7 +102,8 @@ export const hpaReconciler: Reconciler<HpaMemory> = {
       desired = spec.minReplicas; how = `current ${current} < min ${spec.minReplicas}`;
     } else if (options.policy === 'seed') {
       const config: HpaConfig = { ...DEFAULT_CONFIG, minPods: spec.minReplicas, maxPods: spec.maxReplicas, memoryThreshold: spec.targetCPUUtilization, namePrefix: '' };
-      const d = seedPolicy({ observation: { at: now, instances: observed }, config, memory: { recommendations: [] } });
+      const created = new Map(pods.map((p) => [p.metadata.name, p.metadata.creationTimestamp]));
+      const d = seedPolicy({ observation: { at: now, instances: seedInstances(observed, created) }, config, memory: { recommendations: [] } });
       utilization = d.averagePercent;
       desired = Math.min(spec.maxReplicas, Math.max(spec.minReplicas, current + (d.desired - d.running)));
       how = `seed rule: ${d.comparison} → ${d.desired > d.running ? 'one more pod' : d.desired < d.running ? 'one pod fewer' : 'no scale action'}`;
@@ -102,10 +111,10 @@ export const hpaReconciler: Reconciler<HpaMemory> = {
       const calc = calculateReplicas(observed, current, spec.targetCPUUtilization, TOLERANCE);
       utilization = calc.utilization;
       if (!spec.behavior) {
-        const stab = stabilizeRecommendation({ recommendations: entry.recommendations }, now, DOWNSCALE_WINDOW_MS, calc.replicas);
+        const stab = stabilizeRecommendation(entry.recommendations, now, DOWNSCALE_WINDOW_MS, calc.replicas);
         const rule = convertDesiredReplicasWithRules(current, stab.replicas, spec.minReplicas, spec.maxReplicas);
         desired = rule.replicas;
-        next = { ...entry, recommendations: stab.memory.recommendations };
+        next = { ...entry, recommendations: stab.recommendations };
         conditions.push({ type: 'AbleToScale', status: 'True', reason: stab.replicas !== calc.replicas ? 'ScaleDownStabilized' : 'ReadyForNewScale' });
         conditions.push({ type: 'ScalingLimited', status: rule.condition === 'DesiredWithinRange' ? 'False' : 'True', reason: rule.condition });
         how = `${calc.note} → ${calc.replicas}${stab.replicas !== calc.replicas ? `, stabilised to ${stab.replicas}` : ''} (${rule.condition})`;

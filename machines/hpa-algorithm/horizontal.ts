@@ -1,0 +1,34 @@
+/**
+ * The HPA controller's normalisation without `behavior`, shared by both HPA loops: from
+ * kubernetes/kubernetes pkg/controller/podautoscaler/horizontal.go (stabilizeRecommendation,
+ * convertDesiredReplicasWithRules, calculateScaleUpLimit).
+ */
+
+export interface Recommendation { at: number; replicas: number }
+
+/** stabilizeRecommendation: the max recommendation inside the window; replaces one stale sample. */
+export function stabilizeRecommendation(recommendations: readonly Recommendation[], now: number, windowMs: number, recommendation: number) {
+  let max = recommendation;
+  let oldIndex = -1;
+  const cutoff = now - windowMs;
+  recommendations.forEach((rec, i) => {
+    if (rec.at < cutoff) oldIndex = i;
+    else if (rec.replicas > max) max = rec.replicas;
+  });
+  const sample = { at: now, replicas: recommendation };
+  const next = oldIndex >= 0 ? recommendations.map((rec, i) => (i === oldIndex ? sample : rec)) : [...recommendations, sample];
+  return { replicas: max, recommendations: next };
+}
+
+/** calculateScaleUpLimit: max(2 × current, 4). */
+export const scaleUpLimit = (current: number) => Math.max(2 * current, 4);
+
+/** convertDesiredReplicasWithRules. */
+export function convertDesiredReplicasWithRules(current: number, desired: number, min: number, max: number) {
+  const limit = scaleUpLimit(current);
+  const maximumAllowed = max > limit ? limit : max;
+  const limitingReason = max > limit ? 'ScaleUpLimit' : 'TooManyReplicas';
+  if (desired < min) return { replicas: min, condition: 'TooFewReplicas' };
+  if (desired > maximumAllowed) return { replicas: maximumAllowed, condition: limitingReason };
+  return { replicas: desired, condition: 'DesiredWithinRange' };
+}
