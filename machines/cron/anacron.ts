@@ -1,4 +1,5 @@
-import type { CronConfig } from './machine';
+import type { AnacronJob, AnacronSettings, CronConfig } from './config';
+export type { AnacronJob, AnacronSettings } from './config';
 import type { DueRun } from './schedule';
 import { minuteOf } from './schedule';
 
@@ -9,8 +10,6 @@ import { minuteOf } from './schedule';
  * It starts `delay` minutes (plus up to RANDOM_DELAY) after anacron starts, and only inside
  * START_HOURS_RANGE. Only dates count, never times: a host that is down simply runs the job late.
  */
-export interface AnacronJob { id: string; period: number | '@monthly'; delayMin: number }
-export interface AnacronSettings { randomDelayMin: number; startHoursRange: [number, number] }
 
 /** cronie's /etc/anacrontab: RANDOM_DELAY=45, START_HOURS_RANGE=3-22. */
 export const CRONIE_ANACRONTAB: AnacronSettings = { randomDelayMin: 45, startHoursRange: [3, 22] };

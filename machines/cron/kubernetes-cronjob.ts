@@ -1,4 +1,5 @@
-import type { CronConfig } from './machine';
+import type { ConcurrencyPolicy, CronConfig, CronJobFields } from './config';
+export type { ConcurrencyPolicy, CronJobFields } from './config';
 import type { CronEntry, DueRun } from './schedule';
 import { entryMatches, minuteOf } from './schedule';
 
@@ -6,7 +7,6 @@ import { entryMatches, minuteOf } from './schedule';
  * The Kubernetes CronJob controller (v2, pkg/controller/cronjob/cronjob_controllerv2.go and
  * utils.go), as pure functions over minutes. Times are ms since the epoch (UTC).
  */
-export type ConcurrencyPolicy = 'Allow' | 'Forbid' | 'Replace';
 
 export interface CronJobSpec {
   name: string;
@@ -78,7 +78,6 @@ export function decideCronJob(spec: CronJobSpec, status: CronJobStatus, createdA
 }
 
 /** Per-entry CronJob fields for mode 'kubernetes' (batch/v1 CronJobSpec). */
-export interface CronJobFields { concurrencyPolicy: ConcurrencyPolicy; startingDeadlineSeconds: number | null; suspend: boolean }
 export const DEFAULT_CRONJOB: CronJobFields = { concurrencyPolicy: 'Allow', startingDeadlineSeconds: null, suspend: false };
 
 /** The CronJob controller's view: creation time and each CronJob's status (kept in the API, so it survives restarts). */

@@ -1,24 +1,13 @@
 import { assign, setup } from 'xstate';
 import { namedActor } from '../named-actor';
-import type { AnacronJob, AnacronSettings, AnacronStart } from './anacron';
+export type { CronConfig } from './config';
+import type { AnacronStart } from './anacron';
 import { anacronPass } from './anacron';
-import type { CronJobFields, CronJobsState } from './kubernetes-cronjob';
+import type { CronJobsState } from './kubernetes-cronjob';
 import { syncCronJobs } from './kubernetes-cronjob';
-import type { CronEntry, DueRun, Wakeup } from './schedule';
+import type { CronConfig } from './config';
+import type { DueRun, Wakeup } from './schedule';
 import { cronieWakeup, dueRuns, minuteOf } from './schedule';
-
-export interface CronConfig {
-  /** The crontab, in file order. */
-  entries: CronEntry[];
-  /** Wrap every command in `flock -n` (a run is skipped while the previous one holds the lock). */
-  flock: boolean;
-  /** 'cronie' (default): crond. 'kubernetes': each entry is a CronJob and the loop is its controller.
-   * 'anacron': the anacrontab jobs, checked at boot and hourly (cronie's /etc/cron.hourly/0anacron). */
-  mode?: 'cronie' | 'kubernetes' | 'anacron';
-  cronJobs?: Record<string, CronJobFields>;
-  anacrontab?: AnacronJob[];
-  anacron?: AnacronSettings;
-}
 
 /** The clock; in kubernetes mode also the CronJobs' Jobs still running (the Job informer's view). */
 export interface ClockReading { wallMs: number; bootId: number; active?: DueRun[]; stamps?: Record<string, number> }
