@@ -1,15 +1,26 @@
 import type { Command } from 'commander';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { POLICY_NAMES } from '../machines/incus-hpa';
+import { mkdirSync } from 'node:fs';
+import type { Artifacts, Counterexample } from '../sim/check/artifacts';
+import { writeTraces } from '../sim/check/artifacts';
 import type { CheckRun } from '../sim/check/check';
-import { anyViolated, checkScenario } from '../sim/check/check';
+import { checkOf, checkScenario, variantNames } from '../sim/check/check';
+import { emitTests } from '../sim/check/emit-test';
+import { checkJson } from '../sim/check/json';
+import { junitReport } from '../sim/check/junit';
+import { exitCode, summaryLine } from '../sim/check/outcome';
+import { CHECKS } from '../sim/check/registry';
 import { findingsTable, formatReport } from '../sim/check/report';
 import { formatTimeline } from '../sim/format';
+import type { Frame } from '../sim/trace';
 import { loadScenario } from '../sim/loops';
-import { UsageError } from './usage';
+import { CHECK_EXIT_CODES, UsageError } from './usage';
 
-interface CheckFlags { depth?: string; maxStates?: string; out?: string; policy?: string; within?: string; table?: boolean }
+interface CheckFlags {
+  depth?: string; maxStates?: string; out?: string; policy?: string; within?: string; table?: boolean; format?: string; emitTest?: string;
+}
+
+const FORMATS = ['text', 'json', 'junit'] as const;
+type Format = (typeof FORMATS)[number];
 
 function positive(option: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
@@ -17,45 +28,86 @@ function positive(option: string, text: string | undefined): number | undefined 
   return Number(text);
 }
 
+function formatOf(text: string | undefined): Format {
+  const format = FORMATS.find((f) => f === (text ?? 'text'));
+  if (!format) throw new UsageError('--format', `expected one of ${FORMATS.join(', ')}, got "${text}"`);
+  return format;
+}
+
+/** Creates an output directory up front, so a bad path is bad input before minutes of search. */
+function outputDir(option: string, dir: string | undefined): string | undefined {
+  if (dir === undefined) return undefined;
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (e) {
+    throw new UsageError(option, `expected a directory that can be created and written, got "${dir}" (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  return dir;
+}
+
+/** The policies each loop declares, for --help. */
+const policiesHelp = () => Object.values(CHECKS).flatMap((c) => (c.variants ? [`${c.loop}: ${c.variants.names.join('|')}`] : [])).join('; ');
+
+function printText(runs: readonly CheckRun[], columns: (f: Frame) => string, files: (ce: Counterexample) => Artifacts, table: boolean): void {
+  for (const run of runs) {
+    process.stdout.write(formatReport(run));
+    for (const ce of run.counterexamples) {
+      process.stdout.write(`\n## shortest counterexample: ${ce.property}\n`);
+      const { trace, test } = files(ce);
+      if (trace) process.stdout.write(`(trace: ${trace})\n`);
+      if (test) process.stdout.write(`(test: ${test})\n`);
+      process.stdout.write(formatTimeline(ce.trace, columns));
+    }
+    process.stdout.write('\n');
+  }
+  if (table) process.stdout.write(findingsTable([...runs]));
+  process.stdout.write(summaryLine(runs));
+}
+
 export function registerCheck(program: Command): void {
   program
     .command('check')
     .description('explore every reachable state of a small scenario; the timeline is what the environment may do, at any instant, in any order')
-    .argument('<scenario>', 'scenario YAML file (see scenarios/check-*.yaml)')
+    .argument('<scenario>', 'scenario YAML file (see scenarios/*-check-*.yaml)')
     .option('--depth <n>', 'stop expanding after this many steps from the start')
     .option('--max-states <n>', 'stop after this many distinct states (default 2000000)')
     .option('--out <dir>', 'write each counterexample trace (JSON, loadable by the lab) into this directory')
-    .option('--policy <name>', `HPA policy: ${POLICY_NAMES.join('|')}`)
+    .option('--emit-test <dir>', 'write a vitest file per counterexample that replays it and fails while the violation is possible')
+    .option('--policy <name>', `check this policy of the loop instead of the scenario's (${policiesHelp()})`)
     .option('--within <periods>', 'convergence bound K in periods (default: per policy)')
-    .option('--table', `check every policy (${POLICY_NAMES.join(', ')}) and print the findings table`)
+    .option('--table', "check every policy of the loop (or the scenario's own config) and print the findings table")
+    .option('--format <format>', `output: ${FORMATS.join('|')} (default text)`)
+    .addHelpText('after', `\n${CHECK_EXIT_CODES}\n`)
     .action((file: string, flags: CheckFlags) => {
       const maxDepth = positive('--depth', flags.depth);
       const maxStates = positive('--max-states', flags.maxStates);
       const withinPeriods = positive('--within', flags.within);
-      if (flags.policy !== undefined && !(POLICY_NAMES as readonly string[]).includes(flags.policy)) {
-        throw new UsageError('--policy', `expected one of ${POLICY_NAMES.join(', ')}, got "${flags.policy}"`);
-      }
-      if (flags.table && flags.policy) throw new UsageError('--table', 'checks every policy: leave out --policy');
+      const format = formatOf(flags.format);
+      if (flags.table && flags.policy !== undefined) throw new UsageError('--table', 'checks every policy: leave out --policy');
       const { entry, scenario } = loadScenario(file);
-      const policies = flags.table ? [...POLICY_NAMES] : [flags.policy];
-      const runs: CheckRun[] = policies.map((policy) => checkScenario(entry, scenario, {
-        ...(policy ? { policy } : {}), ...(maxDepth ? { maxDepth } : {}), ...(maxStates ? { maxStates } : {}), ...(withinPeriods ? { withinPeriods } : {}),
-      }));
-      if (flags.out) mkdirSync(flags.out, { recursive: true });
-      for (const run of runs) {
-        process.stdout.write(formatReport(run));
-        for (const { property, trace } of run.counterexamples) {
-          process.stdout.write(`\n## shortest counterexample: ${property}\n`);
-          if (flags.out) {
-            const path = join(flags.out, `${scenario.name}${run.policy ? `.${run.policy}` : ''}.${property}.trace.json`);
-            writeFileSync(path, JSON.stringify(trace) + '\n');
-            process.stdout.write(`(trace: ${path})\n`);
-          }
-          process.stdout.write(formatTimeline(trace, entry.columns));
-        }
-        process.stdout.write('\n');
+      const names = variantNames(checkOf(entry, scenario.file));
+      if (flags.policy !== undefined && names.length === 0) throw new UsageError('--policy', `expected no --policy: loop ${entry.binding.loop} has no policies`);
+      if (flags.policy !== undefined && !names.includes(flags.policy)) {
+        throw new UsageError('--policy', `expected one of ${names.join(', ')} (the policies of ${entry.binding.loop}), got "${flags.policy}"`);
       }
-      if (flags.table) process.stdout.write(findingsTable(runs));
-      process.exitCode = runs.some(anyViolated) ? 1 : 0;
+      const out = outputDir('--out', flags.out);
+      const emitDir = outputDir('--emit-test', flags.emitTest);
+
+      const variants: (string | undefined)[] = flags.table && names.length ? [...names] : [flags.policy];
+      const runs: CheckRun[] = variants.map((policy) => checkScenario(entry, scenario, {
+        ...(policy !== undefined ? { policy } : {}), ...(maxDepth ? { maxDepth } : {}), ...(maxStates ? { maxStates } : {}), ...(withinPeriods ? { withinPeriods } : {}),
+      }));
+      const traces = out ? writeTraces(runs, out) : new Map<Counterexample, string>();
+      const tests = emitDir ? emitTests(runs, emitDir, file, withinPeriods) : new Map<Counterexample, string>();
+      const files = (ce: Counterexample): Artifacts => {
+        const trace = traces.get(ce);
+        const test = tests.get(ce);
+        return { ...(trace !== undefined ? { trace } : {}), ...(test !== undefined ? { test } : {}) };
+      };
+
+      if (format === 'json') process.stdout.write(checkJson(runs, files));
+      else if (format === 'junit') process.stdout.write(junitReport(runs, entry.columns, files));
+      else printText(runs, entry.columns, files, flags.table ?? false);
+      process.exitCode = exitCode(runs);
     });
 }

@@ -20,16 +20,24 @@ export interface ReplayInput<W, F, C> {
  * exactly what `loopscope sim` and the lab produce. `quietMs` extends the path with that much
  * virtual time of the environment doing nothing (for eventually-properties).
  */
-export function replay<W, F, C>(input: ReplayInput<W, F, C>, path: readonly PathStep[], quietMs = 0): Runner<W, F, C> {
+export function replay<W, F, C>(
+  input: ReplayInput<W, F, C>, path: readonly PathStep[], quietMs = 0,
+  /** Called at the start (0) and after each step (1…): lets a caller check every state on the path. */
+  onStep?: (runner: Runner<W, F, C>, step: number) => void,
+): Runner<W, F, C> {
   const runner = new Runner(input.binding, {
     scenario: input.scenario, seed: input.seed, ...(input.policy ? { policy: input.policy } : {}),
     world: input.world, config: input.config, timeline: [],
   });
-  for (const step of path) {
-    if (step.kind === 'tick') { runner.processNext(); continue; }
-    const entry = input.alphabet[step.index]!;
-    if ('config' in entry) runner.update(entry.config);
-    else runner.inject(entry.fault);
+  onStep?.(runner, 0);
+  for (const [i, step] of path.entries()) {
+    if (step.kind === 'tick') runner.processNext();
+    else {
+      const entry = input.alphabet[step.index]!;
+      if ('config' in entry) runner.update(entry.config);
+      else runner.inject(entry.fault);
+    }
+    onStep?.(runner, i + 1);
   }
   if (quietMs > 0) runner.run(runner.t + quietMs);
   return runner;

@@ -1,5 +1,5 @@
 import type { HpaConfig, HpaContext, HpaAction, InstanceStatus } from '../../machines/incus-hpa';
-import { backoffDelay } from '../../machines/incus-hpa';
+import { POLICY_NAMES, backoffDelay } from '../../machines/incus-hpa';
 import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
 import type { StepState } from '../step';
 import type { LoadedScenario } from '../loops/registry';
@@ -224,4 +224,13 @@ export const hpaCheck: LoopCheck<HpaWorld, HpaFault, HpaConfig> = {
   canonicalizer,
   properties: hpaProperties,
   promises: (config) => PROMISES[config.policy],
+  // One configuration per policy: `--policy P` and the columns of `--table`.
+  variants: {
+    names: POLICY_NAMES,
+    apply: (config, name) => {
+      const policy = POLICY_NAMES.find((p) => p === name);
+      if (!policy) throw new Error(`incus-hpa has no policy ${name}`);
+      return { ...config, policy };
+    },
+  },
 };

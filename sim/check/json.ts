@@ -1,0 +1,50 @@
+import type { CheckRun } from './check';
+import type { Artifacts, Counterexample } from './artifacts';
+import type { PathStep } from './explorer';
+import { exitCode, isPromised, outcomeOf, runOutcome } from './outcome';
+
+const finite = (ms: number | undefined) => (ms === undefined ? undefined : Number.isFinite(ms) ? ms : null);
+
+const stepLabel = (run: CheckRun, s: PathStep) => (s.kind === 'tick' ? 'tick' : run.alphabet[s.index]!.label);
+
+/** One run as `--format json` reports it. */
+export function runJson(run: CheckRun, files: (ce: Counterexample) => Artifacts) {
+  return {
+    scenario: run.scenario.name,
+    file: run.scenario.file,
+    loop: run.loop,
+    ...(run.policy !== undefined ? { policy: run.policy } : {}),
+    outcome: runOutcome(run),
+    environment: run.alphabet.map((m) => m.label),
+    stats: run.result.stats,
+    verdicts: run.result.verdicts.map((v) => ({
+      property: v.property.name,
+      kind: v.property.kind,
+      claim: v.property.claim,
+      status: v.status,
+      promised: isPromised(run, v.property.name),
+      outcome: outcomeOf(run, v),
+      detail: v.detail,
+      ...(v.property.withinMs !== undefined ? { withinMs: v.property.withinMs } : {}),
+      // null: never settles
+      ...(v.settleMs !== undefined ? { settleMs: finite(v.settleMs) } : {}),
+      ...(v.path ? { path: v.path.map((s) => stepLabel(run, s)) } : {}),
+    })),
+    counterexamples: run.counterexamples.map((ce) => {
+      const { trace, test } = files(ce);
+      return {
+        property: ce.property,
+        promised: isPromised(run, ce.property),
+        steps: ce.path.map((s) => stepLabel(run, s)),
+        // With --out the trace is a file (as the lab loads it); otherwise it is inline.
+        ...(trace !== undefined ? { traceFile: trace } : { trace: ce.trace }),
+        ...(test !== undefined ? { testFile: test } : {}),
+      };
+    }),
+  };
+}
+
+/** `--format json`: one document; `runs` holds one object per checked configuration. */
+export function checkJson(runs: readonly CheckRun[], files: (ce: Counterexample) => Artifacts): string {
+  return JSON.stringify({ exitCode: exitCode(runs), runs: runs.map((run) => runJson(run, files)) }, null, 2) + '\n';
+}

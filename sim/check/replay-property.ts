@@ -1,0 +1,70 @@
+import { formatTimeline } from '../format';
+import { loadScenario } from '../loops';
+import { prepareCheck } from './check';
+import { replay, viewOf } from './counterexample';
+import type { PathStep } from './explorer';
+
+/** A path step as an emitted test stores it: env moves keep their label, to notice an edited timeline. */
+export type EmittedStep = { kind: 'tick' } | { kind: 'env'; index: number; label: string };
+
+export interface ReplaySpec {
+  /** The scenario file (absolute in emitted tests): read again at every replay. */
+  scenario: string;
+  /** The variant (--policy) the check ran with; absent: the scenario's own config. */
+  policy?: string;
+  withinPeriods?: number;
+  property: string;
+  path: readonly EmittedStep[];
+}
+
+export interface ReplayResult {
+  /** One line per broken claim; empty when the property holds along the path. */
+  failures: string[];
+  /** The replay as `loopscope sim` prints it, to read when it fails. */
+  timeline: string;
+}
+
+const seconds = (ms: number) => `${ms / 1000}s`;
+
+/**
+ * Replays a counterexample's path through the real Runner against the scenario file as it is
+ * now and checks the property along it: an always-property in every state of the path; an
+ * eventually-property must hold within its bound K after the path (the environment stops there)
+ * and stay so — a replay cannot look forever, so "stays" is checked up to 2K.
+ */
+export function replayProperty(spec: ReplaySpec): ReplayResult {
+  const { entry, scenario } = loadScenario(spec.scenario);
+  const prepared = prepareCheck(entry, scenario, {
+    ...(spec.policy !== undefined ? { policy: spec.policy } : {}), ...(spec.withinPeriods !== undefined ? { withinPeriods: spec.withinPeriods } : {}),
+  });
+  const property = prepared.properties.find((p) => p.name === spec.property);
+  if (!property) throw new Error(`${spec.scenario}: the check claims no property ${spec.property} (it claims ${prepared.properties.map((p) => p.name).join(', ')})`);
+  const path: PathStep[] = spec.path.map((step, i) => {
+    if (step.kind === 'tick') return step;
+    const now = prepared.alphabet[step.index]?.label;
+    if (now !== step.label) {
+      throw new Error(`${spec.scenario}: timeline[${step.index}]: expected "${step.label}" (step ${i + 1} of the counterexample), got ${now === undefined ? 'no entry' : `"${now}"`}: the timeline changed, emit the test again`);
+    }
+    return { kind: 'env', index: step.index };
+  });
+
+  const failures: string[] = [];
+  if (property.kind === 'sometimes') throw new Error(`${spec.property} is a sometimes-property: it has witnesses, not counterexamples`);
+  if (property.kind === 'always') {
+    const runner = replay(prepared.replayInput, path, 0, (r, step) => {
+      if (!property.holds(viewOf(r))) failures.push(`step ${step} (t = ${seconds(r.t)}): ${property.name} fails: ${property.claim}`);
+    });
+    return { failures, timeline: formatTimeline(runner.trace(), entry.columns) };
+  }
+  const runner = replay(prepared.replayInput, path);
+  const stopped = runner.t;
+  const bound = property.withinMs ?? 0;
+  let lastFailing = property.holds(viewOf(runner)) ? undefined : runner.t;
+  while (runner.nextEventAt !== undefined && runner.nextEventAt <= stopped + 2 * bound && runner.processNext()) {
+    if (!property.holds(viewOf(runner))) lastFailing = runner.t;
+  }
+  if (lastFailing !== undefined && lastFailing - stopped > bound) {
+    failures.push(`${property.name} still fails at t = ${seconds(lastFailing)}, ${seconds(lastFailing - stopped)} after the environment stopped; it must hold within ${property.within ?? seconds(bound)} and stay so (checked up to ${seconds(2 * bound)})`);
+  }
+  return { failures, timeline: formatTimeline(runner.trace(), entry.columns) };
+}
