@@ -55,7 +55,7 @@ export interface LoopCheck<W, F, C> {
    * A string equal for two states exactly when their futures are the same under every choice of
    * the environment (times relative to now, counters capped, dead fields dropped).
    */
-  canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): (state: StepState<W, C>) => string;
+  canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): MethodLike<[StepState<W, C>], string>;
   /** The properties claimed for this configuration (the policy is part of the config). */
   properties(config: C, alphabet: readonly EnvMove<F, C>[], withinPeriods?: number): CheckProperty<W, C>[];
   /** Which properties this configuration promises (its policy's contract); others are findings. */
@@ -74,3 +74,10 @@ export interface CheckVariants<C> {
   /** The scenario's config with the named variant applied. */
   apply(config: C, name: string): C;
 }
+
+/**
+ * A function type checked like a method (bivariantly in its parameters), as every other member of
+ * LoopCheck is: so a loop's typed check is also a LoopCheck<unknown, unknown, unknown> in the
+ * registry without a cast (the same device as @types/react's event handlers).
+ */
+export type MethodLike<A extends unknown[], R> = { method(...args: A): R }['method'];
