@@ -86,6 +86,26 @@ describe('puppet-check-package-file-service: the usual package → file ~> servi
   });
 });
 
+describe('puppet-check-drift: a hand-edited config, a stopped service, a removed package, at any instant', () => {
+  const { entry, scenario } = loadScenario('scenarios/puppet-check-drift.yaml');
+  const run = checkScenario(entry, scenario);
+
+  it('explores the whole bounded space and proves every claim: reverted within K, idempotent, never stale', () => {
+    expect(run.result.stats.complete).toBe(true);
+    expect(run.result.stats.distinct).toBe(7176);
+    expect(run.result.stats.depth).toBe(53);
+    expect(run.alphabet.map((m) => m.label)).toEqual([
+      'drift File[/etc/nginx/nginx.conf] content=worker_processes 1;…', 'drift Service[nginx] ensure=stopped', 'drift Package[nginx] ensure=absent',
+    ]);
+    const { 'skips-a-dependent': _noFailures, ...proved } = PROVED;
+    expect(statuses(run)).toEqual({ ...proved, 'no-stale-service': 'holds' });
+    expect(run.promises).toContain('converges');
+    expect(verdict(run, 'converges').settleMs).toBe(3_600_200);
+    expect(verdict(run, 'no-stale-service').settleMs).toBe(1_814_100);
+    expect(run.counterexamples).toEqual([]);
+  });
+});
+
 describe('bad check scenarios are rejected, naming file, field and expectation', () => {
   const doc = {
     loop: 'puppet', agent: { runinterval: '30m' }, timings: { installJitter: '0s' },
