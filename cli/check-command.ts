@@ -60,7 +60,7 @@ function printText(runs: readonly CheckRun[], columns: (f: Frame) => string, fil
     }
     process.stdout.write('\n');
   }
-  if (table) process.stdout.write(findingsTable([...runs]));
+  if (table) process.stdout.write(`${findingsTable([...runs])}\n`);
   process.stdout.write(summaryLine(runs));
 }
 

@@ -1,5 +1,6 @@
 import type { CheckRun } from './check';
 import type { VerdictStatus } from './explorer';
+import { outcomeOf } from './outcome';
 
 const MiB = 1024 ** 2;
 const mark: Record<VerdictStatus, string> = { holds: '✓', violated: '✗', unknown: '?' };
@@ -32,8 +33,8 @@ export function findingsTable(runs: CheckRun[]): string {
     const cells = runs.map((r) => {
       const v = r.result.verdicts.find((x) => x.property.name === name);
       if (!v) return '–';
-      const promised = v.property.kind === 'sometimes' || r.promises.includes(name) ? '' : ' (not promised)';
-      return `${mark[v.status]}${promised}`;
+      // A violation the configuration does not promise is a finding: it does not fail the run.
+      return `${mark[v.status]}${outcomeOf(r, v) === 'finding' ? ' (not promised)' : ''}`;
     });
     return `| ${name} | ${kind} | ${cells.join(' | ')} |`;
   });
