@@ -43,34 +43,34 @@ export interface LoopEntry {
 /** Every loop loopscope knows. Add a loop with one entry here. */
 export const LOOPS: Record<string, LoopEntry> = {
   'incus-hpa': {
-    binding: hpaBinding as unknown as LoopBinding<unknown, unknown, unknown>,
-    parse: parseHpaScenario as LoopEntry['parse'],
+    binding: hpaBinding,
+    parse: parseHpaScenario,
     columns: hpaColumns,
     withPolicy: (config, policy) => ({ ...(config as object), policy }),
   },
   'systemd-restart': {
-    binding: systemdBinding as unknown as LoopBinding<unknown, unknown, unknown>,
-    parse: parseSystemdScenario as LoopEntry['parse'],
+    binding: systemdBinding,
+    parse: parseSystemdScenario,
     columns: systemdColumns,
   },
   cron: {
-    binding: cronBinding as unknown as LoopBinding<unknown, unknown, unknown>,
-    parse: parseCronScenario as LoopEntry['parse'],
+    binding: cronBinding,
+    parse: parseCronScenario,
     columns: cronColumns,
   },
   puppet: {
-    binding: puppetBinding as unknown as LoopBinding<unknown, unknown, unknown>,
-    parse: parsePuppetScenario as LoopEntry['parse'],
+    binding: puppetBinding,
+    parse: parsePuppetScenario,
     columns: puppetColumns,
   },
   terraform: {
-    binding: terraformBinding as unknown as LoopBinding<unknown, unknown, unknown>,
-    parse: parseTerraformScenario as LoopEntry['parse'],
+    binding: terraformBinding,
+    parse: parseTerraformScenario,
     columns: terraformColumns,
   },
   kubernetes: {
-    binding: kubernetesBinding as unknown as LoopBinding<unknown, unknown, unknown>,
-    parse: parseKubernetesScenario as LoopEntry['parse'],
+    binding: kubernetesBinding,
+    parse: parseKubernetesScenario,
     columns: kubernetesColumns,
     // --policy seed|kubernetes picks the HPA controller's rule (controller: hpa).
     withPolicy: (config, policy) => ({ ...(config as { options: object }), options: { ...(config as { options: object }).options, policy } }),
