@@ -28,6 +28,9 @@ export function applyOps(p: Plan, resources: ResourceConfig[], state: Record<str
     if (op.kind !== 'delete') {
       for (const d of deps(op.address)) { const dep = upsert(d); if (dep) op.after.push(dep.key); }
     } else {
+      // A deposed object goes, as in the replacement that deposed it, once its dependents point at the new one.
+      const of = state[op.address]?.deposedOf;
+      if (of) for (const r of resources) if (dependenciesOf(r).includes(of)) { const up = upsert(r.address); if (up) op.after.push(up.key); }
       // Every resource (in state or config) that depends on this one and is itself deleted goes first.
       const dependents = new Set([...Object.values(state).filter((s) => s.dependencies.includes(op.address)).map((s) => s.address),
         ...resources.filter((r) => dependenciesOf(r).includes(op.address)).map((r) => r.address)]);
@@ -85,14 +88,24 @@ export function resolvedAttrs(r: ResourceConfig, state: Record<string, StateReso
 /**
  * Records what the provider returned. An object that came back with an error is kept in the
  * state as tainted (the next plan replaces it); a failed operation blocks its dependents.
+ * create_before_destroy (node_resource_apply_instance.go): the new object becomes current and the
+ * prior one is deposed — still in the state until its delete succeeds. If the create fails with
+ * no object, the prior one simply stays current (EvalMaybeRestoreDeposedObject); with a partial
+ * (tainted) object, "the prior object remains deposed" and a later run destroys it.
  */
 export function recordOutcome(p: ApplyProgress, op: ApplyOp, outcome: ApplyOutcome, config: ResourceConfig | undefined): ApplyProgress {
   const state = { ...p.state };
   const prior = state[op.address];
   if (op.kind === 'delete') {
-    // A create_before_destroy replacement has already put the new object at this address.
-    if (!outcome.error && prior && prior.id === op.objectId) delete state[op.address];
+    // The object deleted is the current one, or one deposed by a create_before_destroy replacement.
+    if (!outcome.error) for (const [key, s] of Object.entries(state)) if (s.id === op.objectId && (key === op.address || s.deposedOf === op.address)) delete state[key];
   } else if (outcome.object) {
+    if (op.kind === 'create' && prior && prior.id !== outcome.object.id && p.ops.some((o) => o.kind === 'delete' && o.address === op.address && o.objectId === prior.id)) {
+      let n = 1;
+      while (state[`${op.address} (deposed ${n})`]) n++;
+      const key = `${op.address} (deposed ${n})`;
+      state[key] = { ...prior, address: key, deposedOf: op.address };
+    }
     state[op.address] = {
       address: op.address, type: config?.type ?? prior?.type ?? '', id: outcome.object.id, attrs: outcome.object.attrs,
       dependencies: config ? dependenciesOf(config) : prior?.dependencies ?? [], tainted: op.kind === 'create' && outcome.error !== null,

@@ -36,6 +36,11 @@ export interface StateResource {
   dependencies: string[];
   /** Created but failed part-way ("tainted"): the next plan replaces it. */
   tainted: boolean;
+  /**
+   * A prior object of this address, replaced with create_before_destroy and not yet destroyed
+   * (states.DeposedKey): kept in the state under "<address> (deposed n)" so a later plan destroys it.
+   */
+  deposedOf?: string;
 }
 
 export interface TfState {

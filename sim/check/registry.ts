@@ -1,7 +1,9 @@
 import type { LoopCheck } from './model';
 import { hpaCheck } from '../properties/incus-hpa';
+import { terraformCheck } from '../properties/terraform';
 
 /** The checker's loops. Add a loop with one module in sim/properties/ and one entry here. */
 export const CHECKS: Record<string, LoopCheck<unknown, unknown, unknown>> = {
   'incus-hpa': hpaCheck as unknown as LoopCheck<unknown, unknown, unknown>,
+  terraform: terraformCheck as unknown as LoopCheck<unknown, unknown, unknown>,
 };

@@ -1,122 +1,319 @@
-import type { ResourceConfig } from '../../machines/terraform';
-import { dependenciesOf } from '../../machines/terraform';
-import type { TerraformWorld } from '../worlds/terraform';
-import type { Violation } from './systemd-restart';
+import type { ResourceConfig, TerraformContext } from '../../machines/terraform';
+import { SCHEMAS, dependenciesOf, hasChanges, plan } from '../../machines/terraform';
+import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
+import type { LoadedScenario } from '../loops/registry';
+import type { TerraformLoopConfig } from '../loops/terraform';
+import type { TimelineEntry } from '../runner';
+import { InputError } from '../scenario/errors';
+import type { StepState } from '../step';
+import type { TerraformFault, TerraformWorld } from '../worlds/terraform';
+import { BACKEND_MS, DEFAULT_TIMINGS, READ_MS, objectAt } from '../worlds/terraform';
+import { terraformCanonicalizer } from './terraform-key';
 
-export type { Violation };
-type Call = TerraformWorld['calls'][number];
+type View = CheckView<TerraformWorld, TerraformLoopConfig>;
+type Property = CheckProperty<TerraformWorld, TerraformLoopConfig>;
+type Entry = TimelineEntry<TerraformFault, TerraformLoopConfig>;
+type Move = EnvMove<TerraformFault, TerraformLoopConfig>;
 
-const v = (t: number, property: string, message: string): Violation => ({ frame: -1, t, property, message });
+const ctxOf = (v: View) => v.snapshot.context as TerraformContext;
 
-/** Cloud calls grouped by the lock their run held. */
-function runs(world: TerraformWorld): Call[][] {
-  const by = new Map<string, Call[]>();
-  for (const c of world.calls) if (c.lockId) by.set(c.lockId, [...(by.get(c.lockId) ?? []), c]);
-  return [...by.values()];
+// ---- the configuration's graph (memoised: a configuration is one shared object) -------------
+
+const directCache = new WeakMap<ResourceConfig[], Map<string, string[]>>();
+const closureCache = new WeakMap<ResourceConfig[], Map<string, Set<string>>>();
+
+function direct(config: ResourceConfig[]): Map<string, string[]> {
+  let hit = directCache.get(config);
+  if (!hit) { hit = new Map(config.map((r) => [r.address, dependenciesOf(r)])); directCache.set(config, hit); }
+  return hit;
 }
 
-function closure(config: ResourceConfig[]): Map<string, Set<string>> {
-  const direct = new Map(config.map((r) => [r.address, dependenciesOf(r)]));
-  const out = new Map<string, Set<string>>();
-  for (const a of direct.keys()) {
+/** Everything each resource depends on, transitively. */
+function upstream(config: ResourceConfig[]): Map<string, Set<string>> {
+  let hit = closureCache.get(config);
+  if (hit) return hit;
+  const deps = direct(config);
+  hit = new Map();
+  for (const a of deps.keys()) {
     const seen = new Set<string>();
-    const stack = [...(direct.get(a) ?? [])];
-    while (stack.length) { const d = stack.pop()!; if (!seen.has(d)) { seen.add(d); stack.push(...(direct.get(d) ?? [])); } }
-    out.set(a, seen);
+    const stack = [...(deps.get(a) ?? [])];
+    while (stack.length) { const d = stack.pop()!; if (!seen.has(d)) { seen.add(d); stack.push(...(deps.get(d) ?? [])); } }
+    hit.set(a, seen);
   }
+  closureCache.set(config, hit);
+  return hit;
+}
+
+// ---- who holds the lock --------------------------------------------------------------------
+
+/**
+ * The lock the running terraform process holds or is being granted; null when none. While it
+ * locks, its request is the latest lock call in flight: a restarted process asks at once, so an
+ * earlier request still in flight belongs to the process that was killed.
+ */
+export function liveLockId(v: View): string | null {
+  const ctx = ctxOf(v);
+  if (ctx.lockId) return ctx.lockId;
+  if (v.snapshot.value !== 'locking') return null;
+  const request = v.world.ops.filter((o) => o.kind === 'lock').at(-1);
+  return request?.kind === 'lock' && request.result.ok ? String(request.result.output) : null;
+}
+
+/** A lock no running process holds: only `terraform force-unlock` removes it. */
+export const staleLock = (v: View): boolean => v.world.lock !== null && v.world.lock.id !== liveLockId(v);
+
+const sameAttrs = (a: Record<string, unknown>, b: Record<string, unknown>) =>
+  Object.keys(a).length === Object.keys(b).length && Object.keys(a).every((k) => a[k] === b[k]);
+
+/**
+ * Converged: no stale lock; every object in the state exists, untainted, with the attributes the
+ * state records (refresh would find no drift); and a plan of the configuration against that state
+ * has no change and no error — the next run would make no cloud call and write nothing.
+ */
+export function converged(v: View): boolean {
+  if (staleLock(v)) return false;
+  const state = v.world.state.resources;
+  for (const s of Object.values(state)) {
+    const o = v.world.cloud[s.id];
+    if (!o || s.tainted || !sameAttrs(o.attrs, s.attrs)) return false;
+  }
+  const p = plan(v.config.resources, state);
+  return p.errors.length === 0 && !hasChanges(p);
+}
+
+/** Every object in the cloud is one the state file points at (Terraform knows what it created). */
+export function noOrphans(v: View): boolean {
+  const known = new Set(Object.values(v.world.state.resources).map((s) => s.id));
+  return Object.keys(v.world.cloud).every((id) => known.has(id));
+}
+
+// ---- always: checked in every state; the world's monitor holds the current run's calls -------
+
+/**
+ * The apply graph (graph_builder_apply.go): a create/update begins only once the creates/updates
+ * of its dependencies in the same run have returned; a delete only once the deletes of its
+ * dependents have returned.
+ */
+export const applyRespectsDependencies: Property = {
+  name: 'apply-respects-dependencies', kind: 'always',
+  claim: 'in a run, a create/update starts after its dependencies\' creates/updates returned; a delete after its dependents\' deletes returned',
+  holds: (v) => {
+    const deps = direct(v.config.resources);
+    const run = v.world.monitor.run;
+    // `later` began after c, or was still in flight when c began: it had not returned.
+    const notBefore = (i: number, j: number) => j > i || run[i]!.busy.includes(run[j]!.address);
+    return run.every((c, i) => run.every((o, j) => {
+      if (c.kind === 'delete') return !(o.kind === 'delete' && (deps.get(o.address) ?? []).includes(c.address) && notBefore(i, j));
+      return !(o.kind !== 'delete' && (deps.get(c.address) ?? []).includes(o.address) && notBefore(i, j));
+    }));
+  },
+};
+
+/** A failed create/update blocks what depends on it (transitively) for the rest of the run. */
+export const failureStopsDependents: Property = {
+  name: 'failure-stops-dependents', kind: 'always',
+  claim: 'after a create/update failed, nothing downstream of it is created or updated in that run',
+  holds: (v) => {
+    const up = upstream(v.config.resources);
+    const run = v.world.monitor.run;
+    return run.every((f, i) => f.ok !== false || f.kind === 'delete'
+      || run.every((c, j) => !(j > i && !c.busy.includes(f.address) && c.kind !== 'delete' && up.get(c.address)?.has(f.address))));
+  },
+};
+
+/**
+ * lifecycle.prevent_destroy: checked while a delete is in flight, against the configuration then
+ * (the docs: it does not protect a resource whose block was removed).
+ */
+export const preventDestroyHonoured: Property = {
+  name: 'prevent-destroy-honoured', kind: 'always',
+  claim: 'no delete call is made for a resource configured with lifecycle.prevent_destroy',
+  holds: (v) => v.world.monitor.run.every((c) => !(c.kind === 'delete' && c.ok === null
+    && v.config.resources.some((r) => r.address === c.address && r.lifecycle.preventDestroy))),
+};
+
+/** statemgr.Locker: writes happen under the lock; the serial grows with each write. */
+export const stateWritesLockedAndOrdered: Property = {
+  name: 'state-writes-locked-and-ordered', kind: 'always',
+  claim: 'every state write is made by the holder of the lock, with a serial above the previous one',
+  holds: (v) => v.world.monitor.unlockedWrites === 0 && v.world.monitor.serialRegressions === 0,
+};
+
+export const neverDestroysData: Property = {
+  name: 'never-destroys-data', kind: 'always',
+  claim: 'Terraform never deletes an object that holds data (a database, a bucket with objects)',
+  holds: (v) => v.world.monitor.destroyedDataGb === 0,
+};
+
+// ---- sometimes: the bounds let the interesting thing happen ------------------------------------
+
+export const reachesConverged: Property = {
+  name: 'reaches-converged', kind: 'sometimes',
+  claim: 'some run reaches a converged state (the bounds let it apply the configuration)',
+  holds: converged,
+};
+
+export const lockErrorReached: Property = {
+  name: 'lock-error', kind: 'sometimes',
+  claim: 'some run fails with "Error acquiring the state lock"',
+  holds: (v) => v.snapshot.value === 'failed',
+};
+
+// ---- the bound K ---------------------------------------------------------------------------
+
+/** Every resource the configuration or an edit in the alphabet names (a removed one is deleted). */
+function allResources(config: TerraformLoopConfig, alphabet: readonly Move[]): ResourceConfig[] {
+  const byAddress = new Map(config.resources.map((r) => [r.address, r]));
+  for (const m of alphabet) if ('config' in m.entry) for (const r of m.entry.config.resources ?? []) if (!byAddress.has(r.address)) byAddress.set(r.address, r);
+  return [...byAddress.values()];
+}
+
+/**
+ * The longest one run can take: lock, refresh (one read per object), then per resource at most a
+ * replacement (create + delete) or an update, a state write after each call, the last write, unlock.
+ */
+export function runBoundMs(resources: readonly ResourceConfig[]): number {
+  const n = resources.length;
+  const calls = resources.reduce((sum, r) => {
+    const [create, update, del] = DEFAULT_TIMINGS[r.type] ?? [1000, 1000, 1000];
+    return sum + Math.max(create + del, update);
+  }, 0);
+  return BACKEND_MS * (3 + 2 * n) + READ_MS * Math.max(1, n) + calls;
+}
+
+/**
+ * K, in periods of the schedule (`run.every`), after the environment's last move:
+ *   the run in progress ends (≤ one run bound R), then 1 + F more runs, each at most a period
+ *   after the one before plus R: one that repairs what the last move broke, plus one per create
+ *   failure the alphabet can still have pending (F: the sum of failCreate times; a tainted
+ *   object is replaced by the run after the one that failed). K = R + (1 + F)(period + R).
+ */
+export function convergencePeriods(config: TerraformLoopConfig, alphabet: readonly Move[]): number {
+  const period = config.everyMs ?? 3_600_000;
+  const r = runBoundMs(allResources(config, alphabet));
+  const failures = alphabet.reduce((sum, m) => sum + ('fault' in m.entry && m.entry.fault.kind === 'failCreate' ? Math.max(0, m.entry.fault.times) : 0), 0);
+  return Math.ceil((r + (1 + failures) * (period + r)) / period);
+}
+
+// ---- what is claimed, and what each configuration promises ------------------------------------
+
+export function terraformProperties(config: TerraformLoopConfig, alphabet: readonly Move[], withinPeriods?: number): Property[] {
+  const periods = withinPeriods ?? convergencePeriods(config, alphabet);
+  const withinMs = periods * (config.everyMs ?? 3_600_000);
+  const within = `${periods} runs of the schedule (${withinMs / 1000}s)`;
+  const has = (kind: TerraformFault['kind']) => alphabet.some((m) => 'fault' in m.entry && m.entry.fault.kind === kind);
+  const out: Property[] = [stateWritesLockedAndOrdered, applyRespectsDependencies, failureStopsDependents, preventDestroyHonoured,
+    { name: 'converges', kind: 'eventually', withinMs, within, holds: converged,
+      claim: `once the environment stops, within ${within}: no stale lock, the state matches the cloud and a plan has no changes, and it stays so` },
+    { name: 'no-orphans', kind: 'eventually', withinMs, within, holds: noOrphans,
+      claim: `once the environment stops, within ${within}: every object in the cloud is in the state, and it stays so` },
+    reachesConverged];
+  if (has('forceUnlock')) {
+    out.push({ name: 'converges-after-force-unlock', kind: 'eventually', withinMs, within, holds: (v) => converged(v) || staleLock(v),
+      claim: `once the environment stops with no stale lock left (force-unlocked), within ${within}: the next run repairs the partial state — converged, and it stays so` });
+  }
+  if (has('crash')) out.push(lockErrorReached);
+  if (config.resources.some((r) => SCHEMAS[r.type]?.holdsData) || has('writeData')) out.push(neverDestroysData);
   return out;
 }
 
 /**
- * The apply graph: a create/update starts after the creates/updates of its dependencies in the same
- * run finished; a delete starts after the deletes of its dependents finished.
+ * What a configuration promises. Always: locked, ordered state writes; the apply graph; a failure
+ * stops its dependents; prevent_destroy. Convergence only for a scheduled apply (run once, it is
+ * a tool, not a loop; plan and -refresh-only never change the cloud), without prevent_destroy (a
+ * plan that would replace the resource is refused: "Instance cannot be destroyed"), and without
+ * create_before_destroy on a type whose name is unique (lifecycle docs: "many remote object types
+ * have unique name requirements" — the new object cannot be created beside the old one).
+ * Never promised: no orphans — a process killed during a create loses the object (hashicorp/
+ * terraform#1200: "partial state won't be saved for things in-progress"); never-destroys-data — a
+ * replacement (-/+) destroys the old object with its data, prevent_destroy is how to forbid it.
  */
-export function applyRespectsDependencies(world: TerraformWorld, config: ResourceConfig[]): Violation[] {
-  const deps = new Map(config.map((r) => [r.address, dependenciesOf(r)]));
-  const out: Violation[] = [];
-  for (const run of runs(world)) for (const c of run) {
-    if (c.kind === 'delete') {
-      for (const r of run) if (r.kind === 'delete' && (deps.get(r.address) ?? []).includes(c.address) && r.t1 > c.t0) out.push(v(c.t0, 'applyRespectsDependencies', `${c.address} deleted before its dependent ${r.address}`));
-      continue;
-    }
-    for (const d of deps.get(c.address) ?? []) for (const dc of run) {
-      if (dc.address === d && dc.kind !== 'delete' && dc.t1 > c.t0) out.push(v(c.t0, 'applyRespectsDependencies', `${c.address} ${c.kind}d before its dependency ${d} finished`));
-    }
+export function terraformPromises(config: TerraformLoopConfig): string[] {
+  const out = ['state-writes-locked-and-ordered', 'apply-respects-dependencies', 'failure-stops-dependents', 'prevent-destroy-honoured'];
+  const byAddress = new Map(config.resources.map((r) => [r.address, r]));
+  const cbd = new Set<string>();
+  // create_before_destroy propagates to what a marked resource depends on (as in plan.ts).
+  const mark = (a: string) => { if (cbd.has(a) || !byAddress.has(a)) return; cbd.add(a); dependenciesOf(byAddress.get(a)!).forEach(mark); };
+  config.resources.filter((r) => r.lifecycle.createBeforeDestroy).forEach((r) => mark(r.address));
+  const uniqueReplaced = [...cbd].some((a) => SCHEMAS[byAddress.get(a)!.type]?.uniqueBy);
+  if (config.mode === 'apply' && config.everyMs !== null && !config.resources.some((r) => r.lifecycle.preventDestroy) && !uniqueReplaced) {
+    out.push('converges', 'converges-after-force-unlock');
   }
   return out;
 }
 
-/** "a failure stops its dependents": after a failed create/update, nothing downstream of it is created or updated in that run. */
-export function failureStopsDependents(world: TerraformWorld, config: ResourceConfig[]): Violation[] {
-  const up = closure(config);
-  const out: Violation[] = [];
-  for (const run of runs(world)) for (const f of run.filter((c) => !c.ok && c.kind !== 'delete')) {
-    for (const c of run) if (c.t0 >= f.t1 && c.kind !== 'delete' && up.get(c.address)?.has(f.address)) out.push(v(c.t0, 'failureStopsDependents', `${c.address} ${c.kind}d after its dependency ${f.address} failed`));
+// ---- what the environment may do ----------------------------------------------------------
+
+const value = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
+
+export function terraformLabel(entry: Entry): string {
+  if ('config' in entry) {
+    const c = entry.config;
+    if (c.request === 'run') return 'terraform apply by hand';
+    if (c.mode) return `mode ${c.mode}`;
+    const lc = (r: ResourceConfig) => `${r.lifecycle.preventDestroy ? ' prevent_destroy' : ''}${r.lifecycle.createBeforeDestroy ? ' create_before_destroy' : ''}`;
+    return `edit configuration: ${(c.resources ?? []).map((r) => `${r.address}{${Object.entries(r.attrs).map(([k, x]) => `${k}=${value(x)}`).join(',')}${lc(r)}}`).join(' ')}`;
   }
-  return out;
+  const f = entry.fault;
+  switch (f.kind) {
+    case 'crash': return 'kill terraform';
+    case 'forceUnlock': return 'terraform force-unlock';
+    case 'drift': return `console edit ${f.address} ${Object.entries(f.set).map(([k, x]) => `${k}=${value(x)}`).join(',')}`;
+    case 'deleteOutside': return `delete ${f.address} outside Terraform`;
+    case 'failCreate': return `cloud fails the next ${f.times < 0 ? 'every' : f.times} create${f.times === 1 ? '' : 's'} of ${f.address}${f.tainted ? ' (tainted)' : ''}`;
+    case 'writeData': return `write ${f.gb} GB to ${f.address}`;
+  }
 }
 
-/** lifecycle.prevent_destroy: while configured, the object is never deleted by Terraform. */
-export function preventDestroyHonoured(world: TerraformWorld, config: ResourceConfig[]): Violation[] {
-  const protectedAddrs = new Set(config.filter((r) => r.lifecycle.preventDestroy).map((r) => r.address));
-  return world.calls.filter((c) => c.kind === 'delete' && protectedAddrs.has(c.address)).map((c) => v(c.t0, 'preventDestroyHonoured', `${c.address} was destroyed despite prevent_destroy`));
+const view = (s: StepState<TerraformWorld, TerraformLoopConfig>): View => ({ t: s.t, snapshot: s.snapshot, world: s.world, config: s.config });
+
+/**
+ * A kill needs a running terraform process (a run in progress). Force-unlock is the operator's
+ * move, made as documented: with the LOCK_ID from an "Error acquiring the state lock" message
+ * (the scheduled run has just failed on it), for a lock no running process holds — "only to
+ * unlock your own lock in the situation where automatic unlocking failed"
+ * (developer.hashicorp.com/terraform/language/state/locking). Unlocking a live run's lock gives a
+ * second writer: test/terraform/machine.test.ts shows it with the Runner.
+ */
+function applicable(state: StepState<TerraformWorld, TerraformLoopConfig>, entry: Entry): boolean {
+  if ('config' in entry) return true;
+  const f = entry.fault;
+  switch (f.kind) {
+    case 'crash': return state.snapshot.value !== 'idle' && state.snapshot.value !== 'failed';
+    case 'forceUnlock': return state.snapshot.value === 'failed' && staleLock(view(state));
+    case 'drift': { const o = objectAt(state.world, f.address); return o !== undefined && Object.entries(f.set).some(([k, x]) => o.attrs[k] !== x); }
+    case 'deleteOutside': case 'writeData': return objectAt(state.world, f.address) !== undefined;
+    case 'failCreate': return true;
+  }
 }
 
-/** The state's serial grows with every write, and every write is made by the holder of the lock. */
-export function stateWritesAreLockedAndOrdered(world: TerraformWorld): Violation[] {
-  const out: Violation[] = [];
-  world.writes.forEach((w, i) => {
-    if (i > 0 && w.serial <= world.writes[i - 1]!.serial) out.push(v(w.t, 'stateWritesAreLockedAndOrdered', `serial ${w.serial} written after serial ${world.writes[i - 1]!.serial}`));
-    if (w.heldBy !== w.lockId) out.push(v(w.t, 'stateWritesAreLockedAndOrdered', `state written by lock ${w.lockId} while the lock is ${w.heldBy ?? 'free'}`));
+const MAX_MOVES = 8;
+const MAX_RESOURCES = 4;
+
+function validate(scenario: LoadedScenario<TerraformWorld, TerraformFault, TerraformLoopConfig>): void {
+  const { file, timeline, config } = scenario;
+  if (config.resources.length > MAX_RESOURCES) {
+    throw new InputError(file, 'resources', `expected at most ${MAX_RESOURCES} resources for check (each adds objects, calls and orderings), got ${config.resources.length}`);
+  }
+  if (timeline.length > MAX_MOVES) {
+    throw new InputError(file, 'timeline', `expected at most ${MAX_MOVES} entries for check (each is a move the environment may make at any instant), got ${timeline.length}`);
+  }
+  timeline.forEach((e, i) => {
+    if ('config' in e && e.config.mode !== undefined) {
+      throw new InputError(file, `timeline[${i}].mode`, 'expected no mode change for check: what a configuration promises depends on its mode');
+    }
+    if ('fault' in e && e.fault.kind === 'failCreate' && e.fault.times < 0) {
+      throw new InputError(file, `timeline[${i}].failCreate.times`, 'expected a number for check, not "always": the bound K counts the runs each failure costs');
+    }
   });
-  return out;
 }
 
-/**
- * Convergence: after a run whose cloud calls all succeeded, with nothing changed outside Terraform
- * (and the same configuration) until the next run ends, the next run makes no cloud call.
- */
-export function cleanApplyConverges(world: TerraformWorld, configChangedAt: number[] = []): Violation[] {
-  const out: Violation[] = [];
-  const taken = world.locks.filter((l) => l.ok && l.id !== null);
-  for (let i = 1; i < taken.length; i++) {
-    const a = taken[i - 1]!;
-    const b = taken[i]!;
-    const bEnd = world.releases.find((r) => r.id === b.id)?.t;
-    if (bEnd === undefined || !world.releases.some((r) => r.id === a.id)) continue;
-    const callsA = world.calls.filter((c) => c.lockId === a.id);
-    if (callsA.some((c) => !c.ok)) continue;
-    if (world.faults.some((f) => f.t >= a.t && f.t <= bEnd) || configChangedAt.some((t) => t >= a.t && t <= bEnd)) continue;
-    const callsB = world.calls.filter((c) => c.lockId === b.id);
-    if (callsB.length) out.push(v(b.t, 'cleanApplyConverges', `${callsB.length} cloud calls after a clean apply with no drift (${callsB.map((c) => `${c.kind} ${c.address}`).join(', ')})`));
-  }
-  return out;
-}
-
-/** All invariants, for a configuration that stayed `config` (apart from edits at `configChangedAt` that keep its dependencies and prevent_destroy). */
-/**
- * Refresh + apply reconcile: at the end, if the last run finished cleanly and nothing changed
- * outside Terraform since it began, every object in the state exists with the attributes the state
- * records. (Not with prevent_destroy in the configuration: a refused plan writes nothing.)
- */
-export function stateMatchesCloudAfterLastRun(world: TerraformWorld, config: ResourceConfig[]): Violation[] {
-  if (config.some((r) => r.lifecycle.preventDestroy)) return [];
-  const last = world.locks.filter((l) => l.ok && l.id !== null).at(-1);
-  const released = last && world.releases.find((r) => r.id === last.id);
-  if (!last || !released || world.faults.some((f) => f.t >= last.t)) return [];
-  if (world.calls.some((c) => c.lockId === last.id && !c.ok)) return [];
-  const out: Violation[] = [];
-  for (const s of Object.values(world.state.resources)) {
-    const o = world.cloud[s.id];
-    if (!o) out.push(v(released.t, 'stateMatchesCloudAfterLastRun', `${s.address} (${s.id}) is in the state but not in the cloud`));
-    else if (JSON.stringify(o.attrs) !== JSON.stringify(s.attrs)) out.push(v(released.t, 'stateMatchesCloudAfterLastRun', `${s.address}: state ${JSON.stringify(s.attrs)} but cloud ${JSON.stringify(o.attrs)}`));
-  }
-  return out;
-}
-
-export function terraformViolations(world: TerraformWorld, config: ResourceConfig[], configChangedAt: number[] = []): Violation[] {
-  return [
-    ...applyRespectsDependencies(world, config), ...failureStopsDependents(world, config), ...preventDestroyHonoured(world, config),
-    ...stateWritesAreLockedAndOrdered(world), ...cleanApplyConverges(world, configChangedAt), ...stateMatchesCloudAfterLastRun(world, config),
-  ];
-}
+export const terraformCheck: LoopCheck<TerraformWorld, TerraformFault, TerraformLoopConfig> = {
+  loop: 'terraform',
+  validate,
+  label: terraformLabel,
+  applicable,
+  canonicalizer: () => terraformCanonicalizer(),
+  properties: terraformProperties,
+  promises: terraformPromises,
+};

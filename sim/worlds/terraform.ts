@@ -12,10 +12,11 @@ export const DEFAULT_TIMINGS: Record<string, [number, number, number]> = {
   aws_vpc: [3000, 2000, 2000], aws_subnet: [2000, 1000, 1500], aws_security_group: [3000, 2000, 2000],
   aws_instance: [35_000, 60_000, 45_000], aws_db_instance: [300_000, 90_000, 240_000], aws_s3_bucket: [1500, 1000, 1000],
 };
-const BACKEND_MS = 300;
-const READ_MS = 400;
+/** A backend call (lock, state write, unlock) and reading one object back, ms. */
+export const BACKEND_MS = 300;
+export const READ_MS = 400;
 
-type PendingOp =
+export type PendingOp =
   | { id: number; kind: 'lock'; result: OpResult }
   | { id: number; kind: 'refresh'; addresses: { address: string; id: string }[] }
   | { id: number; kind: 'apply'; input: ApplyInput; failure: { tainted: boolean } | null; t0: number }
@@ -23,6 +24,33 @@ type PendingOp =
   | { id: number; kind: 'unlock'; lockId: string };
 
 export interface CreateFailure { times: number; tainted: boolean }
+
+/** One cloud call of the run that took the lock last, in the order the calls began. */
+export interface RunCall {
+  address: string;
+  kind: 'create' | 'update' | 'delete';
+  /** null while in flight. */
+  ok: boolean | null;
+  /** The pending operation's id while in flight, 0 once it returned. */
+  op: number;
+  /** Addresses of this run's calls still in flight when this one began (parallel calls). */
+  busy: string[];
+}
+
+/**
+ * What the claims in sim/properties/terraform.ts read: kept by the world as it happens (not read
+ * back from a trace), bounded, so it is part of the explorer's state.
+ */
+export interface TerraformMonitor {
+  /** The calls of the current run (reset when a lock is taken). */
+  run: RunCall[];
+  /** State writes whose writer did not hold the lock. */
+  unlockedWrites: number;
+  /** State writes whose serial was not above the one before. */
+  serialRegressions: number;
+  /** GB held by objects that Terraform's own deletes destroyed. */
+  destroyedDataGb: number;
+}
 
 export interface TerraformWorld {
   rng: RngState;
@@ -34,12 +62,10 @@ export interface TerraformWorld {
   createFailures: Record<string, CreateFailure>;
   ops: PendingOp[];
   nextOpId: number;
-  /** Logs for the checker: every cloud call, every state write, every lock taken. */
+  /** Every cloud call and every lock request (for the lab's summary and the tests). */
   calls: { t0: number; t1: number; lockId: string | null; address: string; kind: 'create' | 'update' | 'delete'; ok: boolean; objectId: string | null }[];
-  writes: { t: number; serial: number; lockId: string; heldBy: string | null }[];
   locks: { t: number; id: string | null; ok: boolean }[];
-  releases: { t: number; id: string }[];
-  faults: { t: number; kind: TerraformFault['kind'] }[];
+  monitor: TerraformMonitor;
   dataLostGb: number;
   /** The plan as it is applied to the cloud: one entry per ApplyResourceChange, tagged with its run. */
   changes: AppliedChange[];
@@ -64,13 +90,15 @@ export function createTerraformWorld(seed: number, createFailures: Record<string
   rng = r2;
   return {
     rng, cloud: {}, state: { version: 4, serial: 0, lineage: `${lineage.slice(0, 8)}-${lineage.slice(8)}`, resources: {} }, lock: null,
-    createFailures, ops: [], nextOpId: 1, calls: [], writes: [], locks: [], releases: [], faults: [], dataLostGb: 0, changes: [],
+    createFailures, ops: [], nextOpId: 1, calls: [], locks: [], dataLostGb: 0, changes: [],
+    monitor: { run: [], unlockedWrites: 0, serialRegressions: 0, destroyedDataGb: 0 },
   };
 }
 
 /** The arguments of an object as the provider reads them back (only those the schema has). */
 const readAttrs = (o: CloudObject) => ({ ...o.attrs });
-const objectAt = (w: TerraformWorld, address: string) => {
+/** The cloud object the state file points at for this address. */
+export const objectAt = (w: TerraformWorld, address: string): CloudObject | undefined => {
   const id = w.state.resources[address]?.id;
   return id ? w.cloud[id] : undefined;
 };
@@ -98,7 +126,7 @@ function begin(world0: TerraformWorld, src: string, input: unknown, t: number) {
       const [hex, rng] = drawHex(w.rng, 32);
       const lockId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
       const lock: LockInfo = { id: lockId, operation, who, version: '1.9.8', created: t, path: 'tfstate-bucket/prod/terraform.tfstate' };
-      w = { ...w, rng, lock, locks: [...w.locks, { t, id: lockId, ok: true }] };
+      w = { ...w, rng, lock, locks: [...w.locks, { t, id: lockId, ok: true }], monitor: { ...w.monitor, run: [] } };
       // The state is read after the lock is taken, when the call returns.
       return add({ id, kind: 'lock', result: { ok: true, output: lockId } }, BACKEND_MS);
     }
@@ -120,6 +148,8 @@ function begin(world0: TerraformWorld, src: string, input: unknown, t: number) {
       const run = w.locks.filter((l) => l.ok).length;
       const old = a.op.kind === 'create' ? undefined : a.op.kind === 'delete' && a.op.objectId ? w.cloud[a.op.objectId] : objectAt(w, a.op.address);
       w = { ...w, changes: [...w.changes, { run, address: a.op.address, kind: a.op.kind, before: old ? { ...old.attrs } : null, after: { ...a.attrs }, ok: null }] };
+      const busy = w.monitor.run.filter((c) => c.ok === null).map((c) => c.address);
+      w = { ...w, monitor: { ...w.monitor, run: [...w.monitor.run, { address: a.op.address, kind: a.op.kind, ok: null, op: id, busy }] } };
       return add({ id, kind: 'apply', input: a, failure, t0: t }, failure && !failure.tainted ? Math.min(ms, 5000) : ms);
     }
     case 'persistState': return add({ id, kind: 'persist', input: input as PersistInput }, BACKEND_MS);
@@ -137,7 +167,7 @@ function applyCall(w0: TerraformWorld, p: Extract<PendingOp, { kind: 'apply' }>,
     const o = op.objectId ? w.cloud[op.objectId] : undefined;
     if (o) {
       const { [o.id]: _gone, ...cloud } = w.cloud;
-      w = { ...w, cloud, dataLostGb: w.dataLostGb + o.dataGb };
+      w = { ...w, cloud, dataLostGb: w.dataLostGb + o.dataGb, monitor: { ...w.monitor, destroyedDataGb: w.monitor.destroyedDataGb + o.dataGb } };
     }
     return { world: log(true, op.objectId ?? null), outcome: { object: null, error: null } };
   }
@@ -179,21 +209,24 @@ function complete(world0: TerraformWorld, opId: number, t: number): { world: Ter
       const { world, outcome } = applyCall(w, op, t);
       const i = world.changes.findLastIndex((c) => c.address === op.input.op.address && c.kind === op.input.op.kind && c.ok === null);
       const changes = i < 0 ? world.changes : world.changes.map((c, j) => (j === i ? { ...c, ok: outcome.error === null } : c));
-      return { world: { ...world, changes }, result: { ok: true, output: outcome } };
+      // A call begun by an earlier run (before a crash and a new lock) is no longer in the monitor.
+      const run = world.monitor.run.map((c) => (c.op === opId ? { ...c, ok: outcome.error === null, op: 0 } : c));
+      return { world: { ...world, changes, monitor: { ...world.monitor, run } }, result: { ok: true, output: outcome } };
     }
     case 'persist': {
       // An S3 backend does not check the lock on write: after a force-unlock a stale run still writes.
       const s = op.input.state;
-      return { world: { ...w, state: s, writes: [...w.writes, { t, serial: s.serial, lockId: op.input.lockId, heldBy: w.lock?.id ?? null }] }, result: { ok: true, output: s.serial } };
+      const m = w.monitor;
+      const monitor = { ...m, unlockedWrites: m.unlockedWrites + (w.lock?.id === op.input.lockId ? 0 : 1), serialRegressions: m.serialRegressions + (s.serial > w.state.serial ? 0 : 1) };
+      return { world: { ...w, state: s, monitor }, result: { ok: true, output: s.serial } };
     }
     case 'unlock':
       if (w.lock?.id !== op.lockId) return { world: w, result: { ok: false, error: `lock ID "${op.lockId}" does not match existing lock${w.lock ? ` "${w.lock.id}"` : ' (no lock held)'}` } };
-      return { world: { ...w, lock: null, releases: [...w.releases, { t, id: op.lockId }] }, result: { ok: true } };
+      return { world: { ...w, lock: null }, result: { ok: true } };
   }
 }
 
-function inject(w0: TerraformWorld, fault: TerraformFault, t: number): { world: TerraformWorld; note: string } {
-  const w = { ...w0, faults: [...w0.faults, { t, kind: fault.kind }] };
+function inject(w: TerraformWorld, fault: TerraformFault): { world: TerraformWorld; note: string } {
   switch (fault.kind) {
     case 'drift': {
       const o = objectAt(w, fault.address);

@@ -4,12 +4,14 @@ import type { ResourceConfig, TerraformContext } from '../../machines/terraform'
 import { runnerFor } from '../../sim/loops';
 import type { TerraformLoopConfig, TerraformScenario } from '../../sim/loops/terraform';
 import { parseTerraformScenario, terraformBinding } from '../../sim/loops/terraform';
-import { stateWritesAreLockedAndOrdered, terraformViolations } from '../../sim/properties/terraform';
+import { viewOf } from '../../sim/check/counterexample';
+import { converged, stateWritesLockedAndOrdered, terraformProperties } from '../../sim/properties/terraform';
 import { Runner } from '../../sim/runner';
 import type { TimelineEntry } from '../../sim/runner';
 import { InputErrors } from '../../sim/scenario/errors';
 import type { TerraformFault, TerraformWorld } from '../../sim/worlds/terraform';
 import { createTerraformWorld } from '../../sim/worlds/terraform';
+import { driveChecking, terraformRunnerFor } from './drive';
 
 const lifecycle = { createBeforeDestroy: false, preventDestroy: false, ignoreChanges: [] };
 const resources: ResourceConfig[] = [
@@ -66,9 +68,26 @@ describe('terraform machine', () => {
   });
 
   it('force-unlock while a run is alive lets a stale writer write without the lock — the property catches it', () => {
-    const r = runner({ everyMs: null }, [{ at: 10_000, fault: { kind: 'forceUnlock' } }]).run(3_600_000);
-    expect(stateWritesAreLockedAndOrdered(r.world).map((v) => v.property)).toContain('stateWritesAreLockedAndOrdered');
+    const r = runner({ everyMs: null }, [{ at: 10_000, fault: { kind: 'forceUnlock' } }]);
+    expect(driveChecking(r, 3_600_000, [stateWritesLockedAndOrdered])).toMatchObject({ property: 'state-writes-locked-and-ordered' });
+    r.run(3_600_000);
+    expect(stateWritesLockedAndOrdered.holds(viewOf(r))).toBe(false);
     expect(ctx(r).lastError).toContain('Error releasing the state lock');
+  });
+
+  it('create_before_destroy whose new object comes back tainted: the prior object stays in the state, deposed, and the next run destroys it', () => {
+    const cbd = resources.map((x) => ({ ...x, lifecycle: { ...x.lifecycle, createBeforeDestroy: true } }));
+    const r = runner({ resources: cbd }, [
+      { at: 60_000, fault: { kind: 'drift', address: 'aws_instance.app', set: { ami: 'ami-by-hand' } } },
+      { at: 60_000, fault: { kind: 'failCreate', address: 'aws_instance.app', times: 1, tainted: true } },
+    ]);
+    r.run(12 * 60_000);
+    expect(Object.keys(r.world.state.resources)).toContain('aws_instance.app (deposed 1)');
+    expect(Object.values(r.world.state.resources).filter((s) => s.type === 'aws_instance')).toHaveLength(2);
+    r.run(25 * 60_000);
+    expect(Object.keys(r.world.state.resources).sort()).toEqual(['aws_instance.app', 'aws_security_group.app']);
+    expect(Object.values(r.world.cloud).filter((o) => o.type === 'aws_instance')).toHaveLength(1);
+    expect(converged(viewOf(r))).toBe(true);
   });
 
   it('goes observe → compare → act and back', () => {
@@ -106,12 +125,12 @@ describe('terraform scenarios', () => {
       for (const phase of ['observe', 'compare', 'act']) expect(a.frames.some((f) => f.phase === phase && f.note)).toBe(true);
     });
   }
-  it('terraform-drift keeps every invariant (its configuration only changes an AMI)', () => {
-    const { runner, scenario } = runnerFor('scenarios/terraform-drift.yaml');
-    runner.run(scenario.durationMs);
-    const edits = scenario.timeline.filter((e) => 'config' in e).map((e) => e.at);
-    expect(edits).toHaveLength(1);
-    expect(terraformViolations(runner.world as TerraformWorld, (scenario.config as TerraformLoopConfig).resources, edits)).toEqual([]);
+  it('terraform-drift keeps every always-claim in every state and ends converged (its configuration only changes an AMI)', () => {
+    const { runner, scenario } = terraformRunnerFor('scenarios/terraform-drift.yaml');
+    const always = terraformProperties(scenario.config, []).filter((p) => p.kind === 'always');
+    expect(always.map((p) => p.name)).toEqual(['state-writes-locked-and-ordered', 'apply-respects-dependencies', 'failure-stops-dependents', 'prevent-destroy-honoured']);
+    expect(driveChecking(runner, scenario.durationMs, always)).toBeNull();
+    expect(converged(viewOf(runner))).toBe(true);
   });
   it('terraform-replace-data-loss: the -/+ replacement loses the 120 GB; prevent_destroy stops the next one', () => {
     const { runner, scenario } = runnerFor('scenarios/terraform-replace-data-loss.yaml');

@@ -1,14 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { ResourceConfig, Scalar } from '../../machines/terraform';
+import { viewOf } from '../../sim/check/counterexample';
 import type { TerraformLoopConfig } from '../../sim/loops/terraform';
 import { terraformBinding } from '../../sim/loops/terraform';
-import { applyRespectsDependencies, terraformViolations } from '../../sim/properties/terraform';
+import { applyRespectsDependencies, failureStopsDependents, preventDestroyHonoured, terraformLabel, terraformPromises, terraformProperties } from '../../sim/properties/terraform';
 import { Runner } from '../../sim/runner';
 import type { TimelineEntry } from '../../sim/runner';
-import type { TerraformFault } from '../../sim/worlds/terraform';
+import type { RunCall, TerraformFault } from '../../sim/worlds/terraform';
 import { createTerraformWorld } from '../../sim/worlds/terraform';
 import { propertyRuns } from '../property-runs';
+import { driveChecking } from './drive';
 
 /** Templates: each may only refer to earlier ones, so any subset in this order is acyclic. */
 const TEMPLATES: { address: string; attrs: Record<string, Scalar>; dependsOn?: string[] }[] = [
@@ -50,26 +52,44 @@ const faultArb = (config: ResourceConfig[]) => fc.array(fc.record({
   return { at: at * 60_000, fault: { kind: 'drift', address: r.address, set: { [name]: `${String(r.attrs[name])}-changed` } } };
 }), { maxLength: 4 });
 
-describe('terraform invariants hold for random configurations, drift and failing creates (fast-check)', () => {
-  it('dependency order, failures stop dependents, prevent_destroy, locked ordered writes, convergence, drift reverted', () => {
-    fc.assert(fc.property(configArb.chain((c) => fc.tuple(fc.constant(c), faultArb(c), fc.nat(1000))), ([resources, timeline, seed]) => {
-      const r = new Runner(terraformBinding, {
-        scenario: 'p', seed, world: createTerraformWorld(seed), timeline, recordFrames: false,
-        config: { resources, mode: 'apply', everyMs: 10 * 60_000, who: 'p' },
-      });
-      r.run(3 * 3_600_000);
-      expect(r.world.locks.filter((l) => l.ok).length).toBeGreaterThanOrEqual(5);
-      expect(terraformViolations(r.world, resources)).toEqual([]);
-    }), { numRuns: propertyRuns(200), seed: 9 });
-  });
+const EVERY = 10 * 60_000;
 
-  it('the properties can fail: a create logged before its dependency finished is reported', () => {
-    const world = createTerraformWorld(1);
-    world.calls.push(
-      { t0: 0, t1: 10, lockId: 'L', address: 'aws_instance.web', kind: 'create', ok: true, objectId: 'i-1' },
-      { t0: 5, t1: 20, lockId: 'L', address: 'aws_subnet.a', kind: 'create', ok: true, objectId: 's-1' },
-    );
-    const config = [{ address: 'aws_instance.web', type: 'aws_instance', name: 'web', attrs: { subnet_id: '${aws_subnet.a.id}' }, dependsOn: [], lifecycle: { createBeforeDestroy: false, preventDestroy: false, ignoreChanges: [] } }];
-    expect(applyRespectsDependencies(world, config)).toHaveLength(1);
+/**
+ * The explorer's claims (sim/properties/terraform.ts), evaluated along Runner runs: the same
+ * property objects `loopscope check` decides, with the faults at generated instants instead of
+ * every instant, on configurations too large to explore.
+ */
+describe('terraform claims along Runner runs: random configurations, drift, deletes outside, failing creates (fast-check)', () => {
+  it('every always-claim holds in every state; a promised convergence (and no orphans, without kills) settles within K and stays', () => {
+    fc.assert(fc.property(configArb.chain((c) => fc.tuple(fc.constant(c), faultArb(c), fc.nat(1000))), ([resources, timeline, seed]) => {
+      const config: TerraformLoopConfig = { resources, mode: 'apply', everyMs: EVERY, who: 'p' };
+      const alphabet = timeline.map((entry, index) => ({ index, label: terraformLabel(entry), entry }));
+      const properties = terraformProperties(config, alphabet);
+      const promised = terraformPromises(config);
+      const always = properties.filter((p) => p.kind === 'always');
+      // Nothing kills terraform here, so nothing can be orphaned: no-orphans is held to K too.
+      const eventually = properties.filter((p) => p.kind === 'eventually' && (promised.includes(p.name) || p.name === 'no-orphans'));
+      const withinMs = Math.max(...properties.filter((p) => p.kind === 'eventually').map((p) => p.withinMs!));
+      const settledBy = Math.max(0, ...timeline.map((e) => e.at)) + withinMs;
+      const runner = new Runner(terraformBinding, { scenario: 'p', seed, world: createTerraformWorld(seed), timeline, recordFrames: false, config });
+      const failure = driveChecking(runner, Math.max(3 * 3_600_000, settledBy + 2 * EVERY), always, eventually, settledBy);
+      expect(failure).toBeNull();
+      expect(runner.world.locks.filter((l) => l.ok).length).toBeGreaterThanOrEqual(5);
+    }), { numRuns: propertyRuns(200), seed: 9 });
+  }, 60_000 + propertyRuns(200) * 100);
+
+  it('the claims can fail: a create begun before its dependency returned, a create after its dependency failed, a protected delete', () => {
+    const lifecycle = { createBeforeDestroy: false, preventDestroy: false, ignoreChanges: [] };
+    const subnet: ResourceConfig = { address: 'aws_subnet.a', type: 'aws_subnet', name: 'a', attrs: { cidr_block: '10.0.1.0/24' }, dependsOn: [], lifecycle };
+    const web: ResourceConfig = { address: 'aws_instance.web', type: 'aws_instance', name: 'web', attrs: { subnet_id: '${aws_subnet.a.id}' }, dependsOn: [], lifecycle };
+    const config: TerraformLoopConfig = { resources: [subnet, web], mode: 'apply', everyMs: EVERY, who: 'p' };
+    const v = viewOf(new Runner(terraformBinding, { scenario: 'p', seed: 1, world: createTerraformWorld(1), config }));
+    const withRun = (run: RunCall[], resources = config.resources) => ({ ...v, config: { ...config, resources }, world: { ...v.world, monitor: { ...v.world.monitor, run } } });
+    const call = (address: string, kind: 'create' | 'delete', ok: boolean | null, busy: string[] = []) => ({ address, kind, ok, op: ok === null ? 7 : 0, busy });
+    expect(applyRespectsDependencies.holds(withRun([call('aws_subnet.a', 'create', true), call('aws_instance.web', 'create', true)]))).toBe(true);
+    expect(applyRespectsDependencies.holds(withRun([call('aws_instance.web', 'create', true), call('aws_subnet.a', 'create', true)]))).toBe(false);
+    expect(applyRespectsDependencies.holds(withRun([call('aws_subnet.a', 'create', null), call('aws_instance.web', 'create', null, ['aws_subnet.a'])]))).toBe(false);
+    expect(failureStopsDependents.holds(withRun([call('aws_subnet.a', 'create', false), call('aws_instance.web', 'create', true)]))).toBe(false);
+    expect(preventDestroyHonoured.holds(withRun([call('aws_subnet.a', 'delete', null)], [{ ...subnet, lifecycle: { ...lifecycle, preventDestroy: true } }, web]))).toBe(false);
   });
 });
