@@ -66,7 +66,7 @@ export function prepareCheck(entry: LoopEntry, scenario: LoadedScenario, options
   check.validate(scenario);
   const policy = options.policy ?? (config as { policy?: string }).policy;
   const alphabet = scenario.timeline.map((e, index) => ({ index, label: check.label(e), entry: e }));
-  const properties = check.properties(config, alphabet, options.withinPeriods);
+  const properties = check.properties(config, alphabet, options.withinPeriods, scenario.world);
   const binding: LoopBinding<unknown, unknown, unknown> = entry.binding;
   const replayInput = {
     binding, scenario: scenario.name, seed: scenario.seed, ...(policy ? { policy } : {}), config, world: scenario.world,

@@ -56,8 +56,9 @@ export interface LoopCheck<W, F, C> {
    * the environment (times relative to now, counters capped, dead fields dropped).
    */
   canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): MethodLike<[StepState<W, C>], string>;
-  /** The properties claimed for this configuration (the policy is part of the config). */
-  properties(config: C, alphabet: readonly EnvMove<F, C>[], withinPeriods?: number): CheckProperty<W, C>[];
+  /** The properties claimed for this configuration (the policy is part of the config); `world` is
+   * the scenario's start world, for bounds that depend on its timings (e.g. Kubernetes' resync). */
+  properties(config: C, alphabet: readonly EnvMove<F, C>[], withinPeriods?: number, world?: W): CheckProperty<W, C>[];
   /** Which properties this configuration promises (its policy's contract); others are findings. */
   promises(config: C): readonly string[];
   /**
