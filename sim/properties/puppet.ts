@@ -221,12 +221,19 @@ export function puppetPromises(config: PuppetLoopConfig): readonly string[] {
 
 // ---- what the environment may do ------------------------------------------------------------
 
-const short = (s: string, n = 20) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+/** FNV-1a, 6 hex digits: tells apart what a label shortens (equal labels are interchangeable moves). */
+function digest(text: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0').slice(0, 6);
+}
+const short = (s: string, n = 40) => (s.length > n ? `${s.slice(0, n - 1)}…#${digest(s)}` : s);
 
 export function puppetLabel(entry: Entry): string {
   if ('config' in entry) {
     const c = entry.config;
-    if (c.catalog) return `new catalog: ${c.catalog.map((r) => `${refOf(r.type, r.title)}=${short(r.should.content ?? r.should.ensure ?? '')}`).join(', ')}`;
+    // Relationships are not shown, so the digest of the whole catalog keeps two catalogs apart.
+    if (c.catalog) return `new catalog #${digest(JSON.stringify(c.catalog))}: ${c.catalog.map((r) => `${refOf(r.type, r.title)}=${short(r.should.content ?? r.should.ensure ?? '')}`).join(', ')}`;
     if (c.request === 'run') return 'SIGUSR1 (run now)';
     return `agent settings ${JSON.stringify(c.settings ?? {})}`;
   }
