@@ -4,6 +4,7 @@ import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { POLICY_NAMES } from '../machines/incus-hpa';
 import { formatTimeline } from '../sim/format';
+import { traceJson } from '../sim/trace-schema';
 import { hpaColumns } from '../sim/loops/incus-hpa-format';
 import { parseBytes, parseDuration, formatBytes } from '../sim/units';
 import type { RealHpaConfig } from '../real/hpa-config';
@@ -93,7 +94,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
   const finish = async (code: number) => {
     unwatchFile(file);
     await live?.close();
-    const json = JSON.stringify(r.trace());
+    const json = traceJson(r.trace());
     if (opts.out) writeFileSync(opts.out, json + '\n');
     if (opts.json) process.stdout.write(json + '\n');
     await client.close();

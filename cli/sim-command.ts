@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { runnerFor } from '../sim/loops';
 import { formatTimeline } from '../sim/format';
+import { traceJson } from '../sim/trace-schema';
 import { parseDuration } from '../sim/units';
 import { POLICY_NAMES } from '../machines/incus-hpa';
 import { UsageError, parseSeed } from './usage';
@@ -26,7 +27,7 @@ export function registerSim(program: Command): void {
       const { entry, scenario, runner } = runnerFor(file, { ...(seed !== undefined ? { seed } : {}), ...(opts.policy ? { policy: opts.policy } : {}) });
       runner.run(until ?? scenario.durationMs);
       const trace = runner.trace();
-      const json = JSON.stringify(trace);
+      const json = traceJson(trace);
       if (opts.out) writeFileSync(opts.out, json + '\n');
       process.stdout.write(opts.json ? json + '\n' : formatTimeline(trace, entry.columns));
     });

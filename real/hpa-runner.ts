@@ -6,12 +6,13 @@ import { createActor } from 'xstate';
 import type { HpaConfig, HpaContext } from '../machines/incus-hpa';
 import { hpaBinding } from '../sim/loops/incus-hpa';
 import type { Frame, Phase, Trace } from '../sim/trace';
-import { dottedState, phaseOf } from '../sim/trace';
+import { TRACE_VERSION, dottedState, phaseOf } from '../sim/trace';
 import type { HpaWorldSummary } from '../sim/worlds/incus-hpa';
 import type { Adoption } from './adopt';
 import { adoptOwned } from './adopt';
 import type { ApproveAct, OwnershipError, RealActorHooks } from './hpa-actors';
 import { ownerOf, realHpaMachine } from './hpa-actors';
+import { realHpaController } from './hpa-controller';
 import type { RealHpaConfig, RealSettings } from './hpa-config';
 import type { IncusClient, InstanceFull } from './incus';
 
@@ -139,6 +140,7 @@ export class RealHpaRunner {
 
   trace(): Trace<HpaWorldSummary> {
     return {
+      version: TRACE_VERSION,
       loop: 'incus-hpa',
       scenario: this.options.scenario ?? this.options.config.file,
       seed: 0,
@@ -178,8 +180,10 @@ export class RealHpaRunner {
   }
 
   private pushFrame(event: string, note: string | undefined, snapshot: Snapshot): void {
+    const t = this.now();
     const frame: RealFrame = {
-      t: this.now(), state: dottedState(snapshot.value), phase: phaseOf(snapshot.tags), event, world: this.summary(),
+      t, state: dottedState(snapshot.value), phase: phaseOf(snapshot.tags), event, world: this.summary(),
+      controller: realHpaController(snapshot.context, this.lastList, t, this.epoch),
     };
     if (note) frame.note = note;
     this.frames.push(frame);

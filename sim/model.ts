@@ -1,4 +1,5 @@
 import type { AnyStateMachine, EventObject } from 'xstate';
+import type { ControllerSummary } from './trace-schema';
 
 /** The result of a world operation, delivered to the machine as done/error of its actor. */
 export type OpResult = { ok: true; output?: unknown } | { ok: false; error: string };
@@ -18,7 +19,7 @@ export interface WorldModel<W, F> {
 }
 
 /** A loop as the runner sees it: its machine, its world, and how to speak to both. */
-export interface LoopBinding<W, F, C> {
+export interface LoopBinding<W, F, C, S extends ControllerSummary = ControllerSummary> {
   loop: string;
   machine: AnyStateMachine;
   world: WorldModel<W, F>;
@@ -26,6 +27,8 @@ export interface LoopBinding<W, F, C> {
   configEvent(config: Partial<C>): EventObject;
   /** A short note for a frame (what was observed / compared / decided). */
   note?(context: unknown, event: EventObject): string | undefined;
+  /** What the controller observed, compared and decided, as data (frame.controller): the loop's one summary function. */
+  controller?(context: unknown, world: W, t: number, state: string): S;
   /** Faults the runner handles itself rather than the world (e.g. a controller restart). */
   isControllerRestart?(fault: F): boolean;
 }

@@ -3,7 +3,7 @@ import type { LoopBinding } from './model';
 import type { StepState } from './step';
 import { Stepper } from './step';
 import type { Frame, Phase, Trace } from './trace';
-import { dottedState, phaseOf } from './trace';
+import { TRACE_VERSION, dottedState, phaseOf } from './trace';
 
 export type TimelineEntry<F, C> = { at: number; fault: F } | { at: number; config: Partial<C> };
 
@@ -73,7 +73,7 @@ export class Runner<W, F, C> {
 
   trace(): Trace {
     const { scenario, seed, policy } = this.options;
-    return { loop: this.binding.loop, scenario, seed, ...(policy ? { policy } : {}), frames: this.frames };
+    return { version: TRACE_VERSION, loop: this.binding.loop, scenario, seed, ...(policy ? { policy } : {}), frames: this.frames };
   }
 
   /** Processes the next thing that happens. Returns false when nothing is left. */
@@ -169,10 +169,11 @@ export class Runner<W, F, C> {
   private pushFrame(event: string, note: string | undefined): void {
     this.frameCount++;
     if (!this.record) return;
-    const frame: Frame = {
-      t: this.state.t, state: this.stateValue, phase: this.phase, event,
-      world: this.binding.world.summary(this.state.world, this.state.t),
-    };
+    const { t, world, snapshot } = this.state;
+    const state = this.stateValue;
+    const frame: Frame = { t, state, phase: this.phase, event, world: this.binding.world.summary(world, t) };
+    const controller = this.binding.controller?.(snapshot.context, world, t, state);
+    if (controller) frame.controller = controller;
     if (note) frame.note = note;
     this.frames.push(frame);
   }

@@ -1,4 +1,9 @@
-/** The trace every runner produces and every viewer consumes (DESIGN.md "A trace"). */
+/** The trace every runner produces and every viewer consumes (DESIGN.md "A trace"; schema: ./trace-schema). */
+import type { ControllerSummary } from './trace-schema';
+
+/** The trace format's version: 2 added `version` and each frame's `controller`. */
+export const TRACE_VERSION = 2;
+
 export type Phase = 'observe' | 'compare' | 'act' | 'wait' | 'error';
 export const PHASES: readonly Phase[] = ['observe', 'compare', 'act', 'wait', 'error'];
 
@@ -11,10 +16,14 @@ export interface Frame<W = unknown> {
   /** The event that produced this frame (a machine event, or world.* for world changes). */
   event: string;
   world: W;
+  /** What the controller observed, compared and decided (the loop's summary function); absent in version 1 traces. */
+  controller?: ControllerSummary;
   note?: string;
 }
 
 export interface Trace<W = unknown> {
+  /** 2; absent in traces written before frames carried `controller` (version 1). */
+  version?: typeof TRACE_VERSION;
   loop: string;
   scenario: string;
   seed: number;
@@ -36,4 +45,11 @@ export function dottedState(value: unknown): string {
     return rest ? `${key}.${rest}` : key;
   }
   return String(value);
+}
+
+/** The frame's controller summary if it is the given loop's (absent in version 1 traces). */
+export function controllerOf<L extends ControllerSummary['loop']>(frame: Frame, loop: L): Extract<ControllerSummary, { loop: L }> | undefined {
+  const c = frame.controller;
+  // The union is keyed by `loop`: equal keys mean this loop's member.
+  return c?.loop === loop ? (c as Extract<ControllerSummary, { loop: L }>) : undefined;
 }

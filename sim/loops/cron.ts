@@ -9,6 +9,7 @@ import { durationField } from '../scenario/hpa-config';
 import { parseDuration } from '../units';
 import type { CronFault, CronWorld, JobRuntime } from '../worlds/cron';
 import { createCronWorld, cronWorldModel } from '../worlds/cron';
+import { cronController } from './cron-controller';
 
 export const cronBinding: LoopBinding<CronWorld, CronFault, CronConfig> = {
   loop: 'cron',
@@ -17,6 +18,7 @@ export const cronBinding: LoopBinding<CronWorld, CronFault, CronConfig> = {
   machineInput: (config) => ({ config }),
   configEvent: (config) => ({ type: 'CONFIG.UPDATE', config }),
   note: (ctx, event) => noteFor(ctx as CronContext, event),
+  controller: (ctx, world, t) => cronController(ctx as CronContext, world, t),
 };
 
 const KIND_WORDS: Record<string, string> = {

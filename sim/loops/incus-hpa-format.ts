@@ -1,14 +1,13 @@
 import type { Frame } from '../trace';
-import type { HpaWorldSummary } from '../worlds/incus-hpa';
+import { controllerOf } from '../trace';
 
-/** "pods 2/5 +1" style: running owned pods, and those starting or stopping. */
+/** "pods  2 +1↑ mem  63%": the HPA's running pods, those starting or stopping, the policy's average. */
 export function hpaColumns(frame: Frame): string {
-  const w = frame.world as HpaWorldSummary;
-  const running = w.pods.filter((p) => p.status === 'Running');
-  const starting = w.pods.filter((p) => p.status === 'Starting').length;
-  const stopping = w.pods.filter((p) => p.status === 'Stopping').length;
-  const pcts = running.map((p) => p.pct ?? 0);
-  const avg = pcts.length ? Math.floor(pcts.reduce((a, b) => a + b, 0) / pcts.length) : null;
+  const c = controllerOf(frame, 'incus-hpa');
+  // A version 1 trace has no controller: its numbers are unknown, not guessed from the world.
+  if (!c) return `pods  -${''.padEnd(6)} mem   -%`;
+  const { running, starting, stopping } = c.pods;
+  const avg = c.averagePercent;
   const extra = `${starting ? ` +${starting}↑` : ''}${stopping ? ` ${stopping}↓` : ''}`;
-  return `pods ${String(running.length).padStart(2)}${extra.padEnd(6)} mem ${avg === null ? '  -' : String(avg).padStart(3)}%`;
+  return `pods ${String(running).padStart(2)}${extra.padEnd(6)} mem ${avg === null ? '  -' : String(avg).padStart(3)}%`;
 }

@@ -8,6 +8,7 @@ import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { bytesField, configProblems, durationField, hpaConfigFileSchema, toHpaConfig } from '../scenario/hpa-config';
 import type { HpaFault, HpaWorld, HpaWorldParams, SimInstance } from '../worlds/incus-hpa';
 import { createHpaWorld, hpaWorldModel } from '../worlds/incus-hpa';
+import { hpaSimController } from './incus-hpa-controller';
 
 export const hpaBinding: LoopBinding<HpaWorld, HpaFault, HpaConfig> = {
   loop: 'incus-hpa',
@@ -17,6 +18,7 @@ export const hpaBinding: LoopBinding<HpaWorld, HpaFault, HpaConfig> = {
   configEvent: (config) => ({ type: 'CONFIG.UPDATE', config }),
   isControllerRestart: (fault) => fault.kind === 'restartController',
   note: (ctx, event) => noteFor(ctx as HpaContext, event),
+  controller: (ctx, world, t) => hpaSimController(ctx as HpaContext, world, t),
 };
 
 function noteFor(ctx: HpaContext, event: EventObject): string | undefined {

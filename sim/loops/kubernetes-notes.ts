@@ -1,6 +1,7 @@
 import type { EventObject } from 'xstate';
 import type { ControllerContext, Write, WriteOutcome } from '../../machines/kubernetes';
 import type { Frame } from '../trace';
+import { controllerOf } from '../trace';
 import type { KubeSummary } from '../worlds/kubernetes';
 
 const describeWrite = (w: Write): string => {
@@ -44,5 +45,6 @@ export function kubernetesColumns(frame: Frame): string {
   const w = frame.world as KubeSummary;
   const active = w.pods.filter((p) => p.status !== 'Terminating');
   const ready = active.filter((p) => p.ready).length;
-  return `pods ${String(ready).padStart(2)}/${String(active.length).padEnd(2)}`;
+  const queue = controllerOf(frame, 'kubernetes')?.queue.length;
+  return `pods ${String(ready).padStart(2)}/${String(active.length).padEnd(2)} queue ${queue === undefined ? ' -' : String(queue).padStart(2)}`;
 }

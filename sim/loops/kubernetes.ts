@@ -10,6 +10,7 @@ import { durationField } from '../scenario/hpa-config';
 import type { KubeFault, KubeParams, KubeWorld } from '../worlds/kubernetes';
 import { DEFAULT_KUBE_PARAMS, createKubeWorld, kubeWorldModel, kubectlApply, settle } from '../worlds/kubernetes';
 import { knownKinds, manifestSchemaFor, parseCpu, toNewObject } from './kubernetes-manifests';
+import { kubernetesController } from './kubernetes-controller';
 import { noteFor } from './kubernetes-notes';
 
 export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConfig> = {
@@ -20,6 +21,7 @@ export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConf
   configEvent: (config) => ({ type: 'CONFIG.UPDATE', config }),
   isControllerRestart: (fault) => fault.kind === 'restartController',
   note: (ctx, event: EventObject) => noteFor(ctx as ControllerContext, event),
+  controller: (ctx) => kubernetesController(ctx as ControllerContext),
 };
 
 const reconcilerName = z.enum(RECONCILER_NAMES as [ReconcilerName, ...ReconcilerName[]], { error: `expected one of ${RECONCILER_NAMES.join(', ')}` });

@@ -9,6 +9,7 @@ import { durationField } from '../scenario/hpa-config';
 import { formatDuration } from '../units';
 import type { Host, PuppetFault, PuppetWorld, RepoPackage, Timings } from '../worlds/puppet';
 import { createPuppetWorld, puppetWorldModel } from '../worlds/puppet';
+import { puppetController } from './puppet-controller';
 
 /**
  * The loop's config: the catalog and puppet.conf, plus (as for systemd) an operator request
@@ -25,6 +26,7 @@ export const puppetBinding: LoopBinding<PuppetWorld, PuppetFault, PuppetLoopConf
     ? { type: 'PUPPET.RUN' }
     : { type: 'CONFIG.UPDATE', config: { ...(config.settings ? { settings: config.settings } : {}), ...(config.catalog ? { catalog: config.catalog } : {}) } }),
   note: (ctx, event) => noteFor(ctx as PuppetContext, event),
+  controller: (ctx) => puppetController(ctx as PuppetContext),
 };
 
 const span = (ms: number) => formatDuration(ms).replace(/^00:/, '');

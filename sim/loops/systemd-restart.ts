@@ -9,6 +9,7 @@ import { durationField } from '../scenario/hpa-config';
 import { parseDuration } from '../units';
 import type { Program, RunSpec, SystemdFault, SystemdWorld } from '../worlds/systemd-restart';
 import { createSystemdWorld, describeRun, systemdWorldModel } from '../worlds/systemd-restart';
+import { systemdController } from './systemd-restart-controller';
 
 /**
  * The loop's config: the unit file, plus (a binding-side workaround) an operator's systemctl
@@ -28,6 +29,7 @@ export const systemdBinding: LoopBinding<SystemdWorld, SystemdFault, SystemdConf
   machineInput: (config) => ({ unit: config.unit }),
   configEvent: (config) => (config.request ? verbEvent(config.request) : { type: 'CONFIG.UPDATE', unit: config.unit ?? {} }),
   note: (ctx, event) => noteFor(ctx as SystemdContext, event),
+  controller: (ctx, _world, _t, state) => systemdController(ctx as SystemdContext, state),
 };
 
 /** A time span the way systemctl prints one: 100ms, 10s, 2.783s, 1min 30s. */

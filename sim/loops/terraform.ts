@@ -9,6 +9,7 @@ import { durationField } from '../scenario/hpa-config';
 import { formatDuration } from '../units';
 import type { TerraformFault, TerraformWorld } from '../worlds/terraform';
 import { createTerraformWorld, terraformWorldModel } from '../worlds/terraform';
+import { terraformController } from './terraform-controller';
 
 /** The configuration plus an operator request (`terraform apply` by hand) travelling as a config change. */
 export interface TerraformLoopConfig extends TerraformConfig { request?: 'run' }
@@ -20,6 +21,7 @@ export const terraformBinding: LoopBinding<TerraformWorld, TerraformFault, Terra
   machineInput: ({ request: _r, ...config }) => ({ config }),
   configEvent: ({ request, ...config }) => (request === 'run' ? { type: 'TERRAFORM.RUN' } : { type: 'CONFIG.UPDATE', config }),
   note: (ctx, event) => noteFor(ctx as TerraformContext, event),
+  controller: (ctx) => terraformController(ctx as TerraformContext),
   isControllerRestart: (fault) => fault.kind === 'crash',
 };
 

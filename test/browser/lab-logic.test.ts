@@ -7,7 +7,7 @@ import { incusHpaMachine } from '../../machines/incus-hpa';
 import { LOOPS, runnerFor } from '../../sim/loops/index';
 import type { AnyRunner } from '../../web/lab/session';
 import { LabSession } from '../../web/lab/session';
-import { parseTraceText } from '../../web/lab/traceFile';
+import { parseTraceText } from '../../sim/trace-schema';
 import { readUrl, urlSearch } from '../../web/lab/url';
 import { activeIds, eventLabel, machineGraph } from '../../web/statechart/graph';
 import { computeLayouts } from '../../web/statechart/build-layouts';
@@ -105,7 +105,8 @@ describe('trace files', () => {
     const ok = parseTraceText(text);
     expect(ok.ok && ok.trace.frames.length).toBe(runner.frames.length);
     expect(parseTraceText('{')).toMatchObject({ ok: false, error: expect.stringMatching(/malformed JSON/) });
-    expect(parseTraceText('{"loop":"x","scenario":"s","seed":1,"frames":[]}')).toMatchObject({ ok: false, error: expect.stringMatching(/^frames: expected at least one frame/) });
+    expect(parseTraceText('{"loop":"x","scenario":"s","seed":1,"frames":[]}')).toMatchObject({ ok: false, error: expect.stringMatching(/^loop: expected one of incus-hpa, /) });
+    expect(parseTraceText('{"loop":"incus-hpa","scenario":"s","seed":1,"frames":[]}')).toMatchObject({ ok: false, error: expect.stringMatching(/^frames: expected at least one frame/) });
     const badPhase = JSON.stringify({ ...runner.trace(), frames: [{ ...runner.frames[0], phase: 'dance' }] });
     expect(parseTraceText(badPhase)).toMatchObject({ ok: false, error: expect.stringMatching(/^frames\.0\.phase/) });
   });

@@ -221,7 +221,7 @@ describe.runIf(runSuite)('web lab in chromium', () => {
     await page.getByTestId('btn-back').click();
     // A bad file is refused with a reason and the lab keeps the trace it had.
     await page.getByTestId('trace-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"loop":"x"}') });
-    expect(await text('trace-error')).toMatch(/scenario/);
+    expect(await text('trace-error')).toMatch(/loop: expected one of incus-hpa, /);
     expect(await page.getByTestId('lab').getAttribute('data-source')).toBe('trace');
   });
 

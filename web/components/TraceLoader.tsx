@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { Trace } from '../../sim/trace';
 import { useT } from '../i18n/i18n';
-import { parseTraceText } from '../lab/traceFile';
+import { parseTraceText } from '../../sim/trace-schema';
 
 /** Opens a trace file (loopscope sim --json, a counterexample, a real run) from disk. */
 export function TraceLoader({ onTrace }: { onTrace(trace: Trace, fileName: string): void }) {

@@ -34,7 +34,7 @@ const en = {
   mainPid: 'Main PID', noMainProcess: 'none', notAnswering: 'not answering', nRestarts: 'Restart counter (NRestarts)',
   startLimit: 'Start limit', startsInWindow: 'starts in the window', windowOpen: 'window open until', windowClosed: 'no window open',
   limitOff: 'off (StartLimitIntervalSec=0 or StartLimitBurst=0)', lastResult: 'Last result', recentExits: 'Recent exits',
-  onlyAtPresent: 'known at the present only: frames record the world, not the machine',
+  notRecorded: 'not recorded: a version 1 trace has no controller summary',
   signal: 'signal', startsSeries: 'starts (every exec)', cleanExitsSeries: 'clean exits',
   // cron
   wallClock: 'Wall clock', crondClock: "crond's virtual clock", hostIsDown: 'host down', crontab: 'Crontab', job: 'job',
@@ -86,7 +86,7 @@ const ptBR: Record<MessageKey, string> = {
   mainPid: 'PID principal', noMainProcess: 'nenhum', notAnswering: 'não responde', nRestarts: 'Contador de reinícios (NRestarts)',
   startLimit: 'Limite de partidas', startsInWindow: 'partidas na janela', windowOpen: 'janela aberta até', windowClosed: 'nenhuma janela aberta',
   limitOff: 'desligado (StartLimitIntervalSec=0 ou StartLimitBurst=0)', lastResult: 'Último resultado', recentExits: 'Saídas recentes',
-  onlyAtPresent: 'só conhecido no presente: os quadros registram o mundo, não a máquina',
+  notRecorded: 'não registrado: um trace da versão 1 não tem o resumo do controlador',
   signal: 'sinal', startsSeries: 'partidas (cada exec)', cleanExitsSeries: 'saídas limpas',
   wallClock: 'Relógio de parede', crondClock: 'Relógio virtual do crond', hostIsDown: 'host fora do ar', crontab: 'Crontab', job: 'tarefa',
   schedule: 'agenda', nextRun: 'próxima execução', never: 'não nos próximos 8 dias', runs: 'execuções', skippedRuns: 'puladas (flock -n)', maxConcurrent: 'máx. simultâneas',

@@ -1,5 +1,7 @@
 import type { LivePending, ServerMessage } from '../../real/live-protocol';
-import type { Trace } from '../../sim/trace';
+import type { Frame, Trace } from '../../sim/trace';
+import { TRACE_VERSION } from '../../sim/trace';
+import { parseFrame } from '../../sim/trace-schema';
 import { LabSession } from '../lab/session';
 
 /** A trace session whose newest frame is "the present" (the run is still going). */
@@ -30,7 +32,7 @@ export class LiveConnection {
   constructor(readonly url: string) {
     this.ws = new WebSocket(url);
     this.ws.onopen = () => { this.status = 'open'; this.changed(); };
-    this.ws.onmessage = (e: MessageEvent<string>) => this.receive(JSON.parse(e.data) as ServerMessage);
+    this.ws.onmessage = (e: MessageEvent<string>) => this.receiveText(e.data);
     this.ws.onclose = (e) => {
       this.status = 'closed';
       this.pending = null;
@@ -56,11 +58,24 @@ export class LiveConnection {
   };
   getVersion = (): number => this.version;
 
+  private receiveText(text: string): void {
+    let message: ServerMessage;
+    try { message = JSON.parse(text) as ServerMessage; } catch { this.error = 'the server sent a message that is not JSON'; this.changed(); return; }
+    this.receive(message);
+  }
+
   private receive(message: ServerMessage): void {
     switch (message.type) {
       case 'hello': {
         this.hello = message;
-        const trace: Trace = { loop: message.loop, scenario: message.scenario, seed: 0, policy: message.config.policy, frames: [...message.frames] };
+        // Frames go through the trace schema like a loaded file: a wrong shape is named, not drawn.
+        const frames: Frame[] = [];
+        for (const [i, f] of (Array.isArray(message.frames) ? message.frames : []).entries()) {
+          const parsed = parseFrame(message.loop, f, ['frames', i]);
+          if (!parsed.ok) { this.error = `hello: ${parsed.error}`; this.changed(); return; }
+          frames.push(parsed.frame);
+        }
+        const trace: Trace = { version: TRACE_VERSION, loop: message.loop, scenario: message.scenario, seed: 0, policy: message.config.policy, frames };
         this.session = new LiveSession({ kind: 'trace', trace, fileName: `live ${message.endpoint}` });
         if (trace.frames.length) this.session.seek(trace.frames.length - 1);
         this.pending = message.pending;
@@ -69,8 +84,10 @@ export class LiveConnection {
       case 'frame': {
         const session = this.session;
         if (!session) return;
+        const parsed = parseFrame(this.hello?.loop ?? 'incus-hpa', message.frame, ['frame']);
+        if (!parsed.ok) { this.error = parsed.error; break; }
         const following = session.index >= session.frames.length - 1;
-        session.frames.push(message.frame);
+        session.frames.push(parsed.frame);
         // seek() also tells the lab's views that the frames changed.
         session.seek(following ? session.frames.length - 1 : session.index);
         break;

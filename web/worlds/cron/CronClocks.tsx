@@ -1,13 +1,12 @@
-import type { CronContext } from '../../../machines/cron';
-import { formatMinute } from '../../../machines/cron';
+import type { CronController } from '../../../sim/loops/cron-controller';
 import { useT } from '../../i18n/i18n';
 import type { CronWorldSummary } from '../../../sim/worlds/cron';
 
 /** The host's wall clock next to crond's virtualTime (cron.c): they part after a clock jump. */
-export function CronClocks({ world, context }: { world: CronWorldSummary; context: CronContext | undefined }) {
+export function CronClocks({ world, controller }: { world: CronWorldSummary; controller: CronController | undefined }) {
   const t = useT();
-  const virtual = context?.virtualTime ?? null;
-  const apart = virtual !== null && formatMinute(virtual) !== world.clock;
+  const virtual = controller?.virtualTime ?? null;
+  const apart = virtual !== null && virtual !== world.clock;
   return (
     <div className="cron-clocks">
       <div className="clock-card">
@@ -17,8 +16,8 @@ export function CronClocks({ world, context }: { world: CronWorldSummary; contex
       </div>
       <div className={`clock-card${apart ? ' apart' : ''}`}>
         <div className="muted">{t('crondClock')}</div>
-        <div className="clock-big" data-testid="crond-clock" title={context ? undefined : t('onlyAtPresent')}>
-          {virtual !== null ? formatMinute(virtual) : '—'}
+        <div className="clock-big" data-testid="crond-clock" title={controller ? undefined : t('notRecorded')}>
+          {virtual ?? '—'}
         </div>
       </div>
     </div>

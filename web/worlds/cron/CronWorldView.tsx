@@ -1,7 +1,6 @@
 import { useMemo } from 'react';
-import type { CronContext } from '../../../machines/cron';
 import { useT } from '../../i18n/i18n';
-import { presentContext } from '../presentContext';
+import { controllerOf } from '../../../sim/trace';
 import type { WorldViewProps } from '../types';
 import '../worlds.css';
 import { CronClocks } from './CronClocks';
@@ -13,14 +12,13 @@ import { RunTimeline } from './RunTimeline';
 export function CronWorldView({ session, frame }: WorldViewProps) {
   const t = useT();
   const world = asCron(frame);
-  const context = presentContext<CronContext>(session);
   const entries = crontabOf(session.runner?.config);
   const index = session.index;
   const bars = useMemo(() => runBars(session.frames, index), [session, index, frame]);
   return (
     <section className="world cron-world" data-testid="world">
       <h3>{t('world')}: {world.running.length} {t('running')}</h3>
-      <CronClocks world={world} context={context} />
+      <CronClocks world={world} controller={controllerOf(frame, 'cron')} />
       {entries.length > 0 && <CrontabTable entries={entries} world={world} />}
       <RunTimeline bars={bars} now={frame.t} />
     </section>

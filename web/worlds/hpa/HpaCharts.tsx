@@ -5,16 +5,16 @@ import type { Frame } from '../../../sim/trace';
 import { useT } from '../../i18n/i18n';
 import { clock } from '../../lab/format';
 import type { WorldViewProps } from '../types';
-import { asHpa, hpaStats, hpaThreshold } from './summary';
+import { hpaNumbers } from './summary';
 import { frameMarkerHook, seekOnClick } from '../chartFrames';
 
 /** Series derived from frames, extended incrementally (a long run has many frames). */
 class Series {
   t: number[] = []; running: (number | null)[] = []; avg: (number | null)[] = []; threshold: (number | null)[] = [];
-  sync(frames: Frame[], threshold: number | null): void {
+  sync(frames: Frame[]): void {
     if (this.t.length > frames.length) for (const a of [this.t, this.running, this.avg, this.threshold]) a.length = frames.length;
     for (let i = this.t.length; i < frames.length; i++) {
-      const { running, avg } = hpaStats(asHpa(frames[i]!));
+      const { running, avg, threshold } = hpaNumbers(frames[i]!);
       this.t.push(frames[i]!.t / 1000); this.running.push(running); this.avg.push(avg); this.threshold.push(threshold);
     }
   }
@@ -60,19 +60,16 @@ export function HpaCharts({ session, frame }: WorldViewProps) {
   // Charts redraw at most ~8 times a second: at 50× the frames change every animation frame,
   // and a full uPlot redraw per frame would cost the lab its frame rate.
   const count = session.frames.length;
-  const threshold = hpaThreshold(session, count - 1);
-  const latest = useRef({ threshold });
-  latest.current = { threshold };
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => {
     if (timer.current) return;
     timer.current = setTimeout(() => {
       timer.current = null;
       const s = series.current;
-      s.sync(session.frames, latest.current.threshold);
+      s.sync(session.frames);
       plot.current?.setData([s.t, s.avg, s.threshold, s.running] as uPlot.AlignedData);
     }, plot.current && series.current.t.length ? 120 : 0);
-  }, [session, count, threshold, frame]);
+  }, [session, count, frame]);
   useEffect(() => () => { if (timer.current) clearTimeout(timer.current); timer.current = null; }, []);
 
   return (

@@ -2,14 +2,13 @@ import { formatBytes } from '../../../sim/units';
 import { useT } from '../../i18n/i18n';
 import type { WorldViewProps } from '../types';
 import { PodBox } from './PodBox';
-import { asHpa, hpaStats, hpaThreshold } from './summary';
+import { asHpa, hpaNumbers } from './summary';
 
 /** The HPA's world: every instance as a box with its memory bar against the threshold. */
-export function HpaWorldView({ session, frame }: WorldViewProps) {
+export function HpaWorldView({ frame }: WorldViewProps) {
   const t = useT();
   const world = asHpa(frame);
-  const threshold = hpaThreshold(session, session.index);
-  const { running, avg } = hpaStats(world);
+  const { running, avg, threshold } = hpaNumbers(frame);
   return (
     <section className="world hpa-world" data-testid="world">
       <h3>

@@ -1,23 +1,16 @@
-import type { HpaConfig } from '../../../machines/incus-hpa';
 import type { Frame } from '../../../sim/trace';
+import { controllerOf } from '../../../sim/trace';
 import type { HpaWorldSummary } from '../../../sim/worlds/incus-hpa';
-import type { LabSession } from '../../lab/session';
 
 export const asHpa = (frame: Frame) => frame.world as HpaWorldSummary;
 
-/** Running pods and their average memory % (floor, as the seed computes it). */
-export function hpaStats(world: HpaWorldSummary): { running: number; avg: number | null } {
-  const pcts = world.pods.filter((p) => p.status === 'Running' && p.owned && p.pct !== null).map((p) => p.pct!);
-  return { running: pcts.length, avg: pcts.length ? Math.floor(pcts.reduce((a, b) => a + b, 0) / pcts.length) : null };
-}
-
-/** The threshold in force: the runner's config, or (for a loaded trace) the last one a note named. */
-export function hpaThreshold(session: LabSession, index: number): number | null {
-  const config = session.runner?.config as HpaConfig | undefined;
-  if (config) return config.memoryThreshold;
-  for (let i = index; i >= 0; i--) {
-    const m = /threshold (\d+)%/.exec(session.frames[i]!.note ?? '');
-    if (m) return Number(m[1]);
-  }
-  return null;
+/**
+ * What the lab prints about the HPA on a frame, read from frame.controller (the summary the CLI
+ * timeline and real mode print too). A version 1 trace has no controller: the running count then
+ * comes from the world, the average and threshold are unknown (null).
+ */
+export function hpaNumbers(frame: Frame): { running: number; avg: number | null; threshold: number | null } {
+  const c = controllerOf(frame, 'incus-hpa');
+  if (c) return { running: c.pods.running, avg: c.averagePercent, threshold: c.threshold };
+  return { running: asHpa(frame).pods.filter((p) => p.owned && p.status === 'Running').length, avg: null, threshold: null };
 }

@@ -6,11 +6,11 @@ import { StartLimitBar } from './StartLimitBar';
 import { asSystemd, unitView } from './unitView';
 
 /** The unit as `systemctl status` shows it, its restart counter, start-limit window and exits. */
-export function SystemdWorldView({ session, frame }: WorldViewProps) {
+export function SystemdWorldView({ frame }: WorldViewProps) {
   const t = useT();
   const world = asSystemd(frame);
-  const view = unitView(session, frame);
-  const { active, sub } = view.status;
+  const view = unitView(frame);
+  const { active, sub } = view.status ?? { active: 'unknown', sub: frame.state };
   const failedResult = view.result && view.result !== 'success' ? ` (Result: ${view.result})` : '';
   return (
     <section className="world systemd-world" data-testid="world">
@@ -39,5 +39,5 @@ export function SystemdWorldView({ session, frame }: WorldViewProps) {
 
 function Unknown() {
   const t = useT();
-  return <span className="muted" title={t('onlyAtPresent')}>—</span>;
+  return <span className="muted" title={t('notRecorded')}>—</span>;
 }

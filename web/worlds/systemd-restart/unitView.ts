@@ -1,9 +1,7 @@
-import type { ServiceResult, SystemdContext, UnitStatus } from '../../../machines/systemd-restart';
-import { unitStatus } from '../../../machines/systemd-restart';
+import type { UnitStatus } from '../../../machines/systemd-restart';
 import type { Frame } from '../../../sim/trace';
+import { controllerOf } from '../../../sim/trace';
 import type { SystemdWorldSummary } from '../../../sim/worlds/systemd-restart';
-import type { LabSession } from '../../lab/session';
-import { presentContext } from '../presentContext';
 
 export const asSystemd = (frame: Frame) => frame.world as SystemdWorldSummary;
 
@@ -12,34 +10,20 @@ export interface StartWindow { num: number; burst: number; intervalMs: number; b
 /** What `systemctl status` / `systemctl show` would print for the frame on screen. */
 export interface UnitView {
   name: string | null;
-  status: UnitStatus;
+  /** null: unknown (a version 1 trace has no controller summary). */
+  status: UnitStatus | null;
   result: string | null;
-  /** Context-only values: null when the frame is not the present of a live run. */
   nRestarts: number | null;
   window: StartWindow | null;
 }
 
-// The journal lines the binding writes name the result (sim/loops/systemd-restart.ts noteFor).
-const RESULT_IN_NOTE = /result '([a-z-]+)'/;
-
-/** The latest Result= a note names, at or before frame `index`. */
-function resultFromNotes(frames: Frame[], index: number): string | null {
-  for (let i = index; i >= 0; i--) {
-    const m = RESULT_IN_NOTE.exec(frames[i]!.note ?? '');
-    if (m) return m[1]!;
-  }
-  return null;
-}
-
-export function unitView(session: LabSession, frame: Frame): UnitView {
-  const ctx = presentContext<SystemdContext>(session);
-  const result = ctx?.result ?? resultFromNotes(session.frames, session.index);
-  const u = ctx?.unit;
+/** Read from frame.controller, the summary the CLI timeline prints too. */
+export function unitView(frame: Frame): UnitView {
+  const c = controllerOf(frame, 'systemd-restart');
+  if (!c) return { name: null, status: null, result: null, nRestarts: null, window: null };
+  const w = c.startLimit;
   return {
-    name: u?.name ?? /^(\S+\.service):/.exec(session.frames[0]?.note ?? '')?.[1] ?? null,
-    status: unitStatus(frame.state, { result: (result ?? 'success') as ServiceResult }),
-    result,
-    nRestarts: ctx?.nRestarts ?? null,
-    window: ctx && u ? { num: ctx.startLimit.num, begin: ctx.startLimit.begin, burst: u.startLimitBurst, intervalMs: u.startLimitIntervalMs } : null,
+    name: c.unit, status: { active: c.active, sub: c.sub }, result: c.result, nRestarts: c.nRestarts,
+    window: { num: w.count, begin: w.begin, burst: w.burst, intervalMs: w.intervalMs },
   };
 }

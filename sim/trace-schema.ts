@@ -1,0 +1,102 @@
+// The trace format, version 2 (DESIGN.md "A trace"): every runner writes it (loopscope sim, check
+// counterexamples, loopscope real and its live stream) and every reader loads it through
+// parseTrace (the lab, tests). Version 1 traces (no `version`, no `controller`) still load.
+// Browser-safe: zod and the loops' controller schemas only.
+import { z } from 'zod';
+import { cronControllerSchema } from './loops/cron-controller';
+import { hpaControllerSchema } from './loops/incus-hpa-controller';
+import { kubernetesControllerSchema } from './loops/kubernetes-controller';
+import { puppetControllerSchema } from './loops/puppet-controller';
+import { systemdControllerSchema } from './loops/systemd-restart-controller';
+import { terraformControllerSchema } from './loops/terraform-controller';
+import type { Frame, Trace } from './trace';
+import { PHASES, TRACE_VERSION } from './trace';
+
+export { TRACE_VERSION };
+
+/** frame.controller of each loop, keyed by the loop's id. */
+export const CONTROLLER_SCHEMAS = {
+  'incus-hpa': hpaControllerSchema,
+  'systemd-restart': systemdControllerSchema,
+  cron: cronControllerSchema,
+  puppet: puppetControllerSchema,
+  terraform: terraformControllerSchema,
+  kubernetes: kubernetesControllerSchema,
+} as const;
+export type TraceLoop = keyof typeof CONTROLLER_SCHEMAS;
+export const TRACE_LOOPS = Object.keys(CONTROLLER_SCHEMAS) as TraceLoop[];
+
+/** What a frame's controller says, for any loop: narrow it on `loop`. */
+export type ControllerSummary = z.infer<(typeof CONTROLLER_SCHEMAS)[TraceLoop]>;
+
+function frameSchema<S extends z.ZodType>(controller: S) {
+  return z.object({
+    t: z.number({ error: 'expected a time in ms ≥ 0' }).min(0, { error: 'expected a time in ms ≥ 0' }),
+    state: z.string({ error: 'expected the state as text, e.g. "acting.creating"' }),
+    phase: z.enum(PHASES, { error: `expected one of ${PHASES.join(', ')}` }),
+    event: z.string({ error: 'expected the event type as text' }),
+    world: z.looseObject({}, { error: "expected an object (the loop's world summary)" }),
+    controller: controller.optional(),
+    note: z.string({ error: 'expected text' }).optional(),
+  });
+}
+
+const VERSION_ERROR = `expected ${TRACE_VERSION} (or no version: a version 1 trace)`;
+
+function traceSchemaFor<L extends TraceLoop, S extends z.ZodType>(loop: L, controller: S) {
+  return z.object({
+    version: z.literal(TRACE_VERSION, { error: VERSION_ERROR }).optional(),
+    loop: z.literal(loop),
+    scenario: z.string({ error: 'expected the scenario name' }),
+    seed: z.number({ error: 'expected the seed (a number)' }),
+    policy: z.string({ error: 'expected a policy name' }).optional(),
+    frames: z.array(frameSchema(controller), { error: 'expected a list of frames' }).min(1, { error: 'expected at least one frame' }),
+  });
+}
+
+const traceSchema = z.discriminatedUnion('loop', [
+  traceSchemaFor('incus-hpa', hpaControllerSchema), traceSchemaFor('systemd-restart', systemdControllerSchema),
+  traceSchemaFor('cron', cronControllerSchema), traceSchemaFor('puppet', puppetControllerSchema),
+  traceSchemaFor('terraform', terraformControllerSchema), traceSchemaFor('kubernetes', kubernetesControllerSchema),
+], { error: `expected one of ${TRACE_LOOPS.join(', ')}` })
+  // Version 2 puts a controller on every frame; version 1 had none (the lab then draws the world only).
+  .superRefine((trace, ctx) => {
+    if (trace.version !== TRACE_VERSION) return;
+    const i = trace.frames.findIndex((f) => f.controller === undefined);
+    if (i >= 0) ctx.addIssue({ code: 'custom', path: ['frames', i, 'controller'], message: `expected the controller summary (every frame of a version ${TRACE_VERSION} trace has one)` });
+  });
+
+export type ParsedTrace = { ok: true; trace: Trace } | { ok: false; error: string };
+
+/** "frames.3.controller.averagePercent: expected number, received string" — the first problem. */
+function firstProblem(error: z.ZodError, at: readonly (string | number)[] = []): string {
+  const issue = error.issues[0]!;
+  const path = [...at, ...issue.path].map(String).join('.');
+  return `${path || '(top level)'}: ${issue.message}`;
+}
+
+/** A parsed JSON document → a version 2 trace (a version 1 trace is upgraded: its frames keep no controller). */
+export function parseTrace(doc: unknown): ParsedTrace {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return { ok: false, error: '(top level): expected a trace object (version, loop, scenario, seed, frames)' };
+  const parsed = traceSchema.safeParse(doc);
+  if (!parsed.success) return { ok: false, error: firstProblem(parsed.error) };
+  return { ok: true, trace: { ...parsed.data, version: TRACE_VERSION } };
+}
+
+/** Trace JSON text → a version 2 trace, or the first problem (field path and expectation) in words. */
+export function parseTraceText(text: string): ParsedTrace {
+  let doc: unknown;
+  try { doc = JSON.parse(text); } catch (e) { return { ok: false, error: `malformed JSON: ${e instanceof Error ? e.message : String(e)}` }; }
+  return parseTrace(doc);
+}
+
+/** One version 2 frame of a loop's trace (the live stream sends them one by one), or its first problem; `at` prefixes the field path. */
+export function parseFrame(loop: TraceLoop, doc: unknown, at: readonly (string | number)[] = []): { ok: true; frame: Frame } | { ok: false; error: string } {
+  const parsed = frameSchema(CONTROLLER_SCHEMAS[loop]).required({ controller: true }).safeParse(doc);
+  return parsed.success ? { ok: true, frame: parsed.data } : { ok: false, error: firstProblem(parsed.error, at) };
+}
+
+/** The JSON every writer emits (one line, no newline): stamped with the current version. */
+export function traceJson(trace: Trace): string {
+  return JSON.stringify({ version: TRACE_VERSION, ...trace });
+}

@@ -1,0 +1,108 @@
+// The trace schema (sim/trace-schema.ts): version 1 traces still load, every loop's version 2
+// trace round-trips through its JSON, and wrong shapes are refused with the field named.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { hpaColumns } from '../../sim/loops/incus-hpa-format';
+import { runnerFor } from '../../sim/loops';
+import type { Trace } from '../../sim/trace';
+import { parseTrace, parseTraceText, traceJson } from '../../sim/trace-schema';
+import { hpaNumbers } from '../../web/worlds/hpa/summary';
+
+const ROOT = join(import.meta.dirname, '..', '..');
+const V1_FIXTURE = join(import.meta.dirname, 'fixtures', 'talk-lab.v1.json');
+
+/** One scenario per loop, run for a while: a version 2 trace with every loop's controller. */
+const ONE_PER_LOOP = ['talk-lab', 'systemd-crash-loop', 'cron-clock-jumps', 'puppet-failed-dependency', 'terraform-drift', 'kubernetes-replicaset'];
+function traceOf(name: string, untilMs = 10 * 60_000): Trace {
+  const { runner } = runnerFor(join(ROOT, 'scenarios', `${name}.yaml`));
+  runner.run(untilMs);
+  return runner.trace();
+}
+
+const errorOf = (doc: unknown) => {
+  const r = parseTrace(doc);
+  return r.ok ? 'accepted' : r.error;
+};
+
+describe('version 1 traces (no version, no controller)', () => {
+  const text = readFileSync(V1_FIXTURE, 'utf8');
+  const raw = JSON.parse(text) as Trace;
+
+  it('the fixture is a version 1 trace, as loopscope wrote it before controller summaries', () => {
+    expect(raw.version).toBeUndefined();
+    expect(raw.frames.every((f) => !('controller' in f))).toBe(true);
+  });
+
+  it('loads, upgraded to version 2 with its frames unchanged and no controller', () => {
+    const r = parseTraceText(text);
+    if (!r.ok) throw new Error(r.error);
+    expect(r.trace.version).toBe(2);
+    expect(r.trace.frames).toEqual(raw.frames);
+    expect(r.trace.frames.every((f) => f.controller === undefined)).toBe(true);
+  });
+
+  it('the lab shows what the world says (running pods) and leaves the controller\'s numbers unknown', () => {
+    const r = parseTraceText(text);
+    if (!r.ok) throw new Error(r.error);
+    const last = r.trace.frames.at(-1)!;
+    expect(hpaNumbers(last)).toEqual({ running: 3, avg: null, threshold: null });
+    expect(hpaColumns(last)).toMatch(/^pods +- +mem +-%$/);
+  });
+});
+
+describe('version 2 traces', () => {
+  for (const name of ONE_PER_LOOP) {
+    it(`${name}: every frame has a controller, and the JSON loads back to the same trace`, () => {
+      const trace = traceOf(name);
+      expect(trace.version).toBe(2);
+      expect(trace.frames.every((f) => f.controller?.loop === trace.loop)).toBe(true);
+      const r = parseTraceText(traceJson(trace));
+      if (!r.ok) throw new Error(r.error);
+      expect(r.trace).toEqual(JSON.parse(JSON.stringify(trace)));
+    });
+  }
+});
+
+describe('wrong traces are refused with the field named', () => {
+  const good = () => JSON.parse(traceJson(traceOf('talk-lab', 2 * 60_000))) as Record<string, unknown> & { frames: Record<string, unknown>[] };
+  const withFrame = (i: number, patch: Record<string, unknown>) => {
+    const t = good();
+    t.frames[i] = { ...t.frames[i], ...patch };
+    return t;
+  };
+
+  it('an unknown loop, a wrong version, a missing scenario', () => {
+    expect(errorOf({ ...good(), loop: 'nomad' })).toMatch(/^loop: expected one of incus-hpa, systemd-restart, cron, puppet, terraform, kubernetes$/);
+    expect(errorOf({ ...good(), version: 3 })).toMatch(/^version: expected 2 \(or no version: a version 1 trace\)$/);
+    const { scenario: _s, ...noScenario } = good();
+    expect(errorOf(noScenario)).toMatch(/^scenario: expected the scenario name$/);
+    expect(errorOf([1, 2])).toMatch(/^\(top level\): expected a trace object/);
+  });
+
+  it('a frame without a world, with a bad phase, or (version 2) without a controller', () => {
+    const t = good();
+    delete t.frames[2]!.world;
+    expect(errorOf(t)).toMatch(/^frames\.2\.world: expected an object \(the loop's world summary\)$/);
+    expect(errorOf(withFrame(1, { phase: 'dance' }))).toMatch(/^frames\.1\.phase: expected one of observe, compare, act, wait, error$/);
+    const noController = good();
+    delete noController.frames[3]!.controller;
+    expect(errorOf(noController)).toMatch(/^frames\.3\.controller: expected the controller summary/);
+    // The same frames without a version are a version 1 trace: controllers may be absent.
+    const { version: _v, ...v1 } = noController;
+    expect(errorOf(v1)).toBe('accepted');
+  });
+
+  it('a controller of the wrong shape or of another loop', () => {
+    const t = good();
+    const c = t.frames[4]!.controller as Record<string, unknown>;
+    expect(errorOf(withFrame(4, { controller: { ...c, averagePercent: 'high' } }))).toMatch(/^frames\.4\.controller\.averagePercent: /);
+    expect(errorOf(withFrame(4, { controller: { ...c, pods: { running: -1, starting: 0, stopping: 0 } } }))).toMatch(/^frames\.4\.controller\.pods\.running: /);
+    const systemd = traceOf('systemd-crash-loop', 5_000).frames[0]!.controller;
+    expect(errorOf(withFrame(0, { controller: systemd }))).toMatch(/^frames\.0\.controller\.loop: /);
+  });
+
+  it('malformed JSON', () => {
+    expect(parseTraceText('{"loop":')).toMatchObject({ ok: false, error: expect.stringMatching(/^malformed JSON: /) });
+  });
+});
