@@ -199,7 +199,7 @@ export function puppetProperties(config: PuppetLoopConfig, alphabet: readonly En
     { name: 'converges', kind: 'eventually', withinMs, within, holds: converged,
       claim: `once the environment stops, within ${within}: the last report is of the current catalog, unchanged (exit 0), nothing pending in noop, and it stays so` },
     { name: 'no-stale-service', kind: 'eventually', withinMs, within, holds: noStaleService,
-      claim: `once the environment stops, within ${within}: every running service has been restarted since the last change of each resource that notifies it` },
+      claim: `once the environment stops, within ${within}: every running service has loaded (at its last start or restart) the current value of each resource that notifies it` },
   ];
   const catalogs = [config.catalog, ...alphabet.flatMap((m) => ('config' in m.entry && m.entry.config.catalog ? [m.entry.config.catalog] : []))];
   if (alphabet.some((m) => 'fault' in m.entry && m.entry.fault.kind === 'failInstall')) out.push(skipsADependent);
