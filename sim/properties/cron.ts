@@ -1,38 +1,281 @@
-import type { CronEntry } from '../../machines/cron';
-import { entryMatches } from '../../machines/cron';
-import type { Violation } from './systemd-restart';
+import type { CronConfig, CronContext, CronEntry } from '../../machines/cron';
+import { DEFAULT_CRONJOB, entryMatches, minuteOf } from '../../machines/cron';
+import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
+import type { LoadedScenario } from '../loops/registry';
+import type { TimelineEntry } from '../runner';
+import { InputError } from '../scenario/errors';
+import type { StepState } from '../step';
+import type { CronFault, CronWorld } from '../worlds/cron';
+import { wallAt } from '../worlds/cron';
 
-export type { Violation };
-type Ran = { job: string; minute: number }[];
+type View = CheckView<CronWorld, CronConfig>;
+
+/** "1h", "2h30m", "45m", "90s": the way the scenarios write durations. */
+export function shortDuration(ms: number): string {
+  const parts: [number, string][] = [[Math.floor(ms / 3_600_000), 'h'], [Math.floor(ms / 60_000) % 60, 'm'], [Math.floor(ms / 1000) % 60, 's']];
+  return parts.filter(([n]) => n > 0).map(([n, u]) => `${n}${u}`).join('') || `${ms}ms`;
+}
+type Entry = TimelineEntry<CronFault, CronConfig>;
+type Prop = CheckProperty<CronWorld, CronConfig>;
+type Which = (e: CronEntry) => boolean;
+
+const ctxOf = (v: View) => v.snapshot.context as CronContext;
+const modeOf = (c: CronConfig) => c.mode ?? 'cronie';
+/** cron.c find_jobs: a job whose minute or hour field starts with '*' is a "wildcard" job. */
+const fixedTime: Which = (e) => !e.reboot && !e.wildcard;
+const wildcard: Which = (e) => !e.reboot && e.wildcard;
+const scheduled: Which = (e) => !e.reboot;
+
+// ---- what is claimed ------------------------------------------------------------------------
+// The history these read is the world's monitor (sim/worlds/cron.ts CronMonitor): it is part of
+// the state, so the same objects serve the explorer and the fast-check runs along a Runner.
+
+/** No run of the last wake-up repeated a scheduled minute of a job `which` selects. */
+const noRepeatOf = (which: Which) => (v: View) =>
+  v.world.monitor.repeats.every((r) => !v.config.entries.some((e) => e.name === r.job && which(e)));
 
 /**
- * cronie (src/cron.c) with clock jumps within ±3 h and no outage: every fixed-time job runs
- * exactly once for each of its minutes from crond's start up to its virtual time — forward
- * jumps are caught up, backward jumps are not repeated.
+ * Judged when crond reads the clock again: every scheduled minute the previous reading passed for
+ * the first time (a forward jump passes many) has had a run of each job `which` selects by then.
  */
-export function fixedTimeJobsRunOnce(ran: Ran, entries: CronEntry[], startMinute: number, virtualTime: number): Violation[] {
-  const out: Violation[] = [];
-  for (const e of entries.filter((x) => !x.wildcard && !x.reboot)) {
-    const seen = new Map<number, number>();
-    for (const r of ran) if (r.job === e.name) seen.set(r.minute, (seen.get(r.minute) ?? 0) + 1);
-    for (let m = startMinute + 1; m <= virtualTime; m++) {
-      const n = seen.get(m) ?? 0;
-      const due = entryMatches(e, m);
-      if (due && n !== 1) out.push({ frame: -1, t: m, property: 'fixedTimeJobsRunOnce', message: `${e.name} ran ${n} times for minute ${m}` });
-      if (!due && n > 0) out.push({ frame: -1, t: m, property: 'fixedTimeJobsRunOnce', message: `${e.name} ran for minute ${m}, which its schedule does not match` });
-    }
+const noSkipOf = (which: Which) => (v: View) => {
+  const passed = v.world.monitor.passed;
+  if (!passed || !v.snapshot.hasTag('observe')) return true;
+  for (const e of v.config.entries) {
+    if (!which(e)) continue;
+    const runs = v.world.monitor.runs[e.name] ?? [];
+    for (let m = passed.from + 1; m <= passed.to; m++) if (entryMatches(e, m) && !runs.some((r) => r.minute === m)) return false;
   }
+  return true;
+};
+
+/** cron(8)'s promise holds only for clock changes under 3 h on one boot of crond. */
+const withinContract = (holds: (v: View) => boolean) => (v: View) => v.world.monitor.outsideContract || holds(v);
+const CONTRACT = 'while crond runs on one boot and every clock change is under 3 h';
+
+export const fixedNoRepeat: Prop = {
+  name: 'fixed-no-repeat', kind: 'always',
+  claim: `${CONTRACT}, no fixed-time job runs twice for one scheduled time (cron(8): "running the same job twice is avoided")`,
+  holds: withinContract(noRepeatOf(fixedTime)),
+};
+
+export const fixedNoSkip: Prop = {
+  name: 'fixed-no-skip', kind: 'always',
+  claim: `${CONTRACT}, every scheduled time of a fixed-time job that the clock passed has had its run by crond's next reading (cron(8): skipped jobs "will be run immediately")`,
+  holds: withinContract(noSkipOf(fixedTime)),
+};
+
+export const wildcardNoRepeat: Prop = {
+  name: 'wildcard-no-repeat', kind: 'always',
+  claim: `${CONTRACT}, no wildcard job (minute or hour field starting with *) runs twice for one scheduled time`,
+  holds: withinContract(noRepeatOf(wildcard)),
+};
+
+export const wildcardNoSkip: Prop = {
+  name: 'wildcard-no-skip', kind: 'always',
+  claim: `${CONTRACT}, every scheduled time of a wildcard job that the clock passed has had its run by crond's next reading`,
+  holds: withinContract(noSkipOf(wildcard)),
+};
+
+/** Mode kubernetes: the controller names a Job after its scheduled time (getJobName) and records lastScheduleTime. */
+export const oneJobPerTime: Prop = {
+  name: 'one-job-per-time', kind: 'always',
+  claim: 'no CronJob creates two Jobs for one scheduled time',
+  holds: noRepeatOf(scheduled),
+};
+
+export const everyTimeStarted: Prop = {
+  name: 'every-time-started', kind: 'always',
+  claim: 'every scheduled time of a CronJob that the clock passed has had its Job by the controller\'s next sync',
+  holds: noSkipOf(scheduled),
+};
+
+/** concurrencyPolicy Forbid and Replace (batch/v1 CronJobSpec): never two Jobs of one CronJob at once. */
+export const noOverlap: Prop = {
+  name: 'no-overlap', kind: 'always',
+  claim: 'a CronJob with concurrencyPolicy Forbid or Replace never has two Jobs running at once',
+  holds: (v) => v.config.entries.every((e) => {
+    const policy = (v.config.cronJobs?.[e.name] ?? DEFAULT_CRONJOB).concurrencyPolicy;
+    return policy === 'Allow' || v.world.running.filter((r) => r.job === e.name && r.endsAt > v.t).length <= 1;
+  }),
+};
+
+/** Reachability: a wake-up started a fixed-time job for a minute the clock jumped over. */
+export const catchesUp: Prop = {
+  name: 'catches-up', kind: 'sometimes',
+  claim: 'some wake-up runs a fixed-time job for a minute the clock skipped (the forward-jump rule is reached)',
+  holds: (v) => v.snapshot.hasTag('compare') && ctxOf(v).pending.some((r) => r.minute < (ctxOf(v).timeRunning ?? r.minute)
+    && v.config.entries.some((e) => e.name === r.job && fixedTime(e))),
+};
+
+/** Reachability: a wake-up found the clock behind crond's virtual time. */
+export const clockWentBack: Prop = {
+  name: 'clock-went-back', kind: 'sometimes',
+  claim: 'some wake-up finds the clock behind crond\'s virtual time (the backward-change rule is reached)',
+  holds: (v) => ctxOf(v).wakeup?.kind === 'negative' && ctxOf(v).wakeup!.diff < 0,
+};
+
+/** crond's virtual time has caught up with the clock minute it last read. */
+export const inStep = (v: View) => {
+  const ctx = ctxOf(v);
+  return ctx.virtualTime !== null && ctx.virtualTime === ctx.timeRunning;
+};
+
+const jumps = (alphabet: readonly EnvMove<CronFault, CronConfig>[]) =>
+  alphabet.flatMap((m) => ('fault' in m.entry && m.entry.fault.kind === 'clockJump' ? [m.entry.fault.byMs] : []));
+const outages = (alphabet: readonly EnvMove<CronFault, CronConfig>[]) =>
+  alphabet.flatMap((m) => ('fault' in m.entry && m.entry.fault.kind !== 'clockJump' ? [m.entry.fault.forMs] : []));
+
+/**
+ * K for back-in-step: after a backward change crond waits, running only wildcard jobs, until the
+ * clock is back at its virtual time (cron.c, timeDiff ≤ 0), so K is the largest backward change
+ * in the alphabet; after an outage crond's first reading on the new boot sets it, so K is the
+ * longest outage; plus 2 min for the wake-up that reads the clock (≤ 1 min) and the one after.
+ */
+export function inStepWithinMs(alphabet: readonly EnvMove<CronFault, CronConfig>[]): number {
+  return Math.max(0, ...jumps(alphabet).map((b) => -b), ...outages(alphabet)) + 2 * 60_000;
+}
+
+export function cronProperties(config: CronConfig, alphabet: readonly EnvMove<CronFault, CronConfig>[]): Prop[] {
+  if (modeOf(config) === 'kubernetes') return [oneJobPerTime, everyTimeStarted, noOverlap];
+  const withinMs = inStepWithinMs(alphabet);
+  const within = shortDuration(withinMs);
+  const out: Prop[] = [fixedNoRepeat, fixedNoSkip, wildcardNoRepeat, wildcardNoSkip,
+    { name: 'back-in-step', kind: 'eventually', withinMs, within,
+      claim: `once the environment stops, within ${within} crond's virtual time equals the clock minute it read, and stays so`,
+      holds: inStep }];
+  if (jumps(alphabet).some((b) => b > 0)) out.push(catchesUp);
+  if (jumps(alphabet).some((b) => b < 0)) out.push(clockWentBack);
   return out;
 }
 
-/** With a steady clock every job (wildcard or not) runs exactly at its due minutes, once each. */
-export function steadyClockRunsExactly(ran: Ran, entries: CronEntry[], startMinute: number, virtualTime: number): Violation[] {
-  const out: Violation[] = [];
-  for (const e of entries.filter((x) => !x.reboot)) {
-    const minutes = ran.filter((r) => r.job === e.name).map((r) => r.minute);
-    const expected: number[] = [];
-    for (let m = startMinute + 1; m <= virtualTime; m++) if (entryMatches(e, m)) expected.push(m);
-    if (JSON.stringify(minutes) !== JSON.stringify(expected)) out.push({ frame: -1, t: virtualTime, property: 'steadyClockRunsExactly', message: `${e.name}: ran at ${minutes.length} minutes, due at ${expected.length}` });
-  }
-  return out;
+/**
+ * cronie: cron(8) "Daylight Saving Time and other time changes" — fixed-time jobs in a skipped
+ * interval run at once, and are not run twice when the clock goes back; wildcard jobs "are
+ * scheduled normally" (by the new time), so it promises nothing for them. The Kubernetes CronJob
+ * controller promises one Job per scheduled time (Job name = CronJob + scheduled time) and no
+ * overlap under Forbid/Replace; it starts only the most recent missed time (utils.go), so not
+ * every time.
+ */
+export function cronPromises(config: CronConfig): readonly string[] {
+  return modeOf(config) === 'kubernetes' ? ['one-job-per-time', 'no-overlap'] : ['fixed-no-repeat', 'fixed-no-skip', 'back-in-step'];
 }
+
+// ---- what the environment may do ------------------------------------------------------------
+
+const signed = (ms: number) => `${ms < 0 ? '−' : '+'}${shortDuration(Math.abs(ms))}`;
+
+export function cronLabel(entry: Entry): string {
+  if ('config' in entry) return `crontab change ${JSON.stringify(entry.config)}`;
+  const f = entry.fault;
+  switch (f.kind) {
+    case 'clockJump': return `clock ${signed(f.byMs)}`;
+    case 'hostDown': return `host down ${shortDuration(f.forMs)}`;
+    case 'controllerDown': return `controller down ${shortDuration(f.forMs)}`;
+  }
+}
+
+/**
+ * A move may happen at any instant up to its entry's `at` (a DST change happens on its night, not
+ * at any time of the year), at most once, or never; after the last `at` the loop runs on for ever
+ * and the search closes over the time of day. An outage needs the host (controller) to be up.
+ */
+function applicable(state: StepState<CronWorld, CronConfig>, entry: Entry): boolean {
+  if (state.t > entry.at) return false;
+  if ('config' in entry) return false;
+  return entry.fault.kind === 'clockJump' || state.t >= state.world.downUntil;
+}
+
+const MAX_MOVES = 6;
+const MAX_BACK_MS = 12 * 3_600_000;
+const DAY_MS = 86_400_000;
+
+function validate(scenario: LoadedScenario<CronWorld, CronFault, CronConfig>): void {
+  const { file, config, world, timeline } = scenario;
+  if (modeOf(config) === 'anacron') throw new InputError(file, 'mode', 'expected cronie or kubernetes for check (anacron has no check yet)');
+  config.entries.forEach((e, i) => {
+    if (!e.reboot && !(e.dom.every(Boolean) && e.month.every(Boolean) && e.dow.every(Boolean))) {
+      throw new InputError(file, `crontab[${i}].schedule`, `expected a schedule that repeats every day (day of month, month and day of week "*") for check: the search closes over the time of day, got "${e.schedule}"`);
+    }
+    if ((world.runtimes[e.name]?.jitterMs ?? 0) > 0) throw new InputError(file, `crontab[${i}].jitter`, 'expected no jitter for check: the explorer does not branch on random run times');
+    if (config.cronJobs?.[e.name]?.suspend) throw new InputError(file, `crontab[${i}].suspend`, 'expected no suspended CronJob for check: its missed times pile up without bound');
+  });
+  if (timeline.length > MAX_MOVES) throw new InputError(file, 'timeline', `expected at most ${MAX_MOVES} entries for check (each is a move the environment may make at any instant up to its "at"), got ${timeline.length}`);
+  timeline.forEach((e, i) => {
+    if ('config' in e) throw new InputError(file, `timeline[${i}]`, 'expected only clockJump, hostDown or controllerDown for check: the properties read one crontab');
+  });
+  const back = jumps(timeline.map((entry, index) => ({ index, label: '', entry }))).filter((b) => b < 0).reduce((a, b) => a - b, 0);
+  if (back > MAX_BACK_MS) throw new InputError(file, 'timeline', `expected backward clock jumps of at most ${shortDuration(MAX_BACK_MS)} in all for check (the monitor keeps one day of runs), got ${shortDuration(back)}`);
+}
+
+// ---- which parts of a state matter for its future ------------------------------------------
+
+const mod = (a: number, b: number) => ((a % b) + b) % b;
+
+/**
+ * The canonical key: everything the future depends on, clock minutes relative to the wall minute.
+ * - time: t itself while a move may still happen (applicability reads it); after the last `at`
+ *   only the wall clock's time of day, or of the hour when every job runs hourly — the crontab
+ *   repeats with it (validate), so the search closes.
+ * - machine: its state, virtualTime and timeRunning, lastWallMs within its minute (all that
+ *   untilNextMinute reads), whether crond has seen this boot, the pending runs and kills; wakeup,
+ *   rebooted and the controller's events only feed notes, and the crontab is fixed (validate).
+ *   kubernetes: lastScheduleTime per CronJob, and createdAt until each has one (then it is unread).
+ * - world: the outage's end, the running jobs (ended ones go at the next settle), and the monitor:
+ *   a scheduled minute only matters once it has a run (the count is never read), and only from
+ *   readUpTo − lookback on: cronie scans at most 180 min back from the clock and the clock never
+ *   gets back further than the backward jumps add up to; a CronJob looks back up to a day.
+ *   History, counts, run and op ids, and the rng (no jitter: validate) are dropped.
+ */
+function canonicalizer(start: { config: CronConfig; world: CronWorld }, alphabet: readonly EnvMove<CronFault, CronConfig>[]) {
+  const maxAt = Math.max(-1, ...alphabet.map((m) => m.entry.at));
+  const backMin = Math.ceil(jumps(alphabet).filter((b) => b < 0).reduce((a, b) => a - b, 0) / 60_000);
+  const kubernetes = modeOf(start.config) === 'kubernetes';
+  const lookbackMin = backMin + (kubernetes ? 1441 : 181);
+  const hourly = start.config.entries.every((e) => e.reboot || e.hour.every(Boolean));
+  const periodMs = hourly ? 3_600_000 : DAY_MS;
+  const names = start.config.entries.filter(scheduled).map((e) => e.name);
+
+  return (state: StepState<CronWorld, CronConfig>): string => {
+    const { t, world: w } = state;
+    const wall = wallAt(w, t);
+    const now = minuteOf(wall);
+    const rel = (m: number | null) => (m === null ? 'n' : String(m - now));
+    const ctx = state.snapshot.context as CronContext;
+    let key = `${t <= maxAt ? `t${t}` : ''}|${mod(wall, periodMs)}|${JSON.stringify(state.snapshot.value)}|${Object.keys(state.snapshot.children).join(',')}`;
+    key += `|${rel(ctx.virtualTime)},${rel(ctx.timeRunning)},${ctx.lastWallMs === null ? 'n' : mod(ctx.lastWallMs, 60_000)},${ctx.bootId === null ? 'n' : ctx.bootId === w.bootId ? '=' : '≠'}`;
+    key += `|${ctx.pending.map((r) => `${r.job}@${rel(r.minute)}`).join(',')}|${ctx.kill.map((r) => `${r.job}@${rel(r.minute)}`).join(',')}`;
+    if (kubernetes) {
+      const k = ctx.k8s;
+      const all = names.every((n) => (k.status[n]?.lastScheduleTime ?? null) !== null);
+      key += `|c${k.createdAt === null ? 'n' : all ? '' : k.createdAt - wall}`;
+      for (const n of names) { const s = k.status[n]?.lastScheduleTime; if (s !== undefined && s !== null) key += `,${n}:${s - wall}`; }
+    }
+    key += `|d${Math.max(0, w.downUntil - t)}|r${w.running.filter((r) => r.endsAt > t).map((r) => `${r.job}@${rel(r.minute)}:${r.endsAt - t}`).join(',')}`;
+    const m = w.monitor;
+    key += `|m${rel(m.readUpTo)},${m.passed ? `${rel(m.passed.from)}:${rel(m.passed.to)}` : ''},${m.outsideContract ? 1 : 0},${m.repeats.map((r) => `${r.job}@${rel(r.minute)}`).join(',')}`;
+    const from = Math.min(m.passed ? m.passed.from + 1 : Number.POSITIVE_INFINITY, (m.readUpTo ?? now) - lookbackMin);
+    for (const job of Object.keys(m.runs).sort()) {
+      const kept = m.runs[job]!.filter((r) => r.minute >= from);
+      if (kept.length) key += `|${job}:${kept.map((r) => rel(r.minute)).join(',')}`;
+    }
+    key += '|q';
+    const queue = [...state.queue].sort((a, b) => a.at - b.at || a.seq - b.seq);
+    for (const q of queue) {
+      key += q.kind === 'event'
+        ? `|e${q.at - t}${q.event.type}`
+        : `|o${q.at - t}:${q.childId}:${w.ops.find((o) => o.id === q.opId)?.kind ?? '?'}:${state.snapshot.children[q.childId] !== undefined && state.live[q.childId] === q.seq ? 1 : 0}`;
+    }
+    return key;
+  };
+}
+
+export const cronCheck: LoopCheck<CronWorld, CronFault, CronConfig> = {
+  loop: 'cron',
+  validate,
+  label: cronLabel,
+  applicable,
+  canonicalizer,
+  properties: (config, alphabet) => cronProperties(config, alphabet),
+  promises: cronPromises,
+};

@@ -1,5 +1,5 @@
-import type { ClockReading, RunJobsInput } from '../../machines/cron';
-import { formatMinute } from '../../machines/cron';
+import type { ClockReading, DueRun, RunJobsInput } from '../../machines/cron';
+import { formatMinute, minuteOf } from '../../machines/cron';
 import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawInt, seedRng } from '../random';
@@ -29,7 +29,30 @@ export interface CronWorld {
   /** anacron's timestamps (/var/spool/anacron/<job>): the day each job last finished; they survive reboots. */
   stamps: Record<string, number>;
   ops: { id: number; kind: 'clock' | 'run' }[];
+  /** What the properties need of the past (sim/properties/cron.ts); nothing in the loop reads it. */
+  monitor: CronMonitor;
 }
+
+/**
+ * The history the cron properties read, kept small and in the state (so the explorer's canonical
+ * key can hold it): how far crond's clock readings got, the minutes the last one passed, the runs
+ * per scheduled time over the last day, and the runs of the last wake-up that repeated one.
+ */
+export interface CronMonitor {
+  /** The highest wall-clock minute crond has read; null before its first reading. */
+  readUpTo: number | null;
+  /** The minutes the last reading passed for the first time, (from, to]; null when it passed none. */
+  passed: { from: number; to: number } | null;
+  /** Runs crond started (a flock-skipped one included) per job and scheduled minute, oldest first, one day back. */
+  runs: Record<string, { minute: number; n: number }[]>;
+  /** The runs of the last wake-up for a scheduled minute that already had one (cleared at the next reading). */
+  repeats: DueRun[];
+  /** A clock change of 3 h or more, or a reboot: outside what cron(8) promises for time changes. */
+  outsideContract: boolean;
+}
+
+const MONITOR_DAY_MIN = 1440;
+export const emptyMonitor = (): CronMonitor => ({ readUpTo: null, passed: null, runs: {}, repeats: [], outsideContract: false });
 
 export type CronFault =
   | { kind: 'clockJump'; byMs: number }
@@ -40,7 +63,7 @@ export type CronFault =
 export function createCronWorld(seed: number, startWallMs: number, runtimes: Record<string, JobRuntime>): CronWorld {
   return {
     rng: seedRng(seed), startWallMs, offsetMs: 0, bootId: 1, downUntil: 0, runtimes, running: [], history: [], ran: [],
-    counts: {}, nextRunId: 1, nextOpId: 1, ops: [], stamps: {},
+    counts: {}, nextRunId: 1, nextOpId: 1, ops: [], stamps: {}, monitor: emptyMonitor(),
   };
 }
 
@@ -61,6 +84,7 @@ function begin(world0: CronWorld, src: string, input: unknown, t: number) {
   const id = w.nextOpId;
   w = { ...w, nextOpId: id + 1 };
   if (src === 'readClock') {
+    if (w.monitor.repeats.length) w = { ...w, monitor: { ...w.monitor, repeats: [] } };
     // While the host is down nothing runs; the next reading comes from the crond of the next boot.
     const doneAt = Math.max(t, w.downUntil);
     return { world: { ...w, ops: [...w.ops, { id, kind: 'clock' as const }] }, opId: id, doneAt };
@@ -93,6 +117,7 @@ function begin(world0: CronWorld, src: string, input: unknown, t: number) {
       w = {
         ...w, nextRunId: w.nextRunId + 1, running, history: [...w.history, run].slice(-KEEP), ran: [...w.ran, { job: due.job, minute: due.minute, skipped }],
         counts: { ...w.counts, [due.job]: { runs: c.runs + (skipped ? 0 : 1), skipped: c.skipped + (skipped ? 1 : 0), maxConcurrent: Math.max(c.maxConcurrent, concurrent) } },
+        monitor: recordRun(w.monitor, due),
       };
     }
     return { world: { ...w, ops: [...w.ops, { id, kind: 'run' as const }] }, opId: id, doneAt: t };
@@ -103,13 +128,37 @@ function begin(world0: CronWorld, src: string, input: unknown, t: number) {
 function complete(world0: CronWorld, opId: number, t: number): { world: CronWorld; result: OpResult } {
   const op = world0.ops.find((o) => o.id === opId);
   if (!op) throw new Error(`unknown operation ${opId}`);
-  const w = settle({ ...world0, ops: world0.ops.filter((o) => o.id !== opId) }, t);
+  let w = settle({ ...world0, ops: world0.ops.filter((o) => o.id !== opId) }, t);
+  if (op.kind === 'clock') w = { ...w, monitor: recordReading(w.monitor, minuteOf(wallAt(w, t))) };
   if (op.kind === 'clock') return { world: w, result: { ok: true, output: { wallMs: wallAt(w, t), bootId: w.bootId, active: w.running.map((r) => ({ job: r.job, minute: r.minute })), stamps: w.stamps } satisfies ClockReading } };
   return { world: w, result: { ok: true } };
 }
 
+/** cron(8): "Local time changes of less than three hours … are handled in a special way"; a reboot loses crond's virtual time. */
+const CONTRACT_MS = 3 * 3_600_000;
+
+function recordReading(m: CronMonitor, now: number): CronMonitor {
+  if (m.readUpTo === null) return { ...m, readUpTo: now, passed: null };
+  if (now <= m.readUpTo) return m.passed === null ? m : { ...m, passed: null };
+  const from = now - MONITOR_DAY_MIN;
+  const runs = Object.fromEntries(Object.entries(m.runs).map(([job, list]) => [job, list[0] && list[0].minute < from ? list.filter((r) => r.minute >= from) : list]));
+  return { ...m, readUpTo: now, passed: { from: m.readUpTo, to: now }, runs };
+}
+
+function recordRun(m: CronMonitor, due: DueRun): CronMonitor {
+  const list = m.runs[due.job] ?? [];
+  const at = list.findIndex((r) => r.minute === due.minute);
+  const next = at === -1
+    ? [...list, { minute: due.minute, n: 1 }].sort((a, b) => a.minute - b.minute)
+    : list.map((r, i) => (i === at ? { minute: r.minute, n: r.n + 1 } : r));
+  return { ...m, runs: { ...m.runs, [due.job]: next }, repeats: at === -1 ? m.repeats : [...m.repeats, due] };
+}
+
 function inject(world0: CronWorld, fault: CronFault, t: number): { world: CronWorld; note: string } {
-  const w = settle(world0, t);
+  let w = settle(world0, t);
+  if ((fault.kind === 'clockJump' && Math.abs(fault.byMs) >= CONTRACT_MS) || fault.kind === 'hostDown') {
+    if (!w.monitor.outsideContract) w = { ...w, monitor: { ...w.monitor, outsideContract: true } };
+  }
   if (fault.kind === 'clockJump') {
     const sign = fault.byMs >= 0 ? '+' : '−';
     const world = { ...w, offsetMs: w.offsetMs + fault.byMs };
