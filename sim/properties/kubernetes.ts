@@ -1,68 +1,86 @@
-import type { ControllerContext, KObject, PodStatus, ReplicaSetSpec } from '../../machines/kubernetes';
-import { controllerOf, isPodReady, specOf, statusOf } from '../../machines/kubernetes';
-import type { Expectations } from '../../machines/kubernetes/expectations';
-import { isActive } from '../../machines/kubernetes/reconcilers/replicaset';
-import type { KubeWorld } from '../worlds/kubernetes';
-import { store as st } from '../worlds/kubernetes';
-
-/** A broken invariant: when, and what went wrong. */
-export interface Violation { t: number; property: string; message: string }
-
-const replicaSet = (world: KubeWorld, namespace: string, name: string): KObject | undefined =>
-  Object.values(world.store.objects).find((o) => o.kind === 'ReplicaSet' && o.metadata.namespace === namespace && o.metadata.name === name);
-
-/** Pods whose controlling owner is the ReplicaSet (by uid, as the garbage collector sees ownership). */
-export const ownedPods = (world: KubeWorld, rs: KObject): KObject[] =>
-  Object.values(world.store.objects).filter((o) => o.kind === 'Pod' && controllerOf(o)?.uid === rs.metadata.uid);
+import type { ControllerConfig } from '../../machines/kubernetes';
+import { DB_FAILOVER_AFTER_MS } from '../../machines/kubernetes/reconcilers/database';
+import type { CheckProperty, EnvMove, LoopCheck } from '../check/model';
+import type { KubeFault, KubeParams, KubeWorld } from '../worlds/kubernetes';
+import { DEFAULT_KUBE_PARAMS } from '../worlds/kubernetes';
+import { settleBoundMs } from './kubernetes/bound';
+import { kubernetesKey } from './kubernetes/key';
+import { kubernetesApplicable, kubernetesLabel, validateKubernetesCheck } from './kubernetes/moves';
+import { noExtraPods, noSurplusAtRest, reachesReplicas, replicaSetConverges, waitsForExpectations } from './kubernetes/replicaset';
 
 /**
- * The controller has nothing left to do: every watch event has reached the handlers (no delivery
- * scheduled, none pending), the workqueue is empty (nothing queued, processing or waiting for a
- * requeue) and no write of its own is in flight.
+ * The Kubernetes loop's claims, one CheckProperty each, per controller the machine can run; the
+ * explorer (loopscope check) and the fast-check tests evaluate these same objects.
  */
-export function controllerQuiescent(world: KubeWorld, ctx: ControllerContext): boolean {
-  const q = ctx.queue;
-  return ctx.synced && ctx.current === null && q.queue.length === 0 && q.processing.length === 0 && q.waiting.length === 0
-    && (world.informer?.pending.length ?? 0) === 0 && !world.agenda.some((a) => a.kind === 'deliver')
-    && !world.ops.some((op) => op.kind === 'write');
+
+type Property = CheckProperty<KubeWorld, ControllerConfig>;
+type Move = EnvMove<KubeFault, ControllerConfig>;
+
+export * from './kubernetes/replicaset';
+export { controllerQuiescent, worldAt } from './kubernetes/view';
+export { settleBoundMs } from './kubernetes/bound';
+
+const faultsOf = (alphabet: readonly Move[]): KubeFault[] => alphabet.flatMap((m) => ('fault' in m.entry ? [m.entry.fault] : []));
+
+/** Whether a move may lower a ReplicaSet's spec.replicas (below its start or another move's value). */
+function lowersReplicaSets(alphabet: readonly Move[], world: KubeWorld | undefined): boolean {
+  const scales = faultsOf(alphabet).filter((f) => f.kind === 'scale' && f.objectKind === 'ReplicaSet');
+  if (faultsOf(alphabet).some((f) => (f.kind === 'apply' && f.object.kind === 'ReplicaSet') || (f.kind === 'delete' && f.objectKind === 'ReplicaSet'))) return true;
+  return scales.some((f) => {
+    if (f.kind !== 'scale') return false;
+    const start = world?.store.objects[`ReplicaSet/${f.namespace}/${f.name}`]?.spec.replicas;
+    const others = scales.flatMap((g) => (g !== f && g.kind === 'scale' && g.name === f.name ? [g.replicas] : []));
+    return [typeof start === 'number' ? start : Infinity, ...others].some((r) => f.replicas < r);
+  });
 }
 
-/** Every expected ADDED/DELETED has been observed (SatisfiedExpectations' Fulfilled, not its timeout). */
-const fulfilled = (exp: Expectations, key: string) => {
-  const e = exp[key];
-  return !e || (e.add <= 0 && e.del <= 0);
+/**
+ * The claims for this configuration. K (`withinPeriods`, in watch heartbeats, overrides it) is
+ * settleBoundMs: what the moves of the alphabet can still cost once the environment stops, plus
+ * what the controller itself needs; each controller's term is explained where it is added.
+ */
+export function kubernetesProperties(config: ControllerConfig, alphabet: readonly Move[], withinPeriods?: number, world?: KubeWorld): Property[] {
+  const params: KubeParams = world?.params ?? DEFAULT_KUBE_PARAMS;
+  const bound = (extraMs: number) => {
+    const withinMs = withinPeriods !== undefined ? withinPeriods * params.heartbeatMs : settleBoundMs(config, alphabet, params, extraMs);
+    return { withinMs, within: `${withinMs / 1000}s` };
+  };
+  switch (config.reconciler) {
+    case 'replicaset': {
+      // ReplicaSet: nothing beyond a pod's life (one slow-start round of writes takes milliseconds).
+      const { withinMs, within } = bound(0);
+      const out: Property[] = [noSurplusAtRest, replicaSetConverges(withinMs, within), reachesReplicas];
+      if (!lowersReplicaSets(alphabet, world)) out.unshift(noExtraPods);
+      if (config.options.expectations !== false) out.push(waitsForExpectations);
+      return out;
+    }
+    default:
+      return [];
+  }
+}
+
+/** What each configuration promises; a property it does not promise is a finding, not a failure. */
+export function kubernetesPromises(config: ControllerConfig): readonly string[] {
+  switch (config.reconciler) {
+    // replica_set.go: expectations keep a reconcile from acting on a cache that does not yet show
+    // its own writes; without them (options.expectations: false) only the level-triggered
+    // convergence and the rest state are promised.
+    case 'replicaset':
+      return config.options.expectations === false ? ['no-surplus-at-rest', 'converges'] : ['no-extra-pods', 'no-surplus-at-rest', 'converges'];
+    default:
+      return [];
+  }
+}
+
+export const kubernetesCheck: LoopCheck<KubeWorld, KubeFault, ControllerConfig> = {
+  loop: 'kubernetes',
+  validate: validateKubernetesCheck,
+  label: kubernetesLabel,
+  applicable: kubernetesApplicable,
+  canonicalizer: (start) => {
+    const failoverAfterMs = typeof start.config.options.failoverAfterMs === 'number' ? start.config.options.failoverAfterMs : DB_FAILOVER_AFTER_MS;
+    return (state) => kubernetesKey(state, failoverAfterMs);
+  },
+  properties: kubernetesProperties,
+  promises: kubernetesPromises,
 };
-
-/**
- * Safety, "no more pods than replicas once expectations settle": when the controller is quiescent
- * and its expectations were fulfilled by what it observed (controller_utils.go
- * ControlleeExpectations.Fulfilled), the active pods it owns (FilterActivePods: not terminating,
- * not Succeeded/Failed) are at most spec.replicas — provided its cache holds the current ReplicaSet. Expectations satisfied only by
- * ExpectationsTimeout do not count: the timeout is passive (nothing re-enqueues the ReplicaSet when
- * it passes), so upstream too may hold surplus pods until the next event or resync.
- */
-export function noMorePodsThanReplicas(world: KubeWorld, ctx: ControllerContext, now: number, namespace: string, name: string): Violation | null {
-  const rs = replicaSet(world, namespace, name);
-  if (!rs) return null;
-  const expectations = (ctx.memory as { expectations?: Expectations } | undefined)?.expectations ?? {};
-  if (!fulfilled(expectations, `${namespace}/${name}`) || !controllerQuiescent(world, ctx)) return null;
-  // It must also have seen the current spec: a dropped ReplicaSet event hides a scale-down until the relist.
-  const cached = world.informer?.cache[st.storeKeyOf(rs)];
-  if (cached?.metadata.resourceVersion !== rs.metadata.resourceVersion) return null;
-  const active = ownedPods(world, rs).filter(isActive);
-  const replicas = specOf<ReplicaSetSpec>(rs).replicas;
-  if (active.length <= replicas) return null;
-  return { t: now, property: 'noMorePodsThanReplicas', message: `${active.length} active pods (${active.map((p) => p.metadata.name).join(', ')}) > spec.replicas ${replicas}, controller quiescent with expectations fulfilled` };
-}
-
-/** Convergence: the ReplicaSet has exactly spec.replicas active, ready pods. */
-export function convergedReplicaSet(world: KubeWorld, now: number, namespace: string, name: string): Violation | null {
-  const rs = replicaSet(world, namespace, name);
-  if (!rs) return { t: now, property: 'converged', message: `ReplicaSet ${namespace}/${name} is gone` };
-  const active = ownedPods(world, rs).filter(isActive);
-  const ready = active.filter(isPodReady);
-  const replicas = specOf<ReplicaSetSpec>(rs).replicas;
-  if (active.length === replicas && ready.length === replicas) return null;
-  const notReady = active.filter((p) => !isPodReady(p)).map((p) => `${p.metadata.name}(${statusOf<PodStatus>(p).phase}, node ${String((p.spec as { nodeName?: string }).nodeName)})`);
-  return { t: now, property: 'converged', message: `spec.replicas ${replicas}, active ${active.length}, ready ${ready.length}${notReady.length ? `; not ready: ${notReady.join(', ')}` : ''}` };
-}

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { ControllerContext } from '../../machines/kubernetes';
-import { parseKubernetesScenario } from '../../sim/loops/kubernetes';
-import { LOOPS, createRunner } from '../../sim/loops/registry';
-import type { LoopEntry } from '../../sim/loops/registry';
-import type { Violation } from '../../sim/properties/kubernetes';
-import { convergedReplicaSet, noMorePodsThanReplicas } from '../../sim/properties/kubernetes';
+import type { ControllerConfig } from '../../machines/kubernetes';
+import { viewOf } from '../../sim/check/counterexample';
+import type { CheckProperty } from '../../sim/check/model';
+import { kubernetesBinding, parseKubernetesScenario } from '../../sim/loops/kubernetes';
+import { noSurplusAtRest, replicaSetConverges } from '../../sim/properties/kubernetes';
+import { Runner } from '../../sim/runner';
 import type { KubeWorld } from '../../sim/worlds/kubernetes';
 import { propertyRuns } from '../property-runs';
 
@@ -79,35 +79,39 @@ function scenarioDoc(s: Generated): unknown {
   };
 }
 
-const KUBERNETES = LOOPS.kubernetes as LoopEntry;
-
 function runnerFor(s: Generated, recordFrames = false) {
   const scenario = parseKubernetesScenario('generated.yaml', 'generated', scenarioDoc(s));
-  return { runner: createRunner(KUBERNETES, scenario, { recordFrames }), durationMs: scenario.durationMs };
+  const runner = new Runner(kubernetesBinding, { scenario: scenario.name, seed: scenario.seed, world: scenario.world, config: scenario.config, timeline: scenario.timeline, recordFrames });
+  return { runner, durationMs: scenario.durationMs };
 }
 
+/** The same property objects the explorer checks (sim/properties/kubernetes.ts), along one Runner run. */
+const SAFETY = noSurplusAtRest;
+const CONVERGES = replicaSetConverges(QUIET_MS, `${QUIET_MS / 1000}s`);
+
+interface Failure { property: string; t: number; world: string }
+
 /** Runs the scenario item by item; checks safety after each, convergence at the end. */
-function check(s: Generated): Violation[] {
+function check(s: Generated): Failure[] {
   const { runner, durationMs } = runnerFor(s);
-  const out: Violation[] = [];
+  const out: Failure[] = [];
+  const fail = (p: CheckProperty<KubeWorld, ControllerConfig>) => out.push({ property: p.name, t: runner.t, world: JSON.stringify(runner.binding.world.summary(runner.world, runner.t)) });
   for (let next = runner.nextEventAt; next !== undefined && next <= durationMs; next = runner.nextEventAt) {
     runner.processNext();
-    const v = noMorePodsThanReplicas(runner.world as KubeWorld, runner.snapshot.context as ControllerContext, runner.t, 'default', 'web');
-    if (v) { out.push(v); break; }
+    if (!SAFETY.holds(viewOf(runner))) { fail(SAFETY); break; }
   }
   runner.run(durationMs);
-  const c = convergedReplicaSet(runner.world as KubeWorld, runner.t, 'default', 'web');
-  if (c) out.push(c);
+  if (!CONVERGES.holds(viewOf(runner))) fail(CONVERGES);
   return out;
 }
 
-const explain = (s: Generated, vs: Violation[]) => `${vs.map((v) => `${v.property} @${v.t}ms: ${v.message}`).join('\n')}\nscenario: ${JSON.stringify(scenarioDoc(s))}`;
+const explain = (s: Generated, fs: Failure[]) => `${fs.map((f) => `${f.property} @${f.t}ms: ${f.world}`).join('\n')}\nscenario: ${JSON.stringify(scenarioDoc(s))}`;
 
 describe('ReplicaSet controller properties (generated scenarios)', () => {
   it(`safety and bounded convergence (K = ${QUIET_MS / 1000}s quiet after the last fault took effect), ${numRuns} runs`, () => {
     fc.assert(fc.property(scenarioArb, (s) => {
-      const vs = check(s);
-      if (vs.length) throw new Error(explain(s, vs));
+      const fs = check(s);
+      if (fs.length) throw new Error(explain(s, fs));
     }), { numRuns });
   }, timeout);
 

@@ -112,7 +112,7 @@ function complete(world0: KubeWorld, opId: number, t: number): { world: KubeWorl
   return { world, result: { ok: true, output } };
 }
 
-function findPod(world: KubeWorld, namespace: string, sel: PodSelector): KObject | undefined {
+export function findPod(world: KubeWorld, namespace: string, sel: PodSelector): KObject | undefined {
   if ('name' in sel) return world.store.objects[st.storeKey('Pod', namespace, sel.name)];
   return Object.values(world.store.objects)
     .filter((o) => o.kind === 'Pod' && o.metadata.namespace === namespace && o.metadata.labels.app === sel.app && o.metadata.deletionTimestamp === undefined && (o.status as unknown as PodStatus).ready)

@@ -102,9 +102,10 @@ export interface KubeWorld {
   /** Times when the scenario's timeline changes the world (a watch wakes for them). */
   wakeups: number[];
   events: KubeEventRecord[];
-  /** gcDeleted: dependents the garbage collector deleted because their last owner went (a monitor:
-   * an owner's finalizer that cleaned up first leaves it nothing to do). */
-  counters: { apiWrites: number; conflicts: number; podsCreated: number; watchDropped: number; gcDeleted: number };
+  counters: { apiWrites: number; conflicts: number; podsCreated: number; watchDropped: number };
+  /** A monitor: dependents the garbage collector deleted because their last owner went, by the
+   * owner's kind (an owner whose finalizer cleaned up first leaves it nothing to do). */
+  collected: Record<string, number>;
 }
 
 export function createKubeWorld(seed: number, params: KubeParams, builtins: ReconcilerName[], wakeups: number[] = []): KubeWorld {
@@ -114,7 +115,7 @@ export function createKubeWorld(seed: number, params: KubeParams, builtins: Reco
     rng: seedRng(seed), params, store: st.emptyStore(), agenda: [], seq: 0, informer: null, builtins, builtinMemory,
     ops: [], nextOpId: 1, faults: { delays: [], drops: [], reorder: { count: 0, maxMs: 0 }, failWrites: 0 },
     load: {}, queues: [], wakeups: [...wakeups].sort((a, b) => a - b), events: [],
-    counters: { apiWrites: 0, conflicts: 0, podsCreated: 0, watchDropped: 0, gcDeleted: 0 },
+    counters: { apiWrites: 0, conflicts: 0, podsCreated: 0, watchDropped: 0 }, collected: {},
   };
 }
 
@@ -232,7 +233,7 @@ export function removeObject(world: KubeWorld, key: string, now: number): KubeWo
     if (!refs.some((ref) => ref.uid === goneUid)) continue;
     if (refs.every((ref) => !alive.has(ref.uid))) {
       w = deleteObject(w, st.storeKeyOf(dep), now).world;
-      w = { ...w, counters: { ...w.counters, gcDeleted: w.counters.gcDeleted + 1 } };
+      w = { ...w, collected: { ...w.collected, [r.object.kind]: (w.collected[r.object.kind] ?? 0) + 1 } };
     }
   }
   return w;

@@ -1,0 +1,40 @@
+import type { ControllerConfig, ControllerContext, KObject } from '../../../machines/kubernetes';
+import { controllerOf } from '../../../machines/kubernetes';
+import type { CheckView } from '../../check/model';
+import type { KubeWorld } from '../../worlds/kubernetes';
+import { settle } from '../../worlds/kubernetes';
+
+export type KubeView = CheckView<KubeWorld, ControllerConfig>;
+
+const settled = new WeakMap<KubeWorld, { t: number; world: KubeWorld }>();
+
+/** The world as it is at the view's instant (agenda items already due applied), memoised: every
+ * property of a state asks for it. */
+export function worldAt(v: { t: number; world: KubeWorld }): KubeWorld {
+  const hit = settled.get(v.world);
+  if (hit && hit.t === v.t) return hit.world;
+  const world = settle(v.world, v.t);
+  settled.set(v.world, { t: v.t, world });
+  return world;
+}
+
+export const contextOf = (v: KubeView) => v.snapshot.context as ControllerContext;
+
+export const objectsOf = (world: KubeWorld, kind: string): KObject[] =>
+  Object.values(world.store.objects).filter((o) => o.kind === kind);
+
+/** Objects whose controlling owner is `owner` (by uid, as the garbage collector sees ownership). */
+export const ownedBy = (world: KubeWorld, owner: KObject, kind: string): KObject[] =>
+  Object.values(world.store.objects).filter((o) => o.kind === kind && controllerOf(o)?.uid === owner.metadata.uid);
+
+/**
+ * The controller has nothing left to do: every watch event has reached the handlers (no delivery
+ * scheduled, none pending), the workqueue is empty (nothing queued, processing or waiting for a
+ * requeue) and no write of its own is in flight.
+ */
+export function controllerQuiescent(world: KubeWorld, ctx: ControllerContext): boolean {
+  const q = ctx.queue;
+  return ctx.synced && ctx.current === null && q.queue.length === 0 && q.processing.length === 0 && q.waiting.length === 0
+    && (world.informer?.pending.length ?? 0) === 0 && !world.agenda.some((a) => a.kind === 'deliver')
+    && !world.ops.some((op) => op.kind === 'write');
+}
