@@ -1,11 +1,13 @@
 import type { LoopCheck } from './model';
 import { hpaCheck } from '../properties/incus-hpa';
+import { kubernetesCheck } from '../properties/kubernetes';
 import { terraformCheck } from '../properties/terraform';
 import { cronCheck } from '../properties/cron';
 
 /** The checker's loops. Add a loop with one module in sim/properties/ and one entry here. */
 export const CHECKS: Record<string, LoopCheck<unknown, unknown, unknown>> = {
   'incus-hpa': hpaCheck as unknown as LoopCheck<unknown, unknown, unknown>,
+  kubernetes: kubernetesCheck as unknown as LoopCheck<unknown, unknown, unknown>,
   terraform: terraformCheck as unknown as LoopCheck<unknown, unknown, unknown>,
   cron: cronCheck as unknown as LoopCheck<unknown, unknown, unknown>,
 };
