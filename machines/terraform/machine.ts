@@ -21,7 +21,10 @@ export interface RunResult {
 }
 
 export interface TerraformContext {
+  /** The configuration as edited now; the scheduler reads its period from it. */
   config: TerraformConfig;
+  /** What this run read when it started: terraform loads the .tf files once, edits count from the next run. */
+  runConfig: TerraformConfig;
   runs: number;
   lockId: string | null;
   loaded: TfState | null;
@@ -55,13 +58,13 @@ const OPERATION: Record<RunMode, LockInfo['operation']> = { apply: 'OperationTyp
 const sameState = (a: Record<string, StateResource>, b: Record<string, StateResource>) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The run's outcome from its plan and apply (what `terraform apply` prints at the end). */
-export function runResult(ctx: Pick<TerraformContext, 'runs' | 'config' | 'plan' | 'progress' | 'drift' | 'written' | 'lastError'>): RunResult {
+export function runResult(ctx: Pick<TerraformContext, 'runs' | 'runConfig' | 'plan' | 'progress' | 'drift' | 'written' | 'lastError'>): RunResult {
   const p = ctx.progress;
   const doneOf = (kind: ApplyOp['kind']) => (p ? p.ops.filter((o) => o.kind === kind && p.done.includes(o.key)).length : 0);
   const errors = [...(ctx.plan?.errors ?? []), ...(p?.errors ?? []), ...(ctx.lastError ? [ctx.lastError] : [])];
   const ok = errors.length === 0;
   const changes = ctx.plan ? hasChanges(ctx.plan) : false;
-  const mode = ctx.config.mode;
+  const mode = ctx.runConfig.mode;
   return {
     run: ctx.runs, mode, ok,
     exitCode: !ok ? 1 : mode === 'plan' && changes ? 2 : 0,
@@ -99,14 +102,14 @@ export const terraformMachine = setup({
   guards: {
     scheduled: ({ context }) => context.config.everyMs !== null,
     planFailed: ({ context }) => (context.plan?.errors.length ?? 0) > 0,
-    modeIs: ({ context }, params: { mode: RunMode }) => context.config.mode === params.mode,
+    modeIs: ({ context }, params: { mode: RunMode }) => context.runConfig.mode === params.mode,
     hasOp: ({ context }) => context.current !== null,
     mustWrite: ({ context }) => context.toWrite !== null,
     workingStateChanged: ({ context }) => !sameState(context.progress!.state, context.loaded!.resources),
   },
   actions: {
     beginRun: assign(({ context }) => ({
-      runs: context.runs + 1, lockId: null, loaded: null, refreshed: null, drift: [], plan: null, progress: null, current: null, lastApplied: null, toWrite: null, written: null, result: null, lastError: null,
+      runs: context.runs + 1, runConfig: context.config, lockId: null, loaded: null, refreshed: null, drift: [], plan: null, progress: null, current: null, lastApplied: null, toWrite: null, written: null, result: null, lastError: null,
     })),
     locked: assign((_, params: { out: LockOutput }) => ({ lockId: params.out.lockId, loaded: params.out.state })),
     lockFailed: assign(({ context }, params: { error: unknown }) => {
@@ -116,18 +119,18 @@ export const terraformMachine = setup({
     refreshed: assign(({ context }, params: { read: Record<string, Record<string, Scalar> | null> }) => refreshState(context.loaded!.resources, params.read)),
     /** plan; apply mode also lays out the apply graph. */
     planned: assign(({ context }) => {
-      const p = plan(context.config.resources, context.refreshed!);
-      const ops = context.config.mode === 'apply' && p.errors.length === 0 ? applyOps(p, context.config.resources, context.refreshed!) : [];
+      const p = plan(context.runConfig.resources, context.refreshed!);
+      const ops = context.runConfig.mode === 'apply' && p.errors.length === 0 ? applyOps(p, context.runConfig.resources, context.refreshed!) : [];
       return { plan: p, progress: { ops, done: [], failed: [], state: context.refreshed!, errors: [] } };
     }),
     pickOp: assign({ current: ({ context }) => nextOp(context.progress!) }),
     recordOutcome: assign(({ context }, params: { outcome: ApplyOutcome }) => ({
       lastApplied: context.current,
-      progress: recordOutcome(context.progress!, context.current!, params.outcome, context.config.resources.find((r) => r.address === context.current!.address)),
+      progress: recordOutcome(context.progress!, context.current!, params.outcome, context.runConfig.resources.find((r) => r.address === context.current!.address)),
     })),
     /** The state to persist: the working state of the apply, or the refreshed one for -refresh-only. */
     prepareWrite: assign(({ context }) => {
-      const next = context.config.mode === 'refresh-only' ? context.refreshed! : context.progress!.state;
+      const next = context.runConfig.mode === 'refresh-only' ? context.refreshed! : context.progress!.state;
       const loaded = context.loaded!;
       return { toWrite: sameState(next, loaded.resources) ? null : { ...loaded, serial: loaded.serial + 1, resources: next } };
     }),
@@ -141,10 +144,10 @@ export const terraformMachine = setup({
 }).createMachine({
   id: 'terraform',
   context: ({ input }) => ({
-    config: input.config, runs: 0, lockId: null, loaded: null, refreshed: null, drift: [], plan: null, progress: null,
+    config: input.config, runConfig: input.config, runs: 0, lockId: null, loaded: null, refreshed: null, drift: [], plan: null, progress: null,
     current: null, lastApplied: null, toWrite: null, written: null, result: null, lastError: null,
   }),
-  // Edited .tf files: read by the next run (a run plans with the configuration it started with).
+  // Edited .tf files: read by the next run (beginRun: a run plans and applies the configuration it started with).
   on: { 'CONFIG.UPDATE': { actions: 'updateConfig' } },
   initial: 'starting',
   states: {
@@ -154,7 +157,7 @@ export const terraformMachine = setup({
       tags: ['observe'],
       invoke: {
         id: 'acquireLock', src: 'acquireLock',
-        input: ({ context }) => ({ operation: OPERATION[context.config.mode], who: context.config.who }),
+        input: ({ context }) => ({ operation: OPERATION[context.runConfig.mode], who: context.runConfig.who }),
         onDone: { target: 'refreshing', actions: { type: 'locked', params: ({ event }) => ({ out: event.output }) } },
         onError: { target: 'failed', actions: { type: 'lockFailed', params: ({ event }) => ({ error: event.error }) } },
       },
@@ -193,7 +196,7 @@ export const terraformMachine = setup({
         id: 'applyChange', src: 'applyChange',
         input: ({ context }) => {
           const op = context.current!;
-          const r = context.config.resources.find((x) => x.address === op.address);
+          const r = context.runConfig.resources.find((x) => x.address === op.address);
           return { op, type: r?.type ?? context.progress!.state[op.address]?.type ?? '', attrs: r && op.kind !== 'delete' ? resolvedAttrs(r, context.progress!.state) : {} };
         },
         onDone: { target: 'checkpoint', actions: { type: 'recordOutcome', params: ({ event }) => ({ outcome: event.output }) } },

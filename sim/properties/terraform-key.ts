@@ -82,6 +82,6 @@ export function terraformCanonicalizer(): (state: State) => string {
         m.unlockedWrites > 0, m.serialRegressions > 0, m.destroyedDataGb > 0],
       q: queue,
     };
-    return `${configKey(ctx.config)}|${JSON.stringify(key, replacer)}`;
+    return `${configKey(ctx.config)}|${ctx.runConfig === ctx.config ? '=' : configKey(ctx.runConfig)}|${JSON.stringify(key, replacer)}`;
   };
 }

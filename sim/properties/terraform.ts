@@ -16,6 +16,8 @@ type Entry = TimelineEntry<TerraformFault, TerraformLoopConfig>;
 type Move = EnvMove<TerraformFault, TerraformLoopConfig>;
 
 const ctxOf = (v: View) => v.snapshot.context as TerraformContext;
+/** The configuration the running terraform read when its run started (what it plans and applies). */
+const runConfigOf = (v: View) => ctxOf(v).runConfig.resources;
 
 // ---- the configuration's graph (memoised: a configuration is one shared object) -------------
 
@@ -98,7 +100,7 @@ export const applyRespectsDependencies: Property = {
   name: 'apply-respects-dependencies', kind: 'always',
   claim: 'in a run, a create/update starts after its dependencies\' creates/updates returned; a delete after its dependents\' deletes returned',
   holds: (v) => {
-    const deps = direct(v.config.resources);
+    const deps = direct(runConfigOf(v));
     const run = v.world.monitor.run;
     // `later` began after c, or was still in flight when c began: it had not returned.
     const notBefore = (i: number, j: number) => j > i || run[i]!.busy.includes(run[j]!.address);
@@ -114,7 +116,7 @@ export const failureStopsDependents: Property = {
   name: 'failure-stops-dependents', kind: 'always',
   claim: 'after a create/update failed, nothing downstream of it is created or updated in that run',
   holds: (v) => {
-    const up = upstream(v.config.resources);
+    const up = upstream(runConfigOf(v));
     const run = v.world.monitor.run;
     return run.every((f, i) => f.ok !== false || f.kind === 'delete'
       || run.every((c, j) => !(j > i && !c.busy.includes(f.address) && c.kind !== 'delete' && up.get(c.address)?.has(f.address))));
@@ -122,14 +124,13 @@ export const failureStopsDependents: Property = {
 };
 
 /**
- * lifecycle.prevent_destroy: checked while a delete is in flight, against the configuration then
- * (the docs: it does not protect a resource whose block was removed).
+ * lifecycle.prevent_destroy, against the configuration the run read (the docs: it does not
+ * protect a resource whose block was removed; an edit made during a run counts from the next).
  */
 export const preventDestroyHonoured: Property = {
   name: 'prevent-destroy-honoured', kind: 'always',
-  claim: 'no delete call is made for a resource configured with lifecycle.prevent_destroy',
-  holds: (v) => v.world.monitor.run.every((c) => !(c.kind === 'delete' && c.ok === null
-    && v.config.resources.some((r) => r.address === c.address && r.lifecycle.preventDestroy))),
+  claim: 'no run makes a delete call for a resource its configuration marks lifecycle.prevent_destroy',
+  holds: (v) => v.world.monitor.run.every((c) => !(c.kind === 'delete' && runConfigOf(v).some((r) => r.address === c.address && r.lifecycle.preventDestroy))),
 };
 
 /** statemgr.Locker: writes happen under the lock; the serial grows with each write. */
@@ -137,6 +138,36 @@ export const stateWritesLockedAndOrdered: Property = {
   name: 'state-writes-locked-and-ordered', kind: 'always',
   claim: 'every state write is made by the holder of the lock, with a serial above the previous one',
   holds: (v) => v.world.monitor.unlockedWrites === 0 && v.world.monitor.serialRegressions === 0,
+};
+
+/** create_before_destroy and the resources it propagates to (what a marked resource depends on), as in plan.ts. */
+function createBeforeDestroy(config: ResourceConfig[]): Set<string> {
+  const byAddress = new Map(config.map((r) => [r.address, r]));
+  const out = new Set<string>();
+  const mark = (a: string) => { if (out.has(a) || !byAddress.has(a)) return; out.add(a); dependenciesOf(byAddress.get(a)!).forEach(mark); };
+  config.filter((r) => r.lifecycle.createBeforeDestroy).forEach((r) => mark(r.address));
+  return out;
+}
+
+/**
+ * lifecycle.create_before_destroy: "the new replacement object is created first, and the prior
+ * object is destroyed after the replacement is created". Checked while a delete is in flight:
+ * the state must already point at another object for that address (a deposed object's address
+ * is its resource's).
+ */
+export const createBeforeDestroyHonoured: Property = {
+  name: 'create-before-destroy-honoured', kind: 'always',
+  claim: 'an object of a create_before_destroy resource is deleted only once the state points at its replacement',
+  holds: (v) => {
+    const cbd = createBeforeDestroy(runConfigOf(v));
+    return v.world.ops.every((o) => {
+      if (o.kind !== 'apply' || o.input.op.kind !== 'delete') return true;
+      const address = v.world.state.resources[o.input.op.address]?.deposedOf ?? o.input.op.address;
+      if (!cbd.has(address)) return true;
+      const current = v.world.state.resources[address];
+      return current !== undefined && current.id !== o.input.op.objectId && v.world.cloud[current.id] !== undefined;
+    });
+  },
 };
 
 export const neverDestroysData: Property = {
@@ -151,6 +182,25 @@ export const reachesConverged: Property = {
   name: 'reaches-converged', kind: 'sometimes',
   claim: 'some run reaches a converged state (the bounds let it apply the configuration)',
   holds: converged,
+};
+
+/** The bounds let a create_before_destroy replacement happen: the prior object is deposed in the state. */
+export const replacedCreateFirst: Property = {
+  name: 'replaced-create-first', kind: 'sometimes',
+  claim: 'some run replaces an object create-first (the prior object is deposed in the state)',
+  holds: (v) => Object.values(v.world.state.resources).some((s) => s.deposedOf !== undefined),
+};
+
+export const planRefused: Property = {
+  name: 'plan-refused', kind: 'sometimes',
+  claim: 'some plan is refused ("Instance cannot be destroyed": prevent_destroy)',
+  holds: (v) => (ctxOf(v).plan?.errors.length ?? 0) > 0,
+};
+
+export const createFailed: Property = {
+  name: 'create-failed', kind: 'sometimes',
+  claim: 'some run has a create that failed (what failure-stops-dependents is about)',
+  holds: (v) => v.world.monitor.run.some((c) => c.ok === false && c.kind === 'create'),
 };
 
 export const lockErrorReached: Property = {
@@ -202,7 +252,7 @@ export function terraformProperties(config: TerraformLoopConfig, alphabet: reado
   const withinMs = periods * (config.everyMs ?? 3_600_000);
   const within = `${periods} runs of the schedule (${withinMs / 1000}s)`;
   const has = (kind: TerraformFault['kind']) => alphabet.some((m) => 'fault' in m.entry && m.entry.fault.kind === kind);
-  const out: Property[] = [stateWritesLockedAndOrdered, applyRespectsDependencies, failureStopsDependents, preventDestroyHonoured,
+  const out: Property[] = [stateWritesLockedAndOrdered, applyRespectsDependencies, failureStopsDependents, preventDestroyHonoured, createBeforeDestroyHonoured,
     { name: 'converges', kind: 'eventually', withinMs, within, holds: converged,
       claim: `once the environment stops, within ${within}: no stale lock, the state matches the cloud and a plan has no changes, and it stays so` },
     { name: 'no-orphans', kind: 'eventually', withinMs, within, holds: noOrphans,
@@ -213,13 +263,17 @@ export function terraformProperties(config: TerraformLoopConfig, alphabet: reado
       claim: `once the environment stops with no stale lock left (force-unlocked), within ${within}: the next run repairs the partial state — converged, and it stays so` });
   }
   if (has('crash')) out.push(lockErrorReached);
+  if (has('failCreate')) out.push(createFailed);
+  const everywhere = allResources(config, alphabet);
+  if (everywhere.some((r) => r.lifecycle.createBeforeDestroy)) out.push(replacedCreateFirst);
+  if (everywhere.some((r) => r.lifecycle.preventDestroy)) out.push(planRefused);
   if (config.resources.some((r) => SCHEMAS[r.type]?.holdsData) || has('writeData')) out.push(neverDestroysData);
   return out;
 }
 
 /**
  * What a configuration promises. Always: locked, ordered state writes; the apply graph; a failure
- * stops its dependents; prevent_destroy. Convergence only for a scheduled apply (run once, it is
+ * stops its dependents; prevent_destroy; create_before_destroy. Convergence only for a scheduled apply (run once, it is
  * a tool, not a loop; plan and -refresh-only never change the cloud), without prevent_destroy (a
  * plan that would replace the resource is refused: "Instance cannot be destroyed"), and without
  * create_before_destroy on a type whose name is unique (lifecycle docs: "many remote object types
@@ -229,13 +283,9 @@ export function terraformProperties(config: TerraformLoopConfig, alphabet: reado
  * replacement (-/+) destroys the old object with its data, prevent_destroy is how to forbid it.
  */
 export function terraformPromises(config: TerraformLoopConfig): string[] {
-  const out = ['state-writes-locked-and-ordered', 'apply-respects-dependencies', 'failure-stops-dependents', 'prevent-destroy-honoured'];
+  const out = ['state-writes-locked-and-ordered', 'apply-respects-dependencies', 'failure-stops-dependents', 'prevent-destroy-honoured', 'create-before-destroy-honoured'];
   const byAddress = new Map(config.resources.map((r) => [r.address, r]));
-  const cbd = new Set<string>();
-  // create_before_destroy propagates to what a marked resource depends on (as in plan.ts).
-  const mark = (a: string) => { if (cbd.has(a) || !byAddress.has(a)) return; cbd.add(a); dependenciesOf(byAddress.get(a)!).forEach(mark); };
-  config.resources.filter((r) => r.lifecycle.createBeforeDestroy).forEach((r) => mark(r.address));
-  const uniqueReplaced = [...cbd].some((a) => SCHEMAS[byAddress.get(a)!.type]?.uniqueBy);
+  const uniqueReplaced = [...createBeforeDestroy(config.resources)].some((a) => SCHEMAS[byAddress.get(a)!.type]?.uniqueBy);
   if (config.mode === 'apply' && config.everyMs !== null && !config.resources.some((r) => r.lifecycle.preventDestroy) && !uniqueReplaced) {
     out.push('converges', 'converges-after-force-unlock');
   }

@@ -1,5 +1,6 @@
+import type { ResourceConfig, TerraformContext } from '../../machines/terraform';
 import { viewOf } from '../../sim/check/counterexample';
-import type { CheckProperty } from '../../sim/check/model';
+import type { CheckProperty, CheckView } from '../../sim/check/model';
 import type { TerraformLoopConfig } from '../../sim/loops/terraform';
 import { parseTerraformScenario, terraformBinding } from '../../sim/loops/terraform';
 import { Runner } from '../../sim/runner';
@@ -37,4 +38,10 @@ export function driveChecking(runner: TerraformRunner, until: number, always: re
   }
   runner.run(until);
   return null;
+}
+
+/** The same view as if the running terraform had read `resources` when its run started (for tests of the claims). */
+export function asIfRunRead(v: CheckView<TerraformWorld, TerraformLoopConfig>, resources: ResourceConfig[]): CheckView<TerraformWorld, TerraformLoopConfig> {
+  const ctx = v.snapshot.context as TerraformContext;
+  return { ...v, snapshot: { ...v.snapshot, context: { ...ctx, runConfig: { ...ctx.runConfig, resources } } } };
 }

@@ -5,13 +5,13 @@ import { runnerFor } from '../../sim/loops';
 import type { TerraformLoopConfig, TerraformScenario } from '../../sim/loops/terraform';
 import { parseTerraformScenario, terraformBinding } from '../../sim/loops/terraform';
 import { viewOf } from '../../sim/check/counterexample';
-import { converged, stateWritesLockedAndOrdered, terraformProperties } from '../../sim/properties/terraform';
+import { converged, createBeforeDestroyHonoured, stateWritesLockedAndOrdered, terraformProperties } from '../../sim/properties/terraform';
 import { Runner } from '../../sim/runner';
 import type { TimelineEntry } from '../../sim/runner';
 import { InputErrors } from '../../sim/scenario/errors';
 import type { TerraformFault, TerraformWorld } from '../../sim/worlds/terraform';
 import { createTerraformWorld } from '../../sim/worlds/terraform';
-import { driveChecking, terraformRunnerFor } from './drive';
+import { asIfRunRead, driveChecking, terraformRunnerFor } from './drive';
 
 const lifecycle = { createBeforeDestroy: false, preventDestroy: false, ignoreChanges: [] };
 const resources: ResourceConfig[] = [
@@ -90,6 +90,25 @@ describe('terraform machine', () => {
     expect(converged(viewOf(r))).toBe(true);
   });
 
+  it('a plain replacement (-/+) deletes first: create-before-destroy-honoured fails when held to a create_before_destroy configuration', () => {
+    const drift = [{ at: 60_000, fault: { kind: 'drift' as const, address: 'aws_instance.app', set: { ami: 'ami-by-hand' } } }];
+    const cbd = resources.map((x) => ({ ...x, lifecycle: { ...x.lifecycle, createBeforeDestroy: true } }));
+    const asIfCbd = { ...createBeforeDestroyHonoured, holds: (v: Parameters<typeof createBeforeDestroyHonoured.holds>[0]) => createBeforeDestroyHonoured.holds(asIfRunRead(v, cbd)) };
+    expect(driveChecking(runner({}, drift), 30 * 60_000, [asIfCbd])).toMatchObject({ property: 'create-before-destroy-honoured' });
+    expect(driveChecking(runner({ resources: cbd }, drift), 30 * 60_000, [createBeforeDestroyHonoured])).toBeNull();
+  });
+
+  it('an edit made during a run counts from the next run: terraform read its .tf files when the run started', () => {
+    const bigger = resources.map((x) => (x.address === 'aws_instance.app' ? { ...x, attrs: { ...x.attrs, instance_type: 't3.large' } } : x));
+    const r = runner({}, [{ at: 2_000, config: { resources: bigger } }]); // run 1 is creating the security group, the instance is next
+    r.run(60_000);
+    const id = r.world.state.resources['aws_instance.app']!.id;
+    expect(r.world.cloud[id]!.attrs.instance_type).toBe('t3.micro');
+    r.run(15 * 60_000);
+    expect(r.world.cloud[id]!.attrs.instance_type).toBe('t3.large');
+    expect(r.world.calls.filter((c) => c.kind === 'update').map((c) => c.address)).toEqual(['aws_instance.app']);
+  });
+
   it('goes observe → compare → act and back', () => {
     const r = runner();
     const phases: string[] = [];
@@ -128,7 +147,7 @@ describe('terraform scenarios', () => {
   it('terraform-drift keeps every always-claim in every state and ends converged (its configuration only changes an AMI)', () => {
     const { runner, scenario } = terraformRunnerFor('scenarios/terraform-drift.yaml');
     const always = terraformProperties(scenario.config, []).filter((p) => p.kind === 'always');
-    expect(always.map((p) => p.name)).toEqual(['state-writes-locked-and-ordered', 'apply-respects-dependencies', 'failure-stops-dependents', 'prevent-destroy-honoured']);
+    expect(always.map((p) => p.name)).toEqual(['state-writes-locked-and-ordered', 'apply-respects-dependencies', 'failure-stops-dependents', 'prevent-destroy-honoured', 'create-before-destroy-honoured']);
     expect(driveChecking(runner, scenario.durationMs, always)).toBeNull();
     expect(converged(viewOf(runner))).toBe(true);
   });

@@ -10,7 +10,7 @@ import type { TimelineEntry } from '../../sim/runner';
 import type { RunCall, TerraformFault } from '../../sim/worlds/terraform';
 import { createTerraformWorld } from '../../sim/worlds/terraform';
 import { propertyRuns } from '../property-runs';
-import { driveChecking } from './drive';
+import { asIfRunRead, driveChecking } from './drive';
 
 /** Templates: each may only refer to earlier ones, so any subset in this order is acyclic. */
 const TEMPLATES: { address: string; attrs: Record<string, Scalar>; dependsOn?: string[] }[] = [
@@ -84,7 +84,7 @@ describe('terraform claims along Runner runs: random configurations, drift, dele
     const web: ResourceConfig = { address: 'aws_instance.web', type: 'aws_instance', name: 'web', attrs: { subnet_id: '${aws_subnet.a.id}' }, dependsOn: [], lifecycle };
     const config: TerraformLoopConfig = { resources: [subnet, web], mode: 'apply', everyMs: EVERY, who: 'p' };
     const v = viewOf(new Runner(terraformBinding, { scenario: 'p', seed: 1, world: createTerraformWorld(1), config }));
-    const withRun = (run: RunCall[], resources = config.resources) => ({ ...v, config: { ...config, resources }, world: { ...v.world, monitor: { ...v.world.monitor, run } } });
+    const withRun = (run: RunCall[], resources = config.resources) => asIfRunRead({ ...v, world: { ...v.world, monitor: { ...v.world.monitor, run } } }, resources);
     const call = (address: string, kind: 'create' | 'delete', ok: boolean | null, busy: string[] = []) => ({ address, kind, ok, op: ok === null ? 7 : 0, busy });
     expect(applyRespectsDependencies.holds(withRun([call('aws_subnet.a', 'create', true), call('aws_instance.web', 'create', true)]))).toBe(true);
     expect(applyRespectsDependencies.holds(withRun([call('aws_instance.web', 'create', true), call('aws_subnet.a', 'create', true)]))).toBe(false);
