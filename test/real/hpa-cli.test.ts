@@ -6,6 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncusClient } from '../../real/incus';
 import type { Trace } from '../../sim/trace';
+import { controllerOf } from '../../sim/trace';
+import { parseTrace } from '../../sim/trace-schema';
 import { cleanupOwned, ownedInstances, requireDaemon, runCli, skipReal, sleep, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('hpa-cli.test');
@@ -83,6 +85,13 @@ describe.skipIf(skipReal)('loopscope real (the command)', () => {
     expect(trace.loop).toBe('incus-hpa');
     expect(trace.frames.filter((f) => f.event === 'xstate.done.actor.createPod')).toHaveLength(2);
     expect(trace.frames.at(-1)!.phase).toBe('wait');
+    // A version 2 trace: it loads through the one schema; the controller saw no pod and decided two creates.
+    const loaded = parseTrace(trace);
+    expect(loaded.ok ? loaded.trace.version : loaded.error).toBe(2);
+    expect(trace.frames.every((f) => f.controller?.loop === 'incus-hpa')).toBe(true);
+    const compared = controllerOf(trace.frames.find((f) => f.event === 'xstate.done.actor.observe')!, 'incus-hpa')!;
+    expect({ running: compared.pods.running, avg: compared.averagePercent, actions: compared.decision?.actions, desired: compared.decision?.desired })
+      .toEqual({ running: 0, avg: null, actions: [{ kind: 'create' }, { kind: 'create' }], desired: 2 });
   }, 60_000);
 
   it('`real load` spreads a demand across the owned running pods through exec, and --demand 0 removes it', async () => {
