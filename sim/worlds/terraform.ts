@@ -25,7 +25,7 @@ export type PendingOp =
 
 export interface CreateFailure { times: number; tainted: boolean }
 
-/** One cloud call of the run that took the lock last, in the order the calls began. */
+/** One cloud call of the current run (the last to ask for the lock), in the order the calls began. */
 export interface RunCall {
   address: string;
   kind: 'create' | 'update' | 'delete';
@@ -42,7 +42,7 @@ export interface RunCall {
  * back from a trace), bounded, so it is part of the explorer's state.
  */
 export interface TerraformMonitor {
-  /** The calls of the current run (reset when a lock is taken). */
+  /** The calls of the current run (reset when a run asks for the lock). */
   run: RunCall[];
   /** State writes whose writer did not hold the lock. */
   unlockedWrites: number;
@@ -117,6 +117,8 @@ function begin(world0: TerraformWorld, src: string, input: unknown, t: number) {
   switch (src) {
     case 'acquireLock': {
       const { operation, who } = input as LockInput;
+      // A run starts by asking for the lock (granted or not): the monitor follows this run from here.
+      w = { ...w, monitor: { ...w.monitor, run: [] } };
       if (w.lock) {
         const l = w.lock;
         const error = `ConditionalCheckFailedException: The conditional request failed. Lock Info: ID: ${l.id} Path: ${l.path} Operation: ${l.operation} Who: ${l.who} Version: ${l.version} Created: t=${l.created}ms. Terraform acquires a state lock to protect the state from being written by multiple users at the same time.`;
@@ -126,7 +128,7 @@ function begin(world0: TerraformWorld, src: string, input: unknown, t: number) {
       const [hex, rng] = drawHex(w.rng, 32);
       const lockId = `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
       const lock: LockInfo = { id: lockId, operation, who, version: '1.9.8', created: t, path: 'tfstate-bucket/prod/terraform.tfstate' };
-      w = { ...w, rng, lock, locks: [...w.locks, { t, id: lockId, ok: true }], monitor: { ...w.monitor, run: [] } };
+      w = { ...w, rng, lock, locks: [...w.locks, { t, id: lockId, ok: true }] };
       // The state is read after the lock is taken, when the call returns.
       return add({ id, kind: 'lock', result: { ok: true, output: lockId } }, BACKEND_MS);
     }
