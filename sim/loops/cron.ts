@@ -80,9 +80,11 @@ const timelineEntrySchema = z.strictObject({
   clockJump: signedDuration.optional(),
   hostDown: durationField.optional(),
   controllerDown: durationField.optional(),
+  // A job that runs longer than usual: its current run (if any) ends `by` later.
+  overrun: z.strictObject({ job: z.string(), by: durationField }).optional(),
   crontab: z.array(entrySchema).optional(),
   flock: z.boolean({ error: 'expected true or false' }).optional(),
-}).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (clockJump, hostDown, controllerDown, crontab or flock)' });
+}).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (clockJump, hostDown, controllerDown, overrun, crontab or flock)' });
 
 export const cronScenarioSchema = z.strictObject({
   loop: z.literal('cron'),
@@ -160,6 +162,10 @@ export function parseCronScenario(file: string, name: string, doc: unknown, seed
     if (e.controllerDown !== undefined) {
       if (!kubernetes) throw new InputError(file, `timeline[${idx}].controllerDown`, 'expected only with mode: kubernetes (use hostDown)');
       return { at: e.at, fault: { kind: 'controllerDown', forMs: e.controllerDown } };
+    }
+    if (e.overrun !== undefined) {
+      if (!runtimes[e.overrun.job]) throw new InputError(file, `timeline[${idx}].overrun.job`, `expected a job of the crontab (${Object.keys(runtimes).join(', ')}), got "${e.overrun.job}"`);
+      return { at: e.at, fault: { kind: 'overrun', job: e.overrun.job, byMs: e.overrun.by } };
     }
     if (e.flock !== undefined) return { at: e.at, config: { flock: e.flock } };
     const next = toEntries(file, `timeline[${idx}].crontab`, e.crontab!, kubernetes);

@@ -124,7 +124,7 @@ export const inStep = (v: View) => {
 const jumps = (alphabet: readonly EnvMove<CronFault, CronConfig>[]) =>
   alphabet.flatMap((m) => ('fault' in m.entry && m.entry.fault.kind === 'clockJump' ? [m.entry.fault.byMs] : []));
 const outages = (alphabet: readonly EnvMove<CronFault, CronConfig>[]) =>
-  alphabet.flatMap((m) => ('fault' in m.entry && m.entry.fault.kind !== 'clockJump' ? [m.entry.fault.forMs] : []));
+  alphabet.flatMap((m) => ('fault' in m.entry && (m.entry.fault.kind === 'hostDown' || m.entry.fault.kind === 'controllerDown') ? [m.entry.fault.forMs] : []));
 
 /**
  * K for back-in-step: after a backward change crond waits, running only wildcard jobs, until the
@@ -137,7 +137,10 @@ export function inStepWithinMs(alphabet: readonly EnvMove<CronFault, CronConfig>
 }
 
 export function cronProperties(config: CronConfig, alphabet: readonly EnvMove<CronFault, CronConfig>[]): Prop[] {
-  if (modeOf(config) === 'kubernetes') return [oneJobPerTime, everyTimeStarted, noOverlap];
+  if (modeOf(config) === 'kubernetes') {
+    const exclusive = config.entries.some((e) => (config.cronJobs?.[e.name] ?? DEFAULT_CRONJOB).concurrencyPolicy !== 'Allow');
+    return [oneJobPerTime, everyTimeStarted, ...(exclusive ? [noOverlap] : [])];
+  }
   const withinMs = inStepWithinMs(alphabet);
   const within = shortDuration(withinMs);
   const out: Prop[] = [fixedNoRepeat, fixedNoSkip, wildcardNoRepeat, wildcardNoSkip,
@@ -172,18 +175,23 @@ export function cronLabel(entry: Entry): string {
     case 'clockJump': return `clock ${signed(f.byMs)}`;
     case 'hostDown': return `host down ${shortDuration(f.forMs)}`;
     case 'controllerDown': return `controller down ${shortDuration(f.forMs)}`;
+    case 'overrun': return `${f.job} overruns ${shortDuration(f.byMs)}`;
   }
 }
 
 /**
  * A move may happen at any instant up to its entry's `at` (a DST change happens on its night, not
  * at any time of the year), at most once, or never; after the last `at` the loop runs on for ever
- * and the search closes over the time of day. An outage needs the host (controller) to be up.
+ * and the search closes over the time of day. An outage needs the host (controller) up, an
+ * overrun a run of its job.
  */
 function applicable(state: StepState<CronWorld, CronConfig>, entry: Entry): boolean {
   if (state.t > entry.at) return false;
   if ('config' in entry) return false;
-  return entry.fault.kind === 'clockJump' || state.t >= state.world.downUntil;
+  const f = entry.fault;
+  if (f.kind === 'clockJump') return true;
+  if (f.kind === 'overrun') return state.world.running.some((r) => r.job === f.job && r.endsAt > state.t);
+  return state.t >= state.world.downUntil;
 }
 
 const MAX_MOVES = 6;
@@ -202,7 +210,7 @@ function validate(scenario: LoadedScenario<CronWorld, CronFault, CronConfig>): v
   });
   if (timeline.length > MAX_MOVES) throw new InputError(file, 'timeline', `expected at most ${MAX_MOVES} entries for check (each is a move the environment may make at any instant up to its "at"), got ${timeline.length}`);
   timeline.forEach((e, i) => {
-    if ('config' in e) throw new InputError(file, `timeline[${i}]`, 'expected only clockJump, hostDown or controllerDown for check: the properties read one crontab');
+    if ('config' in e) throw new InputError(file, `timeline[${i}]`, 'expected only clockJump, hostDown, controllerDown or overrun for check: the properties read one crontab');
   });
   const back = jumps(timeline.map((entry, index) => ({ index, label: '', entry }))).filter((b) => b < 0).reduce((a, b) => a - b, 0);
   if (back > MAX_BACK_MS) throw new InputError(file, 'timeline', `expected backward clock jumps of at most ${shortDuration(MAX_BACK_MS)} in all for check (the monitor keeps one day of runs), got ${shortDuration(back)}`);
@@ -224,14 +232,15 @@ const mod = (a: number, b: number) => ((a % b) + b) % b;
  * - world: the outage's end, the running jobs (ended ones go at the next settle), and the monitor:
  *   a scheduled minute only matters once it has a run (the count is never read), and only from
  *   readUpTo − lookback on: cronie scans at most 180 min back from the clock and the clock never
- *   gets back further than the backward jumps add up to; a CronJob looks back up to a day.
+ *   gets back further than the backward jumps add up to; a CronJob creates Jobs only for times
+ *   after its lastScheduleTime. The minutes the last reading passed are kept for fixed-no-skip.
  *   History, counts, run and op ids, and the rng (no jitter: validate) are dropped.
  */
 function canonicalizer(start: { config: CronConfig; world: CronWorld }, alphabet: readonly EnvMove<CronFault, CronConfig>[]) {
   const maxAt = Math.max(-1, ...alphabet.map((m) => m.entry.at));
   const backMin = Math.ceil(jumps(alphabet).filter((b) => b < 0).reduce((a, b) => a - b, 0) / 60_000);
   const kubernetes = modeOf(start.config) === 'kubernetes';
-  const lookbackMin = backMin + (kubernetes ? 1441 : 181);
+  const lookbackMin = backMin + 181;
   const hourly = start.config.entries.every((e) => e.reboot || e.hour.every(Boolean));
   const periodMs = hourly ? 3_600_000 : DAY_MS;
   const names = start.config.entries.filter(scheduled).map((e) => e.name);
@@ -254,9 +263,13 @@ function canonicalizer(start: { config: CronConfig; world: CronWorld }, alphabet
     key += `|d${Math.max(0, w.downUntil - t)}|r${w.running.filter((r) => r.endsAt > t).map((r) => `${r.job}@${rel(r.minute)}:${r.endsAt - t}`).join(',')}`;
     const m = w.monitor;
     key += `|m${rel(m.readUpTo)},${m.passed ? `${rel(m.passed.from)}:${rel(m.passed.to)}` : ''},${m.outsideContract ? 1 : 0},${m.repeats.map((r) => `${r.job}@${rel(r.minute)}`).join(',')}`;
-    const from = Math.min(m.passed ? m.passed.from + 1 : Number.POSITIVE_INFINITY, (m.readUpTo ?? now) - lookbackMin);
+    const judged = m.passed ? m.passed.from + 1 : Number.POSITIVE_INFINITY;
+    const from = Math.min(judged, (m.readUpTo ?? now) - lookbackMin);
     for (const job of Object.keys(m.runs).sort()) {
-      const kept = m.runs[job]!.filter((r) => r.minute >= from);
+      const last = kubernetes ? ctx.k8s.status[job]?.lastScheduleTime : undefined;
+      // A CronJob only ever creates Jobs for times after its lastScheduleTime.
+      const since = last === undefined || last === null ? from : Math.min(judged, minuteOf(last));
+      const kept = m.runs[job]!.filter((r) => r.minute >= since);
       if (kept.length) key += `|${job}:${kept.map((r) => rel(r.minute)).join(',')}`;
     }
     key += '|q';

@@ -58,7 +58,9 @@ export type CronFault =
   | { kind: 'clockJump'; byMs: number }
   | { kind: 'hostDown'; forMs: number }
   /** Mode kubernetes: kube-controller-manager is down; Jobs already running keep running. */
-  | { kind: 'controllerDown'; forMs: number };
+  | { kind: 'controllerDown'; forMs: number }
+  /** The job's running run (if any) takes `byMs` longer than usual. */
+  | { kind: 'overrun'; job: string; byMs: number };
 
 export function createCronWorld(seed: number, startWallMs: number, runtimes: Record<string, JobRuntime>): CronWorld {
   return {
@@ -163,6 +165,10 @@ function inject(world0: CronWorld, fault: CronFault, t: number): { world: CronWo
     const sign = fault.byMs >= 0 ? '+' : '−';
     const world = { ...w, offsetMs: w.offsetMs + fault.byMs };
     return { world, note: `clock jumps ${sign}${Math.abs(fault.byMs) / 60_000} min → ${formatMinute(Math.floor(wallAt(world, t) / 60_000))}` };
+  }
+  if (fault.kind === 'overrun') {
+    const running = w.running.map((r) => (r.job === fault.job ? { ...r, endsAt: r.endsAt + fault.byMs } : r));
+    return { world: { ...w, running }, note: `${fault.job} overruns: its run takes ${fault.byMs / 60_000} min longer` };
   }
   if (fault.kind === 'controllerDown') return { world: { ...w, downUntil: t + fault.forMs }, note: `kube-controller-manager down for ${fault.forMs / 60_000} min (running Jobs continue)` };
   // The host goes down: running jobs die with it; it boots again (a new boot id) after forMs.
