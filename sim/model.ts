@@ -1,4 +1,4 @@
-import type { AnyStateMachine, EventObject } from 'xstate';
+import type { AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
 import type { ControllerSummary } from './trace-schema';
 
 /** The result of a world operation, delivered to the machine as done/error of its actor. */
@@ -31,4 +31,11 @@ export interface LoopBinding<W, F, C, S extends ControllerSummary = ControllerSu
   controller?(context: unknown, world: W, t: number, state: string): S;
   /** Faults the runner handles itself rather than the world (e.g. a controller restart). */
   isControllerRestart?(fault: F): boolean;
+  /**
+   * A property monitor (optional): sees every event the machine takes, the snapshot after it and
+   * the world after its effects, and returns the world with its monitor data updated. Neither the
+   * machine nor the world's operations read that data: it lets state properties (sim/check) judge
+   * claims about history (e.g. starts since an operator's stop) from one state.
+   */
+  monitor?(world: W, event: EventObject, snapshot: AnyMachineSnapshot, t: number): W;
 }

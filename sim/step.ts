@@ -98,7 +98,9 @@ export class Stepper<W, F, C> {
 
   private send(state: StepState<W, C>, event: EventObject): StepState<W, C> {
     const [snapshot, actions] = this.pure.transition(state.snapshot, event);
-    return this.execute({ ...state, snapshot }, actions);
+    const next = this.execute({ ...state, snapshot }, actions);
+    // The loop's property monitor (if any) sees the event once its effects are in the world.
+    return this.binding.monitor ? { ...next, world: this.binding.monitor(next.world, event, snapshot, next.t) } : next;
   }
 
   private execute(state0: StepState<W, C>, actions: ExecutableAction[]): StepState<W, C> {

@@ -215,9 +215,11 @@ export const systemdMachine = setup({
         onError: { target: 'failed', actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) } },
       },
     },
-    // `systemctl kill --signal=…`: not a stop, so Restart= still applies to the exit.
+    // `systemctl kill --signal=…`: not a stop, so Restart= still applies to the exit — unless a
+    // `systemctl stop` arrives before the exit (service_stop sets forbid_restart).
     signalling: {
       tags: ['act'],
+      on: { 'SYSTEMCTL.STOP': { actions: 'beginManualStop' } },
       invoke: {
         id: 'signalMain',
         src: 'signalMain',
@@ -226,9 +228,12 @@ export const systemdMachine = setup({
         onError: { target: 'failed', actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) } },
       },
     },
-    // `systemctl stop` (or the stop half of restart): SIGTERM (KillSignal=), then dead.
+    // `systemctl stop` (or the stop half of restart): SIGTERM (KillSignal=), then dead. A stop
+    // request during a restart's stop half cancels its start half: a stop job conflicts with a
+    // restart job and replaces it (src/core/job.h job_type_is_conflicting, job_install).
     stopping: {
       tags: ['act'],
+      on: { 'SYSTEMCTL.STOP': { actions: 'beginManualStop' } },
       invoke: {
         id: 'signalMain',
         src: 'signalMain',

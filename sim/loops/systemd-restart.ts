@@ -9,6 +9,7 @@ import { durationField } from '../scenario/hpa-config';
 import { parseDuration } from '../units';
 import type { Program, RunSpec, SystemdFault, SystemdWorld } from '../worlds/systemd-restart';
 import { createSystemdWorld, describeRun, systemdWorldModel } from '../worlds/systemd-restart';
+import { observeSystemd } from '../worlds/systemd-restart-monitor';
 import { systemdController } from './systemd-restart-controller';
 
 /**
@@ -29,6 +30,8 @@ export const systemdBinding: LoopBinding<SystemdWorld, SystemdFault, SystemdConf
   machineInput: (config) => ({ unit: config.unit }),
   configEvent: (config) => (config.request ? verbEvent(config.request) : { type: 'CONFIG.UPDATE', unit: config.unit ?? {} }),
   note: (ctx, event) => noteFor(ctx as SystemdContext, event),
+  // What sim/properties/systemd-restart.ts needs to remember (operator requests, starts), in the world.
+  monitor: observeSystemd,
   controller: (ctx, _world, _t, state) => systemdController(ctx as SystemdContext, state),
 };
 

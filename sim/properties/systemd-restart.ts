@@ -1,84 +1,246 @@
-import type { UnitConfig } from '../../machines/systemd-restart';
-import type { Frame, Trace } from '../trace';
-import type { SystemdWorldSummary } from '../worlds/systemd-restart';
-
-/** A broken invariant: which frame, and what went wrong. */
-export interface Violation { frame: number; t: number; property: string; message: string }
-
-type SFrame = Frame<SystemdWorldSummary>;
-const startsAt = (frames: SFrame[]) => frames.flatMap((f, i) => (i > 0 && f.world.starts > frames[i - 1]!.world.starts ? [i] : []));
-const isManualStart = (e: string) => e === 'SYSTEMCTL.START' || e === 'SYSTEMCTL.RESTART';
+import type { SystemdContext, UnitConfig } from '../../machines/systemd-restart';
+import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
+import type { SystemdConfig } from '../loops/systemd-restart';
+import type { LoadedScenario } from '../loops/registry';
+import type { TimelineEntry } from '../runner';
+import { InputError } from '../scenario/errors';
+import type { StepState } from '../step';
+import type { Program, SystemdFault, SystemdWorld } from '../worlds/systemd-restart';
+import { describeRun } from '../worlds/systemd-restart';
+import type { SystemdMonitor } from '../worlds/systemd-restart-monitor';
 
 /**
- * systemd.unit(5) StartLimitIntervalSec=/StartLimitBurst=: within a window opened by a start,
- * at most `burst` starts happen; the window is the rate limit's (ratelimit.c), not a sliding one.
+ * A broken invariant of a trace, as the cron, puppet and terraform properties still report them.
+ * Not used by systemd-restart any more (its claims are the CheckProperty objects below).
  */
-export function startLimitRespected(trace: Trace<SystemdWorldSummary>, unit: UnitConfig): Violation[] {
-  if (unit.startLimitIntervalMs <= 0 || unit.startLimitBurst <= 0) return [];
-  const out: Violation[] = [];
-  let begin: number | null = null;
-  let num = 0;
-  const starts = new Set(startsAt(trace.frames));
-  for (let i = 0; i < trace.frames.length; i++) {
-    // `systemctl reset-failed` resets the rate limit (unit_reset_failed → ratelimit_reset).
-    if (trace.frames[i]!.event === 'SYSTEMCTL.RESET_FAILED') { begin = null; num = 0; }
-    if (!starts.has(i)) continue;
-    const t = trace.frames[i]!.t;
-    if (begin === null || t - begin > unit.startLimitIntervalMs) { begin = t; num = 0; }
-    num++;
-    if (num > unit.startLimitBurst) out.push({ frame: i, t, property: 'startLimitRespected', message: `start #${num} within ${unit.startLimitIntervalMs}ms of ${begin} (burst ${unit.startLimitBurst})` });
+export interface Violation { frame: number; t: number; property: string; message: string }
+
+type View = CheckView<SystemdWorld, SystemdConfig>;
+type Entry = TimelineEntry<SystemdFault, SystemdConfig>;
+type Property = CheckProperty<SystemdWorld, SystemdConfig>;
+
+const ctxOf = (v: { snapshot: View['snapshot'] }) => v.snapshot.context as SystemdContext;
+const topOf = (v: { snapshot: View['snapshot'] }) => {
+  const value = v.snapshot.value as string | Record<string, unknown>;
+  return typeof value === 'string' ? value : Object.keys(value)[0]!;
+};
+const limitOff = (u: UnitConfig) => u.startLimitIntervalMs <= 0 || u.startLimitBurst <= 0;
+/** A start-limit window still counts at `t` (ratelimit_below() opens a new one once now − begin > interval). */
+const windowOpen = (w: { begin: number | null }, t: number, u: UnitConfig) => w.begin !== null && t - w.begin <= u.startLimitIntervalMs;
+
+// ---- what is claimed ------------------------------------------------------------------------
+// The properties read the unit systemd has loaded (the machine's context) and the monitor data in
+// the world (sim/worlds/systemd-restart-monitor.ts), both part of the canonical key below.
+
+/**
+ * systemd.unit(5) StartLimitIntervalSec=/StartLimitBurst=: "units which are started more than
+ * burst times within an interval time span are not permitted to start any more". The window is
+ * the rate limit's (src/basic/ratelimit.c: opened by a start), not a sliding one; every start
+ * counts, manual or automatic; `systemctl reset-failed` flushes it.
+ */
+export const startLimitRespected: Property = {
+  name: 'start-limit-respected', kind: 'always',
+  claim: 'at most StartLimitBurst= process starts within a StartLimitIntervalSec= window opened by a start (reset-failed empties it)',
+  holds: (v) => {
+    const u = ctxOf(v).unit;
+    const w = v.world.monitor.window;
+    return limitOff(u) || !windowOpen(w, v.t, u) || w.num <= u.startLimitBurst;
+  },
+};
+
+/** systemd.service(5) Restart=: "…with the exception of a normal stop by the systemctl stop command". */
+export const manualStopNeverRestarts: Property = {
+  name: 'manual-stop-never-restarts', kind: 'always',
+  claim: 'after `systemctl stop` no process is started until an operator asks for a start or restart',
+  holds: (v) => (v.world.monitor.startsSinceStop ?? 0) === 0,
+};
+
+/** systemd.unit(5): a unit that hit its start limit (or failed without Restart=) is "not attempted to be restarted anymore". */
+export const failedNeedsOperator: Property = {
+  name: 'failed-needs-operator', kind: 'always',
+  claim: 'once the unit is `failed`, no process is started until an operator asks for a start or restart',
+  holds: (v) => (v.world.monitor.startsSinceFailed ?? 0) === 0,
+};
+
+/** systemd.service(5) RestartSec=: "the time to sleep before restarting a service"; RestartSteps= only lengthens it. */
+export const restartDelayRespected: Property = {
+  name: 'restart-delay-respected', kind: 'always',
+  claim: 'an automatic restart never comes sooner than RestartSec= after the exit that caused it',
+  holds: (v) => { const gap = v.world.monitor.lastAutoStartGapMs; return gap === null || gap >= ctxOf(v).unit.restartSecMs; },
+};
+
+/** Given up: service_start() refused the start and service_enter_dead(SERVICE_FAILURE_START_LIMIT) made it failed. */
+export const givenUp = (v: { snapshot: View['snapshot'] }) => topOf(v) === 'failed' && ctxOf(v).result === 'start-limit-hit';
+
+/**
+ * K for never-gives-up. `failed` is left only by an operator's request, so once the environment
+ * stops, a state settles at once (0) or never (∞): K does not change the verdict, it only says
+ * how long a counterexample trace runs. Two start-limit intervals cover a window that opened
+ * before the environment stopped plus one full window after it. `withinPeriods` (--within)
+ * counts in StartLimitIntervalSec= periods.
+ */
+export function givesUpWithinMs(unit: UnitConfig, withinPeriods?: number): number {
+  return (withinPeriods ?? 2) * (limitOff(unit) ? 0 : unit.startLimitIntervalMs);
+}
+
+export function neverGivesUp(unit: UnitConfig, withinPeriods?: number): Property {
+  const withinMs = givesUpWithinMs(unit, withinPeriods);
+  const within = `${withinMs / 1000}s`;
+  return {
+    name: 'never-gives-up', kind: 'eventually', withinMs, within,
+    claim: `once the environment stops, within ${within} the unit is not failed with result start-limit-hit, and never becomes so (Restart= keeps a crashing service coming back)`,
+    holds: (v) => !givenUp(v),
+  };
+}
+
+export const restartsAutomatically: Property = {
+  name: 'restarts-automatically', kind: 'sometimes',
+  claim: 'some run waits in auto-restart (the bounds exercise Restart=)',
+  holds: (v) => topOf(v) === 'autoRestart',
+};
+
+/**
+ * Whether the start limit can never refuse a start, with `operatorStarts` start/restart requests.
+ * In a window [s₁, s₁ + interval] every automatic start comes ≥ RestartSec after the exit before
+ * it, so after the first start at most ⌊interval / RestartSec⌋ are automatic and the rest are the
+ * operator's: 1 + ⌊interval / RestartSec⌋ + operatorStarts ≤ burst keeps every start allowed.
+ * (systemd.unit(5): the limit "applies to all kinds of starts (including manual)".)
+ */
+export function startLimitNeverRefuses(unit: UnitConfig, operatorStarts = 0): boolean {
+  if (limitOff(unit)) return true;
+  if (unit.restartSecMs <= 0) return false;
+  return 1 + Math.floor(unit.startLimitIntervalMs / unit.restartSecMs) + operatorStarts <= unit.startLimitBurst;
+}
+
+/**
+ * What a unit file promises. The four safety claims are systemd's documented behaviour for any
+ * unit (the model follows service.c). never-gives-up is promised only when the start limit is off
+ * or automatic restarts alone can never reach it (StartLimitBurst × RestartSec > interval, e.g.
+ * RestartSec=3s with the defaults); the defaults (RestartSec=100ms) do not promise it — the
+ * explorer's counterexample is then a finding about the unit file, not a bug. Operator starts
+ * count too (startLimitNeverRefuses): a scenario with more of them can still use the burst up.
+ */
+export function systemdPromises(config: SystemdConfig): readonly string[] {
+  const safety = [startLimitRespected, manualStopNeverRestarts, failedNeedsOperator, restartDelayRespected].map((p) => p.name);
+  return startLimitNeverRefuses(config.unit) ? [...safety, 'never-gives-up'] : safety;
+}
+
+export function systemdProperties(config: SystemdConfig, _alphabet: readonly EnvMove<SystemdFault, SystemdConfig>[], withinPeriods?: number): Property[] {
+  const out = [startLimitRespected, manualStopNeverRestarts, failedNeedsOperator, restartDelayRespected, neverGivesUp(config.unit, withinPeriods)];
+  if (config.unit.restart !== 'no') out.push(restartsAutomatically);
+  return out;
+}
+
+// ---- what the environment may do ------------------------------------------------------------
+
+const describeProgram = (p: Program) => [...p.script.map(describeRun), `then ${describeRun(p.then)}`].join(', ');
+
+export function systemdLabel(entry: Entry): string {
+  if ('fault' in entry) return `deploy: ${describeProgram(entry.fault.program)}`;
+  const r = entry.config.request;
+  if (r) return `systemctl ${r.verb}${r.signal ? ` --signal=${r.signal}` : ''}`;
+  return `unit edit ${JSON.stringify(entry.config.unit ?? {})}`;
+}
+
+/**
+ * The service manager handles a request between its own steps: reading the clock for the start
+ * limit, checking conditions and forking (service_start → service_enter_start) run in one go, as
+ * does deciding after SIGCHLD (service_sigchld_event → service_enter_dead). The model takes those
+ * as zero-time states; a systemctl request cannot land inside them. A deploy (the world) can.
+ */
+const MID_STEP = new Set(['boot', 'startRequested', 'condition', 'starting', 'evaluating']);
+
+function applicable(state: StepState<SystemdWorld, SystemdConfig>, entry: Entry): boolean {
+  return 'fault' in entry || !MID_STEP.has(topOf(state));
+}
+
+const MAX_MOVES = 8;
+
+function validate(scenario: LoadedScenario<SystemdWorld, SystemdFault, SystemdConfig>): void {
+  const { file } = scenario;
+  if (scenario.world.program.jitterMs > 0) {
+    throw new InputError(file, 'program.jitter', 'expected 0 for check: run times must be fixed (the explorer does not branch on random draws)');
   }
-  return out;
-}
-
-/** systemd.service(5): a service stopped with `systemctl stop` is not restarted — until someone starts it. */
-export function manualStopNeverRestarts(trace: Trace<SystemdWorldSummary>): Violation[] {
-  const out: Violation[] = [];
-  let stopped = false;
-  trace.frames.forEach((f, i) => {
-    if (f.event === 'SYSTEMCTL.STOP') stopped = true;
-    else if (isManualStart(f.event)) stopped = false;
-    else if (stopped && i > 0 && f.world.starts > trace.frames[i - 1]!.world.starts) {
-      out.push({ frame: i, t: f.t, property: 'manualStopNeverRestarts', message: 'the process was started again after systemctl stop without a start request' });
+  if (scenario.timeline.length > MAX_MOVES) {
+    throw new InputError(file, 'timeline', `expected at most ${MAX_MOVES} entries for check (each is a move the environment may make at any instant), got ${scenario.timeline.length}`);
+  }
+  scenario.timeline.forEach((e, i) => {
+    if ('fault' in e && e.fault.program.jitterMs > 0) {
+      throw new InputError(file, `timeline[${i}].program.jitter`, 'expected 0 for check: run times must be fixed (the explorer does not branch on random draws)');
+    }
+    if ('config' in e && !e.config.request) {
+      throw new InputError(file, `timeline[${i}].unit`, 'expected no unit edits for check: the properties and promises are judged against one unit file');
     }
   });
-  return out;
 }
 
-/** A failed unit stays failed: no start happens from the failed state without a start request. */
-export function failedNeedsOperator(trace: Trace<SystemdWorldSummary>): Violation[] {
-  const out: Violation[] = [];
-  let failed = false;
-  trace.frames.forEach((f, i) => {
-    if (isManualStart(f.event)) failed = false;
-    else if (failed && i > 0 && f.world.starts > trace.frames[i - 1]!.world.starts) {
-      out.push({ frame: i, t: f.t, property: 'failedNeedsOperator', message: 'a failed unit started again on its own' });
+// ---- which parts of a state matter for its future ------------------------------------------
+
+/**
+ * The canonical key: everything the future depends on, times relative to now.
+ * - PIDs and op ids are absolute and only ever compared with the current main process: each is
+ *   replaced by whether it is that process ("=") or not ("≠").
+ * - The start-limit windows (the machine's and the monitor's) are dropped once expired (the next
+ *   start opens a new one) and their counts capped at burst + 1; with the limit off they are dead.
+ * - nRestarts matters only for RestartSteps= (capped where the delay reaches RestartMaxDelaySec=);
+ *   lastExit, lastError, startedAt, starts, cleanExits and the exit list are read only by notes
+ *   and the summary — except the last exit's age, kept while younger than RestartSec=.
+ * - The rng is never drawn (validate: jitter 0); runIndex is capped where `then` takes over.
+ * - state.config (the unit file and the last systemctl request) is read only by a controller
+ *   restart, which this loop does not have; the machine's own unit is keyed instead.
+ * - Monitor counters after a stop / failure are capped at 1 (a violation), the last automatic
+ *   start's gap is kept as ok/early (none counts as ok), and a start request only matters at its
+ *   own instant.
+ */
+function canonicalizer() {
+  const ids = new WeakMap<object, string>();
+  const idOf = (o: object) => { let id = ids.get(o); if (id === undefined) { id = JSON.stringify(o); ids.set(o, id); } return id; };
+
+  return (state: StepState<SystemdWorld, SystemdConfig>): string => {
+    const { t, world: w } = state;
+    const ctx = state.snapshot.context as SystemdContext;
+    const u = ctx.unit;
+    const pid = (p: number | null) => (p === null ? '-' : p === w.process?.pid ? '=' : '≠');
+    const window = (win: { begin: number | null; num: number }) =>
+      (limitOff(u) || !windowOpen(win, t, u) ? '-' : `${t - win.begin!}:${Math.min(win.num, u.startLimitBurst + 1)}`);
+    const steps = u.restartSteps > 0 && u.restartMaxDelayMs !== null && u.restartSecMs > 0 && u.restartSecMs < u.restartMaxDelayMs;
+
+    let key = `${JSON.stringify(state.snapshot.value)}|${Object.keys(state.snapshot.children).join(',')}|${idOf(u)}`;
+    key += `|${window(ctx.startLimit)},${steps ? Math.min(ctx.nRestarts, u.restartSteps) : 0},${ctx.result},${pid(ctx.mainPid)}`;
+    key += `,${ctx.forbidRestart ? 1 : 0}${ctx.startAfterStop ? 1 : 0}${ctx.autoStart ? 1 : 0},${ctx.decision ? (ctx.decision.restart ? 'r' : 'n') : '-'},${ctx.nextRestartDelayMs}`;
+
+    key += `|${idOf(w.program)},${Math.min(w.runIndex, w.program.script.length)}`;
+    const p = w.process;
+    key += p ? `|p${p.hung ? 'H' : p.endsAt - t}:${JSON.stringify(p.outcome)}` : '|-';
+    const lastExit = w.exits.at(-1);
+    key += `|x${lastExit && t - lastExit.at < u.restartSecMs ? t - lastExit.at : '-'}`;
+
+    const m: SystemdMonitor = w.monitor;
+    const capped = (n: number | null) => (n === null ? '-' : Math.min(n, 1));
+    const gap = m.lastAutoStartGapMs === null || m.lastAutoStartGapMs >= u.restartSecMs ? 'ok' : 'early';
+    key += `|m${w.starts - m.seenStarts},${window(m.window)},${m.lastStartRequestAt === t ? 'now' : '-'},${capped(m.startsSinceStop)},${capped(m.startsSinceFailed)},${gap}`;
+
+    const opIndex = new Map<number, number>();
+    w.ops.forEach((o, i) => opIndex.set(o.id, i));
+    key += '|ops';
+    for (const o of w.ops) key += `|${o.kind}${'pid' in o ? pid(o.pid) : ''}${o.kind === 'signal' ? o.signal : ''}`;
+    key += '|q';
+    const queue = [...state.queue].sort((a, b) => a.at - b.at || a.seq - b.seq);
+    for (const q of queue) {
+      key += q.kind === 'event'
+        ? `|e${q.at - t}${q.event.type}`
+        : `|o${q.at - t}:${q.childId}:${opIndex.get(q.opId)}:${state.snapshot.children[q.childId] !== undefined && state.live[q.childId] === q.seq ? 1 : 0}`;
     }
-    if (f.state === 'failed') failed = true;
-  });
-  return out;
+    return key;
+  };
 }
 
-/** An automatic restart never comes sooner than RestartSec= after the exit that caused it. */
-export function restartDelayRespected(trace: Trace<SystemdWorldSummary>, unit: UnitConfig): Violation[] {
-  const out: Violation[] = [];
-  let lastExitAt: number | null = null;
-  let manual = false;
-  trace.frames.forEach((f, i) => {
-    const prev = trace.frames[i - 1];
-    if (isManualStart(f.event)) manual = true;
-    if (prev && f.world.exits.length && (prev.world.exits.at(-1)?.pid !== f.world.exits.at(-1)?.pid)) lastExitAt = f.t;
-    if (prev && f.world.starts > prev.world.starts) {
-      if (!manual && lastExitAt !== null && f.t - lastExitAt < unit.restartSecMs) {
-        out.push({ frame: i, t: f.t, property: 'restartDelayRespected', message: `restarted ${f.t - lastExitAt}ms after the exit (RestartSec=${unit.restartSecMs}ms)` });
-      }
-      manual = false;
-    }
-  });
-  return out;
-}
-
-/** All systemd-restart invariants for one trace. */
-export function systemdViolations(trace: Trace<SystemdWorldSummary>, unit: UnitConfig): Violation[] {
-  return [...startLimitRespected(trace, unit), ...manualStopNeverRestarts(trace), ...failedNeedsOperator(trace), ...restartDelayRespected(trace, unit)];
-}
+export const systemdRestartCheck: LoopCheck<SystemdWorld, SystemdFault, SystemdConfig> = {
+  loop: 'systemd-restart',
+  validate,
+  label: systemdLabel,
+  applicable,
+  canonicalizer,
+  properties: systemdProperties,
+  promises: systemdPromises,
+};

@@ -3,6 +3,8 @@ import { exitFor } from '../../machines/systemd-restart';
 import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawInt, seedRng } from '../random';
+import type { SystemdMonitor } from './systemd-restart-monitor';
+import { EMPTY_MONITOR } from './systemd-restart-monitor';
 
 /** How one run of the program ends, after how long. */
 export type RunOutcome = { kind: 'exit'; code: number } | { kind: 'signal'; signal: string } | { kind: 'hang' };
@@ -39,12 +41,14 @@ export interface SystemdWorld {
   starts: number;
   cleanExits: number;
   exits: ExitRecord[];
+  /** What the properties remember (sim/worlds/systemd-restart-monitor.ts); not in the summary. */
+  monitor: SystemdMonitor;
 }
 
 export type SystemdFault = { kind: 'program'; program: Program };
 
 export function createSystemdWorld(seed: number, program: Program): SystemdWorld {
-  return { rng: seedRng(seed), program, runIndex: 0, process: null, nextPid: 1000, nextOpId: 1, ops: [], starts: 0, cleanExits: 0, exits: [] };
+  return { rng: seedRng(seed), program, runIndex: 0, process: null, nextPid: 1000, nextOpId: 1, ops: [], starts: 0, cleanExits: 0, exits: [], monitor: EMPTY_MONITOR };
 }
 
 const KEEP_EXITS = 6;

@@ -1,0 +1,62 @@
+import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import type { SystemdContext } from '../../machines/systemd-restart';
+
+/**
+ * What the systemd-restart properties need to remember (sim/properties/systemd-restart.ts), kept
+ * in the world so that it is part of the state the explorer hashes. It watches the operator's
+ * systemctl requests, the unit's state and the process starts; nothing in the machine or the
+ * world's operations reads it, so it cannot change a run.
+ */
+export interface SystemdMonitor {
+  /** world.starts when the monitor last looked: a higher count means processes were started since. */
+  seenStarts: number;
+  /** Starts counted the way ratelimit.c counts them (a window opened by a start), emptied by reset-failed. */
+  window: { begin: number | null; num: number };
+  /** When the last `systemctl start`/`restart` arrived: a start at that same instant is the operator's. */
+  lastStartRequestAt: number | null;
+  /** Starts since `systemctl stop` (null: no stop since the last start request). */
+  startsSinceStop: number | null;
+  /** Starts since the unit was seen `failed` (null: not failed since the last start request). */
+  startsSinceFailed: number | null;
+  /** The latest start, if automatic and after an exit: ms from that exit to it (null otherwise). */
+  lastAutoStartGapMs: number | null;
+}
+
+export const EMPTY_MONITOR: SystemdMonitor = {
+  seenStarts: 0, window: { begin: null, num: 0 }, lastStartRequestAt: null, startsSinceStop: null, startsSinceFailed: null, lastAutoStartGapMs: null,
+};
+
+/** The part of the world the monitor reads. */
+export interface MonitoredWorld { starts: number; exits: readonly { at: number }[]; monitor: SystemdMonitor }
+
+const topState = (snapshot: AnyMachineSnapshot) => (typeof snapshot.value === 'string' ? snapshot.value : Object.keys(snapshot.value as object)[0]!);
+const isStartRequest = (type: string) => type === 'SYSTEMCTL.START' || type === 'SYSTEMCTL.RESTART';
+
+/** LoopBinding.monitor for systemd-restart: called after every event the machine takes. */
+export function observeSystemd<W extends MonitoredWorld>(world: W, event: EventObject, snapshot: AnyMachineSnapshot, t: number): W {
+  const before = world.monitor;
+  let m = before;
+  const unit = (snapshot.context as SystemdContext).unit;
+  // 1. Processes started by this step (the spawn is in the world already).
+  for (let n = world.starts - m.seenStarts; n > 0; n--) {
+    const open = m.window.begin !== null && t - m.window.begin <= unit.startLimitIntervalMs;
+    const lastExit = world.exits.at(-1);
+    const manual = m.lastStartRequestAt === t;
+    m = {
+      ...m,
+      seenStarts: m.seenStarts + 1,
+      window: open ? { begin: m.window.begin, num: m.window.num + 1 } : { begin: t, num: 1 },
+      startsSinceStop: m.startsSinceStop === null ? null : m.startsSinceStop + 1,
+      startsSinceFailed: m.startsSinceFailed === null ? null : m.startsSinceFailed + 1,
+      lastAutoStartGapMs: manual || lastExit === undefined ? null : t - lastExit.at,
+    };
+  }
+  // 2. The operator's request, whether or not the unit's state lets it act.
+  if (isStartRequest(event.type)) m = { ...m, lastStartRequestAt: t, startsSinceStop: null, startsSinceFailed: null };
+  else if (event.type === 'SYSTEMCTL.STOP') m = { ...m, startsSinceStop: m.startsSinceStop ?? 0 };
+  // `systemctl reset-failed` flushes the start rate counter (unit_reset_failed → ratelimit_reset).
+  else if (event.type === 'SYSTEMCTL.RESET_FAILED') m = { ...m, window: EMPTY_MONITOR.window };
+  // 3. The unit as it is now.
+  if (topState(snapshot) === 'failed' && m.startsSinceFailed === null) m = { ...m, startsSinceFailed: 0 };
+  return m === before ? world : { ...world, monitor: m };
+}

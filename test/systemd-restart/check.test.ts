@@ -1,0 +1,143 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CheckRun } from '../../sim/check/check';
+import { checkScenario } from '../../sim/check/check';
+import type { PathStep } from '../../sim/check/explorer';
+import { loadScenario, parseScenarioText } from '../../sim/loops';
+import { InputError } from '../../sim/scenario/errors';
+import { parseTraceText } from '../../sim/trace-schema';
+
+const START_LIMIT = 'scenarios/systemd-restart-check-start-limit.yaml';
+const RESTART_SEC = 'scenarios/systemd-restart-check-restart-sec.yaml';
+const SAFETY = ['start-limit-respected', 'manual-stop-never-restarts', 'failed-needs-operator', 'restart-delay-respected'];
+
+const check = (file: string) => { const { entry, scenario } = loadScenario(file); return checkScenario(entry, scenario); };
+const verdicts = (run: CheckRun) => Object.fromEntries(run.result.verdicts.map((v) => [v.property.name, v.status]));
+const verdict = (run: CheckRun, name: string) => run.result.verdicts.find((v) => v.property.name === name)!;
+/** The environment's moves on a path, each with the step it happens at. */
+const moves = (run: CheckRun, path: readonly PathStep[] | undefined) =>
+  (path ?? []).flatMap((s, i) => (s.kind === 'env' ? [`${i}: ${run.alphabet[s.index]!.label}`] : []));
+
+describe(`loopscope check ${START_LIMIT}`, () => {
+  const run = check(START_LIMIT);
+
+  it('explores the whole bounded space: 7407 distinct states', () => {
+    expect(run.result.stats).toMatchObject({ complete: true, distinct: 7407, depth: 67 });
+    expect(run.alphabet.map((m) => m.label)).toEqual([
+      'deploy: then dies of SIGSEGV after 0.2s', 'systemctl restart', 'deploy: then exits 0 after 3600s', 'systemctl reset-failed', 'systemctl start',
+    ]);
+  });
+
+  it('every verdict; the default start limit does not promise never-gives-up', () => {
+    expect(verdicts(run)).toEqual({
+      'start-limit-respected': 'holds', 'manual-stop-never-restarts': 'holds', 'failed-needs-operator': 'holds', 'restart-delay-respected': 'holds',
+      'restarts-automatically': 'holds', 'never-gives-up': 'violated',
+    });
+    expect(run.promises).toEqual(SAFETY);
+    expect(moves(run, verdict(run, 'restarts-automatically').path)).toEqual(['1: deploy: then dies of SIGSEGV after 0.2s']);
+    expect(verdict(run, 'restarts-automatically').path).toHaveLength(6);
+  });
+
+  it('never-gives-up: the crashing build deployed before the first start, then nothing (1 step) — failed, start-limit-hit, for good', () => {
+    const v = verdict(run, 'never-gives-up');
+    expect(v.path).toEqual([{ kind: 'env', index: 0 }]);
+    expect(v.settleMs).toBe(Infinity);
+    const trace = run.counterexamples.find((c) => c.property === 'never-gives-up')!.trace;
+    expect(trace.frames.filter((f) => f.note?.startsWith('Started app.service')).length).toBe(5);
+    expect(trace.frames.some((f) => f.note?.includes('Start request repeated too quickly'))).toBe(true);
+    const last = trace.frames.at(-1)!;
+    expect([last.t, last.state]).toEqual([1500, 'failed']);
+    expect(last.note).toMatch(/Failed with result 'start-limit-hit'.*✗ never-gives-up/);
+  });
+
+  it('the counterexample is a Runner trace the lab loads (its trace schema accepts it)', () => {
+    expect(run.counterexamples.map((c) => c.property)).toEqual(['never-gives-up']);
+    const parsed = parseTraceText(JSON.stringify(run.counterexamples[0]!.trace));
+    expect(parsed.ok ? parsed.trace.loop : parsed.error).toBe('systemd-restart');
+  });
+
+  it('`loopscope check --out` writes it; findings on unpromised claims exit 0', () => {
+    const out = mkdtempSync(join(tmpdir(), 'loopscope-systemd-check-'));
+    const stdout = execFileSync('./cli/loopscope', ['check', START_LIMIT, '--out', out], { encoding: 'utf8' });
+    expect(stdout).toMatch(/✗ eventually never-gives-up/);
+    const parsed = parseTraceText(readFileSync(join(out, 'systemd-restart-check-start-limit.never-gives-up.trace.json'), 'utf8'));
+    expect(parsed.ok ? parsed.trace.frames.at(-1)!.state : parsed.error).toBe('failed');
+  }, 60_000);
+});
+
+describe(`loopscope check ${RESTART_SEC}`, () => {
+  const run = check(RESTART_SEC);
+
+  it('explores the whole bounded space: 8252 distinct states', () => {
+    expect(run.result.stats).toMatchObject({ complete: true, distinct: 8252, depth: 57 });
+    expect(run.alphabet.map((m) => m.label)).toEqual([
+      'deploy: then exits 0 after 3600s', 'systemctl kill --signal=SIGKILL', 'systemctl stop', 'systemctl reset-failed', 'systemctl start',
+    ]);
+  });
+
+  it('RestartSec=3s promises never-gives-up, and every claim holds: no counterexample', () => {
+    expect(run.promises).toEqual([...SAFETY, 'never-gives-up']);
+    expect(verdicts(run)).toEqual({
+      'start-limit-respected': 'holds', 'manual-stop-never-restarts': 'holds', 'failed-needs-operator': 'holds', 'restart-delay-respected': 'holds',
+      'restarts-automatically': 'holds', 'never-gives-up': 'holds',
+    });
+    expect(verdict(run, 'never-gives-up').settleMs).toBe(0);
+    expect(verdict(run, 'restarts-automatically').path).toHaveLength(5);
+    expect(run.counterexamples).toEqual([]);
+  });
+
+  it('a second operator start uses the burst up: with `systemctl restart` added (and no kill), never-gives-up is refuted', () => {
+    const { entry, scenario } = loadScenario(RESTART_SEC);
+    const timeline = [...scenario.timeline.filter((e) => !('config' in e && (e.config as { request?: { verb: string } }).request?.verb === 'kill')),
+      { at: 0, config: { request: { verb: 'restart' } } }];
+    const more = checkScenario(entry, { ...scenario, timeline });
+    expect(more.result.stats).toMatchObject({ complete: true, distinct: 9532 });
+    const v = verdict(more, 'never-gives-up');
+    expect(v.status).toBe('violated');
+    expect(v.path).toHaveLength(10);
+    expect(moves(more, v.path)).toEqual(['5: systemctl start', '9: systemctl restart']);
+    for (const name of SAFETY) expect(verdict(more, name).status).toBe('holds');
+  });
+});
+
+describe('bad check scenarios are rejected with the file, the field and what is expected', () => {
+  const HEAD = 'loop: systemd-restart\nunit: { Restart: on-failure }\n';
+  const rejects = (yaml: string, field: string, expected: RegExp) => {
+    const { entry, scenario } = parseScenarioText('bad.yaml', 'bad', yaml);
+    let error: unknown;
+    try { checkScenario(entry, scenario); } catch (e) { error = e; }
+    expect(error).toBeInstanceOf(InputError);
+    expect((error as InputError).field).toBe(field);
+    expect((error as InputError).message).toMatch(/^bad\.yaml: /);
+    expect((error as InputError).expected).toMatch(expected);
+  };
+
+  it('random run times (jitter), in the program or in a deploy', () => {
+    rejects(`${HEAD}program: { then: { runFor: 1s, exit: 1 }, jitter: 500ms }\n`, 'program.jitter', /expected 0 for check/);
+    rejects(`${HEAD}program: { then: { runFor: 1s, exit: 1 } }\ntimeline:\n  - { at: 1s, program: { then: { runFor: 1s, exit: 0 }, jitter: 1s } }\n`,
+      'timeline[0].program.jitter', /expected 0 for check/);
+  });
+
+  it('unit edits (the claims are judged against one unit file)', () => {
+    rejects(`${HEAD}program: { then: { runFor: 1s, exit: 1 } }\ntimeline:\n  - { at: 1s, systemctl: stop }\n  - { at: 2s, unit: { RestartSec: 5s } }\n`,
+      'timeline[1].unit', /expected no unit edits for check/);
+  });
+
+  it('more than 8 moves', () => {
+    const nine = Array.from({ length: 9 }, (_, i) => `  - { at: ${i + 1}s, systemctl: start }`).join('\n');
+    rejects(`${HEAD}program: { then: { runFor: 1s, exit: 1 } }\ntimeline:\n${nine}\n`, 'timeline', /expected at most 8 entries for check.*got 9/);
+  });
+
+  it('the CLI exits 2 and names file and field', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'loopscope-systemd-bad-')), 'jitter.yaml');
+    writeFileSync(file, `${HEAD}program: { then: { runFor: 1s, exit: 1 }, jitter: 500ms }\n`);
+    let status = 0;
+    let stderr = '';
+    try { execFileSync('./cli/loopscope', ['check', file], { stdio: 'pipe' }); } catch (e) { status = (e as { status: number }).status; stderr = String((e as { stderr: Buffer }).stderr); }
+    expect(status).toBe(2);
+    expect(stderr).toContain(`${file}: program.jitter: expected 0 for check`);
+  }, 60_000);
+});
