@@ -127,13 +127,15 @@ const outages = (alphabet: readonly EnvMove<CronFault, CronConfig>[]) =>
   alphabet.flatMap((m) => ('fault' in m.entry && (m.entry.fault.kind === 'hostDown' || m.entry.fault.kind === 'controllerDown') ? [m.entry.fault.forMs] : []));
 
 /**
- * K for back-in-step: after a backward change crond waits, running only wildcard jobs, until the
- * clock is back at its virtual time (cron.c, timeDiff ≤ 0), so K is the largest backward change
- * in the alphabet; after an outage crond's first reading on the new boot sets it, so K is the
- * longest outage; plus 2 min for the wake-up that reads the clock (≤ 1 min) and the one after.
+ * K for back-in-step: after backward changes crond waits, running only wildcard jobs, until the
+ * clock is back at its virtual time (cron.c, −180 ≤ timeDiff ≤ 0; beyond −180 it resets virtual
+ * time at once). Changes made before it caught up add up, so K is the sum of the backward changes
+ * in the alphabet, at most 3 h; after an outage crond's first reading on the new boot sets it, so
+ * K is at least the longest outage; plus 2 min for the wake-up that reads the clock and the next.
  */
 export function inStepWithinMs(alphabet: readonly EnvMove<CronFault, CronConfig>[]): number {
-  return Math.max(0, ...jumps(alphabet).map((b) => -b), ...outages(alphabet)) + 2 * 60_000;
+  const back = Math.min(jumps(alphabet).filter((b) => b < 0).reduce((a, b) => a - b, 0), 3 * 3_600_000);
+  return Math.max(back, ...outages(alphabet)) + 2 * 60_000;
 }
 
 export function cronProperties(config: CronConfig, alphabet: readonly EnvMove<CronFault, CronConfig>[]): Prop[] {

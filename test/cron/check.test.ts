@@ -44,6 +44,14 @@ const PINNED: Record<string, Pinned> = {
     // 01:51 → 02:51: backup's 02:30 is caught up (catches-up); hourly's 02:15 is gone.
     paths: { 'wildcard-no-skip': { length: 8, moves: [[3, 'clock +1h']] }, 'catches-up': { length: 5, moves: [[3, 'clock +1h']] } },
   },
+  'scenarios/cron-check-clock-back-twice.yaml': {
+    distinct: 35518,
+    verdicts: { 'fixed-no-repeat': 'violated', 'fixed-no-skip': 'holds', 'wildcard-no-repeat': 'holds', 'wildcard-no-skip': 'holds', 'clock-went-back': 'holds', 'back-in-step': 'holds' },
+    promises: ['fixed-no-repeat', 'fixed-no-skip', 'back-in-step'],
+    // backup runs at 02:30; −1h then at once −2h5m: timeDiff −184 < −180 is taken as a correction,
+    // virtual time is reset to 23:30, and at 02:30 (3 h later) backup runs again.
+    paths: { 'fixed-no-repeat': { length: 572, moves: [[27, 'clock −1h'], [28, 'clock −2h5m']] }, 'clock-went-back': { length: 5, moves: [[3, 'clock −1h']] } },
+  },
   'scenarios/cron-check-cronjob-forbid.yaml': {
     distinct: 756,
     verdicts: { 'one-job-per-time': 'holds', 'every-time-started': 'violated', 'no-overlap': 'holds' },
