@@ -9,12 +9,6 @@ import type { Program, SystemdFault, SystemdWorld } from '../worlds/systemd-rest
 import { describeRun } from '../worlds/systemd-restart';
 import type { SystemdMonitor } from '../worlds/systemd-restart-monitor';
 
-/**
- * A broken invariant of a trace, as the cron, puppet and terraform properties still report them.
- * Not used by systemd-restart any more (its claims are the CheckProperty objects below).
- */
-export interface Violation { frame: number; t: number; property: string; message: string }
-
 type View = CheckView<SystemdWorld, SystemdConfig>;
 type Entry = TimelineEntry<SystemdFault, SystemdConfig>;
 type Property = CheckProperty<SystemdWorld, SystemdConfig>;
