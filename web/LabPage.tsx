@@ -4,6 +4,7 @@ import { Controls } from './components/Controls';
 import { PhaseBanner } from './components/PhaseBanner';
 import { Scrubber } from './components/Scrubber';
 import { useShortcuts } from './components/useShortcuts';
+import { ViewBoundary } from './components/ViewBoundary';
 import type { LabSession } from './lab/session';
 import { usePlayLoop } from './lab/usePlayLoop';
 import { useSession } from './lab/useSession';
@@ -46,8 +47,10 @@ export function LabPage({ session, presenter, onReset, onMoment }: LabPageProps)
       <Scrubber index={session.index} count={session.frames.length} atPresent={session.atPresent}
         onSeek={(i) => { setPlaying(false); session.seek(i); }} />
       {machine && <Statechart machine={machine} state={frame.state} previousState={previous?.state} />}
-      <views.World session={session} frame={frame} />
-      {views.Charts && <views.Charts session={session} frame={frame} />}
+      <ViewBoundary loop={session.loop} index={session.index}>
+        <views.World session={session} frame={frame} />
+        {views.Charts && <views.Charts session={session} frame={frame} />}
+      </ViewBoundary>
       {live && !presenter && views.Interventions && <views.Interventions session={session} frame={frame} />}
       {live && !presenter && views.Editor && <views.Editor session={session} frame={frame} />}
     </div>
