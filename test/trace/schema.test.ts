@@ -4,9 +4,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hpaColumns } from '../../sim/loops/incus-hpa-format';
-import { runnerFor } from '../../sim/loops';
+import { LOOPS, runnerFor } from '../../sim/loops';
 import type { Trace } from '../../sim/trace';
-import { parseTrace, parseTraceText, traceJson } from '../../sim/trace-schema';
+import { TRACE_LOOPS, parseTrace, parseTraceText, traceJson } from '../../sim/trace-schema';
 import { hpaNumbers } from '../../web/worlds/hpa/summary';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -52,6 +52,11 @@ describe('version 1 traces (no version, no controller)', () => {
 });
 
 describe('version 2 traces', () => {
+  it('every registered loop has a controller summary function and a schema for it', () => {
+    expect([...TRACE_LOOPS].sort()).toEqual(Object.keys(LOOPS).sort());
+    for (const [loop, entry] of Object.entries(LOOPS)) expect(typeof entry.binding.controller, loop).toBe('function');
+  });
+
   for (const name of ONE_PER_LOOP) {
     it(`${name}: every frame has a controller, and the JSON loads back to the same trace`, () => {
       const trace = traceOf(name);
