@@ -151,21 +151,21 @@ function createBeforeDestroy(config: ResourceConfig[]): Set<string> {
 
 /**
  * lifecycle.create_before_destroy: "the new replacement object is created first, and the prior
- * object is destroyed after the replacement is created". Checked while a delete is in flight:
- * the state must already point at another object for that address (a deposed object's address
- * is its resource's).
+ * object is destroyed after the replacement is created". Checked while a delete is in flight: the
+ * object deleted is not the one the state points at for that address (a deposed object's address
+ * is its resource's) — the -/+ order deletes the current object first. (Whether the replacement
+ * still exists is not Terraform's doing: someone may have deleted it meanwhile.)
  */
 export const createBeforeDestroyHonoured: Property = {
   name: 'create-before-destroy-honoured', kind: 'always',
-  claim: 'an object of a create_before_destroy resource is deleted only once the state points at its replacement',
+  claim: 'a create_before_destroy resource never has its current object deleted: only a prior one, once the state points at its replacement',
   holds: (v) => {
     const cbd = createBeforeDestroy(runConfigOf(v));
     return v.world.ops.every((o) => {
       if (o.kind !== 'apply' || o.input.op.kind !== 'delete') return true;
       const address = v.world.state.resources[o.input.op.address]?.deposedOf ?? o.input.op.address;
       if (!cbd.has(address)) return true;
-      const current = v.world.state.resources[address];
-      return current !== undefined && current.id !== o.input.op.objectId && v.world.cloud[current.id] !== undefined;
+      return v.world.state.resources[address]?.id !== o.input.op.objectId;
     });
   },
 };
@@ -273,21 +273,27 @@ export function terraformProperties(config: TerraformLoopConfig, alphabet: reado
 
 /**
  * What a configuration promises. Always: locked, ordered state writes; the apply graph; a failure
- * stops its dependents; prevent_destroy; create_before_destroy. Convergence only for a scheduled apply (run once, it is
- * a tool, not a loop; plan and -refresh-only never change the cloud), without prevent_destroy (a
- * plan that would replace the resource is refused: "Instance cannot be destroyed"), and without
+ * stops its dependents; prevent_destroy. create_before_destroy and convergence only without
  * create_before_destroy on a type whose name is unique (lifecycle docs: "many remote object types
- * have unique name requirements" — the new object cannot be created beside the old one).
+ * have unique name requirements"): the new object cannot be created beside the old one, and once
+ * the old one is gone the new one takes its name, which is the id the planned delete then removes.
+ * Convergence only for a scheduled apply (run once, it is a tool, not a loop; plan and
+ * -refresh-only never change the cloud) and without prevent_destroy (a plan that would replace
+ * the resource is refused: "Instance cannot be destroyed"). The repair after a force-unlock, only without such types at all: an object
+ * a killed run created holds its name, and every later create fails ("DBInstanceAlreadyExists",
+ * "BucketAlreadyOwnedByYou") until someone runs `terraform import`.
  * Never promised: no orphans — a process killed during a create loses the object (hashicorp/
  * terraform#1200: "partial state won't be saved for things in-progress"); never-destroys-data — a
  * replacement (-/+) destroys the old object with its data, prevent_destroy is how to forbid it.
  */
 export function terraformPromises(config: TerraformLoopConfig): string[] {
-  const out = ['state-writes-locked-and-ordered', 'apply-respects-dependencies', 'failure-stops-dependents', 'prevent-destroy-honoured', 'create-before-destroy-honoured'];
+  const out = ['state-writes-locked-and-ordered', 'apply-respects-dependencies', 'failure-stops-dependents', 'prevent-destroy-honoured'];
   const byAddress = new Map(config.resources.map((r) => [r.address, r]));
   const uniqueReplaced = [...createBeforeDestroy(config.resources)].some((a) => SCHEMAS[byAddress.get(a)!.type]?.uniqueBy);
+  if (!uniqueReplaced) out.push('create-before-destroy-honoured');
   if (config.mode === 'apply' && config.everyMs !== null && !config.resources.some((r) => r.lifecycle.preventDestroy) && !uniqueReplaced) {
-    out.push('converges', 'converges-after-force-unlock');
+    out.push('converges');
+    if (!config.resources.some((r) => SCHEMAS[r.type]?.uniqueBy)) out.push('converges-after-force-unlock');
   }
   return out;
 }

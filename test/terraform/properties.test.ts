@@ -4,7 +4,7 @@ import type { ResourceConfig, Scalar } from '../../machines/terraform';
 import { viewOf } from '../../sim/check/counterexample';
 import type { TerraformLoopConfig } from '../../sim/loops/terraform';
 import { terraformBinding } from '../../sim/loops/terraform';
-import { applyRespectsDependencies, failureStopsDependents, preventDestroyHonoured, terraformLabel, terraformPromises, terraformProperties } from '../../sim/properties/terraform';
+import { applyRespectsDependencies, failureStopsDependents, preventDestroyHonoured, staleLock, terraformLabel, terraformPromises, terraformProperties } from '../../sim/properties/terraform';
 import { Runner } from '../../sim/runner';
 import type { TimelineEntry } from '../../sim/runner';
 import type { RunCall, TerraformFault } from '../../sim/worlds/terraform';
@@ -66,7 +66,7 @@ describe('terraform claims along Runner runs: random configurations, drift, dele
       const alphabet = timeline.map((entry, index) => ({ index, label: terraformLabel(entry), entry }));
       const properties = terraformProperties(config, alphabet);
       const promised = terraformPromises(config);
-      const always = properties.filter((p) => p.kind === 'always');
+      const always = properties.filter((p) => p.kind === 'always' && promised.includes(p.name));
       // Nothing kills terraform here, so nothing can be orphaned: no-orphans is held to K too.
       const eventually = properties.filter((p) => p.kind === 'eventually' && (promised.includes(p.name) || p.name === 'no-orphans'));
       const withinMs = Math.max(...properties.filter((p) => p.kind === 'eventually').map((p) => p.withinMs!));
@@ -76,6 +76,37 @@ describe('terraform claims along Runner runs: random configurations, drift, dele
       expect(failure).toBeNull();
       expect(runner.world.locks.filter((l) => l.ok).length).toBeGreaterThanOrEqual(5);
     }), { numRuns: propertyRuns(200), seed: 9 });
+  }, 60_000 + propertyRuns(200) * 100);
+
+  it('killed at a generated instant, force-unlocked as documented once a run fails on the lock: the always-claims hold and the next runs repair the partial state within K', () => {
+    fc.assert(fc.property(configArb.chain((c) => fc.tuple(fc.constant(c), faultArb(c), fc.integer({ min: 0, max: 100 * 60 }), fc.nat(1000))), ([resources, faults, killAtS, seed]) => {
+      const config: TerraformLoopConfig = { resources, mode: 'apply', everyMs: EVERY, who: 'p' };
+      const timeline = [...faults, { at: killAtS * 1000, fault: { kind: 'crash' as const } }];
+      const alphabet = [...timeline, { at: 0, fault: { kind: 'forceUnlock' as const } }].map((entry, index) => ({ index, label: terraformLabel(entry), entry }));
+      const properties = terraformProperties(config, alphabet);
+      const promised = terraformPromises(config);
+      const always = properties.filter((p) => p.kind === 'always' && promised.includes(p.name));
+      const converges = properties.find((p) => p.name === 'converges')!;
+      const runner = new Runner(terraformBinding, { scenario: 'p', seed, world: createTerraformWorld(seed), timeline, recordFrames: false, config });
+      // The operator: once a run has failed on a lock no running terraform holds, force-unlock.
+      let lastMove = Math.max(...timeline.map((e) => e.at));
+      let unlocked = false;
+      const until = () => Math.max(3 * 3_600_000, lastMove + converges.withinMs! + 2 * EVERY);
+      while (runner.nextEventAt !== undefined && runner.nextEventAt <= until()) {
+        runner.processNext();
+        const v = viewOf(runner);
+        if (!unlocked && v.snapshot.value === 'failed' && staleLock(v)) {
+          runner.inject({ kind: 'forceUnlock' });
+          unlocked = true;
+          lastMove = Math.max(lastMove, runner.t);
+        }
+        const broken = always.find((p) => !p.holds(viewOf(runner)));
+        if (broken) throw new Error(`${broken.name} fails at t=${runner.t}`);
+        if (promised.includes('converges-after-force-unlock') && runner.t >= lastMove + converges.withinMs! && !converges.holds(viewOf(runner))) {
+          throw new Error(`not converged ${(runner.t - lastMove) / 1000}s after the last move (K = ${converges.withinMs! / 1000}s)`);
+        }
+      }
+    }), { numRuns: propertyRuns(200), seed: 10 });
   }, 60_000 + propertyRuns(200) * 100);
 
   it('the claims can fail: a create begun before its dependency returned, a create after its dependency failed, a protected delete', () => {
