@@ -263,7 +263,8 @@ export function terraformProperties(config: TerraformLoopConfig, alphabet: reado
       claim: `once the environment stops with no stale lock left (force-unlocked), within ${within}: the next run repairs the partial state — converged, and it stays so` });
   }
   if (has('crash')) out.push(lockErrorReached);
-  if (has('failCreate')) out.push(createFailed);
+  // A kill can leave an orphan whose name makes the next creates fail.
+  if (has('failCreate') || has('crash')) out.push(createFailed);
   const everywhere = allResources(config, alphabet);
   if (everywhere.some((r) => r.lifecycle.createBeforeDestroy)) out.push(replacedCreateFirst);
   if (everywhere.some((r) => r.lifecycle.preventDestroy)) out.push(planRefused);

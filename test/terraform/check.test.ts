@@ -9,6 +9,7 @@ import { parseTraceText } from '../../sim/trace-schema';
 
 const CRASHED = 'scenarios/terraform-check-crashed-lock.yaml';
 const PROTECTED = 'scenarios/terraform-check-protected-replace.yaml';
+const ORPHAN = 'scenarios/terraform-check-orphan-name.yaml';
 
 const check = (file: string, withinPeriods?: number) => {
   const { entry, scenario } = loadScenario(file);
@@ -126,6 +127,42 @@ describe(`loopscope check ${PROTECTED}`, () => {
     expect(verdict(run, 'replaced-create-first').path).toHaveLength(19);
     expect(moves(run, verdict(run, 'plan-refused').path)).toEqual(['13: console edit aws_db_instance.orders engine=postgres']);
     expect(verdict(run, 'plan-refused').path).toHaveLength(15);
+  });
+});
+
+describe(`loopscope check ${ORPHAN}`, () => {
+  const run = check(ORPHAN);
+
+  it('explores the whole bounded space: 119 distinct states', () => {
+    expect(run.result.stats).toMatchObject({ complete: true, distinct: 119, depth: 26 });
+    expect(run.alphabet.map((m) => m.label)).toEqual(['kill terraform', 'terraform force-unlock']);
+  });
+
+  it('every verdict: the repair after force-unlock is refuted here (a bucket name is its identity), and not promised', () => {
+    expect(verdicts(run)).toEqual({
+      'state-writes-locked-and-ordered': 'holds', 'apply-respects-dependencies': 'holds', 'failure-stops-dependents': 'holds',
+      'prevent-destroy-honoured': 'holds', 'create-before-destroy-honoured': 'holds', 'never-destroys-data': 'holds',
+      'reaches-converged': 'holds', 'lock-error': 'holds', 'create-failed': 'holds',
+      converges: 'violated', 'no-orphans': 'violated', 'converges-after-force-unlock': 'violated',
+    });
+    expect(run.promises).toContain('converges');
+    expect(run.promises).not.toContain('converges-after-force-unlock');
+  });
+
+  it('converges-after-force-unlock: killed while the bucket is created, force-unlocked (7 steps); every later create fails', () => {
+    const v = verdict(run, 'converges-after-force-unlock');
+    expect(v.path).toHaveLength(7);
+    expect(moves(run, v.path)).toEqual(['4: kill terraform', '6: terraform force-unlock']);
+    expect(v.settleMs).toBe(Infinity);
+    const trace = run.counterexamples.find((c) => c.property === 'converges-after-force-unlock')!.trace;
+    expect(trace.frames.filter((f) => f.note?.includes('BucketAlreadyOwnedByYou')).length).toBeGreaterThanOrEqual(2);
+    const parsed = parseTraceText(JSON.stringify(trace));
+    expect(parsed.ok ? 'ok' : parsed.error).toBe('ok');
+  });
+
+  it('the failed create stops its dependent: the witness is a run after the force-unlock (14 steps)', () => {
+    expect(moves(run, verdict(run, 'create-failed').path)).toEqual(['4: kill terraform', '7: terraform force-unlock']);
+    expect(verdict(run, 'create-failed').path).toHaveLength(14);
   });
 });
 
