@@ -125,7 +125,7 @@ export function parseKubernetesScenario(file: string, name: string, doc: unknown
       builtinDelayMs: lat.builtin, crashBackoffMs: lat.crashBackoff, resyncMs: s.cluster?.resync, heartbeatMs: s.cluster?.heartbeat }),
   };
   if (params.heartbeatMs < 1) throw new InputError(file, 'cluster.heartbeat', 'expected a duration > 0');
-  if (params.resyncMs < 1) throw new InputError(file, 'cluster.resync', 'expected a duration > 0');
+  if (params.resyncMs < 0) throw new InputError(file, 'cluster.resync', 'expected a duration ≥ 0 (0: never, as client-go)');
   const builtins = s.builtins ?? [];
   if (builtins.includes(s.controller)) throw new InputError(file, 'builtins', `expected the built-in controllers not to include the focal controller "${s.controller}"`);
 

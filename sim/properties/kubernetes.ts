@@ -1,4 +1,7 @@
 import type { ControllerConfig } from '../../machines/kubernetes';
+import { specOf } from '../../machines/kubernetes';
+import type { HpaSpec } from '../../machines/kubernetes/hpa/reconciler';
+import { HPA_SYNC_PERIOD_MS } from '../../machines/kubernetes/hpa/reconciler';
 import { DB_FAILOVER_AFTER_MS } from '../../machines/kubernetes/reconcilers/database';
 import type { CheckProperty, EnvMove, LoopCheck } from '../check/model';
 import type { KubeFault, KubeParams, KubeWorld } from '../worlds/kubernetes';
@@ -6,6 +9,8 @@ import { DEFAULT_KUBE_PARAMS } from '../worlds/kubernetes';
 import { settleBoundMs } from './kubernetes/bound';
 import { kubernetesKey } from './kubernetes/key';
 import { kubernetesApplicable, kubernetesLabel, validateKubernetesCheck } from './kubernetes/moves';
+import { deploymentConverges, maxSurge, minAvailable, rollsOut } from './kubernetes/deployment';
+import { hpaConverges, scalesToMax, withinBounds } from './kubernetes/hpa';
 import { noExtraPods, noSurplusAtRest, reachesReplicas, replicaSetConverges, waitsForExpectations } from './kubernetes/replicaset';
 
 /**
@@ -17,21 +22,33 @@ type Property = CheckProperty<KubeWorld, ControllerConfig>;
 type Move = EnvMove<KubeFault, ControllerConfig>;
 
 export * from './kubernetes/replicaset';
+export * from './kubernetes/deployment';
+export * from './kubernetes/hpa';
 export { controllerQuiescent, worldAt } from './kubernetes/view';
 export { settleBoundMs } from './kubernetes/bound';
 
 const faultsOf = (alphabet: readonly Move[]): KubeFault[] => alphabet.flatMap((m) => ('fault' in m.entry ? [m.entry.fault] : []));
 
-/** Whether a move may lower a ReplicaSet's spec.replicas (below its start or another move's value). */
-function lowersReplicaSets(alphabet: readonly Move[], world: KubeWorld | undefined): boolean {
-  const scales = faultsOf(alphabet).filter((f) => f.kind === 'scale' && f.objectKind === 'ReplicaSet');
-  if (faultsOf(alphabet).some((f) => (f.kind === 'apply' && f.object.kind === 'ReplicaSet') || (f.kind === 'delete' && f.objectKind === 'ReplicaSet'))) return true;
+/** Whether a move may lower the spec.replicas of an object of `kind` (below its start or another move's value). */
+function lowersReplicas(kind: string, alphabet: readonly Move[], world: KubeWorld | undefined): boolean {
+  const faults = faultsOf(alphabet);
+  if (faults.some((f) => (f.kind === 'apply' && f.object.kind === kind) || (f.kind === 'delete' && f.objectKind === kind))) return true;
+  const scales = faults.flatMap((f) => (f.kind === 'scale' && f.objectKind === kind ? [f] : []));
   return scales.some((f) => {
-    if (f.kind !== 'scale') return false;
-    const start = world?.store.objects[`ReplicaSet/${f.namespace}/${f.name}`]?.spec.replicas;
-    const others = scales.flatMap((g) => (g !== f && g.kind === 'scale' && g.name === f.name ? [g.replicas] : []));
+    const start = world?.store.objects[`${kind}/${f.namespace}/${f.name}`]?.spec.replicas;
+    const others = scales.flatMap((g) => (g !== f && g.name === f.name ? [g.replicas] : []));
     return [typeof start === 'number' ? start : Infinity, ...others].some((r) => f.replicas < r);
   });
+}
+
+/** Whether a move takes pods down on its own (then availability is not the controller's alone). */
+const killsPods = (alphabet: readonly Move[]) => faultsOf(alphabet).some((f) => f.kind === 'crashPod' || f.kind === 'deletePod' || f.kind === 'nodeFail');
+
+/** The largest spec.replicas an object of `kind` has at the start or gets from a move. */
+function mostReplicas(kind: string, alphabet: readonly Move[], world: KubeWorld | undefined): number {
+  const start = Object.values(world?.store.objects ?? {}).flatMap((o) => (o.kind === kind && typeof o.spec.replicas === 'number' ? [o.spec.replicas] : []));
+  const moved = faultsOf(alphabet).flatMap((f) => (f.kind === 'scale' && f.objectKind === kind ? [f.replicas] : []));
+  return Math.max(1, ...start, ...moved);
 }
 
 /**
@@ -50,8 +67,33 @@ export function kubernetesProperties(config: ControllerConfig, alphabet: readonl
       // ReplicaSet: nothing beyond a pod's life (one slow-start round of writes takes milliseconds).
       const { withinMs, within } = bound(0);
       const out: Property[] = [noSurplusAtRest, replicaSetConverges(withinMs, within), reachesReplicas];
-      if (!lowersReplicaSets(alphabet, world)) out.unshift(noExtraPods);
+      if (!lowersReplicas('ReplicaSet', alphabet, world)) out.unshift(noExtraPods);
       if (config.options.expectations !== false) out.push(waitsForExpectations);
+      return out;
+    }
+    case 'deployment': {
+      // Deployment: a rollout replaces one pod per step (maxSurge/maxUnavailable of a small set):
+      // scale the new ReplicaSet, its pod starts and becomes ready, the ReplicaSet's status and the
+      // watch bring that back, the old one is scaled down — per pod of the largest replicas.
+      const step = params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs);
+      const { withinMs, within } = bound(mostReplicas('Deployment', alphabet, world) * step);
+      const out: Property[] = [deploymentConverges(withinMs, within), rollsOut];
+      if (!killsPods(alphabet)) out.unshift(minAvailable);
+      if (!lowersReplicas('Deployment', alphabet, world)) out.unshift(maxSurge);
+      return out;
+    }
+    case 'hpa': {
+      // HPA: a load change is seen at the next sync (15 s); each sync may move the count (up to
+      // maxReplicas − minReplicas syncs with the seed rule's one pod a period); a scale-down waits
+      // out the stabilisation window (300 s, or the longest behavior window); the pods then start.
+      const period = typeof config.options.syncPeriodMs === 'number' ? config.options.syncPeriodMs : HPA_SYNC_PERIOD_MS;
+      const hpas = Object.values(world?.store.objects ?? {}).filter((o) => o.kind === 'HorizontalPodAutoscaler').map((o) => specOf<HpaSpec>(o));
+      const span = Math.max(1, ...hpas.map((h) => h.maxReplicas - h.minReplicas));
+      const window = Math.max(300_000, ...hpas.map((h) => (h.behavior?.scaleDown?.stabilizationWindowSeconds ?? 0) * 1000));
+      const step = params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs);
+      const { withinMs, within } = bound(window + (span + 2) * period + span * step);
+      const out: Property[] = [hpaConverges(withinMs, within), scalesToMax];
+      if (!faultsOf(alphabet).some((f) => f.kind === 'scale' || f.kind === 'apply')) out.unshift(withinBounds);
       return out;
     }
     default:
@@ -67,6 +109,13 @@ export function kubernetesPromises(config: ControllerConfig): readonly string[] 
     // convergence and the rest state are promised.
     case 'replicaset':
       return config.options.expectations === false ? ['no-surplus-at-rest', 'converges'] : ['no-extra-pods', 'no-surplus-at-rest', 'converges'];
+    // The documented RollingUpdate bounds (maxSurge, maxUnavailable) and the finished rollout.
+    case 'deployment':
+      return ['max-surge', 'min-available', 'converges'];
+    // The autoscaling/v2 algorithm (tolerance, stabilisation window) promises bounds and settling;
+    // the talk's seed rule (options.policy: seed) only clamps to the bounds.
+    case 'hpa':
+      return config.options.policy === 'seed' ? ['within-bounds'] : ['within-bounds', 'converges'];
     default:
       return [];
   }

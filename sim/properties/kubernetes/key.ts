@@ -141,7 +141,8 @@ export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_
   const parts: string[] = [];
   // ---- the controller
   parts.push(`${JSON.stringify(state.snapshot.value)}|${Object.keys(state.snapshot.children).join(',')}`);
-  parts.push(`${ctx.synced ? 1 : 0}|${ctx.current ?? ''}|${t - ctx.now}|${ctx.batchIndex}|${resultKey(ctx.outcome)}`);
+  // context.now is always overwritten by the next answer before it is read (decide, recordBatch): dead.
+  parts.push(`${ctx.synced ? 1 : 0}|${ctx.current ?? ''}|${ctx.batchIndex}|${resultKey(ctx.outcome)}`);
   parts.push(workQueueKey(ctx.queue, t));
   parts.push(memoryKey(ctx.config.reconciler, ctx.memory, world, t));
   if (ctx.plan) parts.push(`P${resultKey(ctx.plan.outcome)}${ctx.plan.batches.map((b) => b.map(writeKey).join(';')).join('||')}`);
@@ -216,9 +217,13 @@ function memoryKey(reconciler: string, memory: unknown, world: KubeWorld, t: num
       .sort().join(',');
   }
   if (reconciler === 'hpa') {
-    const { recWindow, eventWindow } = hpaWindows(world);
+    const { recWindow, eventWindow, behavior } = hpaWindows(world);
     return Object.entries(memory as HpaMemory).map(([k, e]) => {
-      const recs = e.recommendations.filter((r) => t - r.at <= recWindow).map((r) => `${t - r.at}:${r.replicas}`).sort();
+      let live = e.recommendations.filter((r) => t - r.at <= recWindow).sort((a, b) => b.at - a.at);
+      // Without behavior only the window's maximum is read: a recommendation is dead once a newer
+      // one is at least as high (it leaves the window later).
+      if (!behavior) live = live.filter((r, i) => live.slice(0, i).every((n) => n.replicas < r.replicas));
+      const recs = live.map((r) => `${t - r.at}:${r.replicas}`);
       const ev = (list: { at: number; change: number }[]) => list.filter((x) => t - x.at < eventWindow).map((x) => `${t - x.at}:${x.change}`).sort();
       return `${k}[${recs.join(',')}][${ev(e.upEvents).join(',')}][${ev(e.downEvents).join(',')}]`;
     }).sort().join(',');
@@ -227,16 +232,18 @@ function memoryKey(reconciler: string, memory: unknown, world: KubeWorld, t: num
 }
 
 /** How far back an HPA looks: its stabilisation windows and its scaling-policy periods. */
-function hpaWindows(world: KubeWorld): { recWindow: number; eventWindow: number } {
+function hpaWindows(world: KubeWorld): { recWindow: number; eventWindow: number; behavior: boolean } {
   let recWindow = HPA_DOWNSCALE_WINDOW_MS;
   let eventWindow = HPA_DEFAULT_PERIOD_MS;
+  let behavior = false;
   const hpas = [...Object.values(world.store.objects), ...Object.values(world.informer?.cache ?? {})].filter((o) => o.kind === 'HorizontalPodAutoscaler');
   for (const h of hpas) {
     const b = (h.spec as unknown as HpaSpec).behavior;
+    if (b) behavior = true;
     for (const rules of [b?.scaleUp, b?.scaleDown]) {
       recWindow = Math.max(recWindow, (rules?.stabilizationWindowSeconds ?? 0) * 1000);
       for (const p of rules?.policies ?? []) eventWindow = Math.max(eventWindow, p.periodSeconds * 1000);
     }
   }
-  return { recWindow, eventWindow };
+  return { recWindow, eventWindow, behavior };
 }

@@ -1,4 +1,4 @@
-import type { ControllerConfig, ReplicaSetSpec } from '../../../machines/kubernetes';
+import type { ControllerConfig, ControllerContext, ReplicaSetSpec } from '../../../machines/kubernetes';
 import type { LoadedScenario } from '../../loops/registry';
 import type { TimelineEntry } from '../../runner';
 import { InputError } from '../../scenario/errors';
@@ -35,7 +35,7 @@ export function kubernetesLabel(entry: Entry): string {
     case 'dropWatch': return `lost watch event${f.count > 1 ? 's' : ''}: next ${f.count} of ${f.objectKind ?? 'any kind'}`;
     case 'reorderWatch': return `reordered watch: next ${f.count} events (≤ ${secs(f.maxMs)})`;
     case 'failWrites': return `fail next ${f.count} API write${f.count > 1 ? 's' : ''}`;
-    case 'restartController': return 'controller crash (between writes)';
+    case 'restartController': return 'controller crash (after a reconcile\'s writes)';
   }
 }
 
@@ -43,15 +43,20 @@ const nodeReady = (world: KubeWorld, node: string) => (world.store.objects[st.st
 
 /**
  * Whether a move can change anything now (a no-op move would only duplicate states). A controller
- * crash happens between writes: after any write of a reconcile has been answered, never while one
- * is on the wire (the perturbation of Sieve's intermediate-state testing).
+ * crash happens right after a reconcile's writes were answered (Sieve's intermediate-state
+ * perturbation, OSDI '22): the workqueue, expectations and cache die with the process, the writes
+ * stay. Not modelled: a crash between two batches of one reconcile (the next batch is already on
+ * the wire then, and a crash with a write on the wire lets it land after the restart's relist).
  */
 export function kubernetesApplicable(state: StepState<KubeWorld, ControllerConfig>, entry: Entry): boolean {
   if ('config' in entry) return true;
   const f = entry.fault;
   const world = worldAt(state);
   switch (f.kind) {
-    case 'restartController': return !world.ops.some((op) => op.kind === 'write');
+    case 'restartController': {
+      const ctx = state.snapshot.context as ControllerContext;
+      return (state.snapshot.matches('result') || state.snapshot.matches('failed')) && ctx.writes.length > 0 && !world.ops.some((op) => op.kind === 'write');
+    }
     case 'crashPod': case 'deletePod': {
       const p = findPod(world, f.namespace, f.pod);
       return p !== undefined && p.metadata.deletionTimestamp === undefined;

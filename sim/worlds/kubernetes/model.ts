@@ -26,6 +26,9 @@ export type KubeFault =
   | { kind: 'failWrites'; count: number }
   | { kind: 'restartController' };
 
+/** A resync period of 0 means never (client-go: "resyncPeriod 0 disables resync"). */
+const nextResync = (world: KubeWorld, t: number) => (world.params.resyncMs > 0 ? t + world.params.resyncMs : Number.POSITIVE_INFINITY);
+
 function initialList(world: KubeWorld, kinds: string[], t: number): KubeWorld {
   const objects = Object.values(world.store.objects).filter((o) => kinds.includes(o.kind))
     .sort((a, b) => (st.storeKeyOf(a) < st.storeKeyOf(b) ? -1 : 1));
@@ -34,7 +37,7 @@ function initialList(world: KubeWorld, kinds: string[], t: number): KubeWorld {
   const pending: WatchEvent[] = objects.map((object) => ({ type: 'ADDED', object }));
   // Deliveries queued for an earlier informer are obsolete: the list replaces them.
   const agenda = world.agenda.filter((a) => a.kind !== 'deliver');
-  return { ...world, agenda, informer: { generation: (world.informer?.generation ?? 0) + 1, kinds, cache, pending, lastDeliverAt: {}, nextResyncAt: t + world.params.resyncMs } };
+  return { ...world, agenda, informer: { generation: (world.informer?.generation ?? 0) + 1, kinds, cache, pending, lastDeliverAt: {}, nextResyncAt: nextResync(world, t) } };
 }
 
 /** Relist + resync: the cache is replaced by the server's state (repairing dropped events), and
@@ -51,7 +54,7 @@ function resync(world: KubeWorld, t: number): KubeWorld {
     events.push(old ? { type: 'MODIFIED', object: o, old } : { type: 'ADDED', object: o });
   }
   for (const [key, o] of Object.entries(inf.cache)) if (!cache[key]) events.push({ type: 'DELETED', object: o });
-  return { ...world, informer: { ...inf, cache, pending: [...inf.pending, ...events], nextResyncAt: t + world.params.resyncMs } };
+  return { ...world, informer: { ...inf, cache, pending: [...inf.pending, ...events], nextResyncAt: nextResync(world, t) } };
 }
 
 type Op = KubeWorld['ops'][number];

@@ -27,7 +27,7 @@ export interface KubeParams {
   podEvictionMs: number;
   /** Delay before a built-in controller in the world reacts to an event. */
   builtinDelayMs: number;
-  /** Informer resync (a relist that also repairs dropped events). */
+  /** Informer resync (a relist that also repairs dropped events); 0: never. */
   resyncMs: number;
   /** The longest a watch waits without news before the controller looks again. */
   heartbeatMs: number;

@@ -1,0 +1,67 @@
+import type { ControllerConfig, DeploymentSpec, KObject } from '../../../machines/kubernetes';
+import { isPodReady, matches, specOf } from '../../../machines/kubernetes';
+import type { HpaSpec } from '../../../machines/kubernetes/hpa/reconciler';
+import { isActive } from '../../../machines/kubernetes/reconcilers/replicaset';
+import type { CheckProperty } from '../../check/model';
+import type { KubeWorld } from '../../worlds/kubernetes';
+import { objectsOf, worldAt } from './view';
+
+/**
+ * The HorizontalPodAutoscaler's contract (kubernetes docs, "Horizontal Pod Autoscaling"): the
+ * target's replica count stays within [minReplicas, maxReplicas], and under a steady load it
+ * settles — the tolerance and the scale-down stabilisation window exist so that it does not
+ * "thrash" (flap) between counts.
+ */
+
+type Property = CheckProperty<KubeWorld, ControllerConfig>;
+
+const targetOf = (w: KubeWorld, hpa: KObject): KObject | undefined => {
+  const ref = specOf<HpaSpec>(hpa).scaleTargetRef;
+  return Object.values(w.store.objects).find((o) => o.kind === ref.kind && o.metadata.namespace === hpa.metadata.namespace && o.metadata.name === ref.name);
+};
+
+export const withinBounds: Property = {
+  name: 'within-bounds', kind: 'always',
+  claim: 'every HPA target\'s spec.replicas stays within [minReplicas, maxReplicas]',
+  holds: (v) => {
+    const w = worldAt(v);
+    return objectsOf(w, 'HorizontalPodAutoscaler').every((hpa) => {
+      const target = targetOf(w, hpa);
+      const { minReplicas, maxReplicas } = specOf<HpaSpec>(hpa);
+      const replicas = target ? specOf<DeploymentSpec>(target).replicas : minReplicas;
+      return replicas >= minReplicas && replicas <= maxReplicas;
+    });
+  },
+};
+
+/** Steady: the HPA wants what the target has, and the target's pods are all there and ready. */
+export function hpasSteady(w: KubeWorld): boolean {
+  return objectsOf(w, 'HorizontalPodAutoscaler').every((hpa) => {
+    const target = targetOf(w, hpa);
+    if (!target) return false;
+    const spec = specOf<DeploymentSpec>(target);
+    const status = hpa.status as { desiredReplicas?: number; currentReplicas?: number };
+    const pods = objectsOf(w, 'Pod').filter((p) => p.metadata.namespace === target.metadata.namespace && matches(spec.selector, p.metadata.labels) && isActive(p));
+    return status.desiredReplicas === spec.replicas && status.currentReplicas === spec.replicas && pods.length === spec.replicas && pods.every(isPodReady);
+  });
+}
+
+export function hpaConverges(withinMs: number, within: string): Property {
+  return {
+    name: 'converges', kind: 'eventually', withinMs, within,
+    claim: `once the load stops changing, within ${within}: every HPA wants the replicas its target has, they run ready, and it stays so (no flapping)`,
+    holds: (v) => hpasSteady(worldAt(v)),
+  };
+}
+
+export const scalesToMax: Property = {
+  name: 'scales-to-max', kind: 'sometimes',
+  claim: 'some run scales a target to maxReplicas (the load moves reach the bound)',
+  holds: (v) => {
+    const w = worldAt(v);
+    return objectsOf(w, 'HorizontalPodAutoscaler').some((hpa) => {
+      const target = targetOf(w, hpa);
+      return target !== undefined && specOf<DeploymentSpec>(target).replicas === specOf<HpaSpec>(hpa).maxReplicas;
+    });
+  },
+};
