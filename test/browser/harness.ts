@@ -1,3 +1,4 @@
+import { mkdirSync } from 'node:fs';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -9,6 +10,12 @@ import { afterAll, beforeAll } from 'vitest';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ROOT = resolve(import.meta.dirname, '../..');
+
+/** Where screenshots go: an ignored folder, so tests never touch tracked files; `npm run gallery`
+ * points it at docs/gallery on purpose to refresh the README's pictures. */
+export const GALLERY_DIR = resolve(ROOT, process.env.LOOPSCOPE_GALLERY_DIR ?? 'test-results/gallery');
+mkdirSync(GALLERY_DIR, { recursive: true });
+export const galleryPath = (name: string) => join(GALLERY_DIR, `${name}.png`);
 export const hasChromium = existsSync(CHROMIUM);
 /** In CI a missing browser is a failure, never a skip (see .ci/setup-chromium.sh). */
 export const mustRun = process.env.CI === 'true';

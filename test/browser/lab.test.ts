@@ -5,7 +5,7 @@ import { parse } from 'yaml';
 import type { ViteDevServer } from 'vite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOOPS, runnerFor } from '../../sim/loops/index';
-import { hasChromium, launchChromium, missingChromiumMessage, mustRun, offsite, ROOT, startLab, watch } from './harness';
+import { galleryPath, hasChromium, launchChromium, missingChromiumMessage, mustRun, offsite, ROOT, startLab, watch } from './harness';
 
 // Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
 const runSuite = hasChromium || mustRun;
@@ -61,7 +61,7 @@ describe.runIf(runSuite)('web lab in chromium', () => {
     for (const id of ['cron', 'puppet', 'systemd-restart', 'terraform', 'kubernetes', 'incus-hpa']) {
       expect(await page.getByTestId(`loop-card-${id}`).count()).toBe(1);
     }
-    await page.screenshot({ path: join(ROOT, 'docs/gallery/home.png') });
+    await page.screenshot({ path: galleryPath('home') });
     await page.getByTestId('open-talk-lab').click();
     await page.getByTestId('lab').waitFor();
     expect(page.url()).toContain('scenario=talk-lab');
@@ -198,7 +198,7 @@ describe.runIf(runSuite)('web lab in chromium', () => {
     expect(await text('phase-banner')).toMatch(/O laço/);
     const bg = await page.getByTestId('app').evaluate((el) => getComputedStyle(el).getPropertyValue('--bg').trim());
     expect(bg).toBe('#000');
-    await page.screenshot({ path: join(ROOT, 'docs/gallery/presenter.png') });
+    await page.screenshot({ path: galleryPath('presenter') });
     await page.getByTestId('presenter-exit').click();
     expect(await page.locator('.topbar').isVisible()).toBe(true);
     expect(page.url()).not.toContain('presenter=1');
@@ -226,7 +226,7 @@ describe.runIf(runSuite)('web lab in chromium', () => {
   });
 
   const WORLD_VIEW_GALLERY = ['systemd-restart', 'cron', 'kubernetes'];
-  it('opens every registered loop, steps it, and saves its screenshot to docs/gallery', async () => {
+  it('opens every registered loop, steps it, and saves its screenshot to the gallery', async () => {
     for (const { loop, id } of scenarioPerLoop()) {
       await open(`?loop=${loop}&scenario=${id}`);
       expect(await page.getByTestId('scenario-error').count(), `${id} should open`).toBe(0);
@@ -239,7 +239,7 @@ describe.runIf(runSuite)('web lab in chromium', () => {
       await open(`?loop=${loop}&scenario=${id}&t=90000`);
       await page.locator('[data-testid="sc-node"]').first().waitFor();
       // world-views.test.ts takes the loops with a dedicated world view (full page).
-      if (!WORLD_VIEW_GALLERY.includes(loop)) await page.screenshot({ path: join(ROOT, `docs/gallery/${loop}.png`) });
+      if (!WORLD_VIEW_GALLERY.includes(loop)) await page.screenshot({ path: galleryPath(loop) });
     }
   });
 

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { hasChromium, missingChromiumMessage, mustRun, offsite, ROOT, useLabPage } from './harness';
+import { galleryPath, hasChromium, missingChromiumMessage, mustRun, offsite, useLabPage } from './harness';
 
 // Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
 const runSuite = hasChromium || mustRun;
@@ -22,7 +21,7 @@ describe.runIf(runSuite)('puppet and terraform world views in chromium', () => {
   const screenshot = async (loop: string, scenario: string, t: number) => {
     await open(`?loop=${loop}&scenario=${scenario}&t=${t}`);
     await lab.page.locator('[data-testid="sc-node"]').first().waitFor();
-    await lab.page.screenshot({ path: join(ROOT, `docs/gallery/${loop}.png`), fullPage: true });
+    await lab.page.screenshot({ path: galleryPath(loop), fullPage: true });
   };
 
   describe('puppet', () => {

@@ -1,7 +1,6 @@
-import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { hasChromium, missingChromiumMessage, mustRun, offsite, ROOT, useLabPage } from './harness';
+import { galleryPath, hasChromium, missingChromiumMessage, mustRun, offsite, useLabPage } from './harness';
 
 // Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
 const runSuite = hasChromium || mustRun;
@@ -23,7 +22,7 @@ describe.runIf(runSuite)('dedicated world views in chromium', () => {
   const screenshot = async (loop: string, scenario: string) => {
     await open(`?loop=${loop}&scenario=${scenario}&t=90000`);
     await lab.page.locator('[data-testid="sc-node"]').first().waitFor();
-    await lab.page.screenshot({ path: join(ROOT, `docs/gallery/${loop}.png`), fullPage: true });
+    await lab.page.screenshot({ path: galleryPath(loop), fullPage: true });
   };
 
   it('systemd-restart: systemctl status, NRestarts and the start-limit window follow the crash loop', async () => {
