@@ -2,14 +2,13 @@
  * One explorer run in a fresh process (so its peak RSS is its own): `tsx bench/explorer-case.ts
  * <check scenario> [variant]` prints one JSON line with the search statistics and the verdicts.
  */
-import { checkOf, checkScenario } from '../sim/check/check';
+import { checkScenario } from '../sim/check/check';
 import { runOutcome } from '../sim/check/outcome';
 import { loadScenario } from '../sim/loops';
 
 const [file, variant] = process.argv.slice(2);
 if (!file) throw new Error('usage: explorer-case.ts <scenario> [variant]');
 const { entry, scenario } = loadScenario(file);
-checkOf(entry, file);
 const run = checkScenario(entry, scenario, variant ? { policy: variant } : {});
 const s = run.result.stats;
 process.stdout.write(JSON.stringify({

@@ -8,7 +8,8 @@ import { emitTests } from '../sim/check/emit-test';
 import { checkJson } from '../sim/check/json';
 import { junitReport } from '../sim/check/junit';
 import { exitCode, summaryLine } from '../sim/check/outcome';
-import { CHECKS } from '../sim/check/registry';
+import type { LoopEntry } from '../sim/loops/registry';
+import { LOOPS } from '../sim/loops/registry';
 import { findingsTable, formatReport } from '../sim/check/report';
 import { formatTimeline } from '../sim/format';
 import type { Frame } from '../sim/trace';
@@ -46,7 +47,7 @@ function outputDir(option: string, dir: string | undefined): string | undefined 
 }
 
 /** The policies each loop declares, for --help. */
-const policiesHelp = () => Object.values(CHECKS).flatMap((c) => (c.variants ? [`${c.loop}: ${c.variants.names.join('|')}`] : [])).join('; ');
+const policiesHelp = () => Object.values(LOOPS).flatMap((l: LoopEntry) => (l.policies ? [`${l.id}: ${l.policies.names.join('|')}`] : [])).join('; ');
 
 function printText(runs: readonly CheckRun[], columns: (f: Frame) => string, files: (ce: Counterexample) => Artifacts, table: boolean): void {
   for (const run of runs) {
@@ -85,7 +86,7 @@ export function registerCheck(program: Command): void {
       const format = formatOf(flags.format);
       if (flags.table && flags.policy !== undefined) throw new UsageError('--table', 'checks every policy: leave out --policy');
       const { entry, scenario } = loadScenario(file);
-      const names = variantNames(checkOf(entry, scenario.file));
+      const names = variantNames(entry);
       if (flags.policy !== undefined && names.length === 0) throw new UsageError('--policy', `expected no --policy: loop ${entry.binding.loop} has no policies`);
       if (flags.policy !== undefined && !names.includes(flags.policy)) {
         throw new UsageError('--policy', `expected one of ${names.join(', ')} (the policies of ${entry.binding.loop}), got "${flags.policy}"`);

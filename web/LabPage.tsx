@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { LOOPS } from '../sim/loops/registry';
+import { loopById } from '../sim/loops/registry';
 import { Controls } from './components/Controls';
 import { PhaseBanner } from './components/PhaseBanner';
 import { Scrubber } from './components/Scrubber';
@@ -25,7 +25,7 @@ export function LabPage({ session, presenter, onReset, onMoment }: LabPageProps)
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(10);
   const views = viewsFor(session.loop);
-  const machine = LOOPS[session.loop]?.binding.machine;
+  const machine = loopById(session.loop)?.binding.machine;
   usePlayLoop(session, playing, speed, () => setPlaying(false));
 
   const step = useCallback(() => { setPlaying(false); session.step(); }, [session]);

@@ -1,16 +1,15 @@
 import type { LoadedScenario, LoopEntry } from '../loops/registry';
+import { withPolicy } from '../loops/registry';
 import type { LoopBinding } from '../model';
-import { InputError } from '../scenario/errors';
 import type { Trace } from '../trace';
 import type { ReplayInput } from './counterexample';
 import { counterexampleTrace } from './counterexample';
 import type { ExploreOptions, ExploreResult, PathStep } from './explorer';
 import { explore } from './explorer';
 import type { CheckProperty, EnvMove, LoopCheck } from './model';
-import { CHECKS } from './registry';
 
 export interface CheckOptions extends ExploreOptions {
-  /** A named variant of the scenario's config (the loop's `variants`, e.g. an HPA policy). */
+  /** One of the loop's policies (its definition's `policies`, e.g. an HPA policy). */
   policy?: string;
   /** Overrides the loop's convergence bound K (in periods). */
   withinPeriods?: number;
@@ -43,26 +42,16 @@ export interface PreparedCheck {
   replayInput: ReplayInput<unknown, unknown, unknown>;
 }
 
-/** The loop's check module, or bad input when the checker does not know the loop. */
-export function checkOf(entry: LoopEntry, file: string): AnyCheck {
-  const check = CHECKS[entry.binding.loop];
-  if (!check) throw new InputError(file, 'loop', `expected a loop the checker knows (${Object.keys(CHECKS).join(', ')}), got ${entry.binding.loop}`);
-  return check;
-}
+/** The loop's check (every registered loop has one: sim/loops/define.ts). */
+export const checkOf = (entry: LoopEntry): AnyCheck => entry.check;
 
-/** The names `--policy` accepts for this loop (none when it declares no variants). */
-export const variantNames = (check: AnyCheck): readonly string[] => check.variants?.names ?? [];
+/** The names `--policy` accepts for this loop (none when it has no policies). */
+export const variantNames = (entry: LoopEntry): readonly string[] => entry.policies?.names ?? [];
 
 /** Resolves the configuration (scenario config, or one of its variants) and what is claimed for it. */
 export function prepareCheck(entry: LoopEntry, scenario: LoadedScenario, options: CheckOptions = {}): PreparedCheck {
-  const check = checkOf(entry, scenario.file);
-  let config = scenario.config;
-  if (options.policy !== undefined) {
-    const names = variantNames(check);
-    if (!check.variants || names.length === 0) throw new InputError(scenario.file, 'loop', `loop ${check.loop} has no policies to choose from (--policy)`);
-    if (!names.includes(options.policy)) throw new InputError(scenario.file, 'loop', `expected a policy of ${check.loop} (${names.join(', ')}), got "${options.policy}"`);
-    config = check.variants.apply(config, options.policy);
-  }
+  const check = checkOf(entry);
+  const config = options.policy !== undefined ? withPolicy(entry, scenario, options.policy) : scenario.config;
   check.validate(scenario);
   const policy = options.policy ?? (config as { policy?: string }).policy;
   const alphabet = scenario.timeline.map((e, index) => ({ index, label: check.label(e), entry: e }));

@@ -39,7 +39,7 @@ export interface EnvMove<F, C> {
 
 /**
  * Everything loop-specific the explorer needs; one module per loop (sim/properties/<loop>.ts),
- * registered in sim/check/registry.ts. The loop's logic is not repeated here: steps go through
+ * part of the loop's definition (sim/loops/define.ts). The loop's logic is not repeated here: steps go through
  * its machine and WorldModel; this only says what the environment may do, which parts of a
  * state matter for the future (the canonical key) and what is claimed.
  */
@@ -61,20 +61,8 @@ export interface LoopCheck<W, F, C> {
   properties(config: C, alphabet: readonly EnvMove<F, C>[], withinPeriods?: number, world?: W): CheckProperty<W, C>[];
   /** Which properties this configuration promises (its policy's contract); others are findings. */
   promises(config: C): readonly string[];
-  /**
-   * Optional: the loop's named configurations (the HPA's policies), the names `--policy` accepts
-   * and the columns of `--table`. Without it the scenario's own config is the only one.
-   */
-  variants?: CheckVariants<C>;
 }
 
-/** Named variants of a scenario's configuration, e.g. one per policy. */
-export interface CheckVariants<C> {
-  /** In table order. */
-  names: readonly string[];
-  /** The scenario's config with the named variant applied. */
-  apply(config: C, name: string): C;
-}
 
 /**
  * A function type checked like a method (bivariantly in its parameters), as every other member of

@@ -1,9 +1,15 @@
-import type { LoopBinding } from '../model';
-import type { TimelineEntry } from '../runner';
 import { Runner } from '../runner';
 import { InputError } from '../scenario/errors';
 import { parseYamlText } from '../scenario/load-text';
-import type { Frame } from '../trace';
+import { POLICY_NAMES } from '../../machines/incus-hpa';
+import { cronCheck } from '../properties/cron';
+import { hpaCheck } from '../properties/incus-hpa';
+import { kubernetesCheck } from '../properties/kubernetes';
+import { puppetCheck } from '../properties/puppet';
+import { systemdRestartCheck } from '../properties/systemd-restart';
+import { terraformCheck } from '../properties/terraform';
+import type { AnyLoop, LoadedScenario, LoopId } from './define';
+import { defineLoop, isLoopId } from './define';
 import { hpaBinding, parseHpaScenario } from './incus-hpa';
 import { hpaColumns } from './incus-hpa-format';
 import { parseSystemdScenario, systemdBinding } from './systemd-restart';
@@ -19,68 +25,43 @@ import { terraformColumns } from './terraform-format';
 
 /** Browser-safe: no node: imports here (the web lab uses this file; the CLI uses ./index). */
 
-/** What every loop's scenario parser returns. */
-export interface LoadedScenario<W = unknown, F = unknown, C = unknown> {
-  file: string;
-  name: string;
-  description: string;
-  seed: number;
-  durationMs: number;
-  config: C;
-  world: W;
-  timeline: TimelineEntry<F, C>[];
-}
+export type { AnyLoop, LoadedScenario, LoopId } from './define';
+export { isLoopId, LOOP_IDS } from './define';
 
-export interface LoopEntry {
-  binding: LoopBinding<unknown, unknown, unknown>;
-  parse(file: string, name: string, doc: unknown, seed?: number): LoadedScenario;
-  /** The timeline columns between the time and the note (e.g. pods and average). */
-  columns(frame: Frame): string;
-  /** Applies a policy override (--policy) where the loop has policies. */
-  withPolicy?(config: unknown, policy: string): unknown;
-}
+/** A registered loop, as the CLI, the runner, the explorer and the lab see it. */
+export type LoopEntry = AnyLoop;
 
-/** Every loop loopscope knows. Add a loop with one entry here. */
-export const LOOPS: Record<string, LoopEntry> = {
-  'incus-hpa': {
-    binding: hpaBinding,
-    parse: parseHpaScenario,
-    columns: hpaColumns,
-    withPolicy: (config, policy) => ({ ...(config as object), policy }),
+const hpaLoop = defineLoop({
+  id: 'incus-hpa', binding: hpaBinding, parse: parseHpaScenario, columns: hpaColumns, check: hpaCheck,
+  policies: {
+    names: POLICY_NAMES,
+    apply: (config, name) => ({ ...config, policy: POLICY_NAMES.find((p) => p === name) ?? config.policy }),
   },
-  'systemd-restart': {
-    binding: systemdBinding,
-    parse: parseSystemdScenario,
-    columns: systemdColumns,
-  },
-  cron: {
-    binding: cronBinding,
-    parse: parseCronScenario,
-    columns: cronColumns,
-  },
-  puppet: {
-    binding: puppetBinding,
-    parse: parsePuppetScenario,
-    columns: puppetColumns,
-  },
-  terraform: {
-    binding: terraformBinding,
-    parse: parseTerraformScenario,
-    columns: terraformColumns,
-  },
-  kubernetes: {
-    binding: kubernetesBinding,
-    parse: parseKubernetesScenario,
-    columns: kubernetesColumns,
-    // --policy seed|kubernetes picks the HPA controller's rule (controller: hpa).
-    withPolicy: (config, policy) => ({ ...(config as { options: object }), options: { ...(config as { options: object }).options, policy } }),
-  },
-};
+});
+
+const kubernetesLoop = defineLoop({
+  id: 'kubernetes', binding: kubernetesBinding, parse: parseKubernetesScenario, columns: kubernetesColumns, check: kubernetesCheck,
+  // The HPA controller's rule on the plane (controller: hpa): upstream's algorithm or the talk's seed rule.
+  policies: { names: ['kubernetes', 'seed'], apply: (config, name) => ({ ...config, options: { ...config.options, policy: name } }) },
+});
+
+/** Every loop loopscope knows: one definition each (sim/loops/define.ts). */
+export const LOOPS = {
+  'incus-hpa': hpaLoop,
+  'systemd-restart': defineLoop({ id: 'systemd-restart', binding: systemdBinding, parse: parseSystemdScenario, columns: systemdColumns, check: systemdRestartCheck }),
+  cron: defineLoop({ id: 'cron', binding: cronBinding, parse: parseCronScenario, columns: cronColumns, check: cronCheck }),
+  puppet: defineLoop({ id: 'puppet', binding: puppetBinding, parse: parsePuppetScenario, columns: puppetColumns, check: puppetCheck }),
+  terraform: defineLoop({ id: 'terraform', binding: terraformBinding, parse: parseTerraformScenario, columns: terraformColumns, check: terraformCheck }),
+  kubernetes: kubernetesLoop,
+} satisfies Record<LoopId, AnyLoop>;
+
+/** The loop registered under an id, if any. */
+export const loopById = (id: unknown): AnyLoop | undefined => (isLoopId(id) ? LOOPS[id] : undefined);
 
 /** Parses scenario text (YAML) for whichever loop it names. */
 export function parseScenario(file: string, name: string, doc: unknown, seed?: number) {
   const loop = (doc && typeof doc === 'object' && 'loop' in doc) ? (doc as { loop: unknown }).loop : undefined;
-  const entry = typeof loop === 'string' ? LOOPS[loop] : undefined;
+  const entry = loopById(loop);
   if (!entry) throw new InputError(file, 'loop', `expected one of ${Object.keys(LOOPS).join(', ')}, got ${JSON.stringify(loop)}`);
   return { entry, scenario: entry.parse(file, name, doc, seed) };
 }
@@ -94,13 +75,18 @@ export interface SimOptions { seed?: number; policy?: string; checkpoints?: bool
 /** A runner for a parsed scenario (not yet run). */
 export function createRunner(entry: LoopEntry, scenario: LoadedScenario, options: SimOptions = {}) {
   let config = scenario.config;
-  if (options.policy) {
-    if (!entry.withPolicy) throw new InputError(scenario.file, 'loop', `loop ${entry.binding.loop} has no policies (--policy)`);
-    config = entry.withPolicy(config, options.policy);
-  }
+  if (options.policy) config = withPolicy(entry, scenario, options.policy);
   const policy = options.policy ?? (config as { policy?: string }).policy;
   return new Runner(entry.binding, {
     scenario: scenario.name, seed: scenario.seed, ...(policy ? { policy } : {}), world: scenario.world, config,
     timeline: scenario.timeline, checkpoints: options.checkpoints ?? false, recordFrames: options.recordFrames ?? true,
   });
+}
+
+/** The scenario's config with a named policy applied; bad input when the loop has no such policy. */
+export function withPolicy(entry: AnyLoop, scenario: LoadedScenario, policy: string): unknown {
+  const names = entry.policies?.names ?? [];
+  if (!entry.policies || names.length === 0) throw new InputError('--policy', '', `expected no --policy: loop ${entry.id} has no policies`);
+  if (!names.includes(policy)) throw new InputError('--policy', '', `expected one of ${names.join(', ')} (the policies of ${entry.id}), got "${policy}"`);
+  return entry.policies.apply(scenario.config, policy);
 }

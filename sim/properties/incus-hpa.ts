@@ -224,13 +224,4 @@ export const hpaCheck: LoopCheck<HpaWorld, HpaFault, HpaConfig> = {
   canonicalizer,
   properties: hpaProperties,
   promises: (config) => PROMISES[config.policy],
-  // One configuration per policy: `--policy P` and the columns of `--table`.
-  variants: {
-    names: POLICY_NAMES,
-    apply: (config, name) => {
-      const policy = POLICY_NAMES.find((p) => p === name);
-      if (!policy) throw new Error(`incus-hpa has no policy ${name}`);
-      return { ...config, policy };
-    },
-  },
 };

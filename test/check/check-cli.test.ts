@@ -10,7 +10,6 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { registerCheck } from '../../cli/check-command';
 import { checkScenario } from '../../sim/check/check';
 import { xmlAttr, xmlText } from '../../sim/check/junit';
-import { CHECKS } from '../../sim/check/registry';
 import { formatTimeline } from '../../sim/format';
 import { loadScenario } from '../../sim/loops';
 import type { Trace } from '../../sim/trace';
@@ -272,9 +271,8 @@ describe('--table', () => {
   }, 60_000);
 
   it('a loop without policies: one column (the scenario\'s own config), and --policy is a clear error', async () => {
-    const hpa = CHECKS['incus-hpa']!;
-    const { variants: _dropped, ...withoutPolicies } = hpa;
-    CHECKS['incus-hpa'] = withoutPolicies;
+    // Terraform has no policies: its check scenario is checked as written.
+    const terraform = join(ROOT, 'scenarios/terraform-check-orphan-name.yaml');
     const written: string[] = [];
     const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { written.push(String(chunk)); return true; });
     const run = async (...args: string[]) => {
@@ -283,15 +281,14 @@ describe('--table', () => {
       await program.parseAsync(['node', 'loopscope', 'check', ...args]);
     };
     try {
-      await run(join(ROOT, SMALL), '--table');
-      await expect(run(join(ROOT, SMALL), '--policy', 'seed')).rejects.toThrow('--policy: expected no --policy: loop incus-hpa has no policies');
+      await run(terraform, '--table');
+      await expect(run(terraform, '--policy', 'seed')).rejects.toThrow('--policy: expected no --policy: loop terraform has no policies');
     } finally {
       write.mockRestore();
-      CHECKS['incus-hpa'] = hpa;
       process.exitCode = undefined;
     }
     const out = written.join('');
     expect(out.match(/^# check /gm)).toHaveLength(1);
-    expect(out).toMatch(/^\| property \| kind \| fixed \|$/m); // the scenario's config: policy fixed
+    expect(out).toMatch(/^\| property \| kind \| terraform-check-orphan-name \|$/m); // one column: the scenario's own config
   }, 60_000);
 });

@@ -1,8 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { LoopCheck } from '../../sim/check/model';
-import { CHECKS } from '../../sim/check/registry';
-import { loadScenario } from '../../sim/loops';
+import { LOOP_IDS, loadScenario, withPolicy } from '../../sim/loops';
 import type { StepState } from '../../sim/step';
 import { keySafety } from './key-safety';
 
@@ -10,18 +9,17 @@ const checkScenarios = (loop: string) => readdirSync('scenarios').filter((f) => 
 
 function sample(file: string, tamper?: (check: LoopCheck<unknown, unknown, unknown>) => LoopCheck<unknown, unknown, unknown>) {
   const { entry, scenario } = loadScenario(file);
-  const check0 = CHECKS[entry.binding.loop]!;
-  const check = tamper ? tamper(check0) : check0;
+  const check = tamper ? tamper(entry.check) : entry.check;
   const alphabet = scenario.timeline.map((e, index) => ({ index, label: check.label(e), entry: e }));
-  const variants = check.variants?.names ?? [undefined];
+  const variants: readonly (string | undefined)[] = entry.policies?.names ?? [undefined];
   return variants.map((v) => {
-    const config = v === undefined ? scenario.config : check.variants!.apply(scenario.config, v);
+    const config = v === undefined ? scenario.config : withPolicy(entry, scenario, v);
     return { variant: v ?? 'as written', report: keySafety(entry.binding, check, { config, world: scenario.world }, alphabet) };
   });
 }
 
 describe('canonical keys are safe: equal keys, equal successor keys for every move', () => {
-  for (const loop of Object.keys(CHECKS)) {
+  for (const loop of LOOP_IDS) {
     const files = checkScenarios(loop);
     it(`${loop} has a check scenario`, () => expect(files.length).toBeGreaterThan(0));
     for (const file of files) {

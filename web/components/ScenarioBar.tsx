@@ -1,4 +1,4 @@
-import { LOOPS } from '../../sim/loops/registry';
+import { LOOP_IDS, loopById } from '../../sim/loops/registry';
 import type { Trace } from '../../sim/trace';
 import { useT } from '../i18n/i18n';
 import { LANGUAGES } from '../i18n/messages';
@@ -6,7 +6,6 @@ import type { Language } from '../i18n/messages';
 import { SCENARIOS } from '../lab/scenarios';
 import { LIVE_MESSAGES } from '../live/messages';
 import type { LabUrl } from '../lab/url';
-import { viewsFor } from '../worlds/views';
 import { TraceLoader } from './TraceLoader';
 
 export interface ScenarioBarProps {
@@ -23,7 +22,7 @@ export interface ScenarioBarProps {
 /** The lab's top bar: home, scenario, seed, policy, language, presenter mode. */
 export function ScenarioBar({ url, loop, onChange, onTrace, traceName, onLive }: ScenarioBarProps) {
   const t = useT();
-  const policies = loop ? viewsFor(loop).policies : undefined;
+  const policies = loopById(loop)?.policies?.names;
   return (
     <header className="topbar">
       <a className="brand" href="./" data-testid="home-link" onClick={(e) => { e.preventDefault(); onChange({ loop: undefined, scenario: undefined, seed: undefined, policy: undefined }); }}>
@@ -35,7 +34,7 @@ export function ScenarioBar({ url, loop, onChange, onTrace, traceName, onLive }:
           if (s) onChange({ loop: s.loop, scenario: s.id, seed: undefined });
         }}>
           <option value="" disabled>—</option>
-          {Object.keys(LOOPS).map((l) => (
+          {LOOP_IDS.map((l) => (
             <optgroup key={l} label={l}>
               {SCENARIOS.filter((s) => s.loop === l).map((s) => <option key={s.id} value={s.id}>{s.id}</option>)}
             </optgroup>

@@ -1,24 +1,17 @@
-import { LOOPS } from '../../sim/loops/registry';
 import { useLanguage, useT } from '../i18n/i18n';
 import { scenariosOf } from '../lab/scenarios';
-import type { LoopCard } from './loops';
 import { TIMELINE } from './loops';
 
-const dash = { en: '—', 'pt-BR': '—' };
-
-/** The loops as a timeline; a loop is runnable once it is in LOOPS and has a scenario. */
+/** The loops as a timeline; a loop is runnable once it has a scenario. */
 export function Home({ onOpen }: { onOpen(loop: string, scenario: string): void }) {
   const t = useT();
   const lang = useLanguage();
-  // Loops registered but not on the timeline still get a card.
-  const extra: LoopCard[] = Object.keys(LOOPS).filter((id) => !TIMELINE.some((c) => c.id === id))
-    .map((id) => ({ id, year: null, name: id, observe: dash, compare: dash, act: dash }));
   return (
     <main className="home" data-testid="home">
       <p className="tagline">{t('tagline')}</p>
       <ol className="timeline">
-        {[...TIMELINE, ...extra].map((card) => {
-          const scenarios = LOOPS[card.id] ? scenariosOf(card.id) : [];
+        {TIMELINE.map((card) => {
+          const scenarios = scenariosOf(card.id);
           return (
             <li key={card.id} className={`loop-card${scenarios.length ? ' runnable' : ''}`} data-testid={`loop-card-${card.id}`}>
               <div className="year">{card.year ?? (card.id === 'incus-hpa' ? t('today') : '')}</div>

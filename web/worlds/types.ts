@@ -13,6 +13,4 @@ export interface LoopViews {
   Interventions?: ComponentType<WorldViewProps>;
   /** The desired-state editor (simulations only). */
   Editor?: ComponentType<WorldViewProps>;
-  /** Policies the loop can run with (the URL's `policy`). */
-  policies?: readonly string[];
 }

@@ -1,4 +1,5 @@
-import { POLICY_NAMES } from '../../machines/incus-hpa';
+import type { LoopId } from '../../sim/loops/define';
+import { isLoopId } from '../../sim/loops/define';
 import { HpaCharts } from './hpa/HpaCharts';
 import { HpaConfigEditor } from './hpa/HpaConfigEditor';
 import { HpaInterventions } from './hpa/HpaInterventions';
@@ -22,14 +23,15 @@ import { TerraformWorldView } from './terraform/TerraformWorldView';
 import { JsonWorldView } from './JsonWorldView';
 import type { LoopViews } from './types';
 
-/** Custom views per loop id; a loop added to LOOPS without one gets the JSON fallback. */
-const VIEWS: Record<string, LoopViews> = {
-  'incus-hpa': { World: HpaWorldView, Charts: HpaCharts, Interventions: HpaInterventions, Editor: HpaConfigEditor, policies: POLICY_NAMES },
+/** The lab's views of each loop: a loop without views does not compile (JsonWorldView is the plain fallback view). */
+const VIEWS = {
+  'incus-hpa': { World: HpaWorldView, Charts: HpaCharts, Interventions: HpaInterventions, Editor: HpaConfigEditor },
   'systemd-restart': { World: SystemdWorldView, Charts: SystemdCharts, Interventions: SystemdInterventions, Editor: UnitEditor },
   cron: { World: CronWorldView, Charts: CronCharts, Interventions: CronInterventions },
   kubernetes: { World: KubeWorldView, Charts: KubeCharts, Interventions: KubeInterventions, Editor: ReplicasEditor },
   puppet: { World: PuppetWorldView, Charts: PuppetCharts, Interventions: PuppetInterventions },
   terraform: { World: TerraformWorldView, Charts: TerraformCharts },
-};
+} satisfies Record<LoopId, LoopViews>;
 
-export const viewsFor = (loop: string): LoopViews => VIEWS[loop] ?? { World: JsonWorldView };
+/** A loaded trace may name any loop: unknown ones are shown as JSON. */
+export const viewsFor = (loop: string): LoopViews => (isLoopId(loop) ? VIEWS[loop] : { World: JsonWorldView });
