@@ -9,6 +9,7 @@ import { kubernetesControllerSchema } from './loops/kubernetes-controller';
 import { puppetControllerSchema } from './loops/puppet-controller';
 import { systemdControllerSchema } from './loops/systemd-restart-controller';
 import { terraformControllerSchema } from './loops/terraform-controller';
+import type { LoopId } from './loops/define';
 import type { Frame, Trace } from './trace';
 import { PHASES, TRACE_VERSION } from './trace';
 
@@ -22,7 +23,7 @@ export const CONTROLLER_SCHEMAS = {
   puppet: puppetControllerSchema,
   terraform: terraformControllerSchema,
   kubernetes: kubernetesControllerSchema,
-} as const;
+} as const satisfies Record<LoopId, z.ZodType>;
 export type TraceLoop = keyof typeof CONTROLLER_SCHEMAS;
 export const TRACE_LOOPS = Object.keys(CONTROLLER_SCHEMAS) as TraceLoop[];
 
