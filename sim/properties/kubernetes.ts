@@ -2,7 +2,8 @@ import type { ControllerConfig } from '../../machines/kubernetes';
 import { specOf } from '../../machines/kubernetes';
 import type { HpaSpec } from '../../machines/kubernetes/hpa/reconciler';
 import { HPA_SYNC_PERIOD_MS } from '../../machines/kubernetes/hpa/reconciler';
-import { DB_FAILOVER_AFTER_MS } from '../../machines/kubernetes/reconcilers/database';
+import { DB_FAILOVER_AFTER_MS, DB_READY_POLL_MS } from '../../machines/kubernetes/reconcilers/database';
+import type { QueueScalerSpec } from '../../machines/kubernetes/reconcilers/queue-scaler';
 import type { CheckProperty, EnvMove, LoopCheck } from '../check/model';
 import type { KubeFault, KubeParams, KubeWorld } from '../worlds/kubernetes';
 import { DEFAULT_KUBE_PARAMS } from '../worlds/kubernetes';
@@ -11,6 +12,8 @@ import { kubernetesKey } from './kubernetes/key';
 import { kubernetesApplicable, kubernetesLabel, validateKubernetesCheck } from './kubernetes/moves';
 import { deploymentConverges, maxSurge, minAvailable, rollsOut } from './kubernetes/deployment';
 import { hpaConverges, scalesToMax, withinBounds } from './kubernetes/hpa';
+import { compositeConverges, decoratorConverges, decorates, oneAttachment, onePodPerParent, recreatesPod } from './kubernetes/metacontroller';
+import { applicationConverges, cleanupBeforeFinalizer, databaseConverges, deletesApplication, failsOver, onePrimary, queueScalerConverges, scalesWorkersUp, workersWithinBounds } from './kubernetes/operators';
 import { noExtraPods, noSurplusAtRest, reachesReplicas, replicaSetConverges, waitsForExpectations } from './kubernetes/replicaset';
 
 /**
@@ -24,6 +27,8 @@ type Move = EnvMove<KubeFault, ControllerConfig>;
 export * from './kubernetes/replicaset';
 export * from './kubernetes/deployment';
 export * from './kubernetes/hpa';
+export * from './kubernetes/operators';
+export * from './kubernetes/metacontroller';
 export { controllerQuiescent, worldAt } from './kubernetes/view';
 export { settleBoundMs } from './kubernetes/bound';
 
@@ -96,6 +101,41 @@ export function kubernetesProperties(config: ControllerConfig, alphabet: readonl
       if (!faultsOf(alphabet).some((f) => f.kind === 'scale' || f.kind === 'apply')) out.unshift(withinBounds);
       return out;
     }
+    case 'application': {
+      // Application: a few writes (finalizer, Deployment + Service, or the cleanup), no pods to wait for.
+      const { withinMs, within } = bound(0);
+      return [cleanupBeforeFinalizer, applicationConverges(withinMs, within), deletesApplication];
+    }
+    case 'database': {
+      // Database: provisioning, then the primary's and each replica's pod life; a lost primary
+      // is promoted away after failoverAfter, noticed by the ready poll.
+      const failover = typeof config.options.failoverAfterMs === 'number' ? config.options.failoverAfterMs : DB_FAILOVER_AFTER_MS;
+      const life = params.schedulerDelayMs + params.startMs + params.readyMs;
+      const { withinMs, within } = bound(params.provisionMs + failover + DB_READY_POLL_MS + (mostReplicas('Database', alphabet, world) + 1) * life);
+      return [onePrimary, databaseConverges(withinMs, within), failsOver];
+    }
+    case 'queue-scaler': {
+      // QueueScaler: the backlog drains at perWorker messages/s per ready worker (at least one, as
+      // the scaler adds them), then the scale-down waits scaleDownDelay; each step is one poll.
+      const scalers = Object.values(world?.store.objects ?? {}).filter((o) => o.kind === 'QueueScaler').map((o) => specOf<QueueScalerSpec>(o));
+      const drain = (world?.queues ?? []).reduce((ms, q) => ms + (q.length / Math.max(q.perWorkerPerSec, 1e-9)) * 1000, 0);
+      const delays = Math.max(0, ...scalers.map((q) => (q.scaleDownDelaySeconds + 2 * q.pollingIntervalSeconds) * 1000));
+      const life = params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs);
+      const { withinMs, within } = bound(drain + delays + Math.max(1, ...scalers.map((q) => q.maxReplicas)) * life);
+      const out: Property[] = [queueScalerConverges(withinMs, within), scalesWorkersUp];
+      if (!faultsOf(alphabet).some((f) => f.kind === 'scale' || f.kind === 'apply')) out.unshift(workersWithinBounds);
+      return out;
+    }
+    case 'composite': {
+      // Composite: delete + create of a Recreate child, then its pod's life.
+      const { withinMs, within } = bound(params.terminationGraceMs + params.builtinDelayMs);
+      return [onePodPerParent, compositeConverges(withinMs, within), recreatesPod];
+    }
+    case 'decorator': {
+      // Decorator: one update and one create per pod; nothing to wait for.
+      const { withinMs, within } = bound(0);
+      return [oneAttachment, decoratorConverges(withinMs, within), decorates];
+    }
     default:
       return [];
   }
@@ -116,6 +156,20 @@ export function kubernetesPromises(config: ControllerConfig): readonly string[] 
     // the talk's seed rule (options.policy: seed) only clamps to the bounds.
     case 'hpa':
       return config.options.policy === 'seed' ? ['within-bounds'] : ['within-bounds', 'converges'];
+    // A finalizer's purpose is to clean up before the object goes (controller-runtime's finalizer
+    // pattern); the operator also promises to converge.
+    case 'application':
+      return ['cleanup-before-finalizer', 'converges'];
+    // The seed's "operations knowledge": failover without split brain, then a ready set again.
+    case 'database':
+      return ['one-primary', 'converges'];
+    case 'queue-scaler':
+      return ['within-bounds', 'converges'];
+    // Metacontroller: children (attachments) follow the hook's answer, never doubled.
+    case 'composite':
+      return ['one-pod', 'converges'];
+    case 'decorator':
+      return ['one-attachment', 'converges'];
     default:
       return [];
   }

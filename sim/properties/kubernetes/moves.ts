@@ -91,8 +91,17 @@ export function validateKubernetesCheck(scenario: LoadedScenario<KubeWorld, Kube
       throw new InputError(file, `objects.ReplicaSet/${rs.metadata.name}.spec.minReadySeconds`, 'expected no minReadySeconds for check: the canonical key keeps readiness times as an order only');
     }
   });
+  world.queues.forEach((q, i) => {
+    if (q.arrivalsPerSec > 0) throw new InputError(file, `queues[${i}].arrivalsPerSec`, 'expected 0 for check: a steady inflow keeps the queue length a real number that never repeats (give it a backlog: length)');
+  });
   timeline.forEach((e, i) => {
+    if ('fault' in e && e.fault.kind === 'queue' && e.fault.arrivalsPerSec > 0) {
+      throw new InputError(file, `timeline[${i}].queue.arrivalsPerSec`, 'expected 0 for check: a steady inflow keeps the queue length a real number that never repeats');
+    }
     if ('config' in e) throw new InputError(file, `timeline[${i}]`, 'expected no config changes for check: the properties compare against one config');
     if (e.fault.kind === 'reorderWatch') throw new InputError(file, `timeline[${i}].reorderWatch`, 'expected no reorderWatch for check: its random delays are one draw of the seed, not every order (use delayWatch)');
+    if (e.fault.kind === 'dropWatch' && world.params.resyncMs === 0) {
+      throw new InputError(file, 'cluster.resync', 'expected a resync period with dropWatch: only a relist repairs a lost event (resync 0 never relists)');
+    }
   });
 }
