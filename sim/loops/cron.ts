@@ -6,6 +6,7 @@ import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { durationField } from '../scenario/hpa-config';
+import { headerOf, headerShape } from '../scenario/header';
 import { parseDuration } from '../units';
 import type { CronFault, CronWorld, JobRuntime } from '../worlds/cron';
 import { createCronWorld, cronWorldModel } from '../worlds/cron';
@@ -87,11 +88,7 @@ const timelineEntrySchema = z.strictObject({
 }).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (clockJump, hostDown, controllerDown, overrun, crontab or flock)' });
 
 export const cronScenarioSchema = z.strictObject({
-  loop: z.literal('cron'),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  seed: z.number().int().min(0, { error: 'expected a whole number ≥ 0' }).optional(),
-  duration: durationField.optional(),
+  ...headerShape('cron'),
   start: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?$/, { error: 'expected a local date and time like "2026-03-29 01:50"' }),
   flock: z.boolean({ error: 'expected true or false' }).optional(),
   mode: z.enum(['cronie', 'kubernetes', 'anacron'], { error: 'expected cronie, kubernetes or anacron' }).optional(),
@@ -141,6 +138,8 @@ export function parseCronScenario(file: string, name: string, doc: unknown, seed
   const parsed = cronScenarioSchema.safeParse(doc);
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
   const s = parsed.data;
+  const header = headerOf(file, name, s, seedOverride, 3 * 3_600_000);
+  const { seed } = header;
   const kubernetes = s.mode === 'kubernetes';
   if (s.mode === 'anacron' && !s.anacrontab) throw new InputError(file, 'anacrontab', 'expected a list of anacrontab jobs with mode: anacron');
   if (s.mode !== 'anacron' && !s.crontab) throw new InputError(file, 'crontab', 'expected a list of crontab entries');
@@ -172,9 +171,8 @@ export function parseCronScenario(file: string, name: string, doc: unknown, seed
     Object.assign(runtimes, next.runtimes);
     return { at: e.at, config: kubernetes ? { entries: next.entries, cronJobs: next.cronJobs } : { entries: next.entries } };
   });
-  const seed = seedOverride ?? s.seed ?? 1;
   return {
-    file, name: s.name ?? name, description: s.description ?? '', seed, durationMs: s.duration ?? 3 * 3_600_000,
+    ...header,
     config: {
       entries, flock: s.flock ?? false, ...(kubernetes ? { mode: 'kubernetes' as const, cronJobs } : {}),
       ...(s.mode === 'anacron' ? { mode: 'anacron' as const, anacrontab, anacron: anacronSettings } : {}),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { headerOf, headerShape } from '../scenario/header';
 import type { EventObject } from 'xstate';
 import type { HpaConfig, HpaContext } from '../../machines/incus-hpa';
 import { DEFAULT_CONFIG, incusHpaMachine } from '../../machines/incus-hpa';
@@ -77,11 +78,7 @@ const timelineEntrySchema = z.strictObject({
 }).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (demand, stress, kill, failApi, slowApi, addInstance, deleteInstance, restartController or config)' });
 
 export const hpaScenarioSchema = z.strictObject({
-  loop: z.literal('incus-hpa'),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  seed: z.number({ error: 'expected a whole number ≥ 0' }).int({ error: 'expected a whole number ≥ 0' }).min(0, { error: 'expected a whole number ≥ 0' }).optional(),
-  duration: durationField.optional(),
+  ...headerShape('incus-hpa'),
   config: hpaConfigFileSchema.optional(),
   world: worldSchema.optional(),
   timeline: z.array(timelineEntrySchema, { error: 'expected a list of timeline entries' }).optional(),
@@ -110,6 +107,8 @@ export function parseHpaScenario(file: string, name: string, doc: unknown, seedO
   const parsed = hpaScenarioSchema.safeParse(doc);
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
   const s = parsed.data;
+  const header = headerOf(file, name, s, seedOverride, 30 * 60_000);
+  const { seed } = header;
   const config = toHpaConfig(s.config ?? {}, DEFAULT_CONFIG);
   const problems = configProblems(config).map((p) => new InputError(file, `config.${p.field}`, p.expected));
   if (problems.length) throw new InputErrors(problems);
@@ -148,10 +147,8 @@ export function parseHpaScenario(file: string, name: string, doc: unknown, seedO
     if (fault.kind === 'addInstance') names.add(fault.name);
     return { at, fault };
   });
-  const seed = seedOverride ?? s.seed ?? 1;
   return {
-    file, name: s.name ?? name, description: s.description ?? '', seed,
-    durationMs: s.duration ?? 30 * 60_000, config, world: createHpaWorld(seed, params, instances, w.demand ?? 0), timeline,
+    ...header, config, world: createHpaWorld(seed, params, instances, w.demand ?? 0), timeline,
   };
 }
 

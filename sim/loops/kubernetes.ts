@@ -7,6 +7,7 @@ import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { durationField } from '../scenario/hpa-config';
+import { headerOf, headerShape } from '../scenario/header';
 import type { KubeFault, KubeParams, KubeWorld } from '../worlds/kubernetes';
 import { DEFAULT_KUBE_PARAMS, createKubeWorld, kubeWorldModel, kubectlApply, settle } from '../worlds/kubernetes';
 import { knownKinds, manifestSchemaFor, parseCpu, toNewObject } from './kubernetes-manifests';
@@ -69,11 +70,7 @@ const queueSchema = z.strictObject({
 });
 
 export const kubernetesScenarioSchema = z.strictObject({
-  loop: z.literal('kubernetes'),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  seed: z.number().int().min(0).optional(),
-  duration: durationField.optional(),
+  ...headerShape('kubernetes'),
   controller: reconcilerName,
   builtins: z.array(reconcilerName).optional(),
   options: z.record(z.string(), z.unknown()).optional(),
@@ -116,7 +113,8 @@ export function parseKubernetesScenario(file: string, name: string, doc: unknown
   const parsed = kubernetesScenarioSchema.safeParse(doc);
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
   const s = parsed.data;
-  const seed = seedOverride ?? s.seed ?? 1;
+  const header = headerOf(file, name, s, seedOverride, 10 * 60_000);
+  const { seed } = header;
   const lat = s.cluster?.latency ?? {};
   const params: KubeParams = {
     ...DEFAULT_KUBE_PARAMS,
@@ -156,7 +154,7 @@ export function parseKubernetesScenario(file: string, name: string, doc: unknown
     ...DEFAULT_CONTROLLER_CONFIG, reconciler: s.controller, options: s.options ?? {},
     rateLimiter: { ...DEFAULT_RATE_LIMITER, ...pick({ baseDelayMs: rl.baseDelay, maxDelayMs: rl.maxDelay, qps: rl.qps, burst: rl.burst }) },
   };
-  return { file, name: s.name ?? name, description: s.description ?? '', seed, durationMs: s.duration ?? 10 * 60_000, config, world, timeline };
+  return { ...header, config, world, timeline };
 }
 
 type Entry = z.output<typeof timelineEntrySchema>;

@@ -6,6 +6,7 @@ import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { durationField } from '../scenario/hpa-config';
+import { headerOf, headerShape } from '../scenario/header';
 import { formatDuration } from '../units';
 import type { Host, PuppetFault, PuppetWorld, RepoPackage, Timings } from '../worlds/puppet';
 import { createPuppetWorld, puppetWorldModel } from '../worlds/puppet';
@@ -152,11 +153,7 @@ const timelineEntrySchema = z.strictObject({
 }).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (drift, failInstall, publish, catalog, agent or run)' });
 
 export const puppetScenarioSchema = z.strictObject({
-  loop: z.literal('puppet'),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  seed: z.number().int().min(0, { error: 'expected a whole number ≥ 0' }).optional(),
-  duration: durationField.optional(),
+  ...headerShape('puppet'),
   agent: settingsSchema.optional(),
   host: hostSchema.optional(),
   repo: repoSchema.optional(),
@@ -217,6 +214,8 @@ export function parsePuppetScenario(file: string, name: string, doc: unknown, se
   const parsed = puppetScenarioSchema.safeParse(doc);
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
   const s = parsed.data;
+  const header = headerOf(file, name, s, seedOverride, 3 * 3_600_000);
+  const { seed } = header;
   const catalog = toCatalog(file, 'catalog', s.catalog);
   let settings = toSettings(s.agent ?? {});
   if (settings.runintervalMs <= 0) throw new InputError(file, 'agent.runinterval', 'expected a duration > 0');
@@ -241,9 +240,8 @@ export function parsePuppetScenario(file: string, name: string, doc: unknown, se
     retrieveMs: t.retrieve, installMs: t.install, installJitterMs: t.installJitter, removeMs: t.remove, fileMs: t.file,
     serviceMs: t.service, restartMs: t.restart, userMs: t.user, reportMs: t.report,
   }).filter(([, v]) => v !== undefined));
-  const seed = seedOverride ?? s.seed ?? 1;
   return {
-    file, name: s.name ?? name, description: s.description ?? '', seed, durationMs: s.duration ?? 3 * 3_600_000,
+    ...header,
     config: { settings: toSettings(s.agent ?? {}), catalog }, world: createPuppetWorld(seed, host, repo, timings), timeline,
   };
 }

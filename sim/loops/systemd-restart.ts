@@ -6,6 +6,7 @@ import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { durationField } from '../scenario/hpa-config';
+import { headerOf, headerShape } from '../scenario/header';
 import { parseDuration } from '../units';
 import type { Program, RunSpec, SystemdFault, SystemdWorld } from '../worlds/systemd-restart';
 import { createSystemdWorld, describeRun, systemdWorldModel } from '../worlds/systemd-restart';
@@ -151,11 +152,7 @@ const timelineEntrySchema = z.strictObject({
   .refine((e) => e.signal === undefined || e.systemctl === 'kill', { error: '"signal" goes with systemctl: kill' });
 
 export const systemdScenarioSchema = z.strictObject({
-  loop: z.literal('systemd-restart'),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  seed: count.optional(),
-  duration: durationField.optional(),
+  ...headerShape('systemd-restart'),
   unit: unitSchema.optional(),
   program: programSchema,
   timeline: z.array(timelineEntrySchema, { error: 'expected a list of timeline entries' }).optional(),
@@ -196,6 +193,8 @@ export function parseSystemdScenario(file: string, name: string, doc: unknown, s
   const parsed = systemdScenarioSchema.safeParse(doc);
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
   const s = parsed.data;
+  const header = headerOf(file, name, s, seedOverride, 10 * 60_000);
+  const { seed } = header;
   const unit = toUnit(s.unit ?? {}, DEFAULT_UNIT);
   const problems = unitProblems(unit).map((p) => new InputError(file, `unit.${p.field}`, p.expected));
   if (problems.length) throw new InputErrors(problems);
@@ -208,9 +207,8 @@ export function parseSystemdScenario(file: string, name: string, doc: unknown, s
     if (bad.length) throw new InputErrors(bad);
     return { at: e.at, config: { unit: running } };
   });
-  const seed = seedOverride ?? s.seed ?? 1;
   return {
-    file, name: s.name ?? name, description: s.description ?? '', seed, durationMs: s.duration ?? 10 * 60_000,
+    ...header,
     config: { unit }, world: createSystemdWorld(seed, toProgram(s.program)), timeline,
   };
 }

@@ -6,6 +6,7 @@ import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { durationField } from '../scenario/hpa-config';
+import { headerOf, headerShape } from '../scenario/header';
 import { formatDuration } from '../units';
 import type { TerraformFault, TerraformWorld } from '../worlds/terraform';
 import { createTerraformWorld, terraformWorldModel } from '../worlds/terraform';
@@ -112,11 +113,7 @@ const timelineEntrySchema = z.strictObject({
 }).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (drift, deleteOutside, failCreate, writeData, crash, forceUnlock, resources, mode or run)' });
 
 export const terraformScenarioSchema = z.strictObject({
-  loop: z.literal('terraform'),
-  name: z.string().optional(),
-  description: z.string().optional(),
-  seed: z.number().int().min(0, { error: 'expected a whole number ≥ 0' }).optional(),
-  duration: durationField.optional(),
+  ...headerShape('terraform'),
   run: z.strictObject({
     mode: z.enum(['apply', 'plan', 'refresh-only'], { error: 'expected apply, plan or refresh-only' }).optional(),
     every: durationField.optional(),
@@ -169,6 +166,8 @@ export function parseTerraformScenario(file: string, name: string, doc: unknown,
   const parsed = terraformScenarioSchema.safeParse(doc);
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
   const s = parsed.data;
+  const header = headerOf(file, name, s, seedOverride, 2 * 3_600_000);
+  const { seed } = header;
   const resources = toResources(file, 'resources', s.resources);
   if (s.run?.every === 0) throw new InputError(file, 'run.every', 'expected a duration > 0, or no "every" to run once');
   const timeline = (s.timeline ?? []).map((e, i): TimelineEntry<TerraformFault, TerraformLoopConfig> => {
@@ -182,9 +181,8 @@ export function parseTerraformScenario(file: string, name: string, doc: unknown,
     if (e.mode) return { at: e.at, config: { mode: e.mode } };
     return { at: e.at, config: { request: 'run' } };
   });
-  const seed = seedOverride ?? s.seed ?? 1;
   return {
-    file, name: s.name ?? name, description: s.description ?? '', seed, durationMs: s.duration ?? 2 * 3_600_000,
+    ...header,
     config: { resources, mode: s.run?.mode ?? 'apply', everyMs: s.run?.every ?? null, who: s.run?.who ?? 'ci@runner-1' },
     world: createTerraformWorld(seed), timeline,
   };
