@@ -2,6 +2,7 @@ import type { CronConfig, CronContext, CronEntry } from '../../machines/cron';
 import { minuteOf } from '../../machines/cron';
 import type { EnvMove } from '../check/model';
 import type { StepState } from '../step';
+import { queueKey } from '../check/queue-key';
 import type { CronFault, CronWorld } from '../worlds/cron';
 import { wallAt } from '../worlds/cron';
 
@@ -69,14 +70,7 @@ export function cronCanonicalizer(start: { config: CronConfig; world: CronWorld 
       const kept = m.runs[job]!.filter((r) => r.minute >= since);
       if (kept.length) key += `|${job}:${kept.map((r) => rel(r.minute)).join(',')}`;
     }
-    key += '|q';
-    const queue = [...state.queue].sort((a, b) => a.at - b.at || a.seq - b.seq);
-    for (const q of queue) {
-      key += q.kind === 'event'
-        ? `|e${q.at - t}${q.event.type}`
-        : `|o${q.at - t}:${q.childId}:${w.ops.find((o) => o.id === q.opId)?.kind ?? '?'}:${state.snapshot.children[q.childId] !== undefined && state.live[q.childId] === q.seq ? 1 : 0}`;
-    }
-    return key;
+    return key + queueKey(state, (id) => w.ops.find((o) => o.id === id)?.kind ?? '?');
   };
 }
 

@@ -2,6 +2,7 @@ import type { HpaConfig, HpaContext, HpaAction, InstanceStatus } from '../../mac
 import { POLICY_NAMES, backoffDelay } from '../../machines/incus-hpa';
 import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
 import type { StepState } from '../step';
+import { opPositions, queueKey } from '../check/queue-key';
 import type { LoadedScenario } from '../loops/registry';
 import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';
@@ -201,18 +202,9 @@ function canonicalizer(start: { config: HpaConfig; world: HpaWorld }, alphabet: 
       key += `|${nameOf(i.name)},${i.owner === ownerName ? 'o' : i.owner === null ? 'u' : i.owner},${STATUS_CODE[i.status]},${i.limitBytes},${i.stressBytes},${i.serves ? 1 : 0},${created.indexOf(i.createdAt)}`;
       if (i.until) key += `,${i.until.at - t}${STATUS_CODE[i.until.status]}`;
     }
-    const opIndex = new Map<number, number>();
-    w.ops.forEach((o, idx) => opIndex.set(o.id, idx));
     key += '|ops';
     for (const o of w.ops) key += `|${o.kind}${o.doneAt - t}${o.error ? '!' : ''}${'name' in o ? nameOf(o.name) : ''}`;
-    key += '|q';
-    const queue = [...state.queue].sort((a, b) => a.at - b.at || a.seq - b.seq);
-    for (const q of queue) {
-      key += q.kind === 'event'
-        ? `|e${q.at - t}${q.event.type}`
-        : `|o${q.at - t}:${q.childId}:${opIndex.get(q.opId)}:${state.snapshot.children[q.childId] !== undefined && state.live[q.childId] === q.seq ? 1 : 0}`;
-    }
-    return key;
+    return key + queueKey(state, opPositions(w.ops));
   };
 }
 

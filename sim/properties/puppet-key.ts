@@ -3,6 +3,7 @@ import { refOf, refreshTargets } from '../../machines/puppet';
 import type { EnvMove } from '../check/model';
 import type { PuppetLoopConfig } from '../loops/puppet';
 import type { StepState } from '../step';
+import { opPositions, queueKey } from '../check/queue-key';
 import type { PuppetFault, PuppetWorld } from '../worlds/puppet';
 import { currentValues } from '../worlds/puppet';
 
@@ -91,8 +92,6 @@ export function puppetCanonicalizer(start: { config: PuppetLoopConfig; world: Pu
       key += `|${name}:${(sources.get(name) ?? []).map((ref) => stable(currentValues(w, loaded, ref).current)).join(',')}`;
     }
 
-    const opIndex = new Map<number, number>();
-    w.ops.forEach((o, i) => opIndex.set(o.id, i));
     key += '|ops';
     for (const o of w.ops) {
       key += `|${o.kind}:${o.result.ok ? (o.kind === 'clock' ? Number(o.result.output) - t : stable(o.result.output)) : `!${o.result.error}`}`;
@@ -101,13 +100,6 @@ export function puppetCanonicalizer(start: { config: PuppetLoopConfig; world: Pu
       if (o.refs) key += `:${stable(o.refs)}`;
       if (o.report) key += `:${reportKey(o.report, t)}`;
     }
-    key += '|q';
-    const queue = [...state.queue].sort((x, y) => x.at - y.at || x.seq - y.seq);
-    for (const q of queue) {
-      key += q.kind === 'event'
-        ? `|e${q.at - t}${q.event.type}`
-        : `|o${q.at - t}:${q.childId}:${opIndex.get(q.opId)}:${state.snapshot.children[q.childId] !== undefined && state.live[q.childId] === q.seq ? 1 : 0}`;
-    }
-    return key;
+    return key + queueKey(state, opPositions(w.ops));
   };
 }

@@ -5,6 +5,7 @@ import type { LoadedScenario } from '../loops/registry';
 import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';
 import type { StepState } from '../step';
+import { opPositions, queueKey } from '../check/queue-key';
 import type { Program, SystemdFault, SystemdWorld } from '../worlds/systemd-restart';
 import { describeRun } from '../worlds/systemd-restart';
 import type { SystemdMonitor } from '../worlds/systemd-restart-monitor';
@@ -214,18 +215,9 @@ function canonicalizer() {
     const gap = m.lastAutoStartGapMs === null || m.lastAutoStartGapMs >= u.restartSecMs ? 'ok' : 'early';
     key += `|m${w.starts - m.seenStarts},${window(m.window)},${m.lastStartRequestAt === t ? 'now' : '-'},${capped(m.startsSinceStop)},${capped(m.startsSinceFailed)},${gap}`;
 
-    const opIndex = new Map<number, number>();
-    w.ops.forEach((o, i) => opIndex.set(o.id, i));
     key += '|ops';
     for (const o of w.ops) key += `|${o.kind}${'pid' in o ? pid(o.pid) : ''}${o.kind === 'signal' ? o.signal : ''}`;
-    key += '|q';
-    const queue = [...state.queue].sort((a, b) => a.at - b.at || a.seq - b.seq);
-    for (const q of queue) {
-      key += q.kind === 'event'
-        ? `|e${q.at - t}${q.event.type}`
-        : `|o${q.at - t}:${q.childId}:${opIndex.get(q.opId)}:${state.snapshot.children[q.childId] !== undefined && state.live[q.childId] === q.seq ? 1 : 0}`;
-    }
-    return key;
+    return key + queueKey(state, opPositions(w.ops));
   };
 }
 
