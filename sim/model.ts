@@ -12,8 +12,9 @@ export type OpResult = { ok: true; output?: unknown } | { ok: false; error: stri
 export interface WorldModel<W, F> {
   begin(world: W, src: string, input: unknown, t: number): { world: W; opId: number; doneAt: number };
   complete(world: W, opId: number, t: number): { world: W; result: OpResult };
-  /** Apply a fault or a load change; returns the new world and a note for the trace. */
-  inject(world: W, fault: F, t: number): { world: W; note: string };
+  /** Apply a fault or a load change; returns the new world and a note for the trace. `retime`:
+   * operations the change brings forward (e.g. a watch that now has news comes back sooner). */
+  inject(world: W, fault: F, t: number): { world: W; note: string; retime?: { opId: number; at: number }[] };
   /** The drawable summary stored in trace frames. */
   summary(world: W, t: number): unknown;
 }

@@ -82,8 +82,10 @@ export class Stepper<W, F, C> {
   /** Runner.inject: a world fault now, or a controller restart. */
   inject(state: StepState<W, C>, fault: F): StepState<W, C> {
     if (this.binding.isControllerRestart?.(fault)) return this.restart(state);
-    const { world } = this.binding.world.inject(state.world, fault, state.t);
-    return { ...state, world };
+    const { world, retime } = this.binding.world.inject(state.world, fault, state.t);
+    if (!retime?.length) return { ...state, world };
+    const earlier = (q: StepItem) => (q.kind === 'op' ? retime.find((r) => r.opId === q.opId && r.at < q.at)?.at : undefined);
+    return { ...state, world, queue: state.queue.map((q) => { const at = earlier(q); return at === undefined ? q : { ...q, at }; }) };
   }
 
   /** Runner.update: the desired state changes now. */

@@ -135,7 +135,7 @@ function mutate(world: KubeWorld, key: string, t: number, f: (o: KObject) => KOb
   return emit({ ...world, store: r.store }, [{ type: 'MODIFIED', object: r.object, old }], t);
 }
 
-function inject(world0: KubeWorld, fault: KubeFault, t: number): { world: KubeWorld; note: string } {
+function applyFault(world0: KubeWorld, fault: KubeFault, t: number): { world: KubeWorld; note: string } {
   const world = settle(world0, t);
   switch (fault.kind) {
     case 'apply': {
@@ -206,6 +206,26 @@ function inject(world0: KubeWorld, fault: KubeFault, t: number): { world: KubeWo
     case 'restartController':
       return { world, note: 'controller restart' };
   }
+}
+
+/**
+ * A change from outside (kubectl, a fault) reaches the watch as soon as its events are due, not at
+ * the watch's heartbeat: an informer's watch is pushed to, it does not poll. A waiting watch whose
+ * news now comes earlier is brought forward (in a scenario run the timeline's wakeups already end
+ * it at the change, so nothing moves there; the explorer and the lab's interventions need this).
+ */
+function inject(world0: KubeWorld, fault: KubeFault, t: number) {
+  const { world, note } = applyFault(world0, fault, t);
+  const news = nextAgendaAt(world);
+  const retime: { opId: number; at: number }[] = [];
+  const ops = world.ops.map((op) => {
+    if (op.kind !== 'watch' || op.informer !== world.informer?.generation || news === undefined) return op;
+    const at = Math.max(t, news);
+    if (at >= op.doneAt) return op;
+    retime.push({ opId: op.id, at });
+    return { ...op, doneAt: at };
+  });
+  return retime.length ? { world: { ...world, ops }, note, retime } : { world, note };
 }
 
 export const kubeWorldModel: WorldModel<KubeWorld, KubeFault> = {
