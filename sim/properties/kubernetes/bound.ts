@@ -10,7 +10,8 @@ const faultsOf = (alphabet: readonly Move[]): KubeFault[] => alphabet.flatMap((m
 /**
  * K, the time the cluster may take to settle once the environment stops, in virtual ms, for the
  * moves of this alphabet (each term is what one kind of move can still cost after it happened):
- * - one watch heartbeat: a change the environment made reaches the controller within it;
+ * - one watch heartbeat, as slack: a change is pushed to the watch when its events are due, but
+ *   a controller waiting on nothing else looks again only at its heartbeat;
  * - a stale cache (delayWatch): it keeps delaying events for its `for`, each by its `by`;
  * - lost watch events (dropWatch): the relist of the next resync repairs the cache; for the
  *   ReplicaSet controller a lost ADDED/DELETED first leaves its expectations unmet until
