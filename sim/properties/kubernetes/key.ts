@@ -5,7 +5,8 @@ import type { HpaMemory, HpaSpec } from '../../../machines/kubernetes/hpa/reconc
 import { DB_FAILOVER_AFTER_MS } from '../../../machines/kubernetes/reconcilers/database';
 import type { QueueScalerSpec } from '../../../machines/kubernetes/reconcilers/queue-scaler';
 import type { WorkQueue } from '../../../machines/kubernetes/workqueue';
-import type { StepItem, StepState } from '../../step';
+import type { StepState } from '../../step';
+import { opPositions, queueKey } from '../../check/queue-key';
 import type { AgendaItem, KubeWorld } from '../../worlds/kubernetes';
 import { worldAt } from './view';
 
@@ -161,9 +162,7 @@ export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_
     for (const key of Object.keys(inf.cache).sort()) parts.push(`c${objectKey(inf.cache[key]!)}`);
     for (const e of inf.pending) parts.push(`p${eventKey(e)}`);
   } else parts.push('no informer');
-  const opIndex = new Map<number, number>();
-  world.ops.forEach((op, i) => {
-    opIndex.set(op.id, i);
+  world.ops.forEach((op) => {
     const what = op.kind === 'watch' ? `${op.informer === inf?.generation ? 'current' : 'stale'}` : op.kind === 'read' ? op.request : op.batch.map(writeKey).join(';');
     parts.push(`op ${op.kind}@${op.doneAt - t} ${what}`);
   });
@@ -176,9 +175,7 @@ export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_
   parts.push(`gc ${Object.keys(world.collected).filter((k) => world.collected[k]! > 0).sort().join(',')}`);
   for (const b of world.builtins) parts.push(`builtin ${b} ${memoryKey(b, world.builtinMemory[b], world, t)}`);
   // ---- what is queued to happen
-  parts.push('queue');
-  for (const q of [...state.queue].sort(byTime)) parts.push(stepItemKey(q, state, t, opIndex));
-  return parts.join('\n');
+  return parts.join('\n') + queueKey(state, opPositions(world.ops));
 }
 
 function agendaKey(a: AgendaItem, t: number, eventKey: (e: WatchEvent) => string): string {
@@ -190,12 +187,6 @@ function agendaKey(a: AgendaItem, t: number, eventKey: (e: WatchEvent) => string
     case 'builtin': return `${at} builtin ${a.controller} ${a.key}`;
     default: return `${at} ${a.kind} ${a.pod}`;
   }
-}
-
-function stepItemKey(q: StepItem, state: State, t: number, opIndex: Map<number, number>): string {
-  if (q.kind === 'event') return `e${q.at - t}${q.event.type}${q.sendId ?? ''}`;
-  const live = state.snapshot.children[q.childId] !== undefined && state.live[q.childId] === q.seq;
-  return `o${q.at - t}:${q.childId}:${opIndex.get(q.opId) ?? '?'}:${live ? 1 : 0}`;
 }
 
 /** The workqueue: order, dirty, processing, delays relative to now; the token bucket as it is now. */
