@@ -30,6 +30,11 @@ export interface LoopBinding<W, F, C, S extends ControllerSummary = ControllerSu
   note?(context: unknown, event: EventObject): string | undefined;
   /** What the controller observed, compared and decided, as data (frame.controller): the loop's one summary function. */
   controller?(context: unknown, world: W, t: number, state: string): S;
+  /**
+   * Operator commands (e.g. `systemctl stop`): timeline entries that are neither the world's nor
+   * the desired state's. The stepper hands the returned event to the machine; the world never sees them.
+   */
+  command?(fault: F): EventObject | undefined;
   /** Faults the runner handles itself rather than the world (e.g. a controller restart). */
   isControllerRestart?(fault: F): boolean;
   /**

@@ -148,6 +148,12 @@ export class Runner<W, F, C> {
       this.pushFrame(event.type, this.noteFor(event));
       return;
     }
+    const command = this.binding.command?.(entry.fault);
+    if (command) {
+      this.state = this.stepper.inject(this.state, entry.fault);
+      this.pushFrame(command.type, this.noteFor(command));
+      return;
+    }
     if (this.binding.isControllerRestart?.(entry.fault)) {
       this.state = this.stepper.inject(this.state, entry.fault);
       this.pushFrame('controller.restart', 'controller restarted: memory lost, starts observing again');

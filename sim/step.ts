@@ -81,6 +81,8 @@ export class Stepper<W, F, C> {
 
   /** Runner.inject: a world fault now, or a controller restart. */
   inject(state: StepState<W, C>, fault: F): StepState<W, C> {
+    const command = this.binding.command?.(fault);
+    if (command) return this.send(state, command);
     if (this.binding.isControllerRestart?.(fault)) return this.restart(state);
     const { world, retime } = this.binding.world.inject(state.world, fault, state.t);
     if (!retime?.length) return { ...state, world };

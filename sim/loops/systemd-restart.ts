@@ -13,12 +13,8 @@ import { createSystemdWorld, describeRun, systemdWorldModel } from '../worlds/sy
 import { observeSystemd } from '../worlds/systemd-restart-monitor';
 import { systemdController } from './systemd-restart-controller';
 
-/**
- * The loop's config: the unit file, plus (a binding-side workaround) an operator's systemctl
- * request. The runner only delivers desired-state edits to a machine, so a timeline
- * `systemctl:` entry travels as a config change whose event is SYSTEMCTL.<VERB>.
- */
-export interface SystemdConfig { unit: UnitConfig; request?: SystemctlRequest }
+/** The loop's desired state: the unit file. (systemctl requests are operator commands: SystemdFault `systemctl`.) */
+export interface SystemdConfig { unit: UnitConfig }
 
 const verbEvent = (r: SystemctlRequest): EventObject => (r.verb === 'kill'
   ? { type: 'SYSTEMCTL.KILL', signal: r.signal ?? 'SIGTERM' } as EventObject
@@ -29,7 +25,9 @@ export const systemdBinding: LoopBinding<SystemdWorld, SystemdFault, SystemdConf
   machine: systemdMachine,
   world: systemdWorldModel,
   machineInput: (config) => ({ unit: config.unit }),
-  configEvent: (config) => (config.request ? verbEvent(config.request) : { type: 'CONFIG.UPDATE', unit: config.unit ?? {} }),
+  configEvent: (config) => ({ type: 'CONFIG.UPDATE', unit: config.unit ?? {} }),
+  // systemctl talks to the service manager, not to the unit file or the process.
+  command: (fault) => (fault.kind === 'systemctl' ? verbEvent(fault.request) : undefined),
   note: (ctx, event) => noteFor(ctx as SystemdContext, event),
   // What sim/properties/systemd-restart.ts needs to remember (operator requests, starts), in the world.
   monitor: observeSystemd,
@@ -201,7 +199,7 @@ export function parseSystemdScenario(file: string, name: string, doc: unknown, s
   let running = unit;
   const timeline = (s.timeline ?? []).map((e, idx): TimelineEntry<SystemdFault, SystemdConfig> => {
     if (e.program) return { at: e.at, fault: { kind: 'program', program: toProgram(e.program) } };
-    if (e.systemctl) return { at: e.at, config: { request: { verb: e.systemctl, ...(e.signal ? { signal: e.signal } : {}) } } };
+    if (e.systemctl) return { at: e.at, fault: { kind: 'systemctl', request: { verb: e.systemctl, ...(e.signal ? { signal: e.signal } : {}) } } };
     running = toUnit(e.unit!, running);
     const bad = unitProblems(running).map((p) => new InputError(file, `timeline[${idx}].unit.${p.field}`, p.expected));
     if (bad.length) throw new InputErrors(bad);

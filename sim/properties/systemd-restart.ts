@@ -131,10 +131,10 @@ export function systemdProperties(config: SystemdConfig, _alphabet: readonly Env
 const describeProgram = (p: Program) => [...p.script.map(describeRun), `then ${describeRun(p.then)}`].join(', ');
 
 export function systemdLabel(entry: Entry): string {
-  if ('fault' in entry) return `deploy: ${describeProgram(entry.fault.program)}`;
-  const r = entry.config.request;
-  if (r) return `systemctl ${r.verb}${r.signal ? ` --signal=${r.signal}` : ''}`;
-  return `unit edit ${JSON.stringify(entry.config.unit ?? {})}`;
+  if ('config' in entry) return `unit edit ${JSON.stringify(entry.config.unit ?? {})}`;
+  const f = entry.fault;
+  if (f.kind === 'program') return `deploy: ${describeProgram(f.program)}`;
+  return `systemctl ${f.request.verb}${f.request.signal ? ` --signal=${f.request.signal}` : ''}`;
 }
 
 /**
@@ -146,7 +146,7 @@ export function systemdLabel(entry: Entry): string {
 const MID_STEP = new Set(['boot', 'startRequested', 'condition', 'starting', 'evaluating']);
 
 function applicable(state: StepState<SystemdWorld, SystemdConfig>, entry: Entry): boolean {
-  return 'fault' in entry || !MID_STEP.has(topOf(state));
+  return ('fault' in entry && entry.fault.kind === 'program') || !MID_STEP.has(topOf(state));
 }
 
 const MAX_MOVES = 8;
@@ -160,10 +160,10 @@ function validate(scenario: LoadedScenario<SystemdWorld, SystemdFault, SystemdCo
     throw new InputError(file, 'timeline', `expected at most ${MAX_MOVES} entries for check (each is a move the environment may make at any instant), got ${scenario.timeline.length}`);
   }
   scenario.timeline.forEach((e, i) => {
-    if ('fault' in e && e.fault.program.jitterMs > 0) {
+    if ('fault' in e && e.fault.kind === 'program' && e.fault.program.jitterMs > 0) {
       throw new InputError(file, `timeline[${i}].program.jitter`, 'expected 0 for check: run times must be fixed (the explorer does not branch on random draws)');
     }
-    if ('config' in e && !e.config.request) {
+    if ('config' in e) {
       throw new InputError(file, `timeline[${i}].unit`, 'expected no unit edits for check: the properties and promises are judged against one unit file');
     }
   });
@@ -181,7 +181,7 @@ function validate(scenario: LoadedScenario<SystemdWorld, SystemdFault, SystemdCo
  *   lastExit, lastError, startedAt, starts, cleanExits and the exit list are read only by notes
  *   and the summary — except the last exit's age, kept while younger than RestartSec=.
  * - The rng is never drawn (validate: jitter 0); runIndex is capped where `then` takes over.
- * - state.config (the unit file and the last systemctl request) is read only by a controller
+ * - state.config (the unit file) is read only by a controller
  *   restart, which this loop does not have; the machine's own unit is keyed instead.
  * - Monitor counters after a stop / failure are capped at 1 (a violation), the last automatic
  *   start's gap is kept as ok/early (none counts as ok), and a start request only matters at its

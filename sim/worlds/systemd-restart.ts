@@ -1,4 +1,4 @@
-import type { ProcessExit, SignalInput, SpawnInput, WatchInput, WatchOutput } from '../../machines/systemd-restart';
+import type { ProcessExit, SignalInput, SpawnInput, SystemctlRequest, WatchInput, WatchOutput } from '../../machines/systemd-restart';
 import { exitFor } from '../../machines/systemd-restart';
 import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
@@ -45,7 +45,8 @@ export interface SystemdWorld {
   monitor: SystemdMonitor;
 }
 
-export type SystemdFault = { kind: 'program'; program: Program };
+/** A deploy (the world: the program that runs) or an operator's systemctl command (for the machine). */
+export type SystemdFault = { kind: 'program'; program: Program } | { kind: 'systemctl'; request: SystemctlRequest };
 
 export function createSystemdWorld(seed: number, program: Program): SystemdWorld {
   return { rng: seedRng(seed), program, runIndex: 0, process: null, nextPid: 1000, nextOpId: 1, ops: [], starts: 0, cleanExits: 0, exits: [], monitor: EMPTY_MONITOR };
@@ -126,6 +127,8 @@ function complete(world0: SystemdWorld, opId: number, t: number): { world: Syste
 }
 
 function inject(world: SystemdWorld, fault: SystemdFault): { world: SystemdWorld; note: string } {
+  // systemctl commands go to the machine (the binding's `command`), never to the world.
+  if (fault.kind === 'systemctl') return { world, note: `systemctl ${fault.request.verb}` };
   const first = fault.program.script[0] ?? fault.program.then;
   return { world: { ...world, program: fault.program, runIndex: 0 }, note: `program replaced: next run ${describeRun(first)}` };
 }

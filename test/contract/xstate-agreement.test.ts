@@ -54,7 +54,9 @@ function walk(binding: AnyBinding, config: unknown, world: unknown, timeline: re
         mirror.send(binding.configEvent(entry.config as Partial<unknown>));
       } else {
         state = stepper.inject(state, entry.fault);
-        if (binding.isControllerRestart?.(entry.fault)) mirror.restart(binding.machineInput(state.config));
+        const command = binding.command?.(entry.fault);
+        if (command) mirror.send(command);
+        else if (binding.isControllerRestart?.(entry.fault)) mirror.restart(binding.machineInput(state.config));
       }
     } else if (item) {
       const before = state.snapshot;

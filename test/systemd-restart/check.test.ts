@@ -1,3 +1,4 @@
+import type { SystemdFault } from '../../sim/worlds/systemd-restart';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,8 +92,8 @@ describe(`loopscope check ${RESTART_SEC}`, () => {
 
   it('a second operator start uses the burst up: with `systemctl restart` added (and no kill), never-gives-up is refuted', () => {
     const { entry, scenario } = loadScenario(RESTART_SEC);
-    const timeline = [...scenario.timeline.filter((e) => !('config' in e && (e.config as { request?: { verb: string } }).request?.verb === 'kill')),
-      { at: 0, config: { request: { verb: 'restart' } } }];
+    const timeline = [...scenario.timeline.filter((e) => !('fault' in e && (e.fault as SystemdFault).kind === 'systemctl' && (e.fault as Extract<SystemdFault, { kind: 'systemctl' }>).request.verb === 'kill')),
+      { at: 0, fault: { kind: 'systemctl', request: { verb: 'restart' } } }];
     const more = checkScenario(entry, { ...scenario, timeline });
     expect(more.result.stats).toMatchObject({ complete: true, distinct: 9532 });
     const v = verdict(more, 'never-gives-up');

@@ -18,7 +18,7 @@ function runner(unit: Partial<UnitConfig>, program: Program, timeline: TimelineE
   const world: SystemdWorld = createSystemdWorld(1, program);
   return new Runner(systemdBinding, { scenario: 'test', seed: 1, world, config: { unit: { ...DEFAULT_UNIT, ...unit } }, timeline, checkpoints: true });
 }
-const ctl = (at: number, verb: 'start' | 'stop' | 'restart' | 'reset-failed' | 'kill', signal?: string): TimelineEntry<SystemdFault, SystemdConfig> => ({ at, config: { request: { verb, ...(signal ? { signal } : {}) } } });
+const ctl = (at: number, verb: 'start' | 'stop' | 'restart' | 'reset-failed' | 'kill', signal?: string): TimelineEntry<SystemdFault, SystemdConfig> => ({ at, fault: { kind: 'systemctl', request: { verb, ...(signal ? { signal } : {}) } } });
 
 describe('systemd-restart machine', () => {
   it('crash loop with the defaults: 5 starts, the 6th is refused → failed, start-limit-hit', () => {

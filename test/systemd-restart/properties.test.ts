@@ -45,7 +45,7 @@ const command: fc.Arbitrary<Command> = fc.record({
 
 function runnerOf(unit: UnitConfig, script: RunSpec[], then: RunSpec, commands: Command[], jitterMs: number): SystemdRunner {
   const world = createSystemdWorld(7, { script, then, jitterMs });
-  const timeline: TimelineEntry<SystemdFault, SystemdConfig>[] = commands.map((c) => ({ at: c.at, config: { request: { verb: c.verb } } }));
+  const timeline: TimelineEntry<SystemdFault, SystemdConfig>[] = commands.map((c) => ({ at: c.at, fault: { kind: 'systemctl', request: { verb: c.verb } } }));
   return new Runner(systemdBinding, { scenario: 'prop', seed: 7, world, config: { unit }, timeline });
 }
 

@@ -1,17 +1,17 @@
 import { useState } from 'react';
-import type { SystemctlVerb } from '../../../machines/systemd-restart';
+import type { SystemctlRequest, SystemctlVerb } from '../../../machines/systemd-restart';
 import { KNOWN_SIGNALS } from '../../../machines/systemd-restart';
-import type { SystemdConfig } from '../../../sim/loops/systemd-restart';
+import type { SystemdFault } from '../../../sim/worlds/systemd-restart';
 import { useT } from '../../i18n/i18n';
 import type { WorldViewProps } from '../types';
 
 const VERBS: SystemctlVerb[] = ['start', 'stop', 'restart', 'reset-failed'];
 
-/** systemctl verbs: the binding takes them as a config change `{ request }` (SYSTEMCTL.<VERB>). */
+/** systemctl verbs: operator commands (SystemdFault `systemctl`), delivered to the machine as SYSTEMCTL.<VERB>. */
 export function SystemdInterventions({ session }: WorldViewProps) {
   const t = useT();
   const [signal, setSignal] = useState('SIGTERM');
-  const send = (request: SystemdConfig['request']) => session.update({ request } satisfies Partial<SystemdConfig>);
+  const send = (request: SystemctlRequest) => session.inject({ kind: 'systemctl', request } satisfies SystemdFault);
   return (
     <section className="interventions" data-testid="interventions">
       <h3>{t('interventions')}</h3>
