@@ -113,8 +113,9 @@ export const matches = (selector: Record<string, string>, labels: Record<string,
   return keys.length > 0 && keys.every((k) => labels[k] === selector[k]);
 };
 
-export const isPodReady = (p: KObject) => (p.status as unknown as PodStatus).ready === true && p.metadata.deletionTimestamp === undefined;
+export const isPodReady = (p: KObject) => statusOf<PodStatus>(p).ready === true && p.metadata.deletionTimestamp === undefined;
 
-/** Typed views of spec/status (the store keeps them as plain records). */
+/** Typed views of spec/status: the store keeps them as plain records, and each kind's reconciler
+ * knows its own shape (the only casts of spec and status; every reader goes through these). */
 export const specOf = <S>(o: KObject) => o.spec as unknown as S;
 export const statusOf = <S>(o: KObject) => o.status as unknown as S;

@@ -4,7 +4,7 @@ import type { HpaConfig, ObservedInstance } from '../../incus-hpa';
 import { DEFAULT_CONFIG, seedPolicy } from '../../incus-hpa';
 import type { Plan, Reconciler } from '../reconciler';
 import type { DeploymentSpec, KObject, PodSpec, PodStatus } from '../types';
-import { matches, specOf, splitKey } from '../types';
+import { matches, specOf, splitKey, statusOf } from '../types';
 import type { BehaviorSpec, ScaleEvent, TimestampedRecommendation } from './behavior';
 import { convertWithBehaviorRate, recordScaleEvent, stabilizeWithBehaviors, withDefaults } from './behavior';
 
@@ -38,7 +38,7 @@ const DOWNSCALE_WINDOW_MS = 300_000;
  * their own request; Pending or not-ready pods are unready; deleted, Failed or Succeeded pods are ignored. */
 export function metricPods(pods: KObject[], podCpuMilli: Record<string, number>): MetricPod[] {
   return pods.map((p) => {
-    const st = p.status as unknown as PodStatus;
+    const st = statusOf<PodStatus>(p);
     const request = specOf<PodSpec>(p).containers.reduce((s, c) => s + c.cpuMilli, 0);
     const gone = p.metadata.deletionTimestamp !== undefined || st.phase === 'Failed' || st.phase === 'Succeeded';
     const usage = podCpuMilli[`${p.metadata.namespace}/${p.metadata.name}`];

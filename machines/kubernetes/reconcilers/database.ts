@@ -1,7 +1,7 @@
 import type { Plan, Reconciler } from '../reconciler';
 import { enqueueForAndOwner } from '../reconciler';
 import type { KObject, NewObject, PodStatus, Write } from '../types';
-import { controllerOf, isPodReady, ownerRef, specOf, splitKey } from '../types';
+import { controllerOf, isPodReady, ownerRef, specOf, splitKey, statusOf } from '../types';
 
 /**
  * The Database operator of seed 002 ("The Operator Pattern", 2017): for a `Database`
@@ -79,7 +79,7 @@ export const databaseReconciler: Reconciler<null> = {
     if ((pvc.status as { phase?: string }).phase !== 'Bound') return plan([], `1. volume ${pvc.metadata.name} is ${(pvc.status as { phase?: string }).phase}: wait for it`);
 
     const allPods = owned('Pod');
-    const pods = allPods.filter((p) => p.metadata.deletionTimestamp === undefined && (p.status as unknown as PodStatus).phase !== 'Failed');
+    const pods = allPods.filter((p) => p.metadata.deletionTimestamp === undefined && statusOf<PodStatus>(p).phase !== 'Failed');
     const primary = pods.find((p) => p.metadata.labels.role === 'primary');
     const replicas = pods.filter((p) => p.metadata.labels.role === 'replica')
       .sort((a, b) => a.metadata.creationTimestamp - b.metadata.creationTimestamp || (a.metadata.name < b.metadata.name ? -1 : 1));

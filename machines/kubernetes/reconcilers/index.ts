@@ -21,5 +21,5 @@ const ALL = {
 
 export type ReconcilerName = keyof typeof ALL;
 /** Every controller the machine can run, by name (memory types erased: each keeps its own). */
-export const RECONCILERS = ALL as unknown as Record<ReconcilerName, Reconciler<unknown>>;
+export const RECONCILERS: Record<ReconcilerName, Reconciler<unknown>> = ALL;
 export const RECONCILER_NAMES = Object.keys(ALL) as ReconcilerName[];

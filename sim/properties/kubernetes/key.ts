@@ -1,4 +1,5 @@
 import type { ControllerConfig, ControllerContext, KObject, NewObject, Plan, WatchEvent, Write, WriteOutcome } from '../../../machines/kubernetes';
+import { specOf } from '../../../machines/kubernetes';
 import type { Expectations } from '../../../machines/kubernetes/expectations';
 import { EXPECTATIONS_TIMEOUT_MS } from '../../../machines/kubernetes/expectations';
 import type { HpaMemory, HpaSpec } from '../../../machines/kubernetes/hpa/reconciler';
@@ -103,7 +104,7 @@ export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_
       }
       case 'QueueScaler': {
         const { lastScaleUp, ...rest } = s as { lastScaleUp?: number };
-        const delay = (o.spec as unknown as QueueScalerSpec).scaleDownDelaySeconds * 1000;
+        const delay = specOf<QueueScalerSpec>(o).scaleDownDelaySeconds * 1000;
         return `${JSON.stringify(rest)}${lastScaleUp === undefined ? '' : `l${age(lastScaleUp, delay)}`}`;
       }
       case 'HorizontalPodAutoscaler': {
@@ -229,7 +230,7 @@ function hpaWindows(world: KubeWorld): { recWindow: number; eventWindow: number;
   let behavior = false;
   const hpas = [...Object.values(world.store.objects), ...Object.values(world.informer?.cache ?? {})].filter((o) => o.kind === 'HorizontalPodAutoscaler');
   for (const h of hpas) {
-    const b = (h.spec as unknown as HpaSpec).behavior;
+    const b = specOf<HpaSpec>(h).behavior;
     if (b) behavior = true;
     for (const rules of [b?.scaleUp, b?.scaleDown]) {
       recWindow = Math.max(recWindow, (rules?.stabilizationWindowSeconds ?? 0) * 1000);

@@ -1,4 +1,5 @@
 import type { ControllerConfig, ControllerContext, ReplicaSetSpec } from '../../../machines/kubernetes';
+import { specOf } from '../../../machines/kubernetes';
 import type { LoadedScenario } from '../../loops/registry';
 import type { TimelineEntry } from '../../runner';
 import { InputError } from '../../scenario/errors';
@@ -87,7 +88,7 @@ export function validateKubernetesCheck(scenario: LoadedScenario<KubeWorld, Kube
   if (nodes > MAX_NODES) throw new InputError(file, 'cluster.nodes', `expected at most ${MAX_NODES} nodes for check, got ${nodes}`);
   const replicaSets = Object.values(world.store.objects).filter((o) => o.kind === 'ReplicaSet');
   replicaSets.forEach((rs) => {
-    if ((rs.spec as unknown as ReplicaSetSpec).minReadySeconds) {
+    if (specOf<ReplicaSetSpec>(rs).minReadySeconds) {
       throw new InputError(file, `objects.ReplicaSet/${rs.metadata.name}.spec.minReadySeconds`, 'expected no minReadySeconds for check: the canonical key keeps readiness times as an order only');
     }
   });

@@ -1,5 +1,5 @@
 import type { ApiWriteInput, ApiWriteOutput, KObject, NewObject, PodStatus, ReadCacheInput, ReadCacheOutput, WatchEvent, WatchNextInput, WatchNextOutput, WriteOutcome } from '../../../machines/kubernetes';
-import { outcomeOf } from '../../../machines/kubernetes';
+import { outcomeOf, statusOf } from '../../../machines/kubernetes';
 import type { OpResult, WorldModel } from '../../model';
 import type { KubeWorld, MessageQueue } from './world';
 import { applyWrite, deleteObject, emit, kubectlApply, kubeletResync, nextAgendaAt, recordEvent, schedule, settle, store as st, viewOf } from './world';
@@ -118,7 +118,7 @@ function complete(world0: KubeWorld, opId: number, t: number): { world: KubeWorl
 export function findPod(world: KubeWorld, namespace: string, sel: PodSelector): KObject | undefined {
   if ('name' in sel) return world.store.objects[st.storeKey('Pod', namespace, sel.name)];
   return Object.values(world.store.objects)
-    .filter((o) => o.kind === 'Pod' && o.metadata.namespace === namespace && o.metadata.labels.app === sel.app && o.metadata.deletionTimestamp === undefined && (o.status as unknown as PodStatus).ready)
+    .filter((o) => o.kind === 'Pod' && o.metadata.namespace === namespace && o.metadata.labels.app === sel.app && o.metadata.deletionTimestamp === undefined && statusOf<PodStatus>(o).ready)
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))[0];
 }
 
@@ -171,7 +171,7 @@ function applyFault(world0: KubeWorld, fault: KubeFault, t: number): { world: Ku
       const pod = findPod(world, fault.namespace, fault.pod);
       if (!pod) return { world, note: `crash: no such pod (${JSON.stringify(fault.pod)})` };
       const key = st.storeKeyOf(pod);
-      const restarts = (pod.status as unknown as PodStatus).restarts + 1;
+      const restarts = statusOf<PodStatus>(pod).restarts + 1;
       let w = mutate(world, key, t, (o) => ({ ...o, status: { ...o.status, ready: false, restarts } }));
       const backoff = Math.min(world.params.crashBackoffMs * 2 ** (restarts - 1), 300_000);
       w = schedule(w, { at: t + backoff, kind: 'kubeletReady', pod: key });

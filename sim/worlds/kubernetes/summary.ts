@@ -1,4 +1,5 @@
 import type { KObject, PodSpec, PodStatus } from '../../../machines/kubernetes';
+import { specOf, statusOf } from '../../../machines/kubernetes';
 import type { KubeWorld } from './world';
 import { objectsOf, podRequestMilli } from './world';
 
@@ -19,9 +20,9 @@ export interface KubeSummary {
 
 /** kubectl's STATUS column: Terminating, Pending, ContainerCreating, Running, NotReady. */
 function podState(p: KObject): string {
-  const s = p.status as unknown as PodStatus;
+  const s = statusOf<PodStatus>(p);
   if (p.metadata.deletionTimestamp !== undefined) return 'Terminating';
-  if (!(p.spec as unknown as PodSpec).nodeName) return 'Pending';
+  if (!specOf<PodSpec>(p).nodeName) return 'Pending';
   if (s.phase === 'Pending') return 'ContainerCreating';
   if (s.phase === 'Running' && !s.ready) return s.restarts > 0 ? 'CrashLoopBackOff' : 'Running (not ready)';
   return s.phase;
@@ -57,10 +58,10 @@ export function kubeSummary(world: KubeWorld, _t: number): KubeSummary {
   const shown = new Set(['Pod', 'ReplicaSet', 'Deployment', 'Node']);
   return {
     pods: pods.map((p) => {
-      const s = p.status as unknown as PodStatus;
+      const s = statusOf<PodStatus>(p);
       const owner = p.metadata.ownerReferences.find((r) => r.controller);
       return { name: p.metadata.name, ready: s.ready === true && p.metadata.deletionTimestamp === undefined, status: podState(p), restarts: s.restarts ?? 0,
-        node: (p.spec as unknown as PodSpec).nodeName ?? '<none>', owner: owner ? `${owner.kind}/${owner.name}` : '' };
+        node: specOf<PodSpec>(p).nodeName ?? '<none>', owner: owner ? `${owner.kind}/${owner.name}` : '' };
     }),
     replicasets: objectsOf(world, 'ReplicaSet').sort(byName).map((rs) => ({
       name: rs.metadata.name, desired: num((rs.spec as { replicas?: number }).replicas), current: num(rs.status.replicas), ready: num(rs.status.readyReplicas),
@@ -71,7 +72,7 @@ export function kubeSummary(world: KubeWorld, _t: number): KubeSummary {
       generation: d.metadata.generation, observedGeneration: num(d.status.observedGeneration),
     })),
     nodes: objectsOf(world, 'Node').sort(byName).map((n) => {
-      const onNode = pods.filter((p) => (p.spec as unknown as PodSpec).nodeName === n.metadata.name && p.metadata.deletionTimestamp === undefined);
+      const onNode = pods.filter((p) => specOf<PodSpec>(p).nodeName === n.metadata.name && p.metadata.deletionTimestamp === undefined);
       return { name: n.metadata.name, ready: (n.status as { ready?: boolean }).ready === true,
         cpu: `${onNode.reduce((s, p) => s + podRequestMilli(p), 0)}m/${num((n.spec as { cpuMilli?: number }).cpuMilli)}m`, pods: onNode.length };
     }),

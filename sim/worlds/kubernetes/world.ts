@@ -1,5 +1,5 @@
 import type { KObject, NewObject, PodSpec, PodStatus, WatchEvent, Write } from '../../../machines/kubernetes';
-import { RECONCILERS, outcomeOf, type ReconcilerName } from '../../../machines/kubernetes';
+import { RECONCILERS, outcomeOf, type ReconcilerName, specOf, statusOf } from '../../../machines/kubernetes';
 import type { CacheView, WriteOutcome } from '../../../machines/kubernetes';
 import type { RngState } from '../../random';
 import { drawInt, seedRng } from '../../random';
@@ -136,7 +136,7 @@ export function emit(world0: KubeWorld, changes: WatchEvent[], now: number): Kub
   for (const event of changes) {
     const kind = event.object.kind;
     if (world.informer?.kinds.includes(kind)) world = toInformer(world, event, now);
-    if (kind === 'Pod' && event.type === 'ADDED' && !(event.object.spec as unknown as PodSpec).nodeName) {
+    if (kind === 'Pod' && event.type === 'ADDED' && !specOf<PodSpec>(event.object).nodeName) {
       world = schedule(world, { at: now + world.params.schedulerDelayMs, kind: 'schedule', pod: st.storeKeyOf(event.object) });
     }
     if (kind === 'PersistentVolumeClaim' && event.type === 'ADDED') {
@@ -181,13 +181,13 @@ function toInformer(world: KubeWorld, event: WatchEvent, now: number): KubeWorld
   return schedule(w, { at, kind: 'deliver', event });
 }
 
-export const podRequestMilli = (p: KObject) => (p.spec as unknown as PodSpec).containers.reduce((s, c) => s + c.cpuMilli, 0);
+export const podRequestMilli = (p: KObject) => specOf<PodSpec>(p).containers.reduce((s, c) => s + c.cpuMilli, 0);
 
 export const objectsOf = (world: KubeWorld, kind: string) =>
   Object.values(world.store.objects).filter((o) => o.kind === kind);
 
 const podsOnNode = (world: KubeWorld, node: string) =>
-  objectsOf(world, 'Pod').filter((p) => (p.spec as unknown as PodSpec).nodeName === node);
+  objectsOf(world, 'Pod').filter((p) => specOf<PodSpec>(p).nodeName === node);
 
 function change(world: KubeWorld, r: st.StoreResult, type: WatchEvent['type'], now: number, old?: KObject): KubeWorld {
   if (r.error !== undefined) return world;
@@ -210,7 +210,7 @@ const setPodStatus = (o: KObject, s: Partial<PodStatus>): KObject => ({ ...o, st
 export function deleteObject(world: KubeWorld, key: string, now: number): { world: KubeWorld; error?: string } {
   const obj = world.store.objects[key];
   if (!obj) return { world, error: `NotFound: ${key} not found` };
-  const onNode = obj.kind === 'Pod' && !!(obj.spec as unknown as PodSpec).nodeName;
+  const onNode = obj.kind === 'Pod' && !!specOf<PodSpec>(obj).nodeName;
   if (obj.metadata.finalizers.length > 0 || onNode) {
     if (obj.metadata.deletionTimestamp !== undefined) return { world };
     let w = mutateObject(world, key, now, (o) => ({ ...o, metadata: { ...o.metadata, deletionTimestamp: now },
@@ -265,7 +265,7 @@ export function applyWrite(world: KubeWorld, write: Write, now: number): { world
       w = change(w, r, 'MODIFIED', now, old);
       // The last finalizer removed from an object being deleted: now it really goes.
       if (r.object.metadata.deletionTimestamp !== undefined && r.object.metadata.finalizers.length === 0) {
-        const onNode = r.object.kind === 'Pod' && !!(r.object.spec as unknown as PodSpec).nodeName;
+        const onNode = r.object.kind === 'Pod' && !!specOf<PodSpec>(r.object).nodeName;
         if (!onNode) w = removeObject(w, key, now);
       }
       return { world: w, object: r.object };
@@ -311,8 +311,8 @@ function nodeReady(world: KubeWorld, name: string | undefined): boolean {
 export function kubeletResync(world: KubeWorld, node: string, now: number): KubeWorld {
   let w = world;
   for (const pod of objectsOf(w, 'Pod')) {
-    if ((pod.spec as unknown as PodSpec).nodeName !== node || pod.metadata.deletionTimestamp !== undefined) continue;
-    const status = pod.status as unknown as PodStatus;
+    if (specOf<PodSpec>(pod).nodeName !== node || pod.metadata.deletionTimestamp !== undefined) continue;
+    const status = statusOf<PodStatus>(pod);
     const key = st.storeKeyOf(pod);
     if (status.phase !== 'Running') w = schedule(w, { at: now + w.params.startMs, kind: 'kubeletStart', pod: key });
     else if (!status.ready) w = schedule(w, { at: now + w.params.readyMs, kind: 'kubeletReady', pod: key });
@@ -322,7 +322,7 @@ export function kubeletResync(world: KubeWorld, node: string, now: number): Kube
 
 function schedulePod(world: KubeWorld, key: string, now: number): KubeWorld {
   const pod = world.store.objects[key];
-  if (!pod || (pod.spec as unknown as PodSpec).nodeName || pod.metadata.deletionTimestamp !== undefined) return world;
+  if (!pod || specOf<PodSpec>(pod).nodeName || pod.metadata.deletionTimestamp !== undefined) return world;
   const need = podRequestMilli(pod);
   let best: { name: string; free: number } | undefined;
   for (const node of objectsOf(world, 'Node')) {
@@ -359,14 +359,14 @@ function process(world: KubeWorld, item: AgendaItem): KubeWorld {
       return schedulePod(world, item.pod, now);
     case 'kubeletStart': {
       const pod = world.store.objects[item.pod];
-      if (!pod || pod.metadata.deletionTimestamp !== undefined || !nodeReady(world, (pod.spec as unknown as PodSpec).nodeName)) return world;
+      if (!pod || pod.metadata.deletionTimestamp !== undefined || !nodeReady(world, specOf<PodSpec>(pod).nodeName)) return world;
       const w = mutateObject(world, item.pod, now, (o) => setPodStatus(o, { phase: 'Running' }));
       return schedule(w, { at: now + w.params.readyMs, kind: 'kubeletReady', pod: item.pod });
     }
     case 'kubeletReady': {
       const pod = world.store.objects[item.pod];
-      if (!pod || pod.metadata.deletionTimestamp !== undefined || !nodeReady(world, (pod.spec as unknown as PodSpec).nodeName)) return world;
-      if ((pod.status as unknown as PodStatus).ready) return world;
+      if (!pod || pod.metadata.deletionTimestamp !== undefined || !nodeReady(world, specOf<PodSpec>(pod).nodeName)) return world;
+      if (statusOf<PodStatus>(pod).ready) return world;
       return mutateObject(world, item.pod, now, (o) => setPodStatus(o, { phase: 'Running', ready: true, readySince: now }));
     }
     case 'kubeletKill':
@@ -399,7 +399,7 @@ function process(world: KubeWorld, item: AgendaItem): KubeWorld {
 /** The live view a built-in controller reads (kube-controller-manager's informers, assumed fresh). */
 export function viewOf(world: KubeWorld, objects: KObject[]): CacheView {
   const podCpuMilli: Record<string, number> = {};
-  const ready = objects.filter((o) => o.kind === 'Pod' && (o.status as unknown as PodStatus).ready);
+  const ready = objects.filter((o) => o.kind === 'Pod' && statusOf<PodStatus>(o).ready);
   const readyByApp = new Map<string, number>();
   for (const p of ready) { const app = p.metadata.labels.app ?? ''; readyByApp.set(app, (readyByApp.get(app) ?? 0) + 1); }
   for (const p of ready) {
@@ -439,7 +439,7 @@ function advanceQueues(world: KubeWorld, t: number): KubeWorld {
   const pods = objectsOf(world, 'Pod');
   const queues = world.queues.map((q) => {
     if (t <= q.at) return q;
-    const workers = pods.filter((p) => (p.status as unknown as PodStatus).ready && Object.entries(q.workerSelector).every(([k, v]) => p.metadata.labels[k] === v)).length;
+    const workers = pods.filter((p) => statusOf<PodStatus>(p).ready && Object.entries(q.workerSelector).every(([k, v]) => p.metadata.labels[k] === v)).length;
     const dt = (t - q.at) / 1000;
     return { ...q, length: Math.max(0, q.length + (q.arrivalsPerSec - workers * q.perWorkerPerSec) * dt), at: t };
   });
