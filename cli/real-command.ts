@@ -8,7 +8,8 @@ import { traceJson } from '../sim/trace-schema';
 import { hpaColumns } from '../sim/loops/incus-hpa-format';
 import { parseBytes, parseDuration, formatBytes } from '../sim/units';
 import type { RealHpaConfig } from '../real/hpa-config';
-import { loadRealHpaConfig } from '../real/hpa-config';
+import { loadRealHpaConfig, parseLiveEdit } from '../real/hpa-config';
+import { readYamlFile } from '../sim/scenario/load';
 import type { RealFrame } from '../real/hpa-runner';
 import { RealHpaRunner } from '../real/hpa-runner';
 import { IncusClient, IncusConnectionError, IncusError, resolveConnection } from '../real/incus';
@@ -128,7 +129,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
   watchFile(file, { interval: 500 }, (now, before) => {
     if (now.mtimeMs === before.mtimeMs && now.size === before.size) return;
     try {
-      const next = loadRealHpaConfig(file, opts.policy);
+      const next = parseLiveEdit(current, readYamlFile(file), opts.policy);
       if (JSON.stringify(next) === JSON.stringify(current)) return;
       current = next;
       r.update(next);

@@ -60,3 +60,23 @@ export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: 
 export function loadRealHpaConfig(file: string, policyOverride?: string): RealHpaConfig {
   return parseRealHpaConfig(file, readYamlFile(file), policyOverride);
 }
+
+/**
+ * A live edit of hpa.yaml while the loop runs; the loop keeps its last config when it is refused.
+ * - An empty document is refused: a file saved in place (`: > hpa.yaml`, some editors) is empty for
+ *   a moment, and "all defaults" would make the running loop another HPA (name hpa, prefix pod).
+ * - `name` and `namePrefix` cannot change: they say which instances this loop owns, and a new
+ *   owner key would abandon the running pods. Stop loopscope and start it with the new file.
+ */
+export function parseLiveEdit(current: RealHpaConfig, doc: unknown, policyOverride?: string): RealHpaConfig {
+  const file = current.file;
+  const empty = doc === null || doc === undefined || (typeof doc === 'object' && Object.keys(doc).length === 0);
+  if (empty) throw new InputError(file, '', 'expected the HPA settings (the file is empty: an edit being saved in place?)');
+  const next = parseRealHpaConfig(file, doc, policyOverride);
+  const problems: InputError[] = [];
+  const restart = 'while the loop runs (it would abandon the pods it owns): stop loopscope and start it with the new file';
+  if (next.config.name !== current.config.name) problems.push(new InputError(file, 'name', `expected "${current.config.name}" ${restart}`));
+  if (next.config.namePrefix !== current.config.namePrefix) problems.push(new InputError(file, 'namePrefix', `expected "${current.config.namePrefix}" ${restart}`));
+  if (problems.length) throw new InputErrors(problems);
+  return next;
+}

@@ -121,9 +121,18 @@ describe.skipIf(skipReal)('loopscope real (the command)', () => {
       writeFileSync(cfg, 'HPA: { minPods: "many" }\n');
       await waitUntil('the invalid edit reported', async () => run.out.stderr.includes('config edit ignored'), 10_000);
       expect(run.out.stderr).toContain(`${cfg}: HPA.minPods`);
+      // A save in place empties the file for a moment: that is not "all defaults" (another HPA).
+      writeFileSync(cfg, '');
+      await waitUntil('the empty file refused', async () => run.out.stderr.includes('the file is empty'), 10_000);
+      // Another owner key would abandon the running pods: refused, the loop keeps its own.
+      writeConfig('live.yaml', { min: 3, max: 3, extra: '' });
+      writeFileSync(cfg, readFileSync(cfg, 'utf8').replace(`name: ${hpa.name}`, 'name: someone-else'));
+      await waitUntil('the new name refused', async () => run.out.stderr.includes(`${cfg}: name: expected "${hpa.name}"`), 10_000);
       await sleep(1_500);
       expect(run.child.exitCode).toBeNull(); // still running on the last valid config
       expect((await ownedInstances(client, hpa.name)).length).toBe(3);
+      expect(await ownedInstances(client, 'someone-else')).toEqual([]);
+      expect(await ownedInstances(client, 'hpa')).toEqual([]); // the defaults' HPA never came to be
     } finally {
       run.child.kill('SIGTERM');
     }
