@@ -7,6 +7,7 @@ import { chromium } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
 import { createServer } from 'vite';
 import { afterAll, beforeAll } from 'vitest';
+import { CI } from '../ci';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -18,7 +19,7 @@ mkdirSync(GALLERY_DIR, { recursive: true });
 export const galleryPath = (name: string) => join(GALLERY_DIR, `${name}.png`);
 export const hasChromium = existsSync(CHROMIUM);
 /** In CI a missing browser is a failure, never a skip (see .ci/setup-chromium.sh). */
-export const mustRun = process.env.CI === 'true';
+export const mustRun = CI;
 export const missingChromiumMessage = `Debian's chromium is not installed at ${CHROMIUM}: run .ci/setup-chromium.sh`;
 
 export const CHROMIUM_ARGS = [

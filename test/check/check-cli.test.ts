@@ -13,12 +13,12 @@ import { xmlAttr, xmlText } from '../../sim/check/junit';
 import { formatTimeline } from '../../sim/format';
 import { loadScenario } from '../../sim/loops';
 import type { Trace } from '../../sim/trace';
+import { CI } from '../ci';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SMALL = 'scenarios/incus-hpa-check-small.yaml';
 const SCHEMA = join(ROOT, 'test/fixtures/junit.xsd');
 /** In CI a missing xmllint is a failure, never a skip (.ci/setup-tools.sh installs it). */
-const CI = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
 const hasXmllint = spawnSync('xmllint', ['--version']).error === undefined;
 if (!hasXmllint && !CI) console.warn('[check-cli] junit schema tests SKIPPED (CI not set): xmllint is missing, run .ci/setup-tools.sh');
 

@@ -12,7 +12,8 @@ import type { RealHpaConfig } from '../../real/hpa-config';
 import { DEFAULT_REAL_SETTINGS } from '../../real/hpa-config';
 import { IncusClient, IncusError, defaultSocketPath } from '../../real/incus';
 
-export const CI = !!process.env.CI && process.env.CI !== 'false' && process.env.CI !== '0';
+export { CI } from '../ci';
+import { CI } from '../ci';
 export const socketPath = defaultSocketPath();
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const MiB = 1024 * 1024;
