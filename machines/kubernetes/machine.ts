@@ -1,14 +1,16 @@
 import { assign, setup } from 'xstate';
 import { errorMessage, namedActor } from '../named-actor';
 import type { CacheView, Plan, WriteOutcome } from './reconciler';
-import { RECONCILERS, type ReconcilerName } from './reconcilers';
+import { reconcilerFor } from './reconcilers';
 import type { WatchEvent, Write } from './types';
 import type { WorkQueue } from './workqueue';
 import * as wq from './workqueue';
+import { handleResult } from './reconcile-handler';
 
 /** The focal controller's settings (controller-runtime's controller.Options and the manager's). */
 export interface ControllerConfig {
-  reconciler: ReconcilerName;
+  /** A built-in controller (ReconcilerName) or a user's module (`module:<path>`). */
+  reconciler: string;
   /** Free-form options handed to the reconciler (e.g. the HPA's sync period). */
   options: Record<string, unknown>;
   rateLimiter: wq.RateLimiterConfig;
@@ -46,7 +48,7 @@ export interface ControllerContext {
 
 export type ControllerEvent = { type: 'CONFIG.UPDATE'; config: Partial<ControllerConfig> };
 
-export interface WatchNextInput { reconciler: ReconcilerName; kinds: string[]; initial: boolean; wakeAt: number | null }
+export interface WatchNextInput { reconciler: string; kinds: string[]; initial: boolean; wakeAt: number | null }
 export interface WatchNextOutput { now: number; events: WatchEvent[]; resync: boolean }
 export interface ReadCacheInput { request: string }
 export interface ReadCacheOutput { now: number; view: CacheView }
@@ -55,31 +57,7 @@ export interface ApiWriteOutput { now: number; results: WriteOutcome[] }
 
 const describe = (e: WatchEvent) => `${e.type} ${e.object.kind} ${e.object.metadata.name}`;
 
-/** reconcileHandler (controller-runtime pkg/internal/controller/controller.go), after Reconcile:
- * error → AddRateLimited (not for a TerminalError); RequeueAfter → Forget + AddAfter;
- * Requeue → AddRateLimited; success → Forget. processNextWorkItem then calls Done. */
-export function handleResult(queue: WorkQueue, key: string, outcome: Plan['outcome'], now: number): { queue: WorkQueue; note: string } {
-  let q = queue;
-  let note: string;
-  if (outcome.kind === 'error') {
-    const r = wq.addRateLimited(q, key, now);
-    q = r.q;
-    note = `error "${outcome.message}": requeue with backoff ${r.delayMs}ms (failure #${wq.numRequeues(q, key)})`;
-  } else if (outcome.kind === 'terminal') {
-    note = `terminal error "${outcome.message}": not requeued`;
-  } else if ((outcome.requeueAfterMs ?? 0) > 0) {
-    q = wq.addAfter(wq.forget(q, key), key, outcome.requeueAfterMs!, now);
-    note = `done, requeue after ${outcome.requeueAfterMs! / 1000}s`;
-  } else if (outcome.requeue) {
-    const r = wq.addRateLimited(q, key, now);
-    q = r.q;
-    note = `done, Requeue: true → rate-limited requeue in ${r.delayMs}ms`;
-  } else {
-    q = wq.forget(q, key);
-    note = 'done: Forget';
-  }
-  return { queue: wq.done(q, key), note };
-}
+export { handleResult } from './reconcile-handler';
 
 /**
  * One controller-runtime controller with one worker (MaxConcurrentReconciles = 1):
@@ -107,14 +85,16 @@ export const controllerMachine = setup({
   },
   actions: {
     handleEvents: assign(({ context }, out: WatchNextOutput) => {
-      const reconciler = RECONCILERS[context.config.reconciler];
+      const reconciler = reconcilerFor(context.config.reconciler);
       let queue = wq.promoteReady(context.queue, out.now);
       let memory = context.memory;
       const enqueued = new Set<string>();
       for (const event of out.events) {
         const mapped = reconciler.mapEvent(event, memory as never, out.now);
         memory = mapped.memory;
-        for (const key of mapped.requests) { queue = mapped.addAfterMs ? wq.addAfter(queue, key, mapped.addAfterMs, out.now) : wq.add(queue, key); enqueued.add(key); }
+        // handler/enqueue.go addToQueueCreate/Update: the initial list and unchanged (resync) updates go in at LowPriority.
+        const priority = !context.synced || (event.type === 'MODIFIED' && event.old?.metadata.resourceVersion === event.object.metadata.resourceVersion) ? wq.LOW_PRIORITY : 0;
+        for (const key of mapped.requests) { queue = mapped.addAfterMs ? wq.addAfter(queue, key, mapped.addAfterMs, out.now, priority) : wq.add(queue, key, priority, out.now); enqueued.add(key); }
       }
       const lastEvents = out.events.map(describe);
       if (out.resync) lastEvents.unshift('resync');
@@ -125,7 +105,7 @@ export const controllerMachine = setup({
       return { queue: q, current: key ?? null, view: null, plan: null, batchIndex: 0, writes: [], outcome: null };
     }),
     decide: assign(({ context }, out: ReadCacheOutput) => {
-      const reconciler = RECONCILERS[context.config.reconciler];
+      const reconciler = reconcilerFor(context.config.reconciler);
       const plan = reconciler.reconcile({
         request: context.current!, view: out.view, memory: context.memory as never, now: out.now, options: context.config.options,
       }) as Plan;
@@ -136,13 +116,13 @@ export const controllerMachine = setup({
       const writes = [...context.writes, ...out.results];
       if (!failed) return { writes, batchIndex: context.batchIndex + 1, now: out.now };
       const skipped = (context.plan?.batches ?? []).slice(context.batchIndex + 1).flat();
-      const reconciler = RECONCILERS[context.config.reconciler];
+      const reconciler = reconcilerFor(context.config.reconciler);
       const memory = reconciler.afterWrites
         ? reconciler.afterWrites(context.memory as never, context.current!, writes, skipped, out.now) : context.memory;
       return { writes, memory, now: out.now, batchIndex: context.batchIndex + 1, outcome: { kind: 'error' as const, message: failed.error! } };
     }),
     writesDone: assign(({ context }) => {
-      const reconciler = RECONCILERS[context.config.reconciler];
+      const reconciler = reconcilerFor(context.config.reconciler);
       if (!reconciler.afterWrites || context.writes.some((w) => w.error !== undefined)) return {};
       return { memory: reconciler.afterWrites(context.memory as never, context.current!, context.writes, [], context.now) };
     }),
@@ -160,7 +140,7 @@ export const controllerMachine = setup({
   context: ({ input }) => {
     const config = { ...DEFAULT_CONTROLLER_CONFIG, ...(input?.config ?? {}) };
     return {
-      config, queue: wq.newWorkQueue(config.rateLimiter), memory: RECONCILERS[config.reconciler].initialMemory(),
+      config, queue: wq.newWorkQueue(config.rateLimiter), memory: reconcilerFor(config.reconciler).initialMemory(),
       synced: false, current: null, view: null, plan: null, batchIndex: 0, writes: [], outcome: null,
       lastEvents: [], lastEnqueued: [], lastResult: null, reconciles: 0, errors: 0, now: 0,
     };
@@ -175,7 +155,7 @@ export const controllerMachine = setup({
         id: 'watchNext',
         src: 'watchNext',
         input: ({ context }) => {
-          const r = RECONCILERS[context.config.reconciler];
+          const r = reconcilerFor(context.config.reconciler);
           return { reconciler: context.config.reconciler, kinds: [r.forKind, ...r.watches], initial: !context.synced, wakeAt: wq.nextReadyAt(context.queue) ?? null };
         },
         onDone: { target: 'dequeue', actions: { type: 'handleEvents', params: ({ event }) => event.output } },
