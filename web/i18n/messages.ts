@@ -52,6 +52,13 @@ const en = {
   applying: 'applying', done: 'done', agentChanges: 'changes by the agent', driftsSeries: 'changes outside Puppet', cloudCalls: 'cloud calls', dataLost: 'data lost (GB)',
   unitFileEditor: 'Desired state (the unit file)', unitReloaded: 'Applied (daemon-reload): the unit uses it from its next restart decision.',
   replicasEditor: 'Desired state (spec.replicas)', driftFile: 'Change the file by hand', stopService: 'Stop the service by hand',
+  // lab-a: banner, statechart view, presenter, URL and panel errors, fork
+  bannerObserved: 'Observed', bannerCompared: 'Compared', bannerActed: 'Act result', bannerEvent: 'event',
+  bannerNothingYet: 'nothing yet', bannerNoAct: 'nothing done yet',
+  chartWhole: 'Whole chart', chartFollow: 'Follow the active state', diagramOnly: 'Diagram only', showAll: 'Show everything',
+  enterFullscreen: 'Enter full screen', worldTab: 'Interventions & desired state', chartsTab: 'Over time',
+  urlProblem: 'This link has a problem', traceProblem: 'This trace has a problem', panelFailed: 'This panel could not be drawn',
+  forkedAt: 'Forked the run at', forkedDiscarded: 'what had happened after it was discarded (it ran to',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -103,6 +110,12 @@ const ptBR: Record<MessageKey, string> = {
   applying: 'aplicando', done: 'concluído', agentChanges: 'mudanças do agente', driftsSeries: 'mudanças fora do Puppet', cloudCalls: 'chamadas à nuvem', dataLost: 'dados perdidos (GB)',
   unitFileEditor: 'Estado desejado (o arquivo da unit)', unitReloaded: 'Aplicado (daemon-reload): a unit usa a partir da próxima decisão de reinício.',
   replicasEditor: 'Estado desejado (spec.replicas)', driftFile: 'Alterar o arquivo à mão', stopService: 'Parar o serviço à mão',
+  bannerObserved: 'Observou', bannerCompared: 'Comparou', bannerActed: 'Resultado da ação', bannerEvent: 'evento',
+  bannerNothingYet: 'nada ainda', bannerNoAct: 'nada feito ainda',
+  chartWhole: 'Diagrama inteiro', chartFollow: 'Seguir o estado ativo', diagramOnly: 'Só o diagrama', showAll: 'Mostrar tudo',
+  enterFullscreen: 'Entrar em tela cheia', worldTab: 'Intervenções e estado desejado', chartsTab: 'Ao longo do tempo',
+  urlProblem: 'Este link tem um problema', traceProblem: 'Este trace tem um problema', panelFailed: 'Este painel não pôde ser desenhado',
+  forkedAt: 'A execução foi bifurcada em', forkedDiscarded: 'o que tinha acontecido depois foi descartado (ia até',
 };
 
 export const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, 'pt-BR': ptBR };
