@@ -1,6 +1,7 @@
 import type { LoopCheck } from '../check/model';
 import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
+import type { Moment } from '../scenario/moments';
 import type { Frame } from '../trace';
 
 /** Every loop loopscope knows, in the home page's order of appearance. Registries keyed by LoopId
@@ -16,6 +17,8 @@ export interface LoadedScenario<W = unknown, F = unknown, C = unknown> {
   description: string;
   seed: number;
   durationMs: number;
+  /** Named moments (the lab's chapters), in the scenario's order (every parser spreads the shared header, which has them). */
+  moments?: Moment[];
   config: C;
   world: W;
   timeline: TimelineEntry<F, C>[];
