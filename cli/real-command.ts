@@ -20,6 +20,7 @@ import type { LiveSource } from '../real/live-server';
 import { LiveServer, parseLivePort } from '../real/live-server';
 import { ttyApprover } from '../real/step-prompt';
 import { systemdUnit } from '../real/systemd-unit';
+import { ExitError } from './exit';
 import { UsageError } from './usage';
 
 interface RunOpts {
@@ -28,8 +29,7 @@ interface RunOpts {
 }
 
 const fail = (message: string, code: number): never => {
-  process.stderr.write(`loopscope: ${message}\n`);
-  process.exit(code);
+  throw new ExitError(code, message);
 };
 
 /**
