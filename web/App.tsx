@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Trace } from '../sim/trace';
+import { PanelBoundary } from './components/PanelBoundary';
 import { ScenarioBar } from './components/ScenarioBar';
+import { useFullscreen } from './components/useFullscreen';
 import { Home } from './home/Home';
 import { LanguageProvider, useT } from './i18n/i18n';
 import { LabPage } from './LabPage';
@@ -8,18 +10,20 @@ import { SCENARIOS, openScenario } from './lab/scenarios';
 import { LivePage } from './live/LivePage';
 import { LabSession } from './lab/session';
 import type { LabUrl } from './lab/url';
-import { readUrl, replaceUrl } from './lab/url';
+import { parseUrl, replaceUrl } from './lab/url';
+import { checkTime, checkUrlNames } from './lab/url-check';
 
 /** Builds the simulation the URL names; a bad scenario file shows its InputError. */
-function useSimSession(url: LabUrl, resets: number): { session?: LabSession; error?: string } {
+function useSimSession(url: LabUrl, resets: number): { session?: LabSession; error?: string; late?: string } {
   const listing = SCENARIOS.find((s) => s.id === url.scenario);
   return useMemo(() => {
     if (!listing) return {};
     try {
       const { runner, scenario } = openScenario(listing, { ...(url.seed !== undefined ? { seed: url.seed } : {}), ...(url.policy ? { policy: url.policy } : {}) });
       const session = new LabSession({ kind: 'sim', runner, durationMs: scenario.durationMs, scenario: scenario.name });
+      const late = resets === 0 ? checkTime(url.t, scenario.durationMs) : null;
       if (url.t && resets === 0) session.advanceTo(url.t);
-      return { session };
+      return { session, ...(late ? { late } : {}) };
     } catch (e) {
       return { error: e instanceof Error ? e.message : String(e) };
     }
@@ -28,11 +32,11 @@ function useSimSession(url: LabUrl, resets: number): { session?: LabSession; err
   }, [listing, url.seed, url.policy, resets]);
 }
 
-/** Presenter mode asks for full screen (a user gesture); Escape leaves it. */
+/** Presenter mode: Escape leaves it. Full screen needs a click or a key (browsers refuse it to a page
+ * load), so a deep link shows a one-click prompt instead (LabPage); toggling presenter mode asks at once. */
 function usePresenter(on: boolean, leave: () => void): void {
   useEffect(() => {
     if (!on) return;
-    document.documentElement.requestFullscreen?.().catch(() => { /* refused (e.g. headless): stay in the window */ });
     const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') leave(); };
     window.addEventListener('keydown', onKey);
     return () => {
@@ -42,23 +46,48 @@ function usePresenter(on: boolean, leave: () => void): void {
   }, [on, leave]);
 }
 
+/** What was wrong with the link, one line per parameter; the page opened what it could. */
+function UrlProblems({ problems, onDismiss }: { problems: string[]; onDismiss(): void }) {
+  const t = useT();
+  return (
+    <div className="input-error url-problems" data-testid="url-problems" role="alert">
+      <b>{t('urlProblem')}:</b>
+      <ul>{problems.map((p) => <li key={p}>{p}</li>)}</ul>
+      <button data-testid="url-problems-dismiss" onClick={onDismiss} aria-label="dismiss">✕</button>
+    </div>
+  );
+}
+
 function PresenterExit({ onExit }: { onExit(): void }) {
   const t = useT();
-  return <button className="presenter-exit" data-testid="presenter-exit" onClick={onExit}>✕ {t('exitPresenter')}</button>;
+  return <button className="presenter-exit floating" data-testid="presenter-exit" onClick={onExit}>✕ {t('exitPresenter')}</button>;
+}
+
+function initialUrl(): { url: LabUrl; problems: string[] } {
+  const parsed = parseUrl(location.search);
+  const named = checkUrlNames(parsed.url);
+  return { url: named.url, problems: [...parsed.problems, ...named.problems] };
 }
 
 export function App() {
-  const [url, setUrl] = useState<LabUrl>(() => readUrl(location.search));
+  const [first] = useState(initialUrl);
+  const [url, setUrl] = useState<LabUrl>(first.url);
+  const [problems, setProblems] = useState<string[]>(first.problems);
   const [resets, setResets] = useState(0);
   const [traceSession, setTraceSession] = useState<LabSession | null>(null);
   // Live mode (web/live/): '' shows the address form; ?live=ws://… connects at once.
   const [live, setLive] = useState<string | null>(() => new URLSearchParams(location.search).get('live'));
   const sim = useSimSession(url, resets);
   const session = traceSession ?? sim.session;
+  const screen = useFullscreen();
+  const [lateSeen, setLateSeen] = useState(false);
+  const shown = [...problems, ...(sim.late && !lateSeen && !traceSession ? [sim.late] : [])];
 
   const change = useCallback((patch: Partial<LabUrl>) => {
     setUrl((u) => { const next = { ...u, ...patch }; replaceUrl(next); return next; });
   }, []);
+  // The URL names only what opened (a dropped bad parameter is not written back).
+  useEffect(() => { replaceUrl(first.url); }, [first]);
   const onMoment = useCallback((t: number) => change({ t }), [change]);
   const leavePresenter = useCallback(() => change({ presenter: false }), [change]);
   usePresenter(url.presenter, leavePresenter);
@@ -66,29 +95,40 @@ export function App() {
   const onBarChange = (patch: Partial<LabUrl>) => {
     // A new run (scenario, seed, policy) starts at t=0 and leaves a loaded trace.
     const newRun = 'scenario' in patch || 'seed' in patch || 'policy' in patch;
-    if (newRun) setTraceSession(null);
+    if (newRun) { setTraceSession(null); setProblems([]); }
     if (newRun || 'loop' in patch) setLive(null);
-    change(newRun ? { ...patch, t: undefined } : patch);
+    // Turning presenter mode on is a click: the browser grants full screen now.
+    if (patch.presenter === true) screen.enter();
+    change(newRun ? { ...patch, t: undefined, moment: undefined } : patch);
+    // A page opened from the home page starts at its top (banner and controls in view).
+    if ('scenario' in patch) window.scrollTo(0, 0);
   };
   const onTrace = (trace: Trace, fileName: string) => {
     setTraceSession(new LabSession({ kind: 'trace', trace, fileName }));
     setLive(null);
-    change({ loop: trace.loop, scenario: undefined, seed: trace.seed, policy: trace.policy, t: undefined });
+    setProblems([]);
+    change({ loop: trace.loop, scenario: undefined, seed: trace.seed, policy: trace.policy, t: undefined, moment: undefined });
   };
 
   return (
     <LanguageProvider value={url.lang}>
       <div className={`app${url.presenter ? ' presenter' : ''}`} data-testid="app" data-lang={url.lang}>
-        <ScenarioBar url={url} loop={session?.loop ?? url.loop} onChange={onBarChange} onTrace={onTrace}
-          traceName={traceSession?.source.kind === 'trace' ? traceSession.source.fileName : undefined} onLive={() => setLive('')} />
-        {url.presenter && <PresenterExit onExit={leavePresenter} />}
+        <PanelBoundary name="topbar" resetKey={url}>
+          <ScenarioBar url={url} loop={session?.loop ?? url.loop} onChange={onBarChange} onTrace={onTrace}
+            traceName={traceSession?.source.kind === 'trace' ? traceSession.source.fileName : undefined} onLive={() => setLive('')} />
+        </PanelBoundary>
+        {url.presenter && (live !== null || !session) && <PresenterExit onExit={leavePresenter} />}
+        {shown.length > 0 && <UrlProblems problems={shown} onDismiss={() => { setProblems([]); setLateSeen(true); }} />}
         {sim.error && <pre className="input-error" data-testid="scenario-error">{sim.error}</pre>}
-        {live !== null
-          ? <LivePage initialUrl={live} presenter={url.presenter} />
-          : session
-          ? <LabPage key={session.id} session={session} presenter={url.presenter} onMoment={onMoment}
-              onReset={() => { setTraceSession(null); setResets((r) => r + 1); }} />
-          : !sim.error && <Home onOpen={(loop, scenario) => onBarChange({ loop, scenario, seed: undefined, policy: undefined })} />}
+        <PanelBoundary name={live !== null ? 'live' : session ? 'lab' : 'home'} resetKey={session ?? live}>
+          {live !== null
+            ? <LivePage initialUrl={live} presenter={url.presenter} />
+            : session
+            ? <LabPage key={session.id} session={session} presenter={url.presenter} onMoment={onMoment}
+                onExitPresenter={url.presenter ? leavePresenter : undefined}
+                onReset={() => { setTraceSession(null); setResets((r) => r + 1); }} />
+            : !sim.error && <Home onOpen={(loop, scenario) => onBarChange({ loop, scenario, seed: undefined, policy: undefined })} />}
+        </PanelBoundary>
       </div>
     </LanguageProvider>
   );

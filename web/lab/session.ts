@@ -110,9 +110,30 @@ export class LabSession {
     this.changed();
   }
 
-  /** Changes the world or the desired state now (simulations only); returns to the present. */
-  inject(fault: unknown): void { this.viewIndex = null; this.runner?.inject(fault); this.changed(); }
-  update(config: unknown): void { this.viewIndex = null; this.runner?.update(config as Partial<unknown>); this.changed(); }
+  /** Changes the world or the desired state (simulations only). At the present it happens now; while
+   * viewing the past the run forks there first (RaftScope's time slider does the same): the later frames
+   * are discarded and `forked` says when and what was lost. */
+  inject(fault: unknown): void { this.forkHere(); this.runner?.inject(fault); this.changed(); }
+  update(config: unknown): void { this.forkHere(); this.runner?.update(config as Partial<unknown>); this.changed(); }
+
+  /** The last fork: the moment the run went back to, and where it had been. */
+  forked: { at: number; was: number } | null = null;
+
+  private forkHere(): void {
+    const runner = this.runner;
+    if (this.viewIndex === null || !runner) { this.viewIndex = null; return; }
+    const keep = this.viewIndex + 1;
+    const was = runner.t;
+    // stepBack rewinds to phase starts; processNext then replays item by item up to the frame on screen.
+    while (runner.frames.length > keep) {
+      const before = runner.frames.length;
+      runner.stepBack();
+      if (runner.frames.length === before) break;
+    }
+    while (runner.frames.length < keep && runner.processNext()) { /* replay */ }
+    this.viewIndex = null;
+    this.forked = { at: runner.t, was };
+  }
 
   subscribe = (listener: () => void): (() => void) => {
     this.listeners.add(listener);

@@ -1,30 +1,58 @@
+import { parseDuration } from '../../sim/units';
 import type { Language } from '../i18n/messages';
 import { LANGUAGES } from '../i18n/messages';
 
-/** Everything a slide can link to: loop, scenario, seed, policy, time (ms), presenter, language. */
+/** Everything a slide can link to: loop, scenario, seed, policy, time (ms), moment, presenter, language. */
 export interface LabUrl {
   loop?: string;
   scenario?: string;
   seed?: number;
   policy?: string;
   t?: number;
+  /** A chapter's name (`moment=first-act`): the scenario's moments resolve it. */
+  moment?: string;
   presenter: boolean;
   lang: Language;
 }
 
-const wholeNumber = (v: string | null) => (v !== null && /^\d+$/.test(v) ? Number(v) : undefined);
-
-export function readUrl(search: string): LabUrl {
-  const p = new URLSearchParams(search);
-  const lang = p.get('lang');
-  const out: LabUrl = { presenter: p.get('presenter') === '1', lang: (LANGUAGES as readonly string[]).includes(lang ?? '') ? (lang as Language) : 'en' };
-  const loop = p.get('loop'); if (loop) out.loop = loop;
-  const scenario = p.get('scenario'); if (scenario) out.scenario = scenario;
-  const policy = p.get('policy'); if (policy) out.policy = policy;
-  const seed = wholeNumber(p.get('seed')); if (seed !== undefined) out.seed = seed;
-  const t = wholeNumber(p.get('t')); if (t !== undefined) out.t = t;
-  return out;
+/** A link's time: ms ("90000"), a duration ("1m30s", "90s", "1.5s") or the lab's clock ("1:30", "1:02:03"). */
+export function parseLinkTime(v: string): number | null {
+  const clockForm = /^(?:(\d+):)?(\d+):([0-5]\d)$/.exec(v);
+  if (clockForm) return ((Number(clockForm[1] ?? 0) * 60 + Number(clockForm[2])) * 60 + Number(clockForm[3])) * 1000;
+  // A bare number must be whole ms: "90000.5" is refused, not rounded.
+  if (/^\d+(\.\d*)?$/.test(v) && !/^\d+$/.test(v)) return null;
+  return parseDuration(v);
 }
+
+/** The URL's parameters, and a sentence for each one that is not usable (the lab shows them; never a silent 0). */
+export function parseUrl(search: string): { url: LabUrl; problems: string[] } {
+  const p = new URLSearchParams(search);
+  const problems: string[] = [];
+  const lang = p.get('lang');
+  const langOk = lang === null || (LANGUAGES as readonly string[]).includes(lang);
+  if (!langOk) problems.push(`lang=${lang}: expected one of ${LANGUAGES.join(', ')}`);
+  const presenter = p.get('presenter');
+  if (presenter !== null && presenter !== '1' && presenter !== '0') problems.push(`presenter=${presenter}: expected 1 (on) or 0 (off)`);
+  const url: LabUrl = { presenter: presenter === '1', lang: langOk && lang ? (lang as Language) : 'en' };
+  const loop = p.get('loop'); if (loop) url.loop = loop;
+  const scenario = p.get('scenario'); if (scenario) url.scenario = scenario;
+  const policy = p.get('policy'); if (policy) url.policy = policy;
+  const moment = p.get('moment'); if (moment) url.moment = moment;
+  const seed = p.get('seed');
+  if (seed !== null) {
+    if (/^\d+$/.test(seed) && Number.isSafeInteger(Number(seed))) url.seed = Number(seed);
+    else problems.push(`seed=${seed}: expected a whole number ≥ 0 (e.g. seed=4)`);
+  }
+  const t = p.get('t');
+  if (t !== null) {
+    const ms = parseLinkTime(t);
+    if (ms !== null) url.t = ms;
+    else problems.push(`t=${t}: expected a time as whole ms (90000), a duration (1m30s, 90s) or m:ss (1:30)`);
+  }
+  return { url, problems };
+}
+
+export const readUrl = (search: string): LabUrl => parseUrl(search).url;
 
 export function urlSearch(u: LabUrl): string {
   const p = new URLSearchParams();
@@ -33,6 +61,7 @@ export function urlSearch(u: LabUrl): string {
   if (u.seed !== undefined) p.set('seed', String(u.seed));
   if (u.policy) p.set('policy', u.policy);
   if (u.t !== undefined) p.set('t', String(Math.round(u.t)));
+  if (u.moment) p.set('moment', u.moment);
   if (u.presenter) p.set('presenter', '1');
   if (u.lang !== 'en') p.set('lang', u.lang);
   const s = p.toString();

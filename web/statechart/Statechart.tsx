@@ -1,19 +1,24 @@
-import { Controls as FlowControls, MarkerType, ReactFlow } from '@xyflow/react';
+import { Controls as FlowControls, MarkerType, ReactFlow, useReactFlow, useStore } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { memo, useMemo } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import LAYOUTS from 'virtual:loopscope-statecharts';
 import type { AnyStateMachine } from 'xstate';
 import { useT } from '../i18n/i18n';
 import type { ChartGraph } from './graph';
 import { activeIds, machineGraph } from './graph';
+import type { Layout } from './layout';
 import { deserializeLayout } from './layout';
 import type { StateFlowNode } from './StateNodeView';
 import { StateNodeView } from './StateNodeView';
 import type { RoutedFlowEdge } from './RoutedEdge';
 import { RoutedEdge } from './RoutedEdge';
+import type { Box } from './viewport';
+import { absoluteBoxes, fitBox, neighbourhood, union } from './viewport';
 
 const NODE_TYPES = { state: StateNodeView };
 const EDGE_TYPES = { routed: RoutedEdge };
+/** Follow mode never zooms out below 1: the layout's type (16 px states, 14 px edge labels) stays that size. */
+const READABLE_ZOOM = 1;
 
 /** The edge most likely taken from `previous` to `current` (deepest source first). */
 function lastEdge(graph: ChartGraph, previous: Set<string>, current: Set<string>): string | undefined {
@@ -26,11 +31,28 @@ function lastEdge(graph: ChartGraph, previous: Set<string>, current: Set<string>
   return best?.id;
 }
 
-export interface StatechartProps { machine: AnyStateMachine; state: string; previousState: string | undefined }
+export type ChartView = 'follow' | 'whole';
+
+export interface StatechartProps {
+  machine: AnyStateMachine;
+  state: string;
+  previousState: string | undefined;
+  /** Presenter mode: dark controls, and the chart follows the active state by default. */
+  presenter?: boolean;
+  /** The lab shows the diagram alone (key d); the button toggles it. */
+  diagramOnly?: boolean;
+  onDiagramOnly?(): void;
+  /** Follow the active state or show the whole chart (key w); uncontrolled when absent. */
+  view?: ChartView;
+  onView?(view: ChartView): void;
+}
 
 /** The machine's own statechart (xstate/graph → elkjs → @xyflow/react); the active state lit. */
-export const Statechart = memo(function Statechart({ machine, state, previousState }: StatechartProps) {
+export const Statechart = memo(function Statechart({ machine, state, previousState, presenter = false, diagramOnly = false, onDiagramOnly, view: controlled, onView }: StatechartProps) {
   const t = useT();
+  const [own, setOwn] = useState<ChartView>(presenter ? 'follow' : 'whole');
+  const view = controlled ?? own;
+  const setView = (v: ChartView) => { setOwn(v); onView?.(v); };
   const graph = useMemo(() => machineGraph(machine), [machine]);
   // Laid out at build time (vite-plugin.ts); missing only if the dev server predates the machine.
   const placed = useMemo(() => {
@@ -67,19 +89,56 @@ export const Statechart = memo(function Statechart({ machine, state, previousSta
   })), [graph, placed, taken]);
 
   return (
-    <section className="statechart" data-testid="statechart" data-active={state}>
-      <h3>{t('statechart')}: <code>{machine.id}</code></h3>
+    <section className="statechart" data-testid="statechart" data-active={state} data-view={view}>
+      <div className="sc-head">
+        <h3>{t('statechart')}: <code>{machine.id}</code></h3>
+        <div className="sc-tools" role="group">
+          <button data-testid="sc-view" aria-pressed={view === 'whole'} onClick={() => setView(view === 'follow' ? 'whole' : 'follow')}
+            title={`${view === 'follow' ? t('chartWhole') : t('chartFollow')} (w)`}>
+            {view === 'follow' ? `⊞ ${t('chartWhole')}` : `⌖ ${t('chartFollow')}`}
+          </button>
+          {onDiagramOnly && (
+            <button data-testid="sc-diagram-only" aria-pressed={diagramOnly} onClick={onDiagramOnly} title={`${t('diagramOnly')} (d)`}>
+              {diagramOnly ? `▣ ${t('showAll')}` : `□ ${t('diagramOnly')}`}
+            </button>
+          )}
+        </div>
+      </div>
       {problem && <pre className="input-error" data-testid="statechart-error">{problem}</pre>}
-      <div className="sc-canvas">
+      <div className="sc-canvas" data-testid="sc-canvas">
         {placed && (
-          <ReactFlow nodes={nodes} edges={edges} nodeTypes={NODE_TYPES} edgeTypes={EDGE_TYPES} fitView fitViewOptions={{ padding: 0.12 }} minZoom={0.2}
-            nodesDraggable={false} nodesConnectable={false} elementsSelectable={false}
+          <ReactFlow nodes={nodes} edges={edges} nodeTypes={NODE_TYPES} edgeTypes={EDGE_TYPES} minZoom={0.1} maxZoom={3}
+            colorMode={presenter ? 'dark' : 'light'}
+            nodesDraggable={false} nodesConnectable={false} elementsSelectable={false} nodesFocusable={false} edgesFocusable={false}
             zoomOnScroll={false} preventScrolling={false} proOptions={{ hideAttribution: true }}>
-            {/* Zoom buttons: large machines (30+ states) are read closer up. */}
-            <FlowControls showInteractive={false} />
+            <Framer graph={graph} layout={placed} active={active} view={view} />
+            {/* Zoom buttons: anyone can look closer, or further, than the view chose. */}
+            <FlowControls showInteractive={false} showFitView={false} />
           </ReactFlow>
         )}
       </div>
     </section>
   );
 });
+
+/** Moves the camera: to the active state and its neighbours (follow), or to the whole chart; again on every resize. */
+function Framer({ graph, layout, active, view }: { graph: ChartGraph; layout: Layout; active: Set<string>; view: ChartView }) {
+  const flow = useReactFlow();
+  const width = useStore((s) => s.width);
+  const height = useStore((s) => s.height);
+  const boxes = useMemo(() => absoluteBoxes(graph, layout), [graph, layout]);
+  const { focus, around } = useMemo(() => neighbourhood(graph, active), [graph, active]);
+  useEffect(() => {
+    if (!width || !height) return;
+    const all = union([...boxes.values()]);
+    if (!all) return;
+    let target;
+    if (view === 'whole') target = fitBox(all, width, height, 12, 0.1, 1.5);
+    else {
+      const near = union(around.map((id) => boxes.get(id)).filter((b): b is Box => b !== undefined)) ?? all;
+      target = fitBox(near, width, height, 24, READABLE_ZOOM, 1.6, focus ? boxes.get(focus) : undefined);
+    }
+    void flow.setViewport(target, { duration: 0 });
+  }, [flow, width, height, boxes, focus, around, view]);
+  return null;
+}

@@ -15,9 +15,13 @@ export const deserializeLayout = (s: SerializedLayout): Layout => ({
   nodes: new Map(s.nodes.map((n) => [n.id, n])), edges: new Map(s.edges.map((e) => [e.id, e])),
 });
 
-const LEAF_HEIGHT = 44;
-const leafWidth = (label: string) => Math.max(110, label.length * 10 + 40);
-const labelSize = (text: string) => ({ width: text.length * 6 + 8, height: 14 });
+// Boxes sized for the lab's type at zoom 1 (styles.css .sc-label 16 px bold, .sc-edge-label 14 px):
+// a presenter's zoom-to-active view shows the chart at zoom ≥ 1, so text is never smaller than that.
+export const NODE_FONT_PX = 16;
+export const EDGE_FONT_PX = 14;
+const LEAF_HEIGHT = 60;
+const leafWidth = (label: string) => Math.max(130, Math.ceil(label.length * NODE_FONT_PX * 0.68) + 44);
+const labelSize = (text: string) => ({ width: Math.ceil(text.length * EDGE_FONT_PX * 0.62) + 12, height: EDGE_FONT_PX + 6 });
 
 /**
  * Lays the statechart out with ELK's layered algorithm: compound states contain their children,
@@ -28,7 +32,7 @@ export async function layoutGraph(elk: ElkApi, graph: ChartGraph): Promise<Layou
   const elkNodes = new Map<string, ElkNode>();
   for (const n of graph.nodes) {
     elkNodes.set(n.id, n.compound
-      ? { id: n.id, children: [], layoutOptions: { 'elk.padding': '[top=40,left=16,bottom=16,right=16]' } }
+      ? { id: n.id, children: [], layoutOptions: { 'elk.padding': '[top=48,left=20,bottom=20,right=20]' } }
       : { id: n.id, width: leafWidth(n.label), height: LEAF_HEIGHT });
   }
   const top: ElkNode[] = [];
@@ -42,7 +46,7 @@ export async function layoutGraph(elk: ElkApi, graph: ChartGraph): Promise<Layou
     layoutOptions: {
       'elk.algorithm': 'layered', 'elk.direction': 'DOWN', 'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
       'elk.edgeRouting': 'ORTHOGONAL', 'elk.edgeLabels.placement': 'CENTER',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '50', 'elk.spacing.nodeNode': '36', 'elk.spacing.edgeLabel': '4',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '60', 'elk.spacing.nodeNode': '40', 'elk.spacing.edgeLabel': '6',
     },
     children: top,
     edges: graph.edges.map((e) => ({ id: e.id, sources: [e.source], targets: [e.target], labels: [{ text: e.label, ...labelSize(e.label) }] })),

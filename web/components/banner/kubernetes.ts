@@ -1,0 +1,36 @@
+import type { KubeSummary } from '../../../sim/worlds/kubernetes/summary';
+import { controllerOf } from '../../../sim/trace';
+import { formatDuration } from './duration';
+import type { BannerOf } from './types';
+import { EMPTY, pick } from './types';
+
+const asKube = (w: unknown): KubeSummary | undefined =>
+  w && typeof w === 'object' && Array.isArray((w as KubeSummary).pods) && Array.isArray((w as KubeSummary).replicasets) ? (w as KubeSummary) : undefined;
+
+/** kubernetes: the request being reconciled, the cache's view of its objects (pods that exist AND pods ready), Reconcile's result, the queue. */
+export const kubernetesBanner: BannerOf = (frames, index, lang) => {
+  const frame = frames[index]!;
+  const c = controllerOf(frame, 'kubernetes');
+  if (!c) return EMPTY;
+  const q = c.queue;
+  const queue = pick(lang, `queue: ${q.length} ready, ${q.waiting} waiting, ${q.processing} in progress`, `fila: ${q.length} prontos, ${q.waiting} esperando, ${q.processing} em andamento`);
+  const observed = !c.synced ? pick(lang, 'informers listing (WaitForCacheSync)', 'informers listando (WaitForCacheSync)')
+    : c.request ? pick(lang, `request ${c.request} (${c.reconciler}); ${queue}`, `requisição ${c.request} (${c.reconciler}); ${queue}`)
+    : pick(lang, `watching (${c.reconciler}); ${queue}`, `observando (${c.reconciler}); ${queue}`);
+  // What the world holds for the request's object: pods counted AND pods ready (a reconcile counts pods, readiness is the kubelet's).
+  const world = asKube(frame.world);
+  const name = c.request?.split('/').pop();
+  const rs = world?.replicasets.find((r) => r.name === name) ?? (world?.replicasets.length === 1 ? world.replicasets[0] : undefined);
+  const dep = world?.deployments.find((d) => d.name === name);
+  const compared = rs ? pick(lang, `ReplicaSet ${rs.name}: ${rs.current}/${rs.desired} pods exist, ${rs.ready}/${rs.desired} ready`, `ReplicaSet ${rs.name}: ${rs.current}/${rs.desired} pods existem, ${rs.ready}/${rs.desired} prontos`)
+    : dep ? pick(lang, `Deployment ${dep.name}: ${dep.ready} ready, ${dep.upToDate} up to date`, `Deployment ${dep.name}: ${dep.ready} prontos, ${dep.upToDate} atualizados`) : '';
+  const r = c.result;
+  const decided = !r ? '' : r.kind === 'ok'
+    ? (r.requeueAfterMs !== null ? pick(lang, `Reconcile #${c.reconciles}: ok, requeue after ${formatDuration(r.requeueAfterMs)}`, `Reconcile nº ${c.reconciles}: ok, de volta à fila em ${formatDuration(r.requeueAfterMs)}`)
+      : r.requeue ? pick(lang, `Reconcile #${c.reconciles}: ok, requeue (rate limited)`, `Reconcile nº ${c.reconciles}: ok, de volta à fila (com limite)`)
+      : pick(lang, `Reconcile #${c.reconciles}: ok, Forget (until the next change)`, `Reconcile nº ${c.reconciles}: ok, Forget (até a próxima mudança)`))
+    : r.kind === 'error' ? pick(lang, `Reconcile #${c.reconciles}: error, retried with backoff: ${r.message}`, `Reconcile nº ${c.reconciles}: erro, nova tentativa com backoff: ${r.message}`)
+    : pick(lang, `Reconcile #${c.reconciles}: terminal error, not retried: ${r.message}`, `Reconcile nº ${c.reconciles}: erro terminal, sem nova tentativa: ${r.message}`);
+  const acted = world ? pick(lang, `${world.apiWrites} API writes, ${world.conflicts} conflicts; ${c.errors} reconcile errors`, `${world.apiWrites} escritas na API, ${world.conflicts} conflitos; ${c.errors} erros de reconcile`) : '';
+  return { observed, compared, decided, acted };
+};
