@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { hasChromium, missingChromiumMessage, mustRun, useLabPage } from './harness';
+
+// Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
+const runSuite = hasChromium || mustRun;
+if (!runSuite) console.warn(`skipping test/browser/chapters: ${missingChromiumMessage}`);
+
+describe.runIf(runSuite)('chapters (scenario moments) in chromium', () => {
+  const lab = useLabPage();
+  const text = (id: string) => lab.page.getByTestId(id).first().innerText();
+  const open = async (query: string) => {
+    // A cold dev server on a loaded machine can take long for the first page.
+    await lab.page.goto(`${lab.base}${query}`, { timeout: 120_000 });
+    await lab.page.getByTestId('lab').waitFor({ timeout: 120_000 });
+  };
+
+  it('talk-lab lists its chapters; moment=first-scale-up opens at the first act; each chapter jumps there', async () => {
+    await open('?loop=incus-hpa&scenario=talk-lab&moment=first-scale-up');
+    await lab.page.getByTestId('chapters').waitFor();
+    expect(await lab.page.getByTestId('phase').getAttribute('data-phase')).toBe('act');
+    expect(await text('time')).toBe('1:00');
+    expect(await lab.page.getByTestId('chapter-first-scale-up').getAttribute('data-current')).toBe('true');
+    const titles = await lab.page.locator('[data-testid^="chapter-"] ').allInnerTexts();
+    expect(titles.join('\n')).toMatch(/Load arrives[\s\S]*First scale-up[\s\S]*Instance is running[\s\S]*leftover Stopped pod/);
+
+    // Forward: the run goes on until the seed's DELETE is refused.
+    await lab.page.getByTestId('chapter-instance-is-running').click();
+    expect(await text('time')).toBe('12:01');
+    expect(await lab.page.getByTestId('phase').getAttribute('data-phase')).toBe('error');
+    await lab.page.getByTestId('chapter-leftover-stopped-pod').click();
+    expect(await text('time')).toBe('12:20');
+    expect(await lab.page.locator('[data-status="Stopped"]').count()).toBeGreaterThan(0);
+    // Back: a recorded frame (the past), not a new run.
+    await lab.page.getByTestId('chapter-load-arrives').click();
+    expect(await text('time')).toBe('1:00');
+    expect(await lab.page.getByTestId('viewing-past').count()).toBe(1);
+  }, 180_000);
+
+  it('a built-in moment works on any scenario; an unknown one says which names exist', async () => {
+    await open('?loop=systemd-restart&scenario=systemd-crash-loop&moment=first-error');
+    await lab.page.waitForFunction(() => document.querySelector('[data-testid="phase"]')?.getAttribute('data-phase') === 'error');
+    await open('?loop=incus-hpa&scenario=talk-lab&moment=second-act');
+    expect(await text('chapter-problem')).toMatch(/moment "second-act": expected one of load-arrives, first-scale-up, instance-is-running, leftover-stopped-pod, first-act/);
+    expect(await text('time')).toBe('0:00');
+  }, 180_000);
+});
