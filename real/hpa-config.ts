@@ -16,12 +16,16 @@ export const realHpaConfigFileSchema = hpaConfigFileSchema.extend({
   image: incusName('an image alias').optional(),
   /** Profiles given to created pods (Incus default: ["default"]). */
   profiles: z.array(incusName('a profile name'), { error: 'expected a list of profile names' }).optional(),
+  /** Creates/deletes run at once at most (slow start 1, 2, 4 … up to this; fixed and kubernetes only). */
+  maxParallel: z.number({ error: 'expected a whole number from 1 to 64' }).int({ error: 'expected a whole number from 1 to 64' })
+    .min(1, { error: 'expected a whole number from 1 to 64' }).max(64, { error: 'expected a whole number from 1 to 64' }).optional(),
 });
 
 /** What real mode adds to the machine's config; the actors read it when they create a pod. */
 export interface RealSettings {
   image: string;
   profiles: string[];
+  maxParallel: number;
 }
 
 export interface RealHpaConfig {
@@ -30,13 +34,13 @@ export interface RealHpaConfig {
   settings: RealSettings;
 }
 
-export const DEFAULT_REAL_SETTINGS: RealSettings = { image: 'loopscope-busybox', profiles: ['default'] };
+export const DEFAULT_REAL_SETTINGS: RealSettings = { image: 'loopscope-busybox', profiles: ['default'], maxParallel: 8 };
 
 /** Validates a parsed hpa.yaml; throws InputErrors naming the file and field. */
 export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: string): RealHpaConfig {
   const parsed = realHpaConfigFileSchema.safeParse(doc ?? {});
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
-  const { image, profiles, ...rest } = parsed.data;
+  const { image, profiles, maxParallel, ...rest } = parsed.data;
   const config = toHpaConfig(rest, DEFAULT_CONFIG);
   if (policyOverride !== undefined) {
     if (!(POLICY_NAMES as readonly string[]).includes(policyOverride)) {
@@ -53,7 +57,8 @@ export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: 
   return {
     file,
     config,
-    settings: { image: image ?? DEFAULT_REAL_SETTINGS.image, profiles: profiles ?? DEFAULT_REAL_SETTINGS.profiles },
+    settings: { image: image ?? DEFAULT_REAL_SETTINGS.image, profiles: profiles ?? DEFAULT_REAL_SETTINGS.profiles,
+      maxParallel: maxParallel ?? DEFAULT_REAL_SETTINGS.maxParallel },
   };
 }
 
