@@ -6,6 +6,15 @@
 
 export interface Recommendation { at: number; replicas: number }
 
+/**
+ * recordInitialRecommendation: the first time the controller sees an HPA (its recommendations are
+ * in memory only, so also after every controller restart) it records the current replica count,
+ * so nothing scales down during the first stabilisation window.
+ */
+export function recordInitialRecommendation(recommendations: readonly Recommendation[] | undefined, current: number, now: number): Recommendation[] {
+  return recommendations && recommendations.length > 0 ? [...recommendations] : [{ at: now, replicas: current }];
+}
+
 /** stabilizeRecommendation: the max recommendation inside the window; replaces one stale sample. */
 export function stabilizeRecommendation(recommendations: readonly Recommendation[], now: number, windowMs: number, recommendation: number) {
   let max = recommendation;

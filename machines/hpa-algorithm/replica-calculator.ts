@@ -1,93 +1,101 @@
 /**
- * The Kubernetes HPA's replica calculation for one resource metric, shared by the Incus HPA's
- * `kubernetes` policy and the HorizontalPodAutoscaler controller on the simulated plane. From
- * kubernetes/kubernetes pkg/controller/podautoscaler replica_calculator.go (GetResourceReplicas,
- * groupPods) and metrics/utilization.go (GetResourceUtilizationRatio).
+ * The Kubernetes HPA's replica calculation for one resource Utilization target, shared by the
+ * Incus HPA's `kubernetes` policy and the HorizontalPodAutoscaler controller on the simulated
+ * plane. Follows Kubernetes 1.35 (see ./release.ts for the older tolerance test):
+ * kubernetes pkg/controller/podautoscaler/replica_calculator.go GetResourceReplicas, groupPods,
+ * calculateRequests, and metrics/utilization.go GetResourceUtilizationRatio. Integer arithmetic
+ * as upstream's int64 (milli-values, bytes).
  */
+import type { MetricPod, ReadinessTiming, ResourceName } from './group-pods';
+import { groupPods } from './group-pods';
+import type { KubernetesRelease, Tolerances } from './release';
+import { withinTolerance } from './release';
 
-/** A pod as groupPods sorts it, whatever runs it (an Incus instance, a pod on the plane). */
-export interface MetricPod {
-  name: string;
-  /** pending: unready (Pending / not ready); ready: counted; ignored: deleting or Failed. */
-  state: 'pending' | 'ready' | 'ignored';
-  /** The metric (e.g. memory or CPU usage); null when the metrics API has none for the pod. */
-  usage: number | null;
-  /** The pod's request for the resource; null when unknown. */
-  request: number | null;
+export interface ReplicaInput {
+  pods: readonly MetricPod[];
+  currentReplicas: number;
+  targetUtilization: number;
+  resource: ResourceName;
+  tolerances: Tolerances;
+  release: KubernetesRelease;
+  timing: ReadinessTiming;
 }
 
-export interface ReplicaCalculation {
-  replicas: number;
-  utilization: number | null;
-  note: string;
-}
+export type ReplicaCalculation =
+  /** utilization: percent of request (truncated); rawUtilization: average usage per counted pod. */
+  | { ok: true; replicas: number; utilization: number; rawUtilization: number; note: string }
+  /** The error GetResourceReplicas returns (the controller sets ScalingActive=False on it). */
+  | { ok: false; error: string };
 
-/** GetResourceUtilizationRatio: utilisation of summed usage over summed requests, truncated. */
-function utilizationRatio(metrics: Map<string, number>, requests: Map<string, number>, target: number) {
+interface Ratio { ratio: number; utilization: number; raw: number }
+
+/** GetResourceUtilizationRatio: summed usage over summed requests of pods with both, truncated. */
+function utilizationRatio(metrics: Map<string, number>, requests: Map<string, number>, target: number): Ratio | null {
   let metricsTotal = 0;
   let requestsTotal = 0;
+  let entries = 0;
   for (const [name, value] of metrics) {
     const request = requests.get(name);
     if (request === undefined) continue;
     metricsTotal += value;
     requestsTotal += request;
+    entries++;
   }
-  if (requestsTotal === 0) return null; // upstream: "no metrics returned matched known pods"
+  if (requestsTotal === 0) return null;
   const utilization = Math.trunc((metricsTotal * 100) / requestsTotal);
-  return { ratio: utilization / target, utilization };
+  return { ratio: utilization / target, utilization, raw: Math.trunc(metricsTotal / entries) };
 }
 
-/** GetResourceReplicas for one resource; the CPU-only readiness rules are not modelled. */
-export function calculateReplicas(pods: readonly MetricPod[], currentReplicas: number, target: number, tolerance: number): ReplicaCalculation {
+export function calculateReplicas(input: ReplicaInput): ReplicaCalculation {
+  const { pods, currentReplicas, targetUtilization: target, resource, tolerances, release } = input;
+  const within = (r: number) => withinTolerance(release, tolerances, r);
+  // metricsClient.GetResourceMetric: an empty PodMetricsList is an error.
+  if (!pods.some((p) => p.metric !== null)) return { ok: false, error: `unable to get metrics for resource ${resource}: no metrics returned from resource metrics API` };
+  if (pods.length === 0) return { ok: false, error: 'no pods returned by selector while calculating replica count' };
+
+  const groups = groupPods(pods, resource, input.timing);
   const metrics = new Map<string, number>();
+  for (const p of pods) if (p.metric && !groups.ignored.has(p.name) && !groups.unready.has(p.name)) metrics.set(p.name, p.metric.value);
+  if (metrics.size === 0) return { ok: false, error: 'did not receive metrics for targeted pods (pods might be unready)' };
+
+  // calculateRequests: every listed pod's own request; one without is an error.
   const requests = new Map<string, number>();
-  const unready: MetricPod[] = [];
-  const missing: MetricPod[] = [];
-  let readyPodCount = 0;
-  for (const pod of pods) {
-    if (pod.state === 'ignored') continue;
-    if (pod.state === 'pending') { unready.push(pod); continue; }
-    if (pod.usage === null || pod.request === null) { missing.push(pod); continue; }
-    metrics.set(pod.name, pod.usage);
-    requests.set(pod.name, pod.request);
-    readyPodCount++;
+  for (const p of pods) {
+    if (p.request === null) return { ok: false, error: `missing request for ${resource} of Pod ${p.name}` };
+    requests.set(p.name, p.request);
   }
-  // A pod whose request is unknown (an Incus instance whose limit could not be read) is given the
-  // first known request: every instance of one HPA gets the same limit.
-  const defaultRequest = pods.find((p) => p.request !== null)?.request ?? 0;
-  for (const pod of [...unready, ...missing]) requests.set(pod.name, pod.request ?? defaultRequest);
 
-  const initial = utilizationRatio(metrics, requests, target);
-  if (!initial) return { replicas: currentReplicas, utilization: null, note: 'no metrics for any ready pod: keep' };
-  const { ratio, utilization } = initial;
+  const first = utilizationRatio(metrics, requests, target);
+  if (!first) return { ok: false, error: 'no metrics returned matched known pods' };
+  const { ratio, utilization, raw } = first;
+  const done = (replicas: number, note: string): ReplicaCalculation => ({ ok: true, replicas, utilization, rawUtilization: raw, note });
 
-  const scaleUpWithUnready = unready.length > 0 && ratio > 1.0;
-  if (!scaleUpWithUnready && missing.length === 0) {
-    if (Math.abs(1.0 - ratio) <= tolerance) {
-      return { replicas: currentReplicas, utilization, note: `ratio ${ratio.toFixed(2)} within tolerance ${tolerance}` };
-    }
-    return { replicas: Math.ceil(ratio * readyPodCount), utilization, note: `ceil(${ratio.toFixed(2)} × ${readyPodCount} ready)` };
+  const scaleUpWithUnready = groups.unready.size > 0 && ratio > 1.0;
+  if (!scaleUpWithUnready && groups.missing.size === 0) {
+    if (within(ratio)) return done(currentReplicas, `ratio ${ratio.toFixed(2)} within tolerance`);
+    return done(Math.ceil(ratio * groups.readyPodCount), `ceil(${ratio.toFixed(2)} × ${groups.readyPodCount} ready)`);
   }
-  if (missing.length > 0) {
+
+  if (groups.missing.size > 0) {
     if (ratio < 1.0) {
-      // On a scale-down, a missing pod counts as using 100% of its request (or the target if higher).
+      // On a scale-down a pod without a metric uses 100 % of ITS OWN request (or the target, if higher).
       const fallback = Math.max(100, target);
-      for (const pod of missing) metrics.set(pod.name, ((requests.get(pod.name) ?? 0) * fallback) / 100);
+      for (const name of groups.missing) metrics.set(name, Math.trunc((requests.get(name)! * fallback) / 100));
     } else if (ratio > 1.0) {
-      for (const pod of missing) metrics.set(pod.name, 0); // on a scale-up, assume 0%
+      for (const name of groups.missing) metrics.set(name, 0); // on a scale-up, 0 %
     }
   }
-  if (scaleUpWithUnready) for (const pod of unready) metrics.set(pod.name, 0);
+  if (scaleUpWithUnready) for (const name of groups.unready) metrics.set(name, 0);
 
-  const rerun = utilizationRatio(metrics, requests, target);
-  if (!rerun) return { replicas: currentReplicas, utilization, note: 'no metrics: keep' };
-  const newRatio = rerun.ratio;
-  if (Math.abs(1.0 - newRatio) <= tolerance || (ratio < 1.0 && newRatio > 1.0) || (ratio > 1.0 && newRatio < 1.0)) {
-    return { replicas: currentReplicas, utilization, note: 'change too small or direction flips once missing/unready pods are counted: keep' };
+  const again = utilizationRatio(metrics, requests, target);
+  if (!again) return { ok: false, error: 'no metrics returned matched known pods' };
+  const newRatio = again.ratio;
+  if (within(newRatio) || (ratio < 1.0 && newRatio > 1.0) || (ratio > 1.0 && newRatio < 1.0)) {
+    return done(currentReplicas, `ratio ${newRatio.toFixed(2)} with missing/unready pods counted: within tolerance or the direction flips, keep`);
   }
   const newReplicas = Math.ceil(newRatio * metrics.size);
   if ((newRatio < 1.0 && newReplicas > currentReplicas) || (newRatio > 1.0 && newReplicas < currentReplicas)) {
-    return { replicas: currentReplicas, utilization, note: 'rescaled count points the other way: keep' };
+    return done(currentReplicas, 'rescaled count points the other way: keep');
   }
-  return { replicas: newReplicas, utilization, note: `ceil(${newRatio.toFixed(2)} × ${metrics.size} pods incl. missing/unready)` };
+  return done(newReplicas, `ceil(${newRatio.toFixed(2)} × ${metrics.size} pods incl. missing/unready)`);
 }

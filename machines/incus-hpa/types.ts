@@ -1,4 +1,6 @@
 /** What the HPA controller knows and decides. Plain data only: no world, no I/O. */
+import type { KubernetesRelease } from '../hpa-algorithm/release';
+import { DEFAULT_KUBERNETES_RELEASE } from '../hpa-algorithm/release';
 
 export type PolicyName = 'seed' | 'kubernetes' | 'fixed';
 export const POLICY_NAMES: readonly PolicyName[] = ['seed', 'kubernetes', 'fixed'];
@@ -25,6 +27,8 @@ export interface HpaConfig {
   /** kubernetes policy: tolerance (default 0.1) and scale-down stabilisation window (300 s). */
   tolerance: number;
   downscaleStabilizationMs: number;
+  /** kubernetes policy: the Kubernetes release whose HPA arithmetic to follow (default 1.35). */
+  kubernetesRelease: KubernetesRelease;
 }
 
 export const OWNER_KEY = 'user.loopscope.hpa';
@@ -42,6 +46,7 @@ export const DEFAULT_CONFIG: HpaConfig = {
   backoffMaxMs: 60_000,
   tolerance: 0.1,
   downscaleStabilizationMs: 300_000,
+  kubernetesRelease: DEFAULT_KUBERNETES_RELEASE,
 };
 
 /** Incus instance statuses the loop can see (the sim adds the transitional ones). */

@@ -51,7 +51,12 @@ export function toContainer(c: z.output<typeof containerSchema>): Container {
 }
 
 const scalingPolicy = z.object({ type: z.enum(['Pods', 'Percent'], { error: 'expected Pods or Percent' }), value: count, periodSeconds: count.min(1).max(1800) });
+// behavior.*.tolerance is a resource.Quantity ≥ 0 (KEP-4951): a number or a decimal string like "0.05".
+const toleranceField = z.union([z.number(), z.string().regex(/^\d+(\.\d+)?$/)], { error: 'expected a tolerance ≥ 0 like 0.05' })
+  .transform((v) => Number(v)).refine((v) => v >= 0, { error: 'expected a tolerance ≥ 0 like 0.05' });
+
 const scalingRules = z.object({
+  tolerance: toleranceField.optional(),
   stabilizationWindowSeconds: count.max(3600).optional(),
   selectPolicy: z.enum(['Max', 'Min', 'Disabled'], { error: 'expected Max, Min or Disabled' }).optional(),
   policies: z.array(scalingPolicy).optional(),

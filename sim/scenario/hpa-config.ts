@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseBytes, parseDuration } from '../units';
 import type { HpaConfig } from '../../machines/incus-hpa';
 import { DEFAULT_CONFIG, POLICY_NAMES } from '../../machines/incus-hpa';
+import { KUBERNETES_RELEASES } from '../../machines/hpa-algorithm/release';
 
 const count = (what: string) => z.number({ error: `expected ${what}: a whole number ≥ 0` })
   .int({ error: `expected ${what}: a whole number ≥ 0` }).min(0, { error: `expected ${what}: a whole number ≥ 0` });
@@ -39,6 +40,7 @@ export const hpaConfigFileSchema = z.strictObject({
   backoff: z.strictObject({ initial: durationField.optional(), max: durationField.optional() }).optional(),
   tolerance: z.number({ error: 'expected a number from 0 to 1' }).min(0).max(1).optional(),
   downscaleStabilization: durationField.optional(),
+  kubernetesRelease: z.enum(KUBERNETES_RELEASES, { error: `expected one of ${KUBERNETES_RELEASES.map((r) => `"${r}"`).join(', ')} (a quoted string)` }).optional(),
 });
 
 export type HpaConfigFile = z.input<typeof hpaConfigFileSchema>;
@@ -60,6 +62,7 @@ export function toHpaConfig(file: ParsedFile, base: HpaConfig = DEFAULT_CONFIG):
   if (file.backoff?.max !== undefined) c.backoffMaxMs = file.backoff.max;
   if (file.tolerance !== undefined) c.tolerance = file.tolerance;
   if (file.downscaleStabilization !== undefined) c.downscaleStabilizationMs = file.downscaleStabilization;
+  if (file.kubernetesRelease !== undefined) c.kubernetesRelease = file.kubernetesRelease;
   return c;
 }
 

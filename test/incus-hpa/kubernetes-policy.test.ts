@@ -1,13 +1,21 @@
 import { describe, expect, it } from 'vitest';
 import type { Recommendation } from '../../machines/hpa-algorithm';
 import { calculateReplicas as calculateFor, convertDesiredReplicasWithRules, scaleUpLimit, stabilizeRecommendation } from '../../machines/hpa-algorithm';
+import type { KubernetesRelease } from '../../machines/hpa-algorithm';
 import type { ObservedInstance } from '../../machines/incus-hpa';
 import { EMPTY_POLICY_MEMORY, kubernetesPolicy } from '../../machines/incus-hpa';
 import { metricPodOf } from '../../machines/incus-hpa/policies/kubernetes';
-import { config, pod } from './helpers';
+import { MiB, config, pod } from './helpers';
 
 /** The shared calculation, fed Incus instances as the kubernetes policy feeds it. */
-const calculateReplicas = (pods: ObservedInstance[], current: number, target: number, tolerance: number) => calculateFor(pods.map(metricPodOf), current, target, tolerance);
+function calculateReplicas(pods: ObservedInstance[], current: number, target: number, tolerance: number, release: KubernetesRelease = '1.35') {
+  const r = calculateFor({
+    pods: pods.map((p) => metricPodOf(p, config())), currentReplicas: current, targetUtilization: target, resource: 'memory',
+    tolerances: { scaleDown: tolerance, scaleUp: tolerance }, release, timing: { now: 0, cpuInitializationPeriodMs: 300_000, delayOfInitialReadinessStatusMs: 30_000 },
+  });
+  if (!r.ok) throw new Error(r.error);
+  return r;
+}
 
 // Cases follow kubernetes/kubernetes pkg/controller/podautoscaler: replica_calculator.go
 // GetResourceReplicas (tolerance, ceil(ratio × ready), missing metrics) and horizontal.go
@@ -15,8 +23,8 @@ const calculateReplicas = (pods: ObservedInstance[], current: number, target: nu
 describe('calculateReplicas (GetResourceReplicas)', () => {
   const pods = (...pcts: number[]) => pcts.map((p, i) => pod(`p${i}`, p));
   it.each([
-    // Go and JS share float64: |1.0 − 1.1| = 0.10000000000000009 > 0.1, so 1.10 exactly scales.
-    ['ratio 1.10 exactly falls just outside tolerance (float64, as upstream) → ceil(2.2) = 3', pods(55, 55), 2, 50, 3],
+    // 1.35 (default): usageRatio <= 1.0 + tolerance, so 1.10 exactly is inside (1.32: see below).
+    ['ratio 1.10 exactly is inside the tolerance (Kubernetes ≥ 1.33) → keep', pods(55, 55), 2, 50, 2],
     ['ratio 1.08 is within tolerance 0.1 → keep', pods(54, 54), 2, 50, 2],
     ['ratio 0.90 is within tolerance → keep', pods(45, 45), 2, 50, 2],
     ['ratio 1.12 leaves tolerance → ceil(1.12 × 2) = 3', pods(56, 56), 2, 50, 3],
@@ -34,11 +42,34 @@ describe('calculateReplicas (GetResourceReplicas)', () => {
     expect(calculateReplicas(p, 10, 50, 0.1)).toMatchObject({ replicas: 8, utilization: 40 });
   });
 
+  it('ratio 1.10 exactly: outside the tolerance with kubernetesRelease "1.32" (|1 − 1.1| = 0.10000000000000009)', () => {
+    expect(calculateReplicas(pods(55, 55), 2, 50, 0.1, '1.32').replicas).toBe(3);
+    expect(calculateReplicas(pods(55, 55), 2, 50, 0.1, '1.34').replicas).toBe(2);
+  });
+
   it('missing metrics on a scale-down count as max(100, target)% of the request', () => {
     // Ready pods at 10% (ratio 0.2) plus one pod with no metric → assumed 100%.
     const p = [pod('a', 10), pod('b', 10), pod('c', 0, { memoryTotal: 0 })];
-    // New ratio = (10 + 10 + 100) / 3 / 50 = 0.8 → ceil(0.8 × 3) = 3 = current → keep.
+    // New ratio = (200 + 1024) MiB / (2000 + 1024) MiB = 40 % → 0.8 → ceil(0.8 × 3) = 3 = current → keep.
     expect(calculateReplicas(p, 3, 50, 0.1).replicas).toBe(3);
+  });
+
+  it('a pod without a metric counts at its OWN request (its limit), not another pod\'s', () => {
+    // a: 1000 MiB at 10 %; c: no metric (memory.total unknown), its limits.memory is 100 MiB.
+    // Own request: (100 + 100) / (1000 + 100) = 18 % → 0.36 → ceil(0.36 × 2) = 1.
+    // a's request in its place (loopscope before): (100 + 1000) / 2000 = 55 % → 1.1 → keep 2.
+    const a = pod('a', 10);
+    const c = pod('c', 0, { memoryTotal: 0 });
+    const d = kubernetesPolicy({ observation: { at: 0, instances: [a, c] }, config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50, limitsMemoryBytes: 100 * MiB }), memory: { recommendations: [{ at: 0, replicas: 1 }] } });
+    expect(d.averagePercent).toBe(10);
+    expect(d.desired).toBe(1);
+  });
+
+  it('an instance whose request cannot be known is an error (upstream: missing request), not a guess', () => {
+    const p = [pod('a', 10), pod('c', 0, { memoryTotal: 0 })];
+    const d = kubernetesPolicy({ observation: { at: 0, instances: p }, config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50, limitsMemoryBytes: 0 }), memory: EMPTY_POLICY_MEMORY });
+    expect(d.desired).toBe(2);
+    expect(d.comparison).toMatch(/^ScalingActive=False FailedGetResourceMetric: .*missing request for memory of Pod c/);
   });
 
   it('missing metrics on a scale-up count as 0', () => {
@@ -53,8 +84,10 @@ describe('calculateReplicas (GetResourceReplicas)', () => {
     expect(calculateReplicas(p, 2, 50, 0.1).replicas).toBe(2);
   });
 
-  it('no metric at all keeps the current count', () => {
-    expect(calculateReplicas([pod('a', 0, { status: 'Starting' })], 1, 50, 0.1).replicas).toBe(1);
+  it('no metric at all: ScalingActive=False FailedGetResourceMetric, the current count is kept', () => {
+    const d = kubernetesPolicy({ observation: { at: 0, instances: [pod('a', 0, { status: 'Starting' })] }, config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50 }), memory: EMPTY_POLICY_MEMORY });
+    expect(d.desired).toBe(1);
+    expect(d.comparison).toBe('ScalingActive=False FailedGetResourceMetric: the HPA was unable to compute the replica count: failed to get memory utilization: unable to get metrics for resource memory: no metrics returned from resource metrics API');
   });
 });
 
@@ -110,6 +143,15 @@ describe('kubernetes policy', () => {
     expect(d.running).toBe(1);
     expect(d.actions.every((a) => a.kind !== 'delete' || a.name !== 'pod-x')).toBe(true);
   });
+  it('recordInitialRecommendation: 5 pods at 10 % vs 50 % keep 5 through the first window (after a restart too)', () => {
+    const five = ['a', 'b', 'c', 'd', 'e'].map((n, i) => pod(n, 10, { createdAt: i }));
+    const first = run(five, {}, EMPTY_POLICY_MEMORY, 60_000);
+    expect(first.desired).toBe(5);
+    expect(first.memory.recommendations[0]).toEqual({ at: 60_000, replicas: 5 });
+    expect(run(five, {}, first.memory, 355_000).desired).toBe(5);
+    expect(run(five, {}, first.memory, 361_000).desired).toBe(1);
+  });
+
   it('holds the count during the stabilisation window, then scales down deleting the newest first', () => {
     const pods = [pod('a', 10, { createdAt: 1 }), pod('b', 10, { createdAt: 2 }), pod('c', 10, { createdAt: 3 })];
     const first = run(pods, {}, { recommendations: [{ at: 0, replicas: 3 }] }, 100_000);

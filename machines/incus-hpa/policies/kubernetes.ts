@@ -1,25 +1,34 @@
 import type { MetricPod } from '../../hpa-algorithm';
-import { calculateReplicas, convertDesiredReplicasWithRules, stabilizeRecommendation } from '../../hpa-algorithm';
-import type { HpaAction, ObservedInstance, Policy } from '../types';
+import {
+  DEFAULT_CPU_INITIALIZATION_PERIOD_MS, DEFAULT_INITIAL_READINESS_DELAY_MS, calculateReplicas, convertDesiredReplicasWithRules,
+  recordInitialRecommendation, stabilizeRecommendation,
+} from '../../hpa-algorithm';
+import type { HpaAction, HpaConfig, ObservedInstance, Policy } from '../types';
 
 /**
- * The Kubernetes HPA algorithm for a memory Utilization target (machines/hpa-algorithm: the
- * replica calculation and normalisation shared with the HPA controller on the simulated plane),
- * with horizontal.go's reconcileAutoscaler bounds, for an HPA with no `behavior` field.
+ * The Kubernetes HPA algorithm (Kubernetes 1.35 by default; `kubernetesRelease` picks an older
+ * tolerance test) for a memory Utilization target: machines/hpa-algorithm (the replica calculation
+ * and normalisation shared with the HPA controller on the simulated plane) with horizontal.go's
+ * reconcileAutoscaler — recordInitialRecommendation, the [min, max] bounds, stabilizeRecommendation
+ * and convertDesiredReplicasWithRules — for an HPA with no `behavior` field.
  *
  * Mapping Incus onto pods: the HPA's pods are the instances carrying its owner key; a pod's
- * request is memory.total (the limit) and its metric memory.usage. Running with a limit →
- * ready with a metric; Running without a known total → missing metric; Starting → pending
- * (groupPods puts Pending pods in unreadyPods); Stopping/Stopped/Error → ignored (like pods
- * with a deletionTimestamp or phase Failed). currentReplicas = Starting + Running.
+ * request is its own memory.total (its limit), or the configured limits.memory while Incus does
+ * not report it; its metric is memory.usage (none while memory.total is unknown). Starting →
+ * phase Pending (unready); Running → Running and Ready; Stopping → deleting; Stopped, Error and
+ * Frozen → Failed (ignored). Memory is not CPU, so the CPU initialisation rules do not apply.
+ * currentReplicas = Starting + Running. Policy memory holds the recommendations; the machine
+ * loses it on a restart, like the controller's in-memory map.
  */
 
-/** groupPods, for Incus: Starting → Pending; Running → ready (no known limit → no metric); the rest ignored. */
-export function metricPodOf(i: ObservedInstance): MetricPod {
-  const request = i.memoryTotal > 0 ? i.memoryTotal : null;
-  if (i.status === 'Starting') return { name: i.name, state: 'pending', usage: null, request };
-  if (i.status !== 'Running') return { name: i.name, state: 'ignored', usage: null, request };
-  return { name: i.name, state: 'ready', usage: request === null ? null : i.memoryUsage, request };
+/** groupPods' view of an Incus instance. */
+export function metricPodOf(i: ObservedInstance, config: HpaConfig): MetricPod {
+  const request = i.memoryTotal > 0 ? i.memoryTotal : config.limitsMemoryBytes > 0 ? config.limitsMemoryBytes : null;
+  const base = { name: i.name, deleting: false, startTime: i.createdAt, ready: { status: true, lastTransitionTime: i.createdAt }, request, metric: null };
+  if (i.status === 'Starting') return { ...base, phase: 'Pending', ready: { status: false, lastTransitionTime: i.createdAt } };
+  if (i.status === 'Stopping') return { ...base, phase: 'Running', deleting: true };
+  if (i.status !== 'Running') return { ...base, phase: 'Failed' };
+  return { ...base, phase: 'Running', metric: i.memoryTotal > 0 ? { value: i.memoryUsage, timestamp: i.createdAt, windowMs: 0 } : null };
 }
 
 export const kubernetesPolicy: Policy = ({ observation, config, memory }) => {
@@ -27,10 +36,13 @@ export const kubernetesPolicy: Policy = ({ observation, config, memory }) => {
   const active = owned.filter((i) => i.status === 'Starting' || i.status === 'Running');
   const current = active.length;
   const target = config.memoryThreshold;
+  const now = observation.at;
+  // recordInitialRecommendation runs on every sync before anything else.
+  const seeded = recordInitialRecommendation(memory.recommendations, current, now);
   let desired: number;
   let comparison: string;
   let utilization: number | null = null;
-  let nextMemory = memory;
+  let nextMemory = { recommendations: seeded };
 
   // reconcileAutoscaler: outside [min, max] the count is set straight to the bound. Upstream
   // also disables scaling when the scale target has 0 replicas; an Incus host has no replica
@@ -42,15 +54,24 @@ export const kubernetesPolicy: Policy = ({ observation, config, memory }) => {
     desired = config.minPods;
     comparison = `${current} pods < min ${config.minPods}`;
   } else {
-    const calc = calculateReplicas(owned.map(metricPodOf), current, target, config.tolerance);
-    utilization = calc.utilization;
-    const stabilized = stabilizeRecommendation(memory.recommendations, observation.at, config.downscaleStabilizationMs, calc.replicas);
-    nextMemory = { recommendations: stabilized.recommendations };
-    const rule = convertDesiredReplicasWithRules(current, stabilized.replicas, config.minPods, config.maxPods);
-    desired = rule.replicas;
-    const util = utilization === null ? 'no utilisation' : `utilisation ${utilization}% vs target ${target}%`;
-    const stab = stabilized.replicas !== calc.replicas ? `, stabilised to ${stabilized.replicas} (max in ${config.downscaleStabilizationMs / 1000}s)` : '';
-    comparison = `${util}: ${calc.note} → ${calc.replicas}${stab}; ${rule.condition} → ${desired}`;
+    const calc = calculateReplicas({
+      pods: owned.map((i) => metricPodOf(i, config)), currentReplicas: current, targetUtilization: target, resource: 'memory',
+      tolerances: { scaleDown: config.tolerance, scaleUp: config.tolerance }, release: config.kubernetesRelease,
+      timing: { now, cpuInitializationPeriodMs: DEFAULT_CPU_INITIALIZATION_PERIOD_MS, delayOfInitialReadinessStatusMs: DEFAULT_INITIAL_READINESS_DELAY_MS },
+    });
+    if (!calc.ok) {
+      // computeReplicasForMetrics fails: no rescale, nothing recorded but the initial recommendation.
+      desired = current;
+      comparison = `ScalingActive=False FailedGetResourceMetric: the HPA was unable to compute the replica count: failed to get memory utilization: ${calc.error}`;
+    } else {
+      utilization = calc.utilization;
+      const stabilized = stabilizeRecommendation(seeded, now, config.downscaleStabilizationMs, calc.replicas);
+      nextMemory = { recommendations: stabilized.recommendations };
+      const rule = convertDesiredReplicasWithRules(current, stabilized.replicas, config.minPods, config.maxPods);
+      desired = rule.replicas;
+      const stab = stabilized.replicas !== calc.replicas ? `, ScaleDownStabilized to ${stabilized.replicas} (max in ${config.downscaleStabilizationMs / 1000}s)` : '';
+      comparison = `utilisation ${utilization}% vs target ${target}%: ${calc.note} → ${calc.replicas}${stab}; ${rule.condition} → ${desired}`;
+    }
   }
 
   const actions: HpaAction[] = [];

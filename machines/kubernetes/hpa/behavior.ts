@@ -11,7 +11,9 @@ export type SelectPolicy = 'Max' | 'Min' | 'Disabled';
 export interface ScalingPolicy { type: PolicyType; value: number; periodSeconds: number }
 export interface ScalingRules { stabilizationWindowSeconds: number; selectPolicy: SelectPolicy; policies: ScalingPolicy[] }
 export interface Behavior { scaleUp: ScalingRules; scaleDown: ScalingRules }
-export type BehaviorSpec = { scaleUp?: Partial<ScalingRules>; scaleDown?: Partial<ScalingRules> };
+/** As written in the HPA: each direction may also carry a tolerance (KEP-4951, HPAConfigurableTolerance). */
+export type RulesSpec = Partial<ScalingRules> & { tolerance?: number };
+export type BehaviorSpec = { scaleUp?: RulesSpec; scaleDown?: RulesSpec };
 
 export interface TimestampedRecommendation { at: number; replicas: number }
 export interface ScaleEvent { at: number; change: number }

@@ -1,5 +1,8 @@
-import type { MetricPod } from '../../hpa-algorithm';
-import { calculateReplicas, convertDesiredReplicasWithRules, stabilizeRecommendation } from '../../hpa-algorithm';
+import type { KubernetesRelease, MetricPod } from '../../hpa-algorithm';
+import {
+  DEFAULT_CPU_INITIALIZATION_PERIOD_MS, DEFAULT_INITIAL_READINESS_DELAY_MS, DEFAULT_KUBERNETES_RELEASE, DEFAULT_TOLERANCE,
+  calculateReplicas, convertDesiredReplicasWithRules, recordInitialRecommendation, stabilizeRecommendation, tolerancesForHpa,
+} from '../../hpa-algorithm';
 import type { HpaConfig, ObservedInstance } from '../../incus-hpa';
 import { DEFAULT_CONFIG, seedPolicy } from '../../incus-hpa';
 import type { Plan, Reconciler } from '../reconciler';
@@ -9,13 +12,15 @@ import type { BehaviorSpec, ScaleEvent, TimestampedRecommendation } from './beha
 import { convertWithBehaviorRate, recordScaleEvent, stabilizeWithBehaviors, withDefaults } from './behavior';
 
 /**
- * The HorizontalPodAutoscaler controller on the simulated plane (kubernetes
- * pkg/controller/podautoscaler/horizontal.go reconcileAutoscaler): every 15 s (the controller's
- * --horizontal-pod-autoscaler-sync-period; its queue re-adds each HPA after that period) it reads
- * the target's /scale and its pods' CPU from metrics.k8s.io, computes the replica count with the
- * foundation's kubernetes policy functions (replica_calculator.go), normalises it — without
- * `behavior`: downscale stabilisation + convertDesiredReplicasWithRules; with it: stabilisation
- * windows and Pods/Percent policies — and writes /scale and the status with its conditions.
+ * The HorizontalPodAutoscaler controller on the simulated plane, as in Kubernetes 1.35
+ * (pkg/controller/podautoscaler/horizontal.go reconcileAutoscaler; options.kubernetesRelease picks
+ * 1.32–1.34 where the tolerance test differs): every 15 s (--horizontal-pod-autoscaler-sync-period;
+ * its queue re-adds each HPA after that period) it reads the target's /scale, records the initial
+ * recommendation (the current count, on first sight and after every controller restart), reads its
+ * pods' CPU from metrics.k8s.io, computes the replica count (replica_calculator.go, shared with the
+ * Incus HPA), normalises it — without `behavior`: downscale stabilisation +
+ * convertDesiredReplicasWithRules; with it: stabilisation windows and Pods/Percent policies — and
+ * writes /scale and the status with its conditions. A metrics failure sets ScalingActive=False.
  * options.policy = 'seed' swaps in the talk's seed rule (one pod up/down per period) for comparison.
  */
 
@@ -31,30 +36,62 @@ export interface HpaMemoryEntry { recommendations: TimestampedRecommendation[]; 
 export type HpaMemory = Record<string, HpaMemoryEntry>;
 
 export const HPA_SYNC_PERIOD_MS = 15_000;
-const TOLERANCE = 0.1;
 const DOWNSCALE_WINDOW_MS = 300_000;
+/** metrics-server's default --metric-resolution: the window each CPU sample covers. */
+export const METRIC_WINDOW_MS = 15_000;
 
-/** groupPods for a CPU metric (replica_calculator.go): ready pods with a metric report usage over
- * their own request; Pending or not-ready pods are unready; deleted, Failed or Succeeded pods are ignored. */
-export function metricPods(pods: KObject[], podCpuMilli: Record<string, number>): MetricPod[] {
+/** The controller's flags the scenario may set in `options` (kube-controller-manager defaults). */
+export interface HpaOptions {
+  kubernetesRelease: KubernetesRelease;
+  tolerance: number;
+  cpuInitializationPeriodMs: number;
+  initialReadinessDelayMs: number;
+}
+
+export function hpaOptionsOf(options: Record<string, unknown>): HpaOptions {
+  const num = (v: unknown, d: number) => (typeof v === 'number' ? v : d);
+  return {
+    kubernetesRelease: (options.kubernetesRelease as KubernetesRelease | undefined) ?? DEFAULT_KUBERNETES_RELEASE,
+    tolerance: num(options.tolerance, DEFAULT_TOLERANCE),
+    cpuInitializationPeriodMs: num(options.cpuInitializationPeriodMs, DEFAULT_CPU_INITIALIZATION_PERIOD_MS),
+    initialReadinessDelayMs: num(options.initialReadinessDelayMs, DEFAULT_INITIAL_READINESS_DELAY_MS),
+  };
+}
+
+/**
+ * The pods as groupPods reads them. The sim keeps no status.startTime and no Ready condition
+ * history: startTime is the creation time (the sim binds a pod 10 ms after it is created, unless
+ * no node fits), a Ready pod's condition changed at readySince, a never-ready pod's at its start,
+ * and a pod that was Ready and is no longer went unready at a time the sim does not keep — now,
+ * the latest it can be. A CPU sample is taken now over metrics-server's 15 s window.
+ */
+export function metricPods(pods: KObject[], podCpuMilli: Record<string, number>, now: number): MetricPod[] {
   return pods.map((p) => {
     const st = statusOf<PodStatus>(p);
-    const request = specOf<PodSpec>(p).containers.reduce((s, c) => s + c.cpuMilli, 0);
-    const gone = p.metadata.deletionTimestamp !== undefined || st.phase === 'Failed' || st.phase === 'Succeeded';
+    const start = p.metadata.creationTimestamp;
     const usage = podCpuMilli[`${p.metadata.namespace}/${p.metadata.name}`];
-    return { name: p.metadata.name, state: gone ? 'ignored' : st.ready ? 'ready' : 'pending', usage: usage ?? null, request };
+    const lastTransitionTime = st.ready ? (st.readySince ?? start) : st.readySince !== undefined ? now : start;
+    return {
+      name: p.metadata.name, phase: st.phase, deleting: p.metadata.deletionTimestamp !== undefined, startTime: start,
+      ready: { status: st.ready, lastTransitionTime }, request: specOf<PodSpec>(p).containers.reduce((s, c) => s + c.cpuMilli, 0),
+      metric: usage === undefined ? null : { value: usage, timestamp: now, windowMs: METRIC_WINDOW_MS },
+    };
   });
 }
 
 /** The seed rule reads Incus-shaped instances: the same pods, as the talk's lab would list them. */
 function seedInstances(pods: readonly MetricPod[], created: ReadonlyMap<string, number>): ObservedInstance[] {
-  return pods.map((p) => ({
-    name: p.name, status: p.state === 'ignored' ? 'Stopped' : p.state === 'ready' ? 'Running' : 'Starting', owner: 'hpa',
-    memoryUsage: p.usage ?? 0, memoryTotal: p.state === 'ready' && p.usage === null ? 0 : (p.request ?? 0), createdAt: created.get(p.name) ?? 0,
-  }));
+  return pods.map((p) => {
+    const running = p.phase === 'Running' && !p.deleting && p.ready?.status === true;
+    const gone = p.deleting || p.phase === 'Failed' || p.phase === 'Succeeded';
+    return {
+      name: p.name, status: gone ? 'Stopped' : running ? 'Running' : 'Starting', owner: 'hpa',
+      memoryUsage: p.metric?.value ?? 0, memoryTotal: running && p.metric !== null ? (p.request ?? 0) : 0, createdAt: created.get(p.name) ?? 0,
+    };
+  });
 }
 
-interface Condition { type: string; status: 'True' | 'False'; reason: string }
+interface Condition { type: string; status: 'True' | 'False'; reason: string; message?: string }
 
 export const hpaReconciler: Reconciler<HpaMemory> = {
   name: 'hpa',
@@ -83,9 +120,12 @@ export const hpaReconciler: Reconciler<HpaMemory> = {
     }
     const dspec = specOf<DeploymentSpec>(target);
     const current = dspec.replicas;
+    const opts = hpaOptionsOf(options);
     const pods = view.objects.filter((o) => o.kind === 'Pod' && o.metadata.namespace === namespace && matches(dspec.selector, o.metadata.labels));
-    const observed = metricPods(pods, view.podCpuMilli);
-    const entry: HpaMemoryEntry = memory[request] ?? { recommendations: [], upEvents: [], downEvents: [] };
+    const observed = metricPods(pods, view.podCpuMilli, now);
+    const known = memory[request];
+    // recordInitialRecommendation: right after reading the scale, before anything else.
+    const entry: HpaMemoryEntry = { recommendations: recordInitialRecommendation(known?.recommendations, current, now), upEvents: known?.upEvents ?? [], downEvents: known?.downEvents ?? [] };
     const conditions: Condition[] = [{ type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound' }];
     let desired: number;
     let next = entry;
@@ -108,7 +148,25 @@ export const hpaReconciler: Reconciler<HpaMemory> = {
       desired = Math.min(spec.maxReplicas, Math.max(spec.minReplicas, current + (d.desired - d.running)));
       how = `seed rule: ${d.comparison} → ${d.desired > d.running ? 'one more pod' : d.desired < d.running ? 'one pod fewer' : 'no scale action'}`;
     } else {
-      const calc = calculateReplicas(observed, current, spec.targetCPUUtilization, TOLERANCE);
+      const calc = calculateReplicas({
+        pods: observed, currentReplicas: current, targetUtilization: spec.targetCPUUtilization, resource: 'cpu',
+        tolerances: tolerancesForHpa(opts.kubernetesRelease, opts.tolerance, spec.behavior), release: opts.kubernetesRelease,
+        timing: { now, cpuInitializationPeriodMs: opts.cpuInitializationPeriodMs, delayOfInitialReadinessStatusMs: opts.initialReadinessDelayMs },
+      });
+      if (!calc.ok) {
+        // computeReplicasForMetrics fails (every metric invalid): ScalingActive=False with the metric's
+        // reason, setCurrentReplicasAndMetricsInStatus (desiredReplicas stays), no rescale.
+        const message = `the HPA was unable to compute the replica count: failed to get cpu utilization: ${calc.error}`;
+        const status = {
+          currentReplicas: current, desiredReplicas: (hpa.status as { desiredReplicas?: number }).desiredReplicas ?? 0, currentCPUUtilizationPercentage: null,
+          ...(hpa.status.lastScaleTime !== undefined ? { lastScaleTime: hpa.status.lastScaleTime } : {}),
+          conditions: [{ type: 'AbleToScale', status: 'True', reason: 'SucceededGetScale' }, { type: 'ScalingActive', status: 'False', reason: 'FailedGetResourceMetric', message }],
+          summary: `cpu <unknown>, replicas ${current}: FailedGetResourceMetric`,
+        };
+        // The HPA's queue re-adds the key after the sync period whatever the result (NewDefaultHPARateLimiter).
+        return { batches: [[{ verb: 'updateStatus', object: { ...hpa, status }, retryOnConflict: true }]], outcome: { kind: 'ok', requeueAfterMs: period },
+          memory: { ...memory, [request]: entry }, summary: `FailedGetResourceMetric: ${calc.error} → keep ${current}` };
+      }
       utilization = calc.utilization;
       if (!spec.behavior) {
         const stab = stabilizeRecommendation(entry.recommendations, now, DOWNSCALE_WINDOW_MS, calc.replicas);
