@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Trace } from '../../sim/trace';
 import { useT } from '../i18n/i18n';
 import { parseTraceText } from '../../sim/trace-schema';
+import { traceStateProblem } from '../lab/trace-check';
 
 /** Opens a trace file (loopscope sim --json, a counterexample, a real run) from disk. */
 export function TraceLoader({ onTrace }: { onTrace(trace: Trace, fileName: string): void }) {
@@ -14,7 +15,8 @@ export function TraceLoader({ onTrace }: { onTrace(trace: Trace, fileName: strin
         const file = e.target.files?.[0];
         if (!file) return;
         const result = parseTraceText(await file.text());
-        if (result.ok) { setError(null); onTrace(result.trace, file.name); } else setError(`${t('traceBad')}: ${result.error}`);
+        const problem = result.ok ? traceStateProblem(result.trace) : result.error;
+        if (result.ok && problem === null) { setError(null); onTrace(result.trace, file.name); } else setError(`${file.name}: ${t('traceBad')}: ${problem}`);
         e.target.value = '';
       }} />
       {error && <span className="trace-error" data-testid="trace-error">{error}</span>}
