@@ -16,7 +16,7 @@ export function TraceLoader({ onTrace }: { onTrace(trace: Trace, fileName: strin
         if (!file) return;
         const result = parseTraceText(await file.text());
         const problem = result.ok ? traceStateProblem(result.trace) : result.error;
-        if (result.ok && problem === null) { setError(null); onTrace(result.trace, file.name); } else setError(`${file.name}: ${t('traceBad')}: ${problem}`);
+        if (result.ok && problem === null) { setError(null); onTrace(result.trace, file.name); } else setError(`${t('traceBad')}: ${problem} (${file.name})`);
         e.target.value = '';
       }} />
       {error && <span className="trace-error" data-testid="trace-error">{error}</span>}
