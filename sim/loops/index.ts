@@ -1,8 +1,12 @@
 import { readYamlFile, scenarioNameOf } from '../scenario/load';
+import { installModuleControllers } from '../user-controller/module-reconciler';
 import type { SimOptions } from './registry';
 import { createRunner, parseScenario } from './registry';
 
 export * from './registry';
+
+// Node can sandbox a user's controller module (scenario `controller: { module }`); the browser cannot.
+installModuleControllers();
 
 /** Node side: reads a scenario file for whichever loop it names. */
 export function loadScenario(file: string, seed?: number) {

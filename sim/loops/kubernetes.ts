@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EventObject } from 'xstate';
 import type { ControllerConfig, ControllerContext, NewObject } from '../../machines/kubernetes';
-import { DEFAULT_CONTROLLER_CONFIG, DEFAULT_RATE_LIMITER, RECONCILER_NAMES, controllerMachine } from '../../machines/kubernetes';
+import { CONTROLLER_RUNTIME_RELEASES, DEFAULT_CONTROLLER_CONFIG, DEFAULT_RELEASE, RECONCILER_NAMES, controllerMachine, defaultRateLimiter } from '../../machines/kubernetes';
 import type { ReconcilerName } from '../../machines/kubernetes';
 import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
@@ -12,7 +12,10 @@ import type { KubeFault, KubeParams, KubeWorld } from '../worlds/kubernetes';
 import { DEFAULT_KUBE_PARAMS, createKubeWorld, kubeWorldModel, kubectlApply, settle } from '../worlds/kubernetes';
 import { knownKinds, manifestSchemaFor, parseCpu, toNewObject } from './kubernetes-manifests';
 import { kubernetesController } from './kubernetes-controller';
+import { parseHpaOptions } from './kubernetes-hpa-options';
 import { noteFor } from './kubernetes-notes';
+import { MODULE_TIMEOUT_MS, loadModuleController } from '../user-controller/hook';
+import { declaredPropertySchema, declareProperties } from '../user-controller/declared';
 
 export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConfig> = {
   loop: 'kubernetes',
@@ -71,9 +74,16 @@ const queueSchema = z.strictObject({
 
 export const kubernetesScenarioSchema = z.strictObject({
   ...headerShape('kubernetes'),
-  controller: reconcilerName,
+  // A built-in controller by name, or the user's own: a module exporting reconcile(request, client).
+  controller: z.union([reconcilerName, z.strictObject({ module: z.string().min(1), timeout: durationField.optional() })],
+    { error: `expected one of ${RECONCILER_NAMES.join(', ')}, or { module: ./my-controller.ts }` }),
   builtins: z.array(reconcilerName).optional(),
+  // Counts a controller module promises, checked beside the built-in claims (sim/user-controller/declared.ts).
+  properties: z.array(declaredPropertySchema).optional(),
   options: z.record(z.string(), z.unknown()).optional(),
+  // The controller-runtime release whose default queue the controller uses: "0.23" (and later: the
+  // priority queue, exponential-only limiter) or "0.22" (client-go's workqueue, MaxOf exponential + 10 qps / 100 bucket).
+  controllerRuntime: z.enum(CONTROLLER_RUNTIME_RELEASES, { error: `expected one of ${CONTROLLER_RUNTIME_RELEASES.map((r) => `"${r}"`).join(', ')} (a YAML string)` }).optional(),
   rateLimiter: z.strictObject({ baseDelay: durationField.optional(), maxDelay: durationField.optional(), qps: z.number().positive().optional(), burst: z.number().int().min(1).optional() }).optional(),
   cluster: z.strictObject({
     nodes: z.array(nodeSchema).min(1, { error: 'expected at least one node' }).optional(),
@@ -82,6 +92,8 @@ export const kubernetesScenarioSchema = z.strictObject({
     heartbeat: durationField.optional(),
   }).optional(),
   load: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  // A pod's extra CPU for its first seconds (a warm-up): { <app>: { cpu: 800m, for: 90s } }.
+  startupLoad: z.record(z.string(), z.strictObject({ cpu: z.union([z.string(), z.number()]), for: durationField })).optional(),
   queues: z.array(queueSchema).optional(),
   objects: z.array(manifest).optional(),
   timeline: z.array(timelineEntrySchema).optional(),
@@ -125,7 +137,10 @@ export function parseKubernetesScenario(file: string, name: string, doc: unknown
   if (params.heartbeatMs < 1) throw new InputError(file, 'cluster.heartbeat', 'expected a duration > 0');
   if (params.resyncMs < 0) throw new InputError(file, 'cluster.resync', 'expected a duration ≥ 0 (0: never, as client-go)');
   const builtins = s.builtins ?? [];
-  if (builtins.includes(s.controller)) throw new InputError(file, 'builtins', `expected the built-in controllers not to include the focal controller "${s.controller}"`);
+  const focal = typeof s.controller === 'string' ? s.controller : loadModuleController(file, s.controller.module, s.controller.timeout ?? MODULE_TIMEOUT_MS).name;
+  if (s.properties && typeof s.controller === 'string') throw new InputError(file, 'properties', 'expected declared properties only with a controller module (controller: { module })');
+  declareProperties(focal, s.properties ?? []);
+  if (typeof s.controller === 'string' && builtins.includes(s.controller)) throw new InputError(file, 'builtins', `expected the built-in controllers not to include the focal controller "${s.controller}"`);
 
   const timeline: TimelineEntry<KubeFault, ControllerConfig>[] = (s.timeline ?? []).map((e, i) => ({ at: e.at, fault: timelineFault(file, `timeline[${i}]`, e) }));
   let world = createKubeWorld(seed, params, builtins, timeline.map((e) => e.at));
@@ -134,6 +149,7 @@ export function parseKubernetesScenario(file: string, name: string, doc: unknown
     world = kubectlApply(world, { kind: 'Node', metadata: { namespace: '', name: n.name }, spec: { cpuMilli: cpu(file, `cluster.nodes[${i}].cpu`, n.cpu), maxPods: n.maxPods ?? 110 }, status: { ready: true } }, 0).world;
   });
   for (const [app, v] of Object.entries(s.load ?? {})) world = { ...world, load: { ...world.load, [app]: cpu(file, `load.${app}`, v) } };
+  for (const [app, v] of Object.entries(s.startupLoad ?? {})) world = { ...world, startupLoad: { ...world.startupLoad, [app]: { cpuMilli: cpu(file, `startupLoad.${app}.cpu`, v.cpu), forMs: v.for } } };
   world = { ...world, queues: (s.queues ?? []).map((q) => ({ name: q.name, length: q.length ?? 0, arrivalsPerSec: q.arrivalsPerSec, perWorkerPerSec: q.perWorkerPerSec, workerSelector: q.workerSelector, at: 0 })) };
   (s.objects ?? []).forEach((m, i) => {
     const r = kubectlApply(world, parseManifest(file, `objects[${i}]`, m), 0);
@@ -150,9 +166,12 @@ export function parseKubernetesScenario(file: string, name: string, doc: unknown
   });
 
   const rl = s.rateLimiter ?? {};
+  const base = defaultRateLimiter(s.controllerRuntime ?? DEFAULT_RELEASE);
+  // A qps or burst adds (or tunes) the overall bucket, as a custom RateLimiter = MaxOf(exponential, bucket) would.
+  const bucket = rl.qps !== undefined || rl.burst !== undefined ? { qps: rl.qps ?? base.bucket?.qps ?? 10, burst: rl.burst ?? base.bucket?.burst ?? 100 } : base.bucket;
   const config: ControllerConfig = {
-    ...DEFAULT_CONTROLLER_CONFIG, reconciler: s.controller, options: s.options ?? {},
-    rateLimiter: { ...DEFAULT_RATE_LIMITER, ...pick({ baseDelayMs: rl.baseDelay, maxDelayMs: rl.maxDelay, qps: rl.qps, burst: rl.burst }) },
+    ...DEFAULT_CONTROLLER_CONFIG, reconciler: focal, options: s.controller === 'hpa' ? parseHpaOptions(file, s.options ?? {}) : s.options ?? {},
+    rateLimiter: { ...base, ...pick({ baseDelayMs: rl.baseDelay, maxDelayMs: rl.maxDelay }), bucket },
   };
   return { ...header, config, world, timeline };
 }

@@ -14,6 +14,8 @@ import { deploymentConverges, maxSurge, minAvailable, rollsOut } from './kuberne
 import { hpaConverges, scalesToMax, withinBounds } from './kubernetes/hpa';
 import { compositeConverges, decoratorConverges, decorates, oneAttachment, onePodPerParent, recreatesPod } from './kubernetes/metacontroller';
 import { applicationConverges, cleanupBeforeFinalizer, databaseConverges, deletesApplication, failsOver, onePrimary, queueScalerConverges, scalesWorkersUp, workersWithinBounds } from './kubernetes/operators';
+import { moduleProperties, modulePromises } from './kubernetes/module';
+import { isModuleController } from '../user-controller/declared';
 import { noExtraPods, noSurplusAtRest, reachesReplicas, replicaSetConverges, waitsForExpectations } from './kubernetes/replicaset';
 
 /**
@@ -136,8 +138,12 @@ export function kubernetesProperties(config: ControllerConfig, alphabet: readonl
       const { withinMs, within } = bound(0);
       return [oneAttachment, decoratorConverges(withinMs, within), decorates];
     }
-    default:
-      return [];
+    default: {
+      // A user's controller module: pods it creates still have to start, so allow one pod's life.
+      if (!isModuleController(config.reconciler)) return [];
+      const { withinMs, within } = bound(params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs));
+      return moduleProperties(config, world, withinMs, within);
+    }
   }
 }
 
@@ -171,7 +177,7 @@ export function kubernetesPromises(config: ControllerConfig): readonly string[] 
     case 'decorator':
       return ['one-attachment', 'converges'];
     default:
-      return [];
+      return isModuleController(config.reconciler) ? modulePromises(config) : [];
   }
 }
 

@@ -1,0 +1,24 @@
+import { InputError } from '../scenario/errors';
+
+/**
+ * How a scenario's `controller: { module }` is loaded. The scenario parsers also run in the browser
+ * (the lab), where a module cannot be sandboxed; the Node side (sim/loops/index.ts) installs the
+ * real loader (sim/user-controller/module-reconciler.ts).
+ */
+export type ModuleControllerLoader = (scenarioFile: string, modulePath: string, timeoutMs: number) => { name: string };
+
+let loader: ModuleControllerLoader | undefined;
+
+export function setModuleControllerLoader(l: ModuleControllerLoader): void {
+  loader = l;
+}
+
+/** A reconcile's time limit unless the scenario says `controller.timeout`. */
+export const MODULE_TIMEOUT_MS = 1000;
+
+export function loadModuleController(scenarioFile: string, modulePath: string, timeoutMs: number): { name: string } {
+  if (!loader) {
+    throw new InputError(scenarioFile, 'controller.module', 'expected a built-in controller in the lab: a controller module runs under the CLI (loopscope sim / check), whose trace the lab loads');
+  }
+  return loader(scenarioFile, modulePath, timeoutMs);
+}
