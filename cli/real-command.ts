@@ -12,7 +12,8 @@ import { loadRealHpaConfig, parseLiveEdit } from '../real/hpa-config';
 import { readYamlFile } from '../sim/scenario/load';
 import type { RealFrame } from '../real/hpa-runner';
 import { RealHpaRunner } from '../real/hpa-runner';
-import { IncusClient, IncusConnectionError, IncusError, resolveConnection } from '../real/incus';
+import type { IncusClient } from '../real/incus';
+import { IncusError } from '../real/incus';
 import { LOAD_FILE, LoadDriver, spreadLoad } from '../real/load';
 import type { LoadTimeline } from '../real/load-timeline';
 import { loadLoadTimeline } from '../real/load-timeline';
@@ -20,7 +21,9 @@ import type { LiveSource } from '../real/live-server';
 import { LiveServer, parseLivePort } from '../real/live-server';
 import { ttyApprover } from '../real/step-prompt';
 import { systemdUnit } from '../real/systemd-unit';
+import { shortenValues } from '../sim/scenario/errors';
 import { ExitError } from './exit';
+import { connectChecked, incusFailure } from './incus-connect';
 import { UsageError } from './usage';
 
 interface RunOpts {
@@ -31,27 +34,6 @@ interface RunOpts {
 const fail = (message: string, code: number): never => {
   throw new ExitError(code, message);
 };
-
-/**
- * Connects to Incus. Exit codes: 2 when --remote names nothing usable (bad input);
- * 1 when the daemon cannot be reached (missing socket, refused, permission denied, TLS).
- */
-async function connect(opts: { remote?: string; project?: string }): Promise<IncusClient> {
-  let options;
-  try {
-    options = resolveConnection({ ...(opts.remote ? { remote: opts.remote } : {}), ...(opts.project ? { project: opts.project } : {}) });
-  } catch (e) {
-    if (e instanceof IncusError) throw new UsageError('--remote', e.message);
-    throw e;
-  }
-  try {
-    return await IncusClient.connect(options);
-  } catch (e) {
-    if (e instanceof IncusConnectionError) return fail(e.message, 1);
-    if (e instanceof IncusError) return fail(`Incus at ${'socketPath' in options ? options.socketPath : options.url}: ${e.message}`, 1);
-    throw e;
-  }
-}
 
 /** One timeline line per noted frame, formatted exactly like `loopscope sim`. */
 function timelineLine(frame: RealFrame): string | undefined {
@@ -72,7 +54,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
   if (opts.step && !process.stdin.isTTY && livePort === undefined) throw new UsageError('--step', 'expected a terminal on stdin (or --live) to ask before each act');
   // Bad config → InputErrors → exit 2 before anything is contacted or created.
   let current: RealHpaConfig = loadRealHpaConfig(file, opts.policy);
-  const client = await connect(opts);
+  const client = await connectChecked(opts);
   let stopping: Promise<void> | undefined;
   const print = (text: string) => { if (!opts.json) process.stdout.write(text); };
   let runner: RealHpaRunner | undefined;
@@ -115,7 +97,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
   try {
     await r.start();
   } catch (e) {
-    if (e instanceof IncusError) { process.stderr.write(`loopscope: adopting owned pods failed: ${e.message}\n`); return finish(1); }
+    if (e instanceof IncusError) { process.stderr.write(`loopscope: adopting owned pods failed: ${shortenValues(e.message, 240)}\n`); return finish(1); }
     throw e;
   }
   if (opts.once) {
@@ -171,7 +153,22 @@ async function runLoad(opts: LoadOpts): Promise<void> {
   const demand = opts.demand === undefined ? 0 : parseDemand(opts.demand);
   const interval = opts.interval === undefined ? 500 : parseDuration(opts.interval);
   if (interval === null || interval < 50) throw new UsageError('--interval', `expected a duration ≥ 50ms, got "${opts.interval}"`);
-  const client = await connect(opts);
+  const client = await connectChecked(opts);
+  try {
+    await loadWith(client, config.name, opts, demand, interval, timeline);
+  } catch (e) {
+    await client.close().catch(() => undefined);
+    incusFailure(e, `real load on ${client.endpoint}`);
+  }
+}
+
+/** Node timers hold at most 2^31−1 ms (≈ 24.8 days); longer waits are chained. */
+async function sleepUntil(at: number): Promise<void> {
+  for (let left = at - Date.now(); left > 0; left = at - Date.now()) await new Promise((r) => setTimeout(r, Math.min(left, 2 ** 31 - 1)));
+}
+
+async function loadWith(client: IncusClient, hpa: string, opts: LoadOpts, demand: number, interval: number, timeline: LoadTimeline | undefined): Promise<void> {
+  const config = { name: hpa };
   if (!opts.follow && !timeline) {
     const loads = await spreadLoad(client, config.name, demand);
     if (loads.length === 0) process.stderr.write(`loopscope: no running pod owned by "${config.name}": nothing to load\n`);
@@ -194,12 +191,12 @@ async function runLoad(opts: LoadOpts): Promise<void> {
   const logTimer = setInterval(flush, 200);
   if (timeline) {
     for (const step of timeline.steps) {
-      await new Promise((r) => setTimeout(r, Math.max(0, t0 + step.at - Date.now())));
+      await sleepUntil(t0 + step.at);
       process.stdout.write(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s demand → ${formatBytes(step.bytes)}\n`);
       await driver.setDemand(step.bytes);
     }
     if (timeline.durationMs !== undefined) {
-      await new Promise((r) => setTimeout(r, Math.max(0, t0 + timeline.durationMs - Date.now())));
+      await sleepUntil(t0 + timeline.durationMs);
       clearInterval(logTimer);
       return stop();
     }

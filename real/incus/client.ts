@@ -2,16 +2,20 @@
 // Docs: https://linuxcontainers.org/incus/docs/main/rest-api/ (envelope, operations)
 // and https://linuxcontainers.org/incus/docs/main/rest-api-spec/ (endpoints).
 import { createHash, X509Certificate } from 'node:crypto';
-import type { PeerCertificate } from 'node:tls';
-import { Pool, type Dispatcher } from 'undici';
+import type { TLSSocket } from 'node:tls';
+import { Pool, buildConnector, type Dispatcher } from 'undici';
 import {
   IncusAbortError,
   IncusConnectionError,
   IncusError,
+  IncusForbiddenError,
   IncusNotFoundError,
   IncusOperationError,
   IncusOperationGoneError,
   IncusTimeoutError,
+  PIN_MISMATCH,
+  PinMismatchError,
+  trustHint,
 } from './errors';
 import type {
   ExecOperationMetadata,
@@ -114,7 +118,7 @@ const CONNECTION_CODES = new Set([
   'ENOENT', 'ECONNREFUSED', 'EACCES', 'EPERM', 'ENOTSOCK', 'ECONNRESET', 'EHOSTUNREACH',
   'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET',
   'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED', 'EPROTO',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED', 'EPROTO', PIN_MISMATCH,
 ]);
 
 function errorCode(err: unknown): string | undefined {
@@ -155,6 +159,8 @@ export class IncusClient {
   readonly project: string | undefined;
   readonly target: string | undefined;
   readonly timeoutMs: number;
+  /** SHA-256 of the client certificate sent over HTTPS (for the trust hint of a 403). */
+  readonly clientFingerprint: string | undefined;
   private readonly pool: Pool;
 
   constructor(options: IncusConnectOptions) {
@@ -164,6 +170,7 @@ export class IncusClient {
     const connections = options.connections ?? 4;
     if ('socketPath' in options) {
       this.endpoint = options.socketPath;
+      this.clientFingerprint = undefined;
       // The origin is only used for the Host header on a unix socket.
       this.pool = new Pool('http://incus', { socketPath: options.socketPath, connections, keepAliveTimeout: 30_000 });
     } else {
@@ -171,25 +178,23 @@ export class IncusClient {
       if (url.protocol !== 'https:') throw new IncusError(`Incus remote URL must be https://, got ${options.url}`);
       this.endpoint = url.origin;
       const pinned = options.ca ? sha256Fingerprint(options.ca) : undefined;
-      this.pool = new Pool(url.origin, {
-        connections,
-        keepAliveTimeout: 30_000,
-        connect: {
-          cert: options.cert,
-          key: options.key,
-          ca: options.ca,
-          // A pinned server certificate is checked by fingerprint instead of host name,
-          // as the incus CLI does with servercerts/<remote>.crt.
-          ...(pinned
-            ? {
-                checkServerIdentity: (_host: string, cert: PeerCertificate): Error | undefined =>
-                  cert.fingerprint256.replaceAll(':', '').toLowerCase() === pinned
-                    ? undefined
-                    : new Error(`server certificate does not match the pinned one (sha256 ${pinned})`),
-              }
-            : {}),
-        },
-      });
+      this.clientFingerprint = options.cert ? sha256Fingerprint(options.cert) : undefined;
+      // A pinned server certificate is checked by its SHA-256 fingerprint alone, before any chain
+      // or host-name check (which a self-signed Incus certificate would fail first, hiding the
+      // real answer "not the pinned certificate"); the incus CLI trusts servercerts/<remote>.crt
+      // the same way. Without a pin, Node's usual verification applies.
+      const tls = buildConnector({ cert: options.cert, key: options.key, ...(pinned ? { rejectUnauthorized: false } : {}) });
+      const connect: buildConnector.connector = pinned
+        ? (opts, callback) => tls(opts, (...args) => {
+          const [err, socket] = args;
+          if (err) { callback(err, null); return; }
+          const presented = (socket as TLSSocket).getPeerCertificate().fingerprint256?.replaceAll(':', '').toLowerCase() ?? '';
+          if (presented === pinned) { callback(null, socket); return; }
+          socket.destroy();
+          callback(new PinMismatchError(pinned, presented || '(none)'), null);
+        })
+        : tls;
+      this.pool = new Pool(url.origin, { connections, keepAliveTimeout: 30_000, connect });
     }
   }
 
@@ -297,6 +302,7 @@ export class IncusClient {
       const details = { status, errorCode, serverMessage, method, path };
       const message = `${method} ${path}: ${serverMessage || `HTTP ${status}`} (error ${errorCode})`;
       if (errorCode === 404) throw new IncusNotFoundError(message, details);
+      if (errorCode === 403 && this.endpoint.startsWith('https:')) throw new IncusForbiddenError(`${message}: ${trustHint(this.clientFingerprint)}`, details);
       throw new IncusError(message, details);
     }
     return { status, headers, envelope };

@@ -3,10 +3,13 @@
 // - --remote URL: https with the CLI's client certificate (config dir client.crt/client.key)
 // - --remote NAME: the remote's `addr` from the CLI's config.yml (servercerts/NAME.crt pinned)
 // Docs: https://linuxcontainers.org/incus/docs/main/environment/ and .../remotes/
-import { existsSync, readFileSync } from 'node:fs';
+import { createPrivateKey, X509Certificate } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { parse as parseYaml } from 'yaml';
+import { InputError } from '../../sim/scenario/errors';
+import { readInputFile } from '../../sim/scenario/load';
+import { parseYamlText } from '../../sim/scenario/load-text';
 import { IncusClient, type IncusConnectOptions } from './client';
 import { IncusError } from './errors';
 
@@ -39,16 +42,71 @@ interface CliConfig {
   remotes?: Record<string, CliRemote>;
 }
 
+/** The CLI's config.yml, checked for the shape used here: a malformed file is an InputError naming it. */
 function readCliConfig(configDir: string): CliConfig {
   const file = join(configDir, 'config.yml');
   if (!existsSync(file)) return {};
-  const parsed: unknown = parseYaml(readFileSync(file, 'utf8'));
-  return parsed && typeof parsed === 'object' ? (parsed as CliConfig) : {};
+  const parsed: unknown = parseYamlText(file, readInputFile(file, 'the incus CLI config (YAML)'));
+  if (parsed === null || parsed === undefined) return {};
+  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new InputError(file, '(top level)', 'expected a mapping (default-remote, remotes)');
+  const remotes = (parsed as { remotes?: unknown }).remotes;
+  if (remotes === undefined || remotes === null) return {};
+  if (typeof remotes !== 'object' || Array.isArray(remotes)) throw new InputError(file, 'remotes', 'expected a mapping of remote names to {addr, protocol, …}');
+  for (const [name, r] of Object.entries(remotes)) {
+    if (!r || typeof r !== 'object' || Array.isArray(r)) throw new InputError(file, `remotes.${name}`, 'expected a mapping with addr');
+    const { addr, protocol, project } = r as CliRemote;
+    if (addr !== undefined && typeof addr !== 'string') throw new InputError(file, `remotes.${name}.addr`, 'expected an address (text, https://… or unix://…)');
+    if (protocol !== undefined && typeof protocol !== 'string') throw new InputError(file, `remotes.${name}.protocol`, 'expected text (incus, simplestreams, oci)');
+    if (project !== undefined && typeof project !== 'string') throw new InputError(file, `remotes.${name}.project`, 'expected a project name (text)');
+  }
+  return { remotes: remotes as Record<string, CliRemote> };
 }
 
-function readIfExists(file: string): Buffer | undefined {
-  return existsSync(file) ? readFileSync(file) : undefined;
+/** A PEM file the TLS connection will use, checked now so garbage is a clear error, not an OpenSSL one at connect. */
+function readPem(file: string, kind: 'certificate' | 'key'): Buffer | undefined {
+  if (!existsSync(file)) return undefined;
+  const pem = Buffer.from(readInputFile(file, `a PEM ${kind}`));
+  try {
+    if (kind === 'certificate') new X509Certificate(pem);
+    else createPrivateKey(pem);
+  } catch (e) {
+    const why = e instanceof Error ? e.message.replace(/^error:[0-9A-F]+:/, '') : String(e);
+    throw new InputError(file, '', `expected a PEM ${kind} (-----BEGIN …-----), got something OpenSSL cannot read (${why})`);
+  }
+  return pem;
 }
+
+/** Incus's default HTTPS port: the incus CLI adds it to an address given without one (`incus remote add`). */
+export const DEFAULT_INCUS_PORT = 8443;
+
+/**
+ * An https:// remote address in one canonical form — lowercase host, explicit port (8443 when
+ * none), no path or trailing slash — so `https://Host:8443/` finds the pin of `https://host:8443`.
+ * Throws IncusError for what is not an https URL with a host.
+ */
+export function normaliseRemoteUrl(addr: string): string {
+  let url: URL;
+  try {
+    url = new URL(addr);
+  } catch {
+    throw new IncusError(`expected an https://host[:port] address, got ${JSON.stringify(addr)} (not a valid URL)`);
+  }
+  if (url.protocol !== 'https:') throw new IncusError(`expected an https://host[:port] address, got ${JSON.stringify(addr)}`);
+  if (!url.hostname) throw new IncusError(`expected an https://host[:port] address with a host, got ${JSON.stringify(addr)}`);
+  if (url.username || url.password || url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new IncusError(`expected an https://host[:port] address without user, path or query, got ${JSON.stringify(addr)}`);
+  }
+  // URL drops :443 (https's default); an Incus address without a port means 8443.
+  const explicit443 = /^https:\/\/(\[[^\]]*\]|[^/:?#]*):443(?:[/?#]|$)/i.test(addr.trim());
+  const port = url.port || (explicit443 ? '443' : String(DEFAULT_INCUS_PORT));
+  return `https://${url.hostname.toLowerCase()}:${port}`;
+}
+
+/** The normalised form of a configured address, or undefined when it is not an https URL. */
+const normalisedOrUndefined = (addr: string | undefined): string | undefined => {
+  if (!addr) return undefined;
+  try { return normaliseRemoteUrl(addr); } catch { return undefined; }
+};
 
 export interface ResolveOptions {
   /** A remote name from the CLI's config.yml, an https:// URL, or unix:// (+ path). */
@@ -65,13 +123,14 @@ function fromAddr(addr: string, name: string | undefined, configDir: string, env
     const path = addr.replace(/^unix:(\/\/)?/, '');
     return { socketPath: path ? path : defaultSocketPath(env) };
   }
-  if (!/^https:\/\//.test(addr)) {
+  if (!/^https:\/\//i.test(addr)) {
     throw new IncusError(`unsupported Incus remote address ${JSON.stringify(addr)} (want https:// or unix://)`);
   }
-  const cert = readIfExists(join(configDir, 'client.crt'));
-  const key = readIfExists(join(configDir, 'client.key'));
-  const ca = name ? readIfExists(join(configDir, 'servercerts', `${name}.crt`)) : undefined;
-  return { url: addr, ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(ca ? { ca } : {}) };
+  const url = normaliseRemoteUrl(addr);
+  const cert = readPem(join(configDir, 'client.crt'), 'certificate');
+  const key = readPem(join(configDir, 'client.key'), 'key');
+  const ca = name ? readPem(join(configDir, 'servercerts', `${name}.crt`), 'certificate') : undefined;
+  return { url, ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(ca ? { ca } : {}) };
 }
 
 /** Turn `--remote` (or nothing, for the local daemon) into client options. */
@@ -82,10 +141,12 @@ export function resolveConnection(opts: ResolveOptions = {}): IncusConnectOption
     (opts.project ?? project) ? { ...o, project: opts.project ?? project } : o;
   const remote = opts.remote;
   if (!remote) return withProject({ socketPath: defaultSocketPath(env) });
-  if (/^(https|unix):/.test(remote)) {
-    // A URL: reuse the name of a configured remote with that address, for its pinned cert.
+  if (/^(https|unix):/i.test(remote)) {
+    // A URL: reuse the name of a configured remote with that address, for its pinned cert
+    // (both sides normalised: a trailing slash, case or the default port must not lose the pin).
     const remotes = readCliConfig(configDir).remotes ?? {};
-    const name = Object.entries(remotes).find(([, r]) => r.addr === remote)?.[0];
+    const wanted = /^https:/i.test(remote) ? normaliseRemoteUrl(remote) : remote;
+    const name = Object.entries(remotes).find(([, r]) => r.addr === remote || (r.addr !== undefined && normalisedOrUndefined(r.addr) === wanted))?.[0];
     return withProject(fromAddr(remote, name, configDir, env), name ? remotes[name]?.project : undefined);
   }
   const remotes = readCliConfig(configDir).remotes ?? {};

@@ -73,10 +73,43 @@ export class IncusConnectionError extends IncusError {
       case 'EACCES':
       case 'EPERM':
         return `${base}: permission denied. Run as root or as a member of the incus-admin group.`;
+      case PIN_MISMATCH:
+        return `${base}: ${detail}`;
       default:
         return `${base}: ${code ? `${code}: ` : ''}${detail}`;
     }
   }
+}
+
+/** Code of the error the pinning connector raises (client.ts): the pin check runs before any chain check. */
+export const PIN_MISMATCH = 'ERR_LOOPSCOPE_PIN_MISMATCH';
+
+/** The server presented a certificate other than the pinned one (servercerts/<remote>.crt). */
+export class PinMismatchError extends Error {
+  readonly code = PIN_MISMATCH;
+  constructor(readonly pinned: string, readonly presented: string) {
+    super(`the server's certificate does not match the pinned certificate (pinned SHA-256 ${pinned}, server presented SHA-256 ${presented}); `
+      + 'if the server was reinstalled, check the new fingerprint out of band and replace the pinned certificate');
+    this.name = 'PinMismatchError';
+  }
+}
+
+/**
+ * 403 over HTTPS: the server does not trust this client certificate (or it is restricted to
+ * other projects). The message says how to trust it: Incus docs, "Authentication" — TLS client
+ * certificates are added with `incus config trust add-certificate <file>` (or a trust token).
+ */
+export class IncusForbiddenError extends IncusError {
+  override name = 'IncusForbiddenError';
+}
+
+/** The trust hint for a 403 with this client certificate fingerprint (absent: no client certificate). */
+export function trustHint(fingerprint: string | undefined): string {
+  return fingerprint
+    ? `the server does not trust this client certificate (SHA-256 ${fingerprint}) for this request: on the server, run `
+      + '`incus config trust add-certificate client.crt` with this client\'s client.crt (or `incus config trust add <name>` and '
+      + '`incus remote add` with the token), or check the certificate\'s project restrictions'
+    : 'no client certificate was sent: put client.crt/client.key in the incus CLI config directory (`incus remote generate-certificate`) and trust it on the server (`incus config trust add-certificate client.crt`)';
 }
 
 /** A background operation ended in Failure or Cancelled; `serverMessage` is its `err`. */
