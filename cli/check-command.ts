@@ -3,7 +3,9 @@ import { mkdirSync } from 'node:fs';
 import type { Artifacts, Counterexample } from '../sim/check/artifacts';
 import { writeTraces } from '../sim/check/artifacts';
 import type { CheckRun } from '../sim/check/check';
-import { checkOf, checkScenario, variantNames } from '../sim/check/check';
+import { checkScenarioAsync, variantNames } from '../sim/check/check';
+import { parseBytes } from '../sim/units';
+import { progressReporter } from './check-progress';
 import { emitTests } from '../sim/check/emit-test';
 import { checkJson } from '../sim/check/json';
 import { junitReport } from '../sim/check/junit';
@@ -17,8 +19,11 @@ import { loadScenario } from '../sim/loops';
 import { CHECK_EXIT_CODES, UsageError } from './usage';
 
 interface CheckFlags {
-  depth?: string; maxStates?: string; out?: string; policy?: string; within?: string; table?: boolean; format?: string; emitTest?: string;
+  depth?: string; maxStates?: string; maxMemory?: string; progress?: boolean; memo?: boolean; out?: string; policy?: string; within?: string; table?: boolean; format?: string; emitTest?: string;
 }
+
+/** Interrupted (Ctrl-C): the partial result was printed (cli/run.ts: 130). */
+const INTERRUPTED = 130;
 
 const FORMATS = ['text', 'json', 'junit'] as const;
 type Format = (typeof FORMATS)[number];
@@ -33,6 +38,13 @@ function formatOf(text: string | undefined): Format {
   const format = FORMATS.find((f) => f === (text ?? 'text'));
   if (!format) throw new UsageError('--format', `expected one of ${FORMATS.join(', ')}, got "${text}"`);
   return format;
+}
+
+function byteSize(option: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const bytes = parseBytes(text);
+  if (bytes === null || bytes < 1) throw new UsageError(option, `expected a size such as 2GiB, 512MB or a number of bytes, got "${text}"`);
+  return bytes;
 }
 
 /** Creates an output directory up front, so a bad path is bad input before minutes of search. */
@@ -72,6 +84,9 @@ export function registerCheck(program: Command): void {
     .argument('<scenario>', 'scenario YAML file (see scenarios/*-check-*.yaml)')
     .option('--depth <n>', 'stop expanding after this many steps from the start')
     .option('--max-states <n>', 'stop after this many distinct states (default 2000000)')
+    .option('--max-memory <size>', 'stop cleanly once the process uses this much memory (e.g. 2GiB); verdicts so far, the rest unknown')
+    .option('--no-progress', 'no progress line on stderr (shown for searches longer than 2s)')
+    .option('--no-memo', 'do not memoise machine transitions (slower; to measure the memo)')
     .option('--out <dir>', 'write each counterexample trace (JSON, loadable by the lab) into this directory')
     .option('--emit-test <dir>', 'write a vitest file per counterexample that replays it and fails while the violation is possible')
     .option('--policy <name>', `check this policy of the loop instead of the scenario's (${policiesHelp()})`)
@@ -79,9 +94,10 @@ export function registerCheck(program: Command): void {
     .option('--table', "check every policy of the loop (or the scenario's own config) and print the findings table")
     .option('--format <format>', `output: ${FORMATS.join('|')} (default text)`)
     .addHelpText('after', `\n${CHECK_EXIT_CODES}\n`)
-    .action((file: string, flags: CheckFlags) => {
+    .action(async (file: string, flags: CheckFlags) => {
       const maxDepth = positive('--depth', flags.depth);
       const maxStates = positive('--max-states', flags.maxStates);
+      const maxMemoryBytes = byteSize('--max-memory', flags.maxMemory);
       const withinPeriods = positive('--within', flags.within);
       const format = formatOf(flags.format);
       if (flags.table && flags.policy !== undefined) throw new UsageError('--table', 'checks every policy: leave out --policy');
@@ -95,9 +111,26 @@ export function registerCheck(program: Command): void {
       const emitDir = outputDir('--emit-test', flags.emitTest);
 
       const variants: (string | undefined)[] = flags.table && names.length ? [...names] : [flags.policy];
-      const runs: CheckRun[] = variants.map((policy) => checkScenario(entry, scenario, {
-        ...(policy !== undefined ? { policy } : {}), ...(maxDepth ? { maxDepth } : {}), ...(maxStates ? { maxStates } : {}), ...(withinPeriods ? { withinPeriods } : {}),
-      }));
+      // Ctrl-C (or SIGTERM) stops the search: the partial result is reported, undecided verdicts unknown.
+      const interrupt = new AbortController();
+      const stop = () => interrupt.abort();
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+      const progress = flags.progress === false ? undefined : progressReporter();
+      const runs: CheckRun[] = [];
+      try {
+        for (const policy of variants) {
+          if (interrupt.signal.aborted) break;
+          runs.push(await checkScenarioAsync(entry, scenario, {
+            ...(policy !== undefined ? { policy } : {}), ...(maxDepth ? { maxDepth } : {}), ...(maxStates ? { maxStates } : {}), ...(withinPeriods ? { withinPeriods } : {}),
+            ...(maxMemoryBytes ? { maxMemoryBytes } : {}), ...(progress ? { onProgress: progress.onProgress } : {}), memo: flags.memo !== false, signal: interrupt.signal,
+          }));
+          progress?.done();
+        }
+      } finally {
+        process.off('SIGINT', stop);
+        process.off('SIGTERM', stop);
+      }
       const traces = out ? writeTraces(runs, out) : new Map<Counterexample, string>();
       const tests = emitDir ? emitTests(runs, emitDir, file, withinPeriods) : new Map<Counterexample, string>();
       const files = (ce: Counterexample): Artifacts => {
@@ -109,6 +142,6 @@ export function registerCheck(program: Command): void {
       if (format === 'json') process.stdout.write(checkJson(runs, files));
       else if (format === 'junit') process.stdout.write(junitReport(runs, entry.columns, files));
       else printText(runs, entry.columns, files, flags.table ?? false);
-      process.exitCode = exitCode(runs);
+      process.exitCode = interrupt.signal.aborted ? INTERRUPTED : exitCode(runs);
     });
 }

@@ -2,6 +2,7 @@ import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import type { LoopBinding, OpResult } from './model';
 import type { ExecutableAction } from './pure-machine';
 import { PureMachine } from './pure-machine';
+import { MemoMachine } from './memo-machine';
 import { builtinAction } from './xstate-actions';
 
 /** A queued item, as in sim/runner.ts; an op remembers its own seq instead of the actor object. */
@@ -32,15 +33,20 @@ const byTime = (a: StepItem, b: StepItem) => a.at - b.at || a.seq - b.seq;
  * through XState and the world through the binding's WorldModel. test/check/step.test.ts holds
  * this to the Runner frame by frame.
  */
+export interface StepperOptions {
+  /** Memoise the machine's transitions (sim/memo-machine.ts); the explorer turns it on. */
+  memo?: boolean;
+}
+
 export class Stepper<W, F, C> {
-  readonly pure: PureMachine;
+  readonly pure: PureMachine | MemoMachine;
 
   /** The initial transition depends only on the config; liveness is by seq, not by actor object,
    * so one snapshot can be shared by every restart with that config. */
   private readonly initials = new WeakMap<object, [AnyMachineSnapshot, ExecutableAction[]]>();
 
-  constructor(readonly binding: LoopBinding<W, F, C>) {
-    this.pure = new PureMachine(binding.machine);
+  constructor(readonly binding: LoopBinding<W, F, C>, options: StepperOptions = {}) {
+    this.pure = options.memo ? new MemoMachine(binding.machine) : new PureMachine(binding.machine);
   }
 
   private initialFor(config: C): [AnyMachineSnapshot, ExecutableAction[]] {

@@ -5,7 +5,7 @@ import type { Trace } from '../trace';
 import type { ReplayInput } from './counterexample';
 import { counterexampleTrace } from './counterexample';
 import type { ExploreOptions, ExploreResult, PathStep } from './explorer';
-import { explore } from './explorer';
+import { explore, exploreAsync } from './explorer';
 import type { CheckProperty, EnvMove, LoopCheck } from './model';
 
 export interface CheckOptions extends ExploreOptions {
@@ -71,8 +71,19 @@ export function prepareCheck(entry: LoopEntry, scenario: LoadedScenario, options
  */
 export function checkScenario(entry: LoopEntry, scenario: LoadedScenario, options: CheckOptions = {}): CheckRun {
   const prepared = prepareCheck(entry, scenario, options);
-  const { check, config, policy, alphabet, properties, replayInput } = prepared;
-  const result = explore(replayInput.binding, check, { config, world: scenario.world }, alphabet, properties, options);
+  const { check, config, alphabet, properties, replayInput } = prepared;
+  return checkRun(scenario, prepared, options, explore(replayInput.binding, check, { config, world: scenario.world }, alphabet, properties, options));
+}
+
+/** checkScenario, yielding to the event loop while it searches: `signal` (Ctrl-C) stops it with the partial result. */
+export async function checkScenarioAsync(entry: LoopEntry, scenario: LoadedScenario, options: CheckOptions & { signal?: AbortSignal } = {}): Promise<CheckRun> {
+  const prepared = prepareCheck(entry, scenario, options);
+  const { check, config, alphabet, properties, replayInput } = prepared;
+  return checkRun(scenario, prepared, options, await exploreAsync(replayInput.binding, check, { config, world: scenario.world }, alphabet, properties, options));
+}
+
+function checkRun(scenario: LoadedScenario, prepared: PreparedCheck, options: CheckOptions, result: ExploreResult<unknown, unknown>): CheckRun {
+  const { check, config, policy, alphabet, replayInput } = prepared;
   const counterexamples = result.verdicts.flatMap((v) => (v.status === 'violated' && v.path && v.property.kind !== 'sometimes'
     ? [{ property: v.property.name, path: v.path, trace: counterexampleTrace(replayInput, v.property, v.path, v.settleMs) }]
     : []));

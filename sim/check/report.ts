@@ -1,8 +1,11 @@
 import type { CheckRun } from './check';
-import type { VerdictStatus } from './explorer';
+import type { StopReason, VerdictStatus } from './explorer';
 import { outcomeOf } from './outcome';
 
 const MiB = 1024 ** 2;
+const STOPPED: Record<StopReason, string> = {
+  complete: 'complete', 'max-states': 'state bound reached', 'max-depth': 'depth bound reached', 'max-memory': 'memory limit reached', interrupted: 'interrupted',
+};
 const mark: Record<VerdictStatus, string> = { holds: '✓', violated: '✗', unknown: '?' };
 
 /** The verdicts and the search statistics, as `loopscope check` prints them. */
@@ -11,8 +14,8 @@ export function formatReport(run: CheckRun): string {
   const lines = [
     `# check ${run.scenario.name}${run.policy ? ` · policy ${run.policy}` : ''}`,
     `environment moves (each at most once, at any instant): ${run.alphabet.map((m) => m.label).join('; ') || 'none'}`,
-    `states: ${s.generated} generated, ${s.distinct} distinct, depth ${s.depth}${s.complete ? ' (complete)' : ' (bound reached: verdicts hold up to it)'}`,
-    `time: ${(s.timeMs / 1000).toFixed(2)}s, ${Math.round(s.distinctPerSecond)} distinct states/s, peak rss ${Math.round(s.peakRssBytes / MiB)} MiB, peak heap ${Math.round(s.peakHeapBytes / MiB)} MiB`,
+    `states: ${s.generated} generated, ${s.distinct} distinct, depth ${s.depth}${s.complete ? ' (complete)' : ` (${STOPPED[s.stopped]}: verdicts hold up to it)`}`,
+    `time: ${(s.timeMs / 1000).toFixed(2)}s, ${Math.round(s.distinctPerSecond)} distinct states/s, peak rss ${Math.round(s.peakRssBytes / MiB)} MiB, peak heap ${Math.round(s.peakHeapBytes / MiB)} MiB, ${Math.round(s.peakRssBytes / Math.max(s.distinct, 1))} bytes/state (rss), search tables ${Math.round(s.tableBytes / Math.max(s.distinct, 1))} bytes/state`,
     '',
   ];
   for (const v of run.result.verdicts) {

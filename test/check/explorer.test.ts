@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { checkScenario } from '../../sim/check/check';
-import { IntColumn, settleTimes } from '../../sim/check/explorer';
+import { BitColumn, IntColumn, settleTimes } from '../../sim/check/explorer';
 import { Stepper } from '../../sim/step';
 import { loadScenario } from '../../sim/loops';
 import { hpaBinding } from '../../sim/loops/incus-hpa';
@@ -44,7 +44,9 @@ describe('settle times over quiet chains', () => {
     // 0 → 1 → 2 → 1 (cycle 1,2 all ok); 3 → 4 → 4 (4 not ok)
     const next = new IntColumn(); const dt = new IntColumn();
     [[1, 10], [2, 5], [1, 5], [4, 7], [4, 0]].forEach(([n, d], i) => { next.set(i, n!); dt.set(i, d!); });
-    const { ms, exact } = settleTimes(5, next, dt, [false, true, true, true, false]);
+    const ok = new BitColumn();
+    [false, true, true, true, false].forEach((v, i) => ok.set(i, v));
+    const { ms, exact } = settleTimes(5, next, dt, ok);
     expect([...ms]).toEqual([10, 0, 0, Infinity, Infinity]);
     expect([...exact]).toEqual([1, 1, 1, 1, 1]);
   });

@@ -1,0 +1,93 @@
+import type { AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
+import type { ExecutableAction } from './pure-machine';
+import { PureMachine } from './pure-machine';
+import { NotPlainData, stableKey } from './stable-key';
+
+type Step = [AnyMachineSnapshot, ExecutableAction[]];
+
+export interface MemoStats { hits: number; misses: number; snapshots: number; unkeyable: number }
+
+/**
+ * A PureMachine whose transitions are memoised by (snapshot, event): the machine is pure, so a
+ * transition seen once never needs XState again. Snapshots are interned — equal ones (same state
+ * value, status, context, children ids, history) become one object with one small integer id — so
+ * the memo key is `id:event` and every branch of the search shares that object (structural
+ * sharing). A snapshot or event that is not plain data (stable-key.ts) is never memoised.
+ * Results are shared, so callers must treat snapshots and actions as immutable (the Stepper does).
+ */
+export class MemoMachine {
+  private readonly pure: PureMachine;
+  private readonly ids = new WeakMap<AnyMachineSnapshot, number>();
+  private readonly interned = new Map<string, [number, AnyMachineSnapshot]>();
+  private readonly memo = new Map<string, Step>();
+  private readonly eventKeys = new WeakMap<EventObject, string>();
+  readonly stats: MemoStats = { hits: 0, misses: 0, snapshots: 0, unkeyable: 0 };
+
+  constructor(readonly machine: AnyStateMachine) {
+    this.pure = new PureMachine(machine);
+  }
+
+  initial(input: unknown): Step {
+    const [snapshot, actions] = this.pure.initial(input);
+    return [this.intern(snapshot), actions];
+  }
+
+  transition(snapshot: AnyMachineSnapshot, event: EventObject): Step {
+    const id = this.idOf(snapshot);
+    const eventKey = id === undefined ? undefined : this.eventKey(event);
+    if (id === undefined || eventKey === undefined) {
+      this.stats.unkeyable++;
+      return this.pure.transition(snapshot, event);
+    }
+    const key = `${id}:${eventKey}`;
+    const hit = this.memo.get(key);
+    if (hit) { this.stats.hits++; return hit; }
+    this.stats.misses++;
+    const [next, actions] = this.pure.transition(snapshot, event);
+    const step: Step = [this.intern(next), actions];
+    this.memo.set(key, step);
+    return step;
+  }
+
+  private idOf(snapshot: AnyMachineSnapshot): number | undefined {
+    const id = this.ids.get(snapshot);
+    if (id !== undefined) return id;
+    const canonical = this.intern(snapshot);
+    return this.ids.get(canonical);
+  }
+
+  /** The one object for this snapshot's content (the snapshot itself when it is not plain data). */
+  private intern(snapshot: AnyMachineSnapshot): AnyMachineSnapshot {
+    if (this.ids.has(snapshot)) return snapshot;
+    const key = snapshotKey(snapshot);
+    if (key === undefined) return snapshot;
+    const known = this.interned.get(key);
+    if (known) return known[1];
+    const id = this.interned.size;
+    this.interned.set(key, [id, snapshot]);
+    this.ids.set(snapshot, id);
+    this.stats.snapshots++;
+    return snapshot;
+  }
+
+  private eventKey(event: EventObject): string | undefined {
+    let key = this.eventKeys.get(event);
+    if (key !== undefined) return key;
+    try { key = stableKey(event); } catch (e) { if (e instanceof NotPlainData) return undefined; throw e; }
+    this.eventKeys.set(event, key);
+    return key;
+  }
+}
+
+/** Everything a transition reads from a snapshot (xstate 5 MachineSnapshot: value, status,
+ * context, output, error, children — by id, the refs are inert here — and history). */
+function snapshotKey(s: AnyMachineSnapshot): string | undefined {
+  const history: Record<string, string[]> = {};
+  for (const [id, nodes] of Object.entries(s.historyValue as Record<string, { id: string }[]>)) history[id] = nodes.map((n) => n.id);
+  try {
+    return stableKey([s.value, s.status, s.context, s.output, s.error, Object.keys(s.children), history]);
+  } catch (e) {
+    if (e instanceof NotPlainData) return undefined;
+    throw e;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * An exact text form of plain data, for memo keys: equal texts ⇔ equal values (as far as a pure
+ * machine can tell). Unlike JSON.stringify it keeps undefined vs missing apart, Maps, Sets and
+ * Error messages, and it refuses what it cannot compare (functions, symbols, class instances
+ * other than Error/Map/Set/Date) by throwing NotPlainData: a memo must miss, never lie.
+ */
+export class NotPlainData extends Error {}
+
+export function stableKey(value: unknown): string {
+  switch (typeof value) {
+    case 'string': return JSON.stringify(value);
+    case 'number': return Object.is(value, -0) ? '-0' : String(value);
+    case 'boolean': return value ? 't' : 'f';
+    case 'undefined': return 'u';
+    case 'bigint': return `${value}n`;
+    case 'object': return value === null ? 'n' : objectKey(value);
+    default: throw new NotPlainData(`cannot key a ${typeof value}`);
+  }
+}
+
+function objectKey(value: object): string {
+  if (Array.isArray(value)) {
+    let s = '[';
+    for (let i = 0; i < value.length; i++) s += (i ? ',' : '') + stableKey(value[i]);
+    return s + ']';
+  }
+  const proto = Object.getPrototypeOf(value) as object | null;
+  if (proto === Object.prototype || proto === null) {
+    let s = '{';
+    let first = true;
+    for (const k in value) {
+      if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
+      s += (first ? '' : ',') + JSON.stringify(k) + ':' + stableKey((value as Record<string, unknown>)[k]);
+      first = false;
+    }
+    return s + '}';
+  }
+  if (value instanceof Error) return `E(${JSON.stringify(value.name)},${JSON.stringify(value.message)})`;
+  if (value instanceof Map) return `M(${stableKey([...value.entries()])})`;
+  if (value instanceof Set) return `S(${stableKey([...value.values()])})`;
+  if (value instanceof Date) return `D(${value.getTime()})`;
+  throw new NotPlainData(`cannot key an instance of ${(proto as { constructor?: { name?: string } }).constructor?.name ?? 'a class'}`);
+}
