@@ -72,9 +72,13 @@ export interface WatchEvent {
 /** reconcile.Result plus the error, as controller-runtime's reconcileHandler receives them. */
 export type ReconcileOutcome =
   | { kind: 'ok'; requeue?: boolean; requeueAfterMs?: number }
-  | { kind: 'error'; message: string }
+  /** `result`: a Result returned together with the error — ignored, with a warning (reconcileHandler). */
+  | { kind: 'error'; message: string; result?: RequeueResult }
   /** reconcile.TerminalError: logged, not retried (controller.go: "terminal error, not requeuing"). */
-  | { kind: 'terminal'; message: string };
+  | { kind: 'terminal'; message: string; result?: RequeueResult };
+
+/** The requeue fields of a reconcile.Result. */
+export interface RequeueResult { requeue?: boolean; requeueAfterMs?: number }
 
 /** The desired pod template: labels and containers. */
 export interface Container { name: string; image: string; cpuMilli: number; port?: number }

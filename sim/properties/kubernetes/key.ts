@@ -3,6 +3,7 @@ import { specOf } from '../../../machines/kubernetes';
 import type { Expectations } from '../../../machines/kubernetes/expectations';
 import { EXPECTATIONS_TIMEOUT_MS } from '../../../machines/kubernetes/expectations';
 import type { HpaMemory, HpaSpec } from '../../../machines/kubernetes/hpa/reconciler';
+import { METRIC_WINDOW_MS, hpaOptionsOf } from '../../../machines/kubernetes/hpa/reconciler';
 import { DB_FAILOVER_AFTER_MS } from '../../../machines/kubernetes/reconcilers/database';
 import type { QueueScalerSpec } from '../../../machines/kubernetes/reconcilers/queue-scaler';
 import type { WorkQueue } from '../../../machines/kubernetes/workqueue';
@@ -89,6 +90,12 @@ export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_
   for (const c of creates) for (const r of c.metadata.ownerReferences ?? []) uids.add(num(r.uid));
   const time = (ranks: Ranks, v: number) => `${ranks.of(v)}${v === t ? '=' : ''}`;
   const age = (at: number, cap: number) => Math.min(t - at, cap);
+  // The HPA's groupPods reads pod ages (CPU initialisation period, readiness delay, the metric
+  // window since readiness) and the world's warm-up load reads the age since creation: relative,
+  // capped where they stop mattering.
+  const hpaAgeCap = ctx.config.reconciler === 'hpa' ? hpaAgeCapOf(ctx.config.options, world) : 0;
+  const hpaAges = (o: KObject, readySince: number | undefined) => (hpaAgeCap === 0 ? ''
+    : `a${age(o.metadata.creationTimestamp, hpaAgeCap)}${readySince === undefined ? '' : `q${age(readySince, METRIC_WINDOW_MS + 1)}`}`);
   const owners = (refs: NewObject['metadata']['ownerReferences']) => (refs ?? []).map((r) => `${r.kind}:${r.name}:${uids.of(num(r.uid))}:${r.controller ? 1 : 0}`).join(',');
 
   const status = (o: KObject): string => {
@@ -96,7 +103,7 @@ export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_
     switch (o.kind) {
       case 'Pod': {
         const { readySince } = s as { readySince?: number };
-        return `${memo(s, () => JSON.stringify({ ...s, readySince: undefined }))}${readySince === undefined ? '' : `r${time(ready, readySince)}`}`;
+        return `${memo(s, () => JSON.stringify({ ...s, readySince: undefined }))}${readySince === undefined ? '' : `r${time(ready, readySince)}`}${hpaAges(o, readySince)}`;
       }
       case 'Database': {
         const { primaryUnreadySince, ...rest } = s as { primaryUnreadySince?: number };
@@ -194,9 +201,13 @@ function agendaKey(a: AgendaItem, t: number, eventKey: (e: WatchEvent) => string
 function workQueueKey(q: WorkQueue, t: number): string {
   const waiting = q.waiting.map((w) => `${w.key}@${w.readyAt - t}`).sort().join(',');
   const failures = Object.entries(q.failures).map(([k, n]) => `${k}:${n}`).sort().join(',');
-  const { qps, burst } = q.limiter;
-  const full = q.bucket.tokens + ((t - q.bucket.last) / 1000) * qps >= burst;
-  return `q${q.queue.join(',')}|${q.dirty.join(',')}|${q.processing.join(',')}|${waiting}|${failures}|${full ? 'full' : `${q.bucket.tokens}@${t - q.bucket.last}`}`;
+  const b = q.limiter.bucket;
+  const full = !b || q.bucket.tokens + ((t - q.bucket.last) / 1000) * b.qps >= b.burst;
+  // The priority queue: each item's priority and whether it was delayed (a ready item that was
+  // delayed stays behind every undelayed one); hand-out order is `queue`, waiting times are `waiting`.
+  const pq = Object.entries(q.items).map(([k, it]) => `${k}:${it.priority}${it.readyAt === null ? '' : 'd'}`).sort().join(',');
+  const handed = Object.entries(q.handedOut).map(([k, p]) => `${k}:${p}`).sort().join(',');
+  return `q${q.queue.join(',')}|${q.dirty.join(',')}|${q.processing.join(',')}|${waiting}|${failures}|${full ? 'full' : `${q.bucket.tokens}@${t - q.bucket.last}`}|${pq}|${handed}`;
 }
 
 /** A reconciler's memory: expectations (fulfilled ones are as good as none), HPA windows. */
@@ -221,6 +232,13 @@ function memoryKey(reconciler: string, memory: unknown, world: KubeWorld, t: num
     }).sort().join(',');
   }
   return memory === null || memory === undefined ? '' : JSON.stringify(memory);
+}
+
+/** Past this age nothing about a pod changes for the HPA: its readiness rules and any warm-up load. */
+function hpaAgeCapOf(options: Record<string, unknown>, world: KubeWorld): number {
+  const o = hpaOptionsOf(options);
+  const warmUps = Object.values(world.startupLoad ?? {}).map((w) => w.forMs);
+  return Math.max(o.cpuInitializationPeriodMs, o.initialReadinessDelayMs, ...warmUps) + 1;
 }
 
 /** How far back an HPA looks: its stabilisation windows and its scaling-policy periods. */
