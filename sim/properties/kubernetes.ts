@@ -1,7 +1,7 @@
 import type { ControllerConfig } from '../../machines/kubernetes';
 import { specOf } from '../../machines/kubernetes';
 import type { HpaSpec } from '../../machines/kubernetes/hpa/reconciler';
-import { HPA_SYNC_PERIOD_MS } from '../../machines/kubernetes/hpa/reconciler';
+import { HPA_SYNC_PERIOD_MS, hpaOptionsOf } from '../../machines/kubernetes/hpa/reconciler';
 import { DB_FAILOVER_AFTER_MS, DB_READY_POLL_MS } from '../../machines/kubernetes/reconcilers/database';
 import type { QueueScalerSpec } from '../../machines/kubernetes/reconcilers/queue-scaler';
 import type { CheckProperty, EnvMove, LoopCheck } from '../check/model';
@@ -11,7 +11,7 @@ import { settleBoundMs } from './kubernetes/bound';
 import { kubernetesKey } from './kubernetes/key';
 import { kubernetesApplicable, kubernetesLabel, validateKubernetesCheck } from './kubernetes/moves';
 import { deploymentConverges, maxSurge, minAvailable, rollsOut } from './kubernetes/deployment';
-import { hpaConverges, scalesToMax, withinBounds } from './kubernetes/hpa';
+import { hpaConverges, noWarmUpOverscale, scalesToMax, withinBounds } from './kubernetes/hpa';
 import { compositeConverges, decoratorConverges, decorates, oneAttachment, onePodPerParent, recreatesPod } from './kubernetes/metacontroller';
 import { applicationConverges, cleanupBeforeFinalizer, databaseConverges, deletesApplication, failsOver, onePrimary, queueScalerConverges, scalesWorkersUp, workersWithinBounds } from './kubernetes/operators';
 import { moduleProperties, modulePromises } from './kubernetes/module';
@@ -101,6 +101,12 @@ export function kubernetesProperties(config: ControllerConfig, alphabet: readonl
       const { withinMs, within } = bound(window + (span + 2) * period + span * step);
       const out: Property[] = [hpaConverges(withinMs, within), scalesToMax];
       if (!faultsOf(alphabet).some((f) => f.kind === 'scale' || f.kind === 'apply')) out.unshift(withinBounds);
+      if (Object.keys(world?.startupLoad ?? {}).length > 0) {
+        // The highest demand each app can see: its load now and every load move.
+        const demand: Record<string, number> = { ...world?.load };
+        for (const f of faultsOf(alphabet)) if (f.kind === 'load') demand[f.app] = Math.max(demand[f.app] ?? 0, f.cpuMilli);
+        out.unshift(noWarmUpOverscale(demand));
+      }
       return out;
     }
     case 'application': {
@@ -161,7 +167,11 @@ export function kubernetesPromises(config: ControllerConfig): readonly string[] 
     // The autoscaling/v2 algorithm (tolerance, stabilisation window) promises bounds and settling;
     // the talk's seed rule (options.policy: seed) only clamps to the bounds.
     case 'hpa':
-      return config.options.policy === 'seed' ? ['within-bounds'] : ['within-bounds', 'converges'];
+      if (config.options.policy === 'seed') return ['within-bounds'];
+      // groupPods' CPU initialisation period and readiness delay keep a warm-up before Ready from
+      // reading as load; with either flag at 0 that is not promised.
+      return hpaOptionsOf(config.options).cpuInitializationPeriodMs > 0 && hpaOptionsOf(config.options).initialReadinessDelayMs > 0
+        ? ['within-bounds', 'converges', 'no-warm-up-overscale'] : ['within-bounds', 'converges'];
     // A finalizer's purpose is to clean up before the object goes (controller-runtime's finalizer
     // pattern); the operator also promises to converge.
     case 'application':

@@ -1,6 +1,7 @@
 import type { ControllerConfig, DeploymentSpec, KObject } from '../../../machines/kubernetes';
 import { isPodReady, matches, specOf } from '../../../machines/kubernetes';
 import type { HpaSpec } from '../../../machines/kubernetes/hpa/reconciler';
+import { hpaOptionsOf } from '../../../machines/kubernetes/hpa/reconciler';
 import { isActive } from '../../../machines/kubernetes/reconcilers/replicaset';
 import type { CheckProperty } from '../../check/model';
 import type { KubeWorld } from '../../worlds/kubernetes';
@@ -65,3 +66,34 @@ export const scalesToMax: Property = {
     });
   },
 };
+
+/**
+ * The point of groupPods' CPU initialisation period and initial readiness delay (replica_calculator.go;
+ * kube-controller-manager --horizontal-pod-autoscaler-cpu-initialization-period, -initial-readiness-delay):
+ * a pod's start-up CPU (a warm-up before it is Ready) must not read as load. So the count never goes
+ * above what the demand needs at the target, less the tolerance: ceil((demand + 10m × maxReplicas) /
+ * (request × target × (1 − tolerance))), at least minReplicas. `demandByApp` is the highest load each
+ * app can have (its load and every load move).
+ */
+export function noWarmUpOverscale(demandByApp: Readonly<Record<string, number>>): Property {
+  return {
+    name: 'no-warm-up-overscale', kind: 'always',
+    claim: 'a warming pod\'s start-up CPU does not scale the target above what its demand needs',
+    holds: (v) => {
+      const w = worldAt(v);
+      const { tolerance } = hpaOptionsOf(v.config.options);
+      return objectsOf(w, 'HorizontalPodAutoscaler').every((hpa) => {
+        const target = targetOf(w, hpa);
+        if (!target) return true;
+        const spec = specOf<HpaSpec>(hpa);
+        const template = specOf<DeploymentSpec>(target).template;
+        const app = template.labels.app ?? '';
+        if (!w.startupLoad?.[app]) return true;
+        const request = template.containers.reduce((s, c) => s + c.cpuMilli, 0);
+        const perPod = (request * spec.targetCPUUtilization * (1 - tolerance)) / 100;
+        const needed = Math.max(spec.minReplicas, Math.ceil(((demandByApp[app] ?? 0) + 10 * spec.maxReplicas) / perPod));
+        return specOf<DeploymentSpec>(target).replicas <= needed;
+      });
+    },
+  };
+}

@@ -97,7 +97,7 @@ function complete(world0: KubeWorld, opId: number, t: number): { world: KubeWorl
     return { world, result: { ok: true, output } };
   }
   if (op.kind === 'read') {
-    const output: ReadCacheOutput = { now: t, view: viewOf(world, Object.values(world.informer?.cache ?? {})) };
+    const output: ReadCacheOutput = { now: t, view: viewOf(world, Object.values(world.informer?.cache ?? {}), t) };
     return { world, result: { ok: true, output } };
   }
   const results: WriteOutcome[] = [];

@@ -98,6 +98,8 @@ export interface KubeWorld {
   faults: WatchFaults & { failWrites: number };
   /** CPU demand (millicores) of each app (pods labelled app=<name>), shared by its ready pods. */
   load: Record<string, number>;
+  /** Extra CPU a new pod of an app uses for its first `forMs` after creation (a warm-up); none if absent. */
+  startupLoad?: Record<string, { cpuMilli: number; forMs: number }>;
   queues: MessageQueue[];
   /** Times when the scenario's timeline changes the world (a watch wakes for them). */
   wakeups: number[];
@@ -397,16 +399,21 @@ function process(world: KubeWorld, item: AgendaItem): KubeWorld {
 }
 
 /** The live view a built-in controller reads (kube-controller-manager's informers, assumed fresh). */
-export function viewOf(world: KubeWorld, objects: KObject[]): CacheView {
+export function viewOf(world: KubeWorld, objects: KObject[], now: number): CacheView {
+  // metrics.k8s.io (metrics-server): a sample for every running pod on a ready node. A ready pod (a Service
+  // endpoint) carries 10m plus its share of its app's demand; a running pod that is not ready
+  // only 10m; a pod of an app with a startup load uses that much more for its first seconds
+  // after creation (a JVM warming up), ready or not.
   const podCpuMilli: Record<string, number> = {};
-  const ready = objects.filter((o) => o.kind === 'Pod' && statusOf<PodStatus>(o).ready);
+  const running = objects.filter((o) => o.kind === 'Pod' && statusOf<PodStatus>(o).phase === 'Running' && nodeReady(world, specOf<PodSpec>(o).nodeName));
   const readyByApp = new Map<string, number>();
-  for (const p of ready) { const app = p.metadata.labels.app ?? ''; readyByApp.set(app, (readyByApp.get(app) ?? 0) + 1); }
-  for (const p of ready) {
+  for (const p of running) if (statusOf<PodStatus>(p).ready) { const app = p.metadata.labels.app ?? ''; readyByApp.set(app, (readyByApp.get(app) ?? 0) + 1); }
+  for (const p of running) {
     const app = p.metadata.labels.app ?? '';
-    const demand = world.load[app] ?? 0;
-    // Every running pod uses a little (10m) plus its share of its app's demand.
-    podCpuMilli[`${p.metadata.namespace}/${p.metadata.name}`] = Math.round(10 + demand / (readyByApp.get(app) ?? 1));
+    const share = statusOf<PodStatus>(p).ready ? (world.load[app] ?? 0) / (readyByApp.get(app) ?? 1) : 0;
+    const startup = world.startupLoad?.[app];
+    const warming = startup && now - p.metadata.creationTimestamp < startup.forMs ? startup.cpuMilli : 0;
+    podCpuMilli[`${p.metadata.namespace}/${p.metadata.name}`] = Math.round(10 + share + warming);
   }
   const external: Record<string, number> = {};
   for (const q of world.queues) external[q.name] = Math.round(q.length);
@@ -416,7 +423,7 @@ export function viewOf(world: KubeWorld, objects: KObject[]): CacheView {
 
 function runBuiltin(world: KubeWorld, name: ReconcilerName, key: string, now: number): KubeWorld {
   const r = RECONCILERS[name];
-  const plan = r.reconcile({ request: key, view: viewOf(world, Object.values(world.store.objects)), memory: world.builtinMemory[name], now, options: {} });
+  const plan = r.reconcile({ request: key, view: viewOf(world, Object.values(world.store.objects), now), memory: world.builtinMemory[name], now, options: {} });
   let w: KubeWorld = { ...world, builtinMemory: { ...world.builtinMemory, [name]: plan.memory } };
   const done: WriteOutcome[] = [];
   for (const batch of plan.batches) {
