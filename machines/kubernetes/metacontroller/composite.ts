@@ -2,6 +2,7 @@ import type { Plan, Reconciler } from '../reconciler';
 import { enqueueForAndOwner } from '../reconciler';
 import type { KObject, Write } from '../types';
 import { controllerOf, ownerRef, splitKey } from '../types';
+import type { CompositeSyncRequest, CompositeSyncResponse } from './hooks';
 import { podServiceSync } from './hooks';
 
 /**
@@ -24,25 +25,56 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b)
 const drifted = (current: Record<string, unknown>, desired: Record<string, unknown>) =>
   Object.keys(desired).some((k) => !same(current[k], desired[k]));
 
-export const compositeReconciler: Reconciler<null> = {
-  name: 'composite',
-  forKind: 'PodService',
-  watches: COMPOSITE_CHILD_KINDS,
+/** A hook's answer, or why there is none (a webhook that is down, times out or answers garbage). */
+export type SyncOutcome = CompositeSyncResponse & { resyncAfterMs?: number; finalized?: boolean } | { error: string };
+
+/** What a CompositeController is made of: its parent and child resources and its hooks. */
+export interface CompositeSpec {
+  parentKind: string;
+  childKinds: string[];
+  sync(request: CompositeSyncRequest & { finalizing: boolean }): SyncOutcome;
+  /** With a finalize hook, Metacontroller keeps a finalizer on the parent until the hook says finalized. */
+  finalize?: (request: CompositeSyncRequest & { finalizing: boolean }) => SyncOutcome;
+}
+
+/** metacontroller pkg/controller/composite: the finalizer it puts on parents when a finalize hook is set. */
+export const compositeFinalizer = (name: string) => `metacontroller.io/compositecontroller-${name}`;
+
+export const compositeReconciler: Reconciler<null> = compositeController('composite', {
+  parentKind: 'PodService', childKinds: COMPOSITE_CHILD_KINDS, sync: (r) => podServiceSync(r),
+});
+
+export function compositeController(name: string, spec: CompositeSpec): Reconciler<null> {
+  return {
+  name,
+  forKind: spec.parentKind,
+  watches: spec.childKinds,
   initialMemory: () => null,
-  mapEvent: (event, memory) => ({ requests: enqueueForAndOwner('PodService', event), memory }),
+  mapEvent: (event, memory) => ({ requests: enqueueForAndOwner(spec.parentKind, event), memory }),
 
   reconcile({ request, view, options }): Plan<null> {
-    const { namespace, name } = splitKey(request);
-    const parent = view.objects.find((o) => o.kind === 'PodService' && o.metadata.namespace === namespace && o.metadata.name === name);
+    const { namespace, name: parentName } = splitKey(request);
+    const parent = view.objects.find((o) => o.kind === spec.parentKind && o.metadata.namespace === namespace && o.metadata.name === parentName);
     if (!parent) return { batches: [], outcome: { kind: 'ok' }, memory: null, summary: `${request} is gone (children are garbage collected)` };
-    if (parent.metadata.deletionTimestamp !== undefined) return { batches: [], outcome: { kind: 'ok' }, memory: null, summary: 'parent is being deleted' };
+    const finalizer = compositeFinalizer(name);
+    const finalizing = parent.metadata.deletionTimestamp !== undefined;
+    if (finalizing && !(spec.finalize && parent.metadata.finalizers.includes(finalizer))) {
+      return { batches: [], outcome: { kind: 'ok' }, memory: null, summary: 'parent is being deleted' };
+    }
+    if (!finalizing && spec.finalize && !parent.metadata.finalizers.includes(finalizer)) {
+      return { batches: [[{ verb: 'update', object: { ...parent, metadata: { ...parent.metadata, finalizers: [...parent.metadata.finalizers, finalizer] } } }]],
+        outcome: { kind: 'ok' }, memory: null, summary: `add finalizer ${finalizer}` };
+    }
     const strategies = { ...DEFAULT_STRATEGY, ...((options.updateStrategy ?? {}) as Record<string, UpdateStrategy>) };
     const observed: Record<string, Record<string, KObject>> = {};
     for (const o of view.objects) {
-      if (!COMPOSITE_CHILD_KINDS.includes(o.kind) || controllerOf(o)?.uid !== parent.metadata.uid) continue;
+      if (!spec.childKinds.includes(o.kind) || controllerOf(o)?.uid !== parent.metadata.uid) continue;
       (observed[o.kind] ??= {})[o.metadata.name] = o;
     }
-    const answer = podServiceSync({ parent, children: observed });
+    const hook = finalizing && spec.finalize ? spec.finalize : spec.sync;
+    const answer = hook({ parent, children: observed, finalizing });
+    // A hook that fails: Metacontroller logs the error and retries the parent with backoff.
+    if ('error' in answer) return { batches: [], outcome: { kind: 'error', message: answer.error }, memory: null, summary: answer.error };
     const writes: Write[] = [];
     const steps: string[] = [];
     const desiredKeys = new Set(answer.children.map((c) => `${c.kind}/${c.metadata.name}`));
@@ -69,8 +101,14 @@ export const compositeReconciler: Reconciler<null> = {
     const status = { ...answer.status, observedGeneration: parent.metadata.generation };
     const batches: Write[][] = writes.length ? [writes] : [];
     if (!same(parent.status, status)) batches.push([{ verb: 'updateStatus', object: { ...parent, status }, retryOnConflict: true }]);
-    const resync = typeof options.resyncPeriodMs === 'number' ? options.resyncPeriodMs : 0;
+    // finalized: true from the finalize hook → the finalizer goes (and with it the parent).
+    if (finalizing && answer.finalized) {
+      batches.push([{ verb: 'update', object: { ...parent, metadata: { ...parent.metadata, finalizers: parent.metadata.finalizers.filter((f) => f !== finalizer) } } }]);
+      steps.push('finalized: remove the finalizer');
+    }
+    const resync = answer.resyncAfterMs ?? (typeof options.resyncPeriodMs === 'number' ? options.resyncPeriodMs : 0);
     return { batches, outcome: { kind: 'ok', ...(resync > 0 ? { requeueAfterMs: resync } : {}) }, memory: null,
-      summary: `sync hook → ${answer.children.length} desired children; ${steps.length ? steps.join(', ') : 'children match'}` };
+      summary: `${finalizing ? 'finalize' : 'sync'} hook → ${answer.children.length} desired children; ${steps.length ? steps.join(', ') : 'children match'}` };
   },
-};
+  };
+}
