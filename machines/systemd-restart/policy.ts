@@ -8,6 +8,17 @@ export const CORE_SIGNALS: readonly string[] = ['SIGQUIT', 'SIGILL', 'SIGABRT', 
 
 export const KNOWN_SIGNALS: readonly string[] = [...CLEAN_SIGNALS, ...CORE_SIGNALS, 'SIGKILL', 'SIGUSR1', 'SIGUSR2', 'SIGALRM'];
 
+/**
+ * Signals a program may catch and keep running (the world's `ignore`): the terminating ones that
+ * do not dump core. SIGKILL cannot be caught (signal(7)); core-dumping signals are left fatal so
+ * that FinalKillSignal= (SIGKILL, or a core signal like SIGQUIT) and WatchdogSignal= (SIGABRT)
+ * always end the process, as they are meant to.
+ */
+export const CATCHABLE_SIGNALS: readonly string[] = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGPIPE', 'SIGUSR1', 'SIGUSR2', 'SIGALRM'];
+
+/** FinalKillSignal= values the model accepts: signals a process cannot survive in the model. */
+export const FINAL_KILL_SIGNALS: readonly string[] = ['SIGKILL', ...CORE_SIGNALS];
+
 export function exitFor(signal: string): ProcessExit {
   return { kind: 'killed', signal, coreDumped: CORE_SIGNALS.includes(signal) };
 }
@@ -17,10 +28,23 @@ export function exitStatusSetTest(set: ExitStatusSet, exit: ProcessExit): boolea
   return exit.kind === 'exited' ? set.codes.includes(exit.code) : set.signals.includes(exit.signal);
 }
 
-/** service_sigchld_event(): clean exit (0, a clean signal, or SuccessExitStatus=) → success; else by kind. */
-export function serviceResult(exit: ProcessExit, unit: Pick<UnitConfig, 'successExitStatus'>): ServiceResult {
-  if (exit.kind === 'exited') return exit.code === 0 || unit.successExitStatus.codes.includes(exit.code) ? 'success' : 'exit-code';
-  if (CLEAN_SIGNALS.includes(exit.signal) || unit.successExitStatus.signals.includes(exit.signal)) return 'success';
+/**
+ * is_clean_exit() (src/shared/exit-status.c): CLD_EXITED is clean for 0 and SuccessExitStatus=
+ * codes; CLD_KILLED is clean for SuccessExitStatus= signals and — for a daemon only
+ * (EXIT_CLEAN_DAEMON; service_sigchld_event() uses EXIT_CLEAN_COMMAND for Type=oneshot) —
+ * SIGHUP/SIGINT/SIGTERM/SIGPIPE. CLD_DUMPED is never clean: a signal listed in
+ * SuccessExitStatus= that dumped core is not a success.
+ */
+export function isCleanExit(exit: ProcessExit, unit: Pick<UnitConfig, 'successExitStatus' | 'type'>): boolean {
+  if (exit.kind === 'exited') return exit.code === 0 || unit.successExitStatus.codes.includes(exit.code);
+  if (exit.coreDumped) return false;
+  return (unit.type !== 'oneshot' && CLEAN_SIGNALS.includes(exit.signal)) || unit.successExitStatus.signals.includes(exit.signal);
+}
+
+/** service_sigchld_event(): clean → success; else CLD_EXITED → exit-code, CLD_KILLED → signal, CLD_DUMPED → core-dump. */
+export function serviceResult(exit: ProcessExit, unit: Pick<UnitConfig, 'successExitStatus' | 'type'>): ServiceResult {
+  if (isCleanExit(exit, unit)) return 'success';
+  if (exit.kind === 'exited') return 'exit-code';
   return exit.coreDumped ? 'core-dump' : 'signal';
 }
 
@@ -37,16 +61,22 @@ export function restartSettingAllows(setting: RestartSetting, result: ServiceRes
   }
 }
 
-export interface RestartDecision { restart: boolean; reason: 'manual stop' | 'prevented by exit status' | 'forced by exit status' | 'restart setting' }
+export interface RestartDecision { restart: boolean; reason: 'manual stop' | 'prevented by exit status' | 'forced by exit status' | 'service type and exit status' | 'restart setting' }
 
 /**
  * service_shall_restart() (src/core/service.c): a manual stop never restarts; then
- * RestartPreventExitStatus= wins over RestartForceExitStatus=, which wins over Restart=.
+ * RestartPreventExitStatus= wins over RestartForceExitStatus=, which wins over Restart=. The exit
+ * statuses are matched against the main process's own exit (main_exec_status), the table
+ * against Result= (which may be timeout or oom-kill although the process died of SIGKILL).
  */
 export function shallRestart(unit: UnitConfig, exit: ProcessExit, result: ServiceResult, manualStop: boolean): RestartDecision {
   if (manualStop) return { restart: false, reason: 'manual stop' };
   if (exitStatusSetTest(unit.restartPreventExitStatus, exit)) return { restart: false, reason: 'prevented by exit status' };
-  if (exitStatusSetTest(unit.restartForceExitStatus, exit)) return { restart: true, reason: 'forced by exit status' };
+  if (exitStatusSetTest(unit.restartForceExitStatus, exit)) {
+    // A Type=oneshot service never restarts on success (Restart=always/on-success is refused at load).
+    if (unit.type === 'oneshot' && result === 'success') return { restart: false, reason: 'service type and exit status' };
+    return { restart: true, reason: 'forced by exit status' };
+  }
   return { restart: restartSettingAllows(unit.restart, result), reason: 'restart setting' };
 }
 

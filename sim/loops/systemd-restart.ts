@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import type { EventObject } from 'xstate';
 import type { ExitStatusSet, SystemctlRequest, SystemdContext, UnitConfig } from '../../machines/systemd-restart';
-import { DEFAULT_UNIT, KNOWN_SIGNALS, RESTART_SETTINGS, describeExit, systemdMachine } from '../../machines/systemd-restart';
+import {
+  CATCHABLE_SIGNALS, DEFAULT_UNIT, FINAL_KILL_SIGNALS, KNOWN_SIGNALS, OOM_POLICIES, RESTART_MODES, RESTART_SETTINGS, SERVICE_TYPES, describeExit, systemdMachine,
+} from '../../machines/systemd-restart';
 import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
@@ -50,26 +52,42 @@ function noteFor(ctx: SystemdContext, event: EventObject): string | undefined {
   const u = ctx.unit;
   const type = event.type;
   if (type === 'xstate.init') {
-    return `${u.name}: Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)} StartLimitBurst=${u.startLimitBurst}${u.watchdogMs ? ` WatchdogSec=${fmt(u.watchdogMs)}` : ''}`;
+    const extra = [
+      u.type !== 'simple' ? ` Type=${u.type}` : '', u.remainAfterExit ? ' RemainAfterExit=yes' : '', u.watchdogMs ? ` WatchdogSec=${fmt(u.watchdogMs)}` : '',
+      u.timeoutStartMs !== null && u.type === 'oneshot' ? ` TimeoutStartSec=${fmt(u.timeoutStartMs)}` : '', u.runtimeMaxMs !== null ? ` RuntimeMaxSec=${fmt(u.runtimeMaxMs)}` : '',
+      u.restartMode !== 'normal' ? ` RestartMode=${u.restartMode}` : '', u.restartRandomizedDelayMs ? ` RestartRandomizedDelaySec=${fmt(u.restartRandomizedDelayMs)}` : '',
+      u.oomPolicy !== 'stop' ? ` OOMPolicy=${u.oomPolicy}` : '',
+    ].join('');
+    return `${u.name}: Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)} StartLimitBurst=${u.startLimitBurst}${extra}`;
   }
   if (type === 'xstate.done.actor.readClock') {
-    return ctx.result === 'start-limit-hit'
-      ? `${u.name}: Start request repeated too quickly. (${ctx.startLimit.num} starts within ${fmt(u.startLimitIntervalMs)} > StartLimitBurst=${u.startLimitBurst})`
-      : undefined;
+    if (ctx.result === 'start-limit-hit') return `${u.name}: Start request repeated too quickly. (${ctx.startLimit.num} starts within ${fmt(u.startLimitIntervalMs)} > StartLimitBurst=${u.startLimitBurst})`;
+    // service_start() in AUTO_RESTART → service_enter_restart(shortcut=true).
+    if (ctx.hurry) return `${u.name}: Scheduled restart job immediately on client request, restart counter is at ${ctx.nRestarts}.`;
+    return undefined;
   }
   if (type.startsWith('xstate.after.compareTime') && ctx.result === 'start-limit-hit') return `${u.name}: Failed with result 'start-limit-hit'.`;
   if (type === 'xstate.done.actor.spawnMain') return `Started ${u.name}: main PID ${ctx.mainPid}${ctx.nRestarts ? ` (NRestarts=${ctx.nRestarts})` : ''}`;
   if (type === 'xstate.done.actor.watchMain' || type === 'xstate.done.actor.signalMain') {
-    const out = (event as { output?: { kind?: string } }).output;
-    if (out?.kind === 'hung') return `main PID ${ctx.mainPid} stopped answering (no WATCHDOG=1)${u.watchdogMs ? `; watchdog fires in ${fmt(u.watchdogMs)}` : ' — no WatchdogSec=, still "active (running)"'}`;
+    const out = (event as { output?: { kind?: string; exit?: unknown } }).output;
+    if (out?.kind === 'hung') return `main PID ${ctx.mainPid} stopped answering (no WATCHDOG=1)${u.watchdogMs && u.type === 'simple' ? `; watchdog fires in ${fmt(u.watchdogMs)}` : ' — no watchdog: nothing notices'}`;
+    if (out !== undefined && 'exit' in out && out.exit === null) return `main PID ${ctx.mainPid} caught the signal and keeps running`;
     if (!ctx.lastExit || !ctx.decision) return undefined;
-    const head = `Main process exited, ${describeExit(ctx.lastExit)} → result '${ctx.result}'`;
+    const oom = out?.kind === 'oom' ? `A process of this unit has been killed by the OOM killer (OOMPolicy=${u.oomPolicy}). ` : '';
+    const head = `${oom}Main process exited, ${describeExit(ctx.lastExit)} → result '${ctx.result}'`;
     const d = ctx.decision;
+    if (d.reason === 'manual stop') return `${head}; manual stop: no restart`;
+    if (u.remainAfterExit && ctx.result === 'success' && !d.restart) return `${head}; RemainAfterExit=yes: active (exited)`;
     const why = d.reason === 'restart setting' ? `Restart=${u.restart}` : d.reason;
-    return d.restart ? `${head}; ${why}: restart in ${fmt(ctx.nextRestartDelayMs)}` : `${head}; ${why}: no restart`;
+    const direct = d.restart && u.restartMode === 'direct' ? ' (RestartMode=direct: no failed/inactive state in between)' : '';
+    return d.restart ? `${head}; ${why}: restart in ${fmt(ctx.nextRestartDelayMs)}${u.restartRandomizedDelayMs ? ' + a random delay' : ''}${direct}` : `${head}; ${why}: no restart`;
   }
+  if (type === 'xstate.done.actor.drawRestartDelay') return `RestartRandomizedDelaySec=${fmt(u.restartRandomizedDelayMs)}: restart in ${fmt(ctx.nextRestartDelayMs)}`;
   if (type.startsWith('xstate.after.restartDelay')) return `${u.name}: Scheduled restart job, restart counter is at ${ctx.nRestarts}.`;
   if (type.startsWith('xstate.after.watchdog')) return `${u.name}: Watchdog timeout (limit ${fmt(u.watchdogMs)})! Killing process with signal SIGABRT.`;
+  if (type.startsWith('xstate.after.startTimeout')) return `${u.name}: start operation timed out. Terminating.`;
+  if (type.startsWith('xstate.after.runtimeMax')) return `${u.name}: Service reached runtime time limit. Stopping.`;
+  if (type.startsWith('xstate.after.stopTimeout')) return `${u.name}: State 'stop-sigterm' timed out. Killing.`;
   if (type.startsWith('SYSTEMCTL.')) return `systemctl ${type.slice(10).toLowerCase().replace('_', '-')}${(event as { signal?: string }).signal ? ` --signal=${(event as { signal?: string }).signal}` : ''} ${u.name}`;
   if (type === 'CONFIG.UPDATE') return `unit edited + daemon-reload: Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)}`;
   if (type.startsWith('xstate.error.actor.')) return `error: ${ctx.lastError ?? 'unknown'}`;
@@ -96,6 +114,26 @@ const spanOrInfinity = z.union([z.string(), z.number()]).transform((v, ctx) => {
   if (ms === 'bad') { ctx.addIssue({ code: 'custom', message: `${SPAN_ERROR} or "infinity", got ${JSON.stringify(v)}` }); return z.NEVER; }
   return ms;
 });
+/** Timeouts: parse_sec_fix_0() — "infinity" and 0 both switch the timeout off (null). */
+const timeoutSpan = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const ms = parseSpan(v, true);
+  if (ms === 'bad') { ctx.addIssue({ code: 'custom', message: `${SPAN_ERROR} or "infinity", got ${JSON.stringify(v)}` }); return z.NEVER; }
+  return ms === 0 ? null : ms;
+});
+/** RuntimeMaxSec=: a positive span or "infinity". */
+const runtimeSpan = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const ms = parseSpan(v, true);
+  if (ms === 'bad' || ms === 0) { ctx.addIssue({ code: 'custom', message: `expected a time span > 0 like "30s" or "infinity", got ${JSON.stringify(v)}` }); return z.NEVER; }
+  return ms;
+});
+/** A unit file boolean (systemd parse_boolean): yes/no, true/false, on/off, 1/0. */
+const unitBoolean = z.union([z.boolean(), z.string(), z.number()]).transform((v, ctx) => {
+  const s = String(v).trim().toLowerCase();
+  if (['yes', 'true', 'on', '1', 'y', 't'].includes(s)) return true;
+  if (['no', 'false', 'off', '0', 'n', 'f'].includes(s)) return false;
+  ctx.addIssue({ code: 'custom', message: `expected a boolean (yes or no), got ${JSON.stringify(v)}` });
+  return z.NEVER;
+});
 const signalName = z.string().refine((s) => KNOWN_SIGNALS.includes(s), { error: `expected a signal name (${KNOWN_SIGNALS.join(', ')})` });
 /** RestartPreventExitStatus= and friends: space-separated exit codes (0–255) and signal names. */
 const statusSet = z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()]))]).transform((v, ctx): ExitStatusSet => {
@@ -113,7 +151,11 @@ const count = z.number({ error: 'expected a whole number ≥ 0' }).int({ error: 
 /** The unit file's keys, spelled as in systemd.service(5) / systemd.unit(5). */
 const unitSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9:_.@-]+\.service$/, { error: 'expected a unit name ending in .service' }).optional(),
+  Type: z.enum(SERVICE_TYPES as [string, ...string[]], { error: `expected one of ${SERVICE_TYPES.join(', ')} (the types the model has)` }).optional(),
+  RemainAfterExit: unitBoolean.optional(),
   Restart: z.enum(RESTART_SETTINGS as [string, ...string[]], { error: `expected one of ${RESTART_SETTINGS.join(', ')}` }).optional(),
+  RestartMode: z.enum(RESTART_MODES as [string, ...string[]], { error: `expected one of ${RESTART_MODES.join(', ')}` }).optional(),
+  RestartRandomizedDelaySec: span.optional(),
   RestartSec: span.optional(),
   RestartSteps: count.optional(),
   RestartMaxDelaySec: spanOrInfinity.optional(),
@@ -123,15 +165,28 @@ const unitSchema = z.strictObject({
   StartLimitIntervalSec: span.optional(),
   StartLimitBurst: count.optional(),
   WatchdogSec: span.optional(),
+  TimeoutStartSec: timeoutSpan.optional(),
+  TimeoutStopSec: timeoutSpan.optional(),
+  /** TimeoutSec= sets both (systemd.service(5)); the specific keys win. */
+  TimeoutSec: timeoutSpan.optional(),
+  RuntimeMaxSec: runtimeSpan.optional(),
+  KillSignal: signalName.optional(),
+  FinalKillSignal: z.string().refine((s) => FINAL_KILL_SIGNALS.includes(s), { error: `expected a signal no process can survive in the model (${FINAL_KILL_SIGNALS.join(', ')})` }).optional(),
+  OOMPolicy: z.enum(OOM_POLICIES as [string, ...string[]], { error: `expected one of ${OOM_POLICIES.join(', ')}` }).optional(),
   enabled: z.boolean({ error: 'expected true or false' }).optional(),
 });
 
+const catchable = z.string().refine((s) => CATCHABLE_SIGNALS.includes(s), { error: `expected a signal a program can catch (${CATCHABLE_SIGNALS.join(', ')})` });
 const runSchema = z.strictObject({
   runFor: durationField,
   exit: z.number().int().min(0).max(255, { error: 'expected an exit code 0–255' }).optional(),
   signal: signalName.optional(),
   hang: z.literal(true, { error: 'expected true' }).optional(),
-}).refine((r) => [r.exit, r.signal, r.hang].filter((x) => x !== undefined).length === 1, { error: 'expected exactly one of exit, signal or hang' });
+  /** The kernel's OOM killer ends it (SIGKILL, with an oom_kill event for the unit's cgroup). */
+  oom: z.literal(true, { error: 'expected true' }).optional(),
+  /** Signals it catches and keeps running on (a daemon with a SIGTERM handler that never exits). */
+  ignore: z.union([catchable, z.array(catchable)]).transform((v) => (Array.isArray(v) ? v : [v])).optional(),
+}).refine((r) => [r.exit, r.signal, r.hang, r.oom].filter((x) => x !== undefined).length === 1, { error: 'expected exactly one of exit, signal, hang or oom' });
 
 const programSchema = z.strictObject({
   script: z.array(runSchema, { error: 'expected a list of runs' }).optional(),
@@ -161,7 +216,18 @@ type UnitFile = z.output<typeof unitSchema>;
 export function toUnit(file: UnitFile, base: UnitConfig): UnitConfig {
   const u: UnitConfig = { ...base };
   if (file.name !== undefined) u.name = file.name;
+  if (file.Type !== undefined) u.type = file.Type as UnitConfig['type'];
+  if (file.RemainAfterExit !== undefined) u.remainAfterExit = file.RemainAfterExit;
   if (file.Restart !== undefined) u.restart = file.Restart as UnitConfig['restart'];
+  if (file.RestartMode !== undefined) u.restartMode = file.RestartMode as UnitConfig['restartMode'];
+  if (file.RestartRandomizedDelaySec !== undefined) u.restartRandomizedDelayMs = file.RestartRandomizedDelaySec;
+  if (file.TimeoutSec !== undefined) { u.timeoutStartMs = file.TimeoutSec; u.timeoutStopMs = file.TimeoutSec; }
+  if (file.TimeoutStartSec !== undefined) u.timeoutStartMs = file.TimeoutStartSec;
+  if (file.TimeoutStopSec !== undefined) u.timeoutStopMs = file.TimeoutStopSec;
+  if (file.RuntimeMaxSec !== undefined) u.runtimeMaxMs = file.RuntimeMaxSec;
+  if (file.KillSignal !== undefined) u.killSignal = file.KillSignal;
+  if (file.FinalKillSignal !== undefined) u.finalKillSignal = file.FinalKillSignal;
+  if (file.OOMPolicy !== undefined) u.oomPolicy = file.OOMPolicy as UnitConfig['oomPolicy'];
   if (file.RestartSec !== undefined) u.restartSecMs = file.RestartSec;
   if (file.RestartSteps !== undefined) u.restartSteps = file.RestartSteps;
   if (file.RestartMaxDelaySec !== undefined) u.restartMaxDelayMs = file.RestartMaxDelaySec;
@@ -176,8 +242,8 @@ export function toUnit(file: UnitFile, base: UnitConfig): UnitConfig {
 }
 
 function toRun(r: z.output<typeof runSchema>): RunSpec {
-  const outcome: RunSpec['outcome'] = r.exit !== undefined ? { kind: 'exit', code: r.exit } : r.signal !== undefined ? { kind: 'signal', signal: r.signal } : { kind: 'hang' };
-  return { runForMs: r.runFor, outcome };
+  const outcome: RunSpec['outcome'] = r.exit !== undefined ? { kind: 'exit', code: r.exit } : r.signal !== undefined ? { kind: 'signal', signal: r.signal } : r.oom ? { kind: 'oom' } : { kind: 'hang' };
+  return r.ignore?.length ? { runForMs: r.runFor, outcome, ignore: r.ignore } : { runForMs: r.runFor, outcome };
 }
 const toProgram = (p: z.output<typeof programSchema>): Program => ({ script: (p.script ?? []).map(toRun), then: toRun(p.then), jitterMs: p.jitter ?? 0 });
 
@@ -216,6 +282,10 @@ export function unitProblems(u: UnitConfig): { field: string; expected: string }
   const out: { field: string; expected: string }[] = [];
   if (u.restartMaxDelayMs !== null && u.restartSteps > 0 && u.restartMaxDelayMs < u.restartSecMs) {
     out.push({ field: 'RestartMaxDelaySec', expected: `expected RestartMaxDelaySec ≥ RestartSec (${u.restartSecMs}ms)` });
+  }
+  // "Service has Restart= set to either always or on-success, which isn't allowed for Type=oneshot services. Refusing."
+  if (u.type === 'oneshot' && (u.restart === 'always' || u.restart === 'on-success')) {
+    out.push({ field: 'Restart', expected: `expected Restart= other than always or on-success with Type=oneshot (systemd refuses to load the unit), got ${u.restart}` });
   }
   return out;
 }

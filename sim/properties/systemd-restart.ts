@@ -1,4 +1,6 @@
 import type { SystemdContext, UnitConfig } from '../../machines/systemd-restart';
+import { unitStatus } from '../../machines/systemd-restart';
+import { dottedState } from '../trace';
 import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
 import type { SystemdConfig } from '../loops/systemd-restart';
 import type { LoadedScenario } from '../loops/registry';
@@ -64,6 +66,37 @@ export const restartDelayRespected: Property = {
   holds: (v) => { const gap = v.world.monitor.lastAutoStartGapMs; return gap === null || gap >= ctxOf(v).unit.restartSecMs; },
 };
 
+/**
+ * systemd.service(5) Type=oneshot: "the service manager will consider the unit up after the main
+ * process exits" — it goes from activating (start) to active (exited) or inactive, never running.
+ */
+export const oneshotNeverRunning: Property = {
+  name: 'oneshot-never-running', kind: 'always',
+  claim: 'a Type=oneshot unit is never "active (running)": activating while its process runs, then exited, inactive or failed',
+  holds: (v) => {
+    const ctx = ctxOf(v);
+    if (ctx.unit.type !== 'oneshot') return true;
+    const s = unitStatus(dottedState(v.snapshot.value), ctx);
+    return !(s.active === 'active' && s.sub === 'running');
+  },
+};
+
+/**
+ * systemd.service(5) TimeoutStopSec=: "If a service is asked to stop, but does not terminate in the
+ * specified time, it will be terminated forcibly via SIGTERM, and after another timeout of equal
+ * duration with SIGKILL" — the model's stop-sigterm (a process that caught KillSignal=) never
+ * lasts longer than TimeoutStopSec=.
+ */
+export const stopWithinTimeout: Property = {
+  name: 'stop-within-timeout', kind: 'always',
+  claim: 'a process that ignores KillSignal= is killed with FinalKillSignal= once TimeoutStopSec= has passed (never later)',
+  holds: (v) => {
+    const since = v.world.monitor.sigtermSince;
+    const timeout = ctxOf(v).unit.timeoutStopMs;
+    return since === null || timeout === null || v.t - since <= timeout;
+  },
+};
+
 /** Given up: service_start() refused the start and service_enter_dead(SERVICE_FAILURE_START_LIMIT) made it failed. */
 export const givenUp = (v: { snapshot: View['snapshot'] }) => topOf(v) === 'failed' && ctxOf(v).result === 'start-limit-hit';
 
@@ -95,16 +128,22 @@ export const restartsAutomatically: Property = {
 };
 
 /**
- * Whether the start limit can never refuse a start, with `operatorStarts` start/restart requests.
- * In a window [s₁, s₁ + interval] every automatic start comes ≥ RestartSec after the exit before
- * it, so after the first start at most ⌊interval / RestartSec⌋ are automatic and the rest are the
- * operator's: 1 + ⌊interval / RestartSec⌋ + operatorStarts ≤ burst keeps every start allowed.
- * (systemd.unit(5): the limit "applies to all kinds of starts (including manual)".)
+ * Whether the start limit can never refuse a start, with `operatorTokens` start-limit tests the
+ * operator's requests may take. In a window [s₁, s₁ + interval] every automatic start comes ≥
+ * RestartSec after the exit before it, so after the first start at most ⌊interval / RestartSec⌋
+ * are automatic and the rest are the operator's: 1 + ⌊interval / RestartSec⌋ + operatorTokens ≤
+ * burst keeps every start allowed. (systemd.unit(5): the limit "applies to all kinds of starts
+ * (including manual)".) A `systemctl restart` takes one token; a `systemctl start` may take two:
+ * during the auto-restart hold-off the client's start job is tested in AUTO_RESTART, and the
+ * restart job service_start() re-enqueues is tested again in AUTO_RESTART_QUEUED
+ * (service_test_startable() only skips the start states) — see operatorTokens().
  */
-export function startLimitNeverRefuses(unit: UnitConfig, operatorStarts = 0): boolean {
+export const operatorTokens = (starts: number, restarts: number) => 2 * starts + restarts;
+
+export function startLimitNeverRefuses(unit: UnitConfig, operatorTokens = 0): boolean {
   if (limitOff(unit)) return true;
   if (unit.restartSecMs <= 0) return false;
-  return 1 + Math.floor(unit.startLimitIntervalMs / unit.restartSecMs) + operatorStarts <= unit.startLimitBurst;
+  return 1 + Math.floor(unit.startLimitIntervalMs / unit.restartSecMs) + operatorTokens <= unit.startLimitBurst;
 }
 
 /**
@@ -116,12 +155,15 @@ export function startLimitNeverRefuses(unit: UnitConfig, operatorStarts = 0): bo
  * count too (startLimitNeverRefuses): a scenario with more of them can still use the burst up.
  */
 export function systemdPromises(config: SystemdConfig): readonly string[] {
-  const safety = [startLimitRespected, manualStopNeverRestarts, failedNeedsOperator, restartDelayRespected].map((p) => p.name);
+  const safety = SAFETY_PROPERTIES.map((p) => p.name);
   return startLimitNeverRefuses(config.unit) ? [...safety, 'never-gives-up'] : safety;
 }
 
+/** The claims every unit file makes (systemd's documented behaviour, which the model follows). */
+export const SAFETY_PROPERTIES: readonly Property[] = [startLimitRespected, manualStopNeverRestarts, failedNeedsOperator, restartDelayRespected, oneshotNeverRunning, stopWithinTimeout];
+
 export function systemdProperties(config: SystemdConfig, _alphabet: readonly EnvMove<SystemdFault, SystemdConfig>[], withinPeriods?: number): Property[] {
-  const out = [startLimitRespected, manualStopNeverRestarts, failedNeedsOperator, restartDelayRespected, neverGivesUp(config.unit, withinPeriods)];
+  const out = [...SAFETY_PROPERTIES, neverGivesUp(config.unit, withinPeriods)];
   if (config.unit.restart !== 'no') out.push(restartsAutomatically);
   return out;
 }
@@ -143,7 +185,7 @@ export function systemdLabel(entry: Entry): string {
  * does deciding after SIGCHLD (service_sigchld_event → service_enter_dead). The model takes those
  * as zero-time states; a systemctl request cannot land inside them. A deploy (the world) can.
  */
-const MID_STEP = new Set(['boot', 'startRequested', 'condition', 'starting', 'evaluating']);
+const MID_STEP = new Set(['boot', 'startRequested', 'condition', 'starting', 'evaluating', 'stopped', 'drawingDelay']);
 
 function applicable(state: StepState<SystemdWorld, SystemdConfig>, entry: Entry): boolean {
   return ('fault' in entry && entry.fault.kind === 'program') || !MID_STEP.has(topOf(state));
@@ -153,6 +195,9 @@ const MAX_MOVES = 8;
 
 function validate(scenario: LoadedScenario<SystemdWorld, SystemdFault, SystemdConfig>): void {
   const { file } = scenario;
+  if (scenario.config.unit.restartRandomizedDelayMs > 0) {
+    throw new InputError(file, 'unit.RestartRandomizedDelaySec', 'expected 0 for check: restart delays must be fixed (the explorer does not branch on random draws)');
+  }
   if (scenario.world.program.jitterMs > 0) {
     throw new InputError(file, 'program.jitter', 'expected 0 for check: run times must be fixed (the explorer does not branch on random draws)');
   }
@@ -202,18 +247,19 @@ function canonicalizer() {
 
     let key = `${JSON.stringify(state.snapshot.value)}|${Object.keys(state.snapshot.children).join(',')}|${idOf(u)}`;
     key += `|${window(ctx.startLimit)},${steps ? Math.min(ctx.nRestarts, u.restartSteps) : 0},${ctx.result},${pid(ctx.mainPid)}`;
-    key += `,${ctx.forbidRestart ? 1 : 0}${ctx.startAfterStop ? 1 : 0}${ctx.autoStart ? 1 : 0},${ctx.decision ? (ctx.decision.restart ? 'r' : 'n') : '-'},${ctx.nextRestartDelayMs}`;
+    key += `,${ctx.forbidRestart ? 1 : 0}${ctx.startAfterStop ? 1 : 0}${ctx.autoStart ? 1 : 0}${ctx.hurry ? 1 : 0},${ctx.decision ? (ctx.decision.restart ? 'r' : 'n') : '-'},${ctx.nextRestartDelayMs}`;
 
     key += `|${idOf(w.program)},${Math.min(w.runIndex, w.program.script.length)}`;
     const p = w.process;
-    key += p ? `|p${p.hung ? 'H' : p.endsAt - t}:${JSON.stringify(p.outcome)}` : '|-';
+    key += p ? `|p${p.hung ? 'H' : p.endsAt - t}:${JSON.stringify(p.outcome)}:${p.ignore.join(',')}` : '|-';
     const lastExit = w.exits.at(-1);
     key += `|x${lastExit && t - lastExit.at < u.restartSecMs ? t - lastExit.at : '-'}`;
 
     const m: SystemdMonitor = w.monitor;
     const capped = (n: number | null) => (n === null ? '-' : Math.min(n, 1));
     const gap = m.lastAutoStartGapMs === null || m.lastAutoStartGapMs >= u.restartSecMs ? 'ok' : 'early';
-    key += `|m${w.starts - m.seenStarts},${window(m.window)},${m.lastStartRequestAt === t ? 'now' : '-'},${capped(m.startsSinceStop)},${capped(m.startsSinceFailed)},${gap}`;
+    const sigterm = m.sigtermSince === null ? '-' : u.timeoutStopMs === null ? 'w' : Math.min(t - m.sigtermSince, u.timeoutStopMs + 1);
+    key += `|m${w.starts - m.seenStarts},${window(m.window)},${m.lastStartRequestAt === t ? 'now' : '-'},${capped(m.startsSinceStop)},${capped(m.startsSinceFailed)},${gap},${sigterm}`;
 
     key += '|ops';
     for (const o of w.ops) key += `|${o.kind}${'pid' in o ? pid(o.pid) : ''}${o.kind === 'signal' ? o.signal : ''}`;

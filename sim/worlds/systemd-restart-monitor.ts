@@ -20,10 +20,12 @@ export interface SystemdMonitor {
   startsSinceFailed: number | null;
   /** The latest start, if automatic and after an exit: ms from that exit to it (null otherwise). */
   lastAutoStartGapMs: number | null;
+  /** When the unit entered stop-sigterm (waiting for a process that caught KillSignal=); null when not there. */
+  sigtermSince: number | null;
 }
 
 export const EMPTY_MONITOR: SystemdMonitor = {
-  seenStarts: 0, window: { begin: null, num: 0 }, lastStartRequestAt: null, startsSinceStop: null, startsSinceFailed: null, lastAutoStartGapMs: null,
+  seenStarts: 0, window: { begin: null, num: 0 }, lastStartRequestAt: null, startsSinceStop: null, startsSinceFailed: null, lastAutoStartGapMs: null, sigtermSince: null,
 };
 
 /** The part of the world the monitor reads. */
@@ -57,6 +59,9 @@ export function observeSystemd<W extends MonitoredWorld>(world: W, event: EventO
   // `systemctl reset-failed` flushes the start rate counter (unit_reset_failed → ratelimit_reset).
   else if (event.type === 'SYSTEMCTL.RESET_FAILED') m = { ...m, window: EMPTY_MONITOR.window };
   // 3. The unit as it is now.
-  if (topState(snapshot) === 'failed' && m.startsSinceFailed === null) m = { ...m, startsSinceFailed: 0 };
+  const top = topState(snapshot);
+  if (top === 'failed' && m.startsSinceFailed === null) m = { ...m, startsSinceFailed: 0 };
+  if (top === 'stopSigterm' && m.sigtermSince === null) m = { ...m, sigtermSince: t };
+  else if (top !== 'stopSigterm' && m.sigtermSince !== null) m = { ...m, sigtermSince: null };
   return m === before ? world : { ...world, monitor: m };
 }

@@ -1,14 +1,18 @@
-import type { ProcessExit, SignalInput, SpawnInput, SystemctlRequest, WatchInput, WatchOutput } from '../../machines/systemd-restart';
-import { exitFor } from '../../machines/systemd-restart';
+import type { DrawInput, ProcessExit, SignalInput, SignalOutput, SpawnInput, SystemctlRequest, WatchInput, WatchOutput } from '../../machines/systemd-restart';
+import { CATCHABLE_SIGNALS, exitFor } from '../../machines/systemd-restart';
 import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawInt, seedRng } from '../random';
 import type { SystemdMonitor } from './systemd-restart-monitor';
 import { EMPTY_MONITOR } from './systemd-restart-monitor';
 
-/** How one run of the program ends, after how long. */
-export type RunOutcome = { kind: 'exit'; code: number } | { kind: 'signal'; signal: string } | { kind: 'hang' };
-export interface RunSpec { runForMs: number; outcome: RunOutcome }
+/**
+ * How one run of the program ends, after how long: an exit code, a signal, a hang (it stops
+ * answering but never exits), or the kernel's OOM killer (SIGKILL, with an oom_kill event).
+ */
+export type RunOutcome = { kind: 'exit'; code: number } | { kind: 'signal'; signal: string } | { kind: 'hang' } | { kind: 'oom' };
+/** `ignore`: signals the program catches and keeps running on (CATCHABLE_SIGNALS only). */
+export interface RunSpec { runForMs: number; outcome: RunOutcome; ignore?: readonly string[] }
 
 /** The program ExecStart= runs: a script of runs consumed by successive starts, then `then` forever. */
 export interface Program {
@@ -18,13 +22,14 @@ export interface Program {
   jitterMs: number;
 }
 
-export interface MainProcess { pid: number; startedAt: number; endsAt: number; outcome: RunOutcome; hung: boolean }
+export interface MainProcess { pid: number; startedAt: number; endsAt: number; outcome: RunOutcome; hung: boolean; ignore: readonly string[] }
 
 type PendingOp =
   | { id: number; kind: 'spawn'; pid: number }
   | { id: number; kind: 'watch'; pid: number }
   | { id: number; kind: 'signal'; pid: number; signal: string }
-  | { id: number; kind: 'clock' };
+  | { id: number; kind: 'clock' }
+  | { id: number; kind: 'draw'; value: number };
 
 export interface ExitRecord { at: number; pid: number; exit: ProcessExit }
 
@@ -57,6 +62,7 @@ const KEEP_EXITS = 6;
 function exitOf(outcome: RunOutcome): ProcessExit {
   if (outcome.kind === 'exit') return { kind: 'exited', code: outcome.code };
   if (outcome.kind === 'signal') return exitFor(outcome.signal);
+  if (outcome.kind === 'oom') return exitFor('SIGKILL');
   throw new Error('a hung process has no exit');
 }
 
@@ -86,7 +92,7 @@ function begin(world0: SystemdWorld, src: string, input: unknown, t: number) {
     // Type=simple: the unit is started as soon as fork() returned.
     world = {
       ...world, runIndex: world.runIndex + 1, nextPid: pid + 1, starts: world.starts + 1,
-      process: { pid, startedAt: t, endsAt: t + spec.runForMs + extra, outcome: spec.outcome, hung: false },
+      process: { pid, startedAt: t, endsAt: t + spec.runForMs + extra, outcome: spec.outcome, hung: false, ignore: spec.ignore ?? [] },
     };
     return add({ id, kind: 'spawn', pid }, t);
   }
@@ -101,6 +107,13 @@ function begin(world0: SystemdWorld, src: string, input: unknown, t: number) {
     const { pid, signal } = input as SignalInput;
     return add({ id, kind: 'signal', pid, signal }, t);
   }
+  if (src === 'drawRestartDelay') {
+    // random_u64_range(): uniform in [0, max]; drawn now, from the world's seeded generator.
+    const { maxMs } = input as DrawInput;
+    const [value, rng] = drawInt(world.rng, 0, maxMs);
+    world = { ...world, rng };
+    return add({ id, kind: 'draw', value }, t);
+  }
   throw new Error(`systemd-restart world has no actor "${src}"`);
 }
 
@@ -109,6 +122,7 @@ function complete(world0: SystemdWorld, opId: number, t: number): { world: Syste
   if (!op) throw new Error(`unknown operation ${opId}`);
   let world: SystemdWorld = { ...world0, ops: world0.ops.filter((o) => o.id !== opId) };
   if (op.kind === 'clock') return { world, result: { ok: true, output: t } };
+  if (op.kind === 'draw') return { world, result: { ok: true, output: op.value } };
   if (op.kind === 'spawn') return { world, result: { ok: true, output: { pid: op.pid } } };
   const p = world.process;
   if (op.kind === 'watch') {
@@ -118,12 +132,14 @@ function complete(world0: SystemdWorld, opId: number, t: number): { world: Syste
       return { world, result: { ok: true, output: { kind: 'hung' } satisfies WatchOutput } };
     }
     const exit = exitOf(p.outcome);
-    return { world: recordExit(world, p.pid, exit, t), result: { ok: true, output: { kind: 'exit', exit } satisfies WatchOutput } };
+    const kind = p.outcome.kind === 'oom' ? 'oom' : 'exit';
+    return { world: recordExit(world, p.pid, exit, t), result: { ok: true, output: { kind, exit } satisfies WatchOutput } };
   }
   if (!p || p.pid !== op.pid) return { world, result: { ok: false, error: `kill(${op.pid}, ${op.signal}): No such process` } };
-  // Every signal the model sends ends the process (default actions: terminate or core).
+  // A caught signal leaves the process running; any other ends it (default action: terminate or core).
+  if (p.ignore.includes(op.signal) && CATCHABLE_SIGNALS.includes(op.signal)) return { world, result: { ok: true, output: { exit: null } satisfies SignalOutput } };
   const exit = exitFor(op.signal);
-  return { world: recordExit(world, p.pid, exit, t), result: { ok: true, output: { exit } } };
+  return { world: recordExit(world, p.pid, exit, t), result: { ok: true, output: { exit } satisfies SignalOutput } };
 }
 
 function inject(world: SystemdWorld, fault: SystemdFault): { world: SystemdWorld; note: string } {
@@ -135,8 +151,9 @@ function inject(world: SystemdWorld, fault: SystemdFault): { world: SystemdWorld
 
 export function describeRun(spec: RunSpec): string {
   const o = spec.outcome;
-  const end = o.kind === 'exit' ? `exits ${o.code}` : o.kind === 'signal' ? `dies of ${o.signal}` : 'hangs';
-  return `${end} after ${spec.runForMs / 1000}s`;
+  const end = o.kind === 'exit' ? `exits ${o.code}` : o.kind === 'signal' ? `dies of ${o.signal}` : o.kind === 'oom' ? 'is OOM-killed' : 'hangs';
+  const ignores = spec.ignore?.length ? ` (ignores ${spec.ignore.join(', ')})` : '';
+  return `${end} after ${spec.runForMs / 1000}s${ignores}`;
 }
 
 export interface SystemdWorldSummary {

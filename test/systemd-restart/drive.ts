@@ -1,7 +1,7 @@
 import { viewOf } from '../../sim/check/counterexample';
 import type { CheckProperty } from '../../sim/check/model';
 import type { SystemdConfig } from '../../sim/loops/systemd-restart';
-import { failedNeedsOperator, manualStopNeverRestarts, restartDelayRespected, startLimitRespected } from '../../sim/properties/systemd-restart';
+import { SAFETY_PROPERTIES } from '../../sim/properties/systemd-restart';
 import type { Runner } from '../../sim/runner';
 import type { SystemdFault, SystemdWorld } from '../../sim/worlds/systemd-restart';
 
@@ -9,7 +9,7 @@ export type SystemdRunner = Runner<SystemdWorld, SystemdFault, SystemdConfig>;
 type Property = CheckProperty<SystemdWorld, SystemdConfig>;
 
 /** The always-properties: the same objects `loopscope check` explores. */
-export const SAFETY: readonly Property[] = [startLimitRespected, manualStopNeverRestarts, failedNeedsOperator, restartDelayRespected];
+export const SAFETY: readonly Property[] = SAFETY_PROPERTIES;
 
 export interface Failure { property: string; t: number; state: string }
 

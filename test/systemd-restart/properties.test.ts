@@ -6,7 +6,7 @@ import type { CheckView } from '../../sim/check/model';
 import type { SystemdConfig } from '../../sim/loops/systemd-restart';
 import { systemdBinding } from '../../sim/loops/systemd-restart';
 import {
-  failedNeedsOperator, givesUpWithinMs, manualStopNeverRestarts, neverGivesUp, restartDelayRespected, startLimitNeverRefuses, startLimitRespected,
+  failedNeedsOperator, givesUpWithinMs, manualStopNeverRestarts, neverGivesUp, operatorTokens, restartDelayRespected, startLimitNeverRefuses, startLimitRespected,
 } from '../../sim/properties/systemd-restart';
 import { Runner } from '../../sim/runner';
 import type { TimelineEntry } from '../../sim/runner';
@@ -65,8 +65,8 @@ describe('systemd-restart properties hold for random units, programs and operato
   it('eventually: a unit whose start limit cannot refuse a start (with its operator starts) never gives up once the operator is done', () => {
     fc.assert(fc.property(unitArb, fc.array(run, { maxLength: 8 }), run, fc.array(command, { maxLength: 4 }), fc.integer({ min: 0, max: 1000 }),
       (unit, script, then, commands, jitter) => {
-        const operatorStarts = commands.filter((c) => c.verb === 'start' || c.verb === 'restart').length;
-        fc.pre(startLimitNeverRefuses(unit, operatorStarts));
+        const tokens = operatorTokens(commands.filter((c) => c.verb === 'start').length, commands.filter((c) => c.verb === 'restart').length);
+        fc.pre(startLimitNeverRefuses(unit, tokens));
         const property = neverGivesUp(unit);
         const quietFrom = Math.max(0, ...commands.map((c) => c.at)) + givesUpWithinMs(unit);
         const r = runnerOf(unit, script, then, commands, jitter);
