@@ -3,7 +3,7 @@
 # - xmllint (Debian's libxml2-utils) validates `loopscope check --format junit` against
 #   test/fixtures/junit.xsd (test/check/check-cli.test.ts);
 # - systemd-analyze (Debian's systemd; it verifies unit files without systemd running as init)
-#   checks `loopscope real systemd-unit` (test/real/systemd-unit.test.ts).
+#   checks `loopscope real systemd-unit` (test/cli/systemd-unit.test.ts).
 # Idempotent: installs only what is missing.
 set -eu
 SUDO=""
