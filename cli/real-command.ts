@@ -9,7 +9,8 @@ import { hpaColumns } from '../sim/loops/incus-hpa-format';
 import { parseBytes, parseDuration, formatBytes } from '../sim/units';
 import type { RealHpaConfig } from '../real/hpa-config';
 import { loadRealHpaConfig, parseLiveEdit } from '../real/hpa-config';
-import { readYamlFile } from '../sim/scenario/load';
+import { readInputFile } from '../sim/scenario/load';
+import { parseYamlText } from '../sim/scenario/load-text';
 import type { RealFrame } from '../real/hpa-runner';
 import { RealHpaRunner } from '../real/hpa-runner';
 import type { IncusClient } from '../real/incus';
@@ -20,7 +21,7 @@ import { loadLoadTimeline } from '../real/load-timeline';
 import type { LiveSource } from '../real/live-server';
 import { LiveServer, parseLivePort } from '../real/live-server';
 import { ttyApprover } from '../real/step-prompt';
-import { systemdUnit } from '../real/systemd-unit';
+import { systemdUnit, unitUnsafe } from '../real/systemd-unit';
 import { shortenValues } from '../sim/scenario/errors';
 import { ExitError } from './exit';
 import { connectChecked, incusFailure } from './incus-connect';
@@ -34,6 +35,13 @@ interface RunOpts {
 const fail = (message: string, code: number): never => {
   throw new ExitError(code, message);
 };
+
+/** The Incus remote and project: the command line's, else the config file's. */
+function where(opts: { remote?: string; project?: string }, config: RealHpaConfig): { remote?: string; project?: string } {
+  const remote = opts.remote ?? config.remote;
+  const project = opts.project ?? config.project;
+  return { ...(remote !== undefined ? { remote } : {}), ...(project !== undefined ? { project } : {}) };
+}
 
 /** One timeline line per noted frame, formatted exactly like `loopscope sim`. */
 function timelineLine(frame: RealFrame): string | undefined {
@@ -54,7 +62,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
   if (opts.step && !process.stdin.isTTY && livePort === undefined) throw new UsageError('--step', 'expected a terminal on stdin (or --live) to ask before each act');
   // Bad config → InputErrors → exit 2 before anything is contacted or created.
   let current: RealHpaConfig = loadRealHpaConfig(file, opts.policy);
-  const client = await connectChecked(opts);
+  const client = await connectChecked(where(opts, current));
   let stopping: Promise<void> | undefined;
   const print = (text: string) => { if (!opts.json) process.stdout.write(text); };
   let runner: RealHpaRunner | undefined;
@@ -107,21 +115,33 @@ async function runLoop(opts: RunOpts): Promise<void> {
     if (outcome === 'error') process.stderr.write(`loopscope: the period ended in an error: ${r.context?.lastError ?? 'unknown'}\n`);
     return finish(outcome === 'done' ? 0 : 1);
   }
-  // Edits to the config file apply from the next phase; an invalid edit is reported and ignored.
+  // Edits to the config file apply from the next phase; a refused edit is reported and ignored.
+  // The file is read twice, 250 ms apart, and used only when both reads agree: an editor
+  // writing in place is caught between truncation and the last write.
+  let reading = false;
   watchFile(file, { interval: 500 }, (now, before) => {
-    if (now.mtimeMs === before.mtimeMs && now.size === before.size) return;
-    try {
-      const next = parseLiveEdit(current, readYamlFile(file), opts.policy);
-      if (JSON.stringify(next) === JSON.stringify(current)) return;
+    if ((now.mtimeMs === before.mtimeMs && now.size === before.size) || reading) return;
+    reading = true;
+    void settledText(file).then((text) => {
+      if (text === undefined) return; // still changing: the next change event reads it again
+      const next = parseLiveEdit(current, parseYamlText(file, text), opts.policy);
+      if (!next) return;
       current = next;
       r.update(next);
-    } catch (e) {
+    }).catch((e: unknown) => {
       const message = e instanceof Error ? e.message : String(e);
-      process.stderr.write(`loopscope: config edit ignored (the loop keeps its last valid config): ${message}\n`);
+      process.stderr.write(`loopscope: config edit ignored (the loop keeps its last valid config): ${message.split('\n').join('\nloopscope:   ')}\n`);
       r.note(`config edit ignored: ${message.split('\n')[0]}`);
-    }
+    }).finally(() => { reading = false; });
   });
   await new Promise<never>(() => undefined);
+}
+
+/** The file's text if two reads 250 ms apart agree (undefined while it is still being written). */
+async function settledText(file: string): Promise<string | undefined> {
+  const first = readInputFile(file);
+  await new Promise((r) => setTimeout(r, 250));
+  return readInputFile(file) === first ? first : undefined;
 }
 
 /** Starts the live server and prints its URL (with the token) on stderr, so --json stays clean. */
@@ -145,7 +165,8 @@ interface LoadOpts { demand?: string; config?: string; follow?: boolean; scenari
 
 async function runLoad(opts: LoadOpts): Promise<void> {
   const file = requireConfig(opts.config);
-  const { config } = loadRealHpaConfig(file);
+  const loaded = loadRealHpaConfig(file);
+  const { config } = loaded;
   if (opts.demand === undefined && !opts.scenario) throw new UsageError('--demand', 'expected --demand SIZE or --scenario FILE');
   const speed = opts.speed === undefined ? 1 : Number(opts.speed);
   if (!(speed > 0)) throw new UsageError('--speed', `expected a number > 0 (e.g. 15 plays a 15 s period in 1 s), got "${opts.speed}"`);
@@ -153,7 +174,7 @@ async function runLoad(opts: LoadOpts): Promise<void> {
   const demand = opts.demand === undefined ? 0 : parseDemand(opts.demand);
   const interval = opts.interval === undefined ? 500 : parseDuration(opts.interval);
   if (interval === null || interval < 50) throw new UsageError('--interval', `expected a duration ≥ 50ms, got "${opts.interval}"`);
-  const client = await connectChecked(opts);
+  const client = await connectChecked(where(opts, loaded));
   try {
     await loadWith(client, config.name, opts, demand, interval, timeline);
   } catch (e) {
@@ -231,19 +252,23 @@ export function registerReal(program: Command): void {
     .option('--config <file>', 'hpa.yaml (made absolute)')
     .option('--policy <name>', 'HPA policy')
     .option('--remote <name|url>', 'Incus remote')
+    .option('--project <name>', 'Incus project')
     .option('--restart-sec <seconds>', 'seconds between runs (the lab: 10)', '10')
     .option('--continuous', 'run the loop continuously (Restart=on-failure) instead of once per start')
     .action((_opts: unknown, cmd: Command) => {
       // The root program does not use positional options, so `real`'s own --config/--remote catch
       // these flags too: read them merged with the parent's.
-      const opts = cmd.optsWithGlobals<{ config?: string; policy?: string; remote?: string; restartSec: string; continuous?: boolean }>();
+      const opts = cmd.optsWithGlobals<{ config?: string; policy?: string; remote?: string; project?: string; restartSec: string; continuous?: boolean }>();
       const file = resolve(requireConfig(opts.config));
       loadRealHpaConfig(file, opts.policy);
-      if (!/^\d+$/.test(opts.restartSec)) throw new UsageError('--restart-sec', `expected whole seconds, got "${opts.restartSec}"`);
+      if (!/^\d{1,8}$/.test(opts.restartSec)) throw new UsageError('--restart-sec', `expected whole seconds (0–99999999), got "${opts.restartSec}"`);
+      for (const [option, value] of [['--config', file], ['--remote', opts.remote], ['--project', opts.project]] as const) {
+        if (value !== undefined && unitUnsafe(value)) throw new UsageError(option, `expected no control characters (a unit file line cannot hold them), got ${JSON.stringify(value)}`);
+      }
       const launcher = resolve(fileURLToPath(new URL('.', import.meta.url)), 'loopscope');
       process.stdout.write(systemdUnit({
         command: launcher, config: file, restartSec: Number(opts.restartSec), workingDirectory: resolve(launcher, '..', '..'),
-        ...(opts.policy ? { policy: opts.policy } : {}), ...(opts.remote ? { remote: opts.remote } : {}),
+        ...(opts.policy ? { policy: opts.policy } : {}), ...(opts.remote ? { remote: opts.remote } : {}), ...(opts.project ? { project: opts.project } : {}),
         ...(opts.continuous ? { continuous: true } : {}),
       }));
     });

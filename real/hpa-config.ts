@@ -32,6 +32,17 @@ export interface RealHpaConfig {
   file: string;
   config: HpaConfig;
   settings: RealSettings;
+  /** Where the pods live, from the file (the command line's --project/--remote override them). */
+  project?: string;
+  remote?: string;
+  /** The key paths the file set (e.g. `HPA.maxPods`, `backoff.max`): a live edit may not drop one. */
+  keys?: string[];
+}
+
+/** Key paths of a parsed YAML mapping, two levels deep (hpa.yaml nests at most once). */
+function keyPaths(doc: unknown): string[] {
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return [];
+  return Object.entries(doc).flatMap(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? [k, ...Object.keys(v).map((c) => `${k}.${c}`)] : [k]));
 }
 
 export const DEFAULT_REAL_SETTINGS: RealSettings = { image: 'loopscope-busybox', profiles: ['default'], maxParallel: 8 };
@@ -66,22 +77,42 @@ export function loadRealHpaConfig(file: string, policyOverride?: string): RealHp
   return parseRealHpaConfig(file, readYamlFile(file), policyOverride);
 }
 
+/** How to change what a running loop is: the one message every refused identity edit ends with. */
+export const HANDOVER = 'cannot change while the loop runs (its pods are found by it: the loop would abandon them, or count another HPA\'s). '
+  + 'To hand over: stop loopscope, edit the file, start it again — the new identity adopts nothing of the old one\'s pods (delete them first, or keep the old value)';
+
 /**
- * A live edit of hpa.yaml while the loop runs; the loop keeps its last config when it is refused.
+ * A live edit of hpa.yaml while the loop runs. It is applied only when the new file parses and
+ * validates completely, keeps the loop's identity, and differs; otherwise the loop keeps its
+ * current config (the caller reports the refusal).
  * - An empty document is refused: a file saved in place (`: > hpa.yaml`, some editors) is empty for
  *   a moment, and "all defaults" would make the running loop another HPA (name hpa, prefix pod).
- * - `name` and `namePrefix` cannot change: they say which instances this loop owns, and a new
- *   owner key would abandon the running pods. Stop loopscope and start it with the new file.
+ * - A document missing a key the running file set is refused as partial (a write caught half
+ *   way): a dropped key would silently fall back to its default. To return a key to its default,
+ *   write the default value.
+ * - Identity — `name`, `namePrefix` (which instances this loop owns), `project`, `remote` (where
+ *   they live) — cannot change: see HANDOVER.
+ * Returns undefined when the edit changes nothing.
  */
-export function parseLiveEdit(current: RealHpaConfig, doc: unknown, policyOverride?: string): RealHpaConfig {
+export function parseLiveEdit(current: RealHpaConfig, doc: unknown, policyOverride?: string): RealHpaConfig | undefined {
   const file = current.file;
   const empty = doc === null || doc === undefined || (typeof doc === 'object' && Object.keys(doc).length === 0);
   if (empty) throw new InputError(file, '', 'expected the HPA settings (the file is empty: an edit being saved in place?)');
   const next = parseRealHpaConfig(file, doc, policyOverride);
+  const dropped = (current.keys ?? []).filter((k) => !(next.keys ?? []).includes(k));
+  if (dropped.length) {
+    throw new InputErrors(dropped.map((k) => new InputError(file, k, 'expected this key, set in the running config (a partial file? to return it to its default, write the default value)')));
+  }
   const problems: InputError[] = [];
-  const restart = 'while the loop runs (it would abandon the pods it owns): stop loopscope and start it with the new file';
-  if (next.config.name !== current.config.name) problems.push(new InputError(file, 'name', `expected "${current.config.name}" ${restart}`));
-  if (next.config.namePrefix !== current.config.namePrefix) problems.push(new InputError(file, 'namePrefix', `expected "${current.config.namePrefix}" ${restart}`));
+  const same = (field: string, was: string | undefined, now: string | undefined) => {
+    if (was !== now) problems.push(new InputError(file, field, `expected ${was === undefined ? 'no value' : `"${was}"`}: ${field} ${HANDOVER}`));
+  };
+  same('name', current.config.name, next.config.name);
+  same('namePrefix', current.config.namePrefix, next.config.namePrefix);
+  same('project', current.project, next.project);
+  same('remote', current.remote, next.remote);
   if (problems.length) throw new InputErrors(problems);
-  return next;
+  const { keys: _k, ...a } = current;
+  const { keys: _n, ...b } = next;
+  return JSON.stringify(a) === JSON.stringify(b) ? undefined : next;
 }

@@ -66,13 +66,46 @@ export function toHpaConfig(file: ParsedFile, base: HpaConfig = DEFAULT_CONFIG):
   return c;
 }
 
-/** Cross-field rules, reported against the field a user would fix. */
+/**
+ * Bounds every hpa.yaml must respect, simulated or real:
+ * - Node's timers hold a 32-bit signed millisecond count: a delay of 2^31 ms (≈ 24.86 days) or
+ *   more fires after 1 ms (Node docs, setTimeout: "When delay is larger than 2147483647 or less
+ *   than 1, the delay will be set to 1"), so a real loop would run back-to-back.
+ * - A period under 100 ms leaves no time to observe: one list of instances takes tens to
+ *   hundreds of ms (370 ms with 20 containers here), so the loop would only hammer the daemon.
+ *   Kubernetes' HPA syncs every 15 s; the lab's systemd unit every 10 s.
+ * - Memory limits: Incus parses limits.memory into an int64 of bytes; loopscope keeps bytes in a
+ *   JS number, exact up to 2^53−1 (8 PiB), far above any host.
+ * - Pods: real mode runs every pod on one Incus host (or cluster); 1000 is far above what a
+ *   host holds and keeps a run's memory and the explorer's states bounded.
+ */
+export const LIMITS = {
+  maxTimerMs: 2 ** 31 - 1,
+  minPeriodMs: 100,
+  minBackoffMs: 100,
+  maxMemoryBytes: Number.MAX_SAFE_INTEGER,
+  maxPods: 1000,
+} as const;
+
+const days = (ms: number) => `${(ms / 86_400_000).toFixed(2)} days`;
+const timerLimit = `at most 2147483647 ms (${days(LIMITS.maxTimerMs)}: Node timers overflow beyond)`;
+
+/** Cross-field rules and bounds, reported against the field a user would fix. */
 export function configProblems(c: HpaConfig): { field: string; expected: string }[] {
   const out: { field: string; expected: string }[] = [];
   if (c.minPods > c.maxPods) out.push({ field: 'HPA.maxPods', expected: `expected maxPods ≥ minPods (minPods is ${c.minPods}, maxPods is ${c.maxPods})` });
   if (c.maxPods < 1) out.push({ field: 'HPA.maxPods', expected: 'expected maxPods ≥ 1' });
-  if (c.periodMs < 1) out.push({ field: 'period', expected: 'expected a period > 0' });
-  if (c.backoffInitialMs < 1) out.push({ field: 'backoff.initial', expected: 'expected a backoff > 0' });
+  if (c.maxPods > LIMITS.maxPods) out.push({ field: 'HPA.maxPods', expected: `expected at most ${LIMITS.maxPods} pods, got ${c.maxPods}` });
+  if (c.minPods > LIMITS.maxPods) out.push({ field: 'HPA.minPods', expected: `expected at most ${LIMITS.maxPods} pods, got ${c.minPods}` });
+  const timer = (field: string, ms: number, min: number, what: string) => {
+    if (ms < min) out.push({ field, expected: `expected ${what} of at least ${min} ms, got ${ms} ms` });
+    else if (ms > LIMITS.maxTimerMs) out.push({ field, expected: `expected ${what} of ${timerLimit}, got ${days(ms)}` });
+  };
+  timer('period', c.periodMs, LIMITS.minPeriodMs, 'a period');
+  timer('backoff.initial', c.backoffInitialMs, LIMITS.minBackoffMs, 'a backoff');
+  timer('backoff.max', c.backoffMaxMs, LIMITS.minBackoffMs, 'a backoff');
   if (c.backoffMaxMs < c.backoffInitialMs) out.push({ field: 'backoff.max', expected: 'expected backoff.max ≥ backoff.initial' });
+  timer('downscaleStabilization', c.downscaleStabilizationMs, 0, 'a window');
+  if (c.limitsMemoryBytes > LIMITS.maxMemoryBytes) out.push({ field: 'limitsMemory', expected: `expected at most 8PiB (${LIMITS.maxMemoryBytes} bytes), got ${c.limitsMemoryBytes} bytes` });
   return out;
 }
