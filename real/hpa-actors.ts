@@ -2,11 +2,16 @@
 // implemented with Incus REST calls. The machine (machines/incus-hpa/machine.ts) is unchanged.
 import { randomBytes } from 'node:crypto';
 import { fromPromise } from 'xstate';
-import type { CreateInput, CreateOutput, DeleteInput, HpaConfig, InstanceStatus, Observation, ObservedInstance, ObserveInput } from '../machines/incus-hpa';
+import type { CreateInput, CreateOutput, DeleteInput, HpaAction, HpaConfig, InstanceStatus, Observation, ObservedInstance, ObserveInput } from '../machines/incus-hpa';
 import { OWNER_KEY, incusHpaMachine } from '../machines/incus-hpa';
 import type { RealSettings } from './hpa-config';
+import type { Identity } from './identity';
+import { identityOf, rereadForAct } from './identity';
 import type { IncusClient, InstanceFull } from './incus';
 import { IncusError, IncusNotFoundError, IncusOperationError } from './incus';
+import { listOwned } from './owned-observe';
+import type { OwnedGc } from './owned-gc';
+import { ActBatches } from './slow-start';
 
 /** A policy asked to touch an instance this HPA does not own: refused, never done. */
 export class OwnershipError extends Error {
@@ -43,6 +48,40 @@ export interface RealActorHooks {
   onNotDone?: (what: string) => void;
   onRefused?: (error: OwnershipError) => void;
   signal?: AbortSignal;
+  /** Leader election: false once the lease is not safely held; no act is started then. */
+  canAct?: () => boolean;
+  /** The machine's pending actions now (the runner's snapshot), for parallel acts. */
+  pending?: () => readonly HpaAction[];
+  /** Acts run at once at most (slow start 1, 2, 4 … up to this); 1 = one at a time. */
+  maxParallel?: () => number;
+  /** Names this process is creating or deleting right now (the GC leaves them alone). */
+  busy?: Set<string>;
+  /** volatile.uuid and owner of each instance of the last observation: what a delete was decided on. */
+  decided?: Map<string, Identity>;
+  /** Collects owned leftovers (Stopped/Error) whatever the policy; see owned-gc.ts. */
+  gc?: OwnedGc;
+}
+
+/** Leadership lost (or never held): the act is not started. */
+export class NotLeaderError extends Error {
+  override name = 'NotLeaderError';
+  constructor(what: string) {
+    super(`not acting (${what}): this copy does not hold the HPA's lease`);
+  }
+}
+
+function mustAct(hooks: RealActorHooks, what: string): void {
+  if (hooks.canAct && !hooks.canAct()) throw new NotLeaderError(what);
+}
+
+/** Tracks an act on `name` in hooks.busy for its duration. */
+async function tracked<T>(hooks: RealActorHooks, name: string, act: () => Promise<T>): Promise<T> {
+  hooks.busy?.add(name);
+  try {
+    return await act();
+  } finally {
+    hooks.busy?.delete(name);
+  }
 }
 
 const STATUSES: readonly InstanceStatus[] = ['Starting', 'Running', 'Stopping', 'Stopped', 'Frozen', 'Error'];
@@ -86,6 +125,11 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const isBusy = (e: unknown) => e instanceof IncusError && /busy|is running/i.test(e.serverMessage);
 
 export async function createPod(hooks: RealActorHooks, config: HpaConfig, name: string): Promise<void> {
+  mustAct(hooks, `create ${name}`);
+  return tracked(hooks, name, () => createTracked(hooks, config, name));
+}
+
+async function createTracked(hooks: RealActorHooks, config: HpaConfig, name: string): Promise<void> {
   const { client, signal } = hooks;
   const { image, profiles } = hooks.settings();
   const instanceConfig: Record<string, string> = { [OWNER_KEY]: config.name };
@@ -100,48 +144,70 @@ export async function createPod(hooks: RealActorHooks, config: HpaConfig, name: 
       start: true,
     }, { signal, timeoutSec: 120 });
   } catch (err) {
-    // A pod created but not started would be left Stopped: remove it (it carries our key).
-    await removeOwned(hooks, config, name, false).catch(() => undefined);
+    // A pod created but not started would be left Stopped: remove it (it carries our key; the GC
+    // collects it later if the daemon cannot be reached now).
+    await removeTracked(hooks, config, name, false, undefined).catch(() => undefined);
     throw err;
   }
 }
 
+const alreadyStopped = (e: unknown) => e instanceof IncusError && /already stopped|not running/i.test(e.serverMessage);
+
 /**
- * Stop and delete one owned instance; gone already counts as done. The owner key is read
- * from the server just before acting, so a policy asking for someone else's instance is refused.
+ * Stop and delete one owned instance; gone already counts as done, and so do "already stopped" and
+ * "not found" at every step (another copy, an operator or the GC may have got there first).
+ * Immediately before the stop and before each delete the instance is re-read: it must still carry
+ * our owner key (else OwnershipError) and, when `expected` is given, the volatile.uuid decided on
+ * (else IdentityChangedError) — see identity.ts.
  * waitForStop=false (the seed's "fire stop, delete at once") cannot work on Incus (DELETE of a
  * running instance is refused), so it becomes a forced stop that is waited for, then delete.
  */
-export async function removeOwned(hooks: RealActorHooks, config: HpaConfig, name: string, waitForStop: boolean): Promise<void> {
-  const { client, signal } = hooks;
-  let instance;
-  try {
-    instance = await client.getInstance(name, { signal });
-  } catch (err) {
-    if (err instanceof IncusNotFoundError) return;
-    throw err;
-  }
-  const owner = ownerOf(instance);
+export async function removeOwned(hooks: RealActorHooks, config: HpaConfig, name: string, waitForStop: boolean, expected?: Identity): Promise<void> {
+  mustAct(hooks, `delete ${name}`);
+  return tracked(hooks, name, () => removeTracked(hooks, config, name, waitForStop, expected));
+}
+
+async function reread(hooks: RealActorHooks, config: HpaConfig, name: string, expected: Identity | undefined) {
+  const inst = await rereadForAct(hooks.client, name, expected, hooks.signal);
+  if (!inst) return null;
+  const owner = ownerOf(inst);
   if (owner !== config.name) {
     const refused = new OwnershipError(name, config.name, owner);
     hooks.onRefused?.(refused);
     throw refused;
   }
+  return inst;
+}
+
+async function removeTracked(hooks: RealActorHooks, config: HpaConfig, name: string, waitForStop: boolean, expected: Identity | undefined): Promise<void> {
+  const { client, signal } = hooks;
+  const instance = await reread(hooks, config, name, expected);
+  if (!instance) return;
+  // What we delete from here on is this very instance, whether or not a uuid was decided on.
+  const identity = expected ?? identityOf(instance) ?? undefined;
   if (instance.status !== 'Stopped') {
+    const forced = () => client.updateInstanceState(name, { action: 'stop', force: true }, { signal, timeoutSec: 60 });
     try {
       // A clean stop sends SIGPWR to init (our image traps it); bounded, then forced.
-      await client.updateInstanceState(name, waitForStop ? { action: 'stop', timeout: 30 } : { action: 'stop', force: true }, { signal, timeoutSec: 60 });
+      await (waitForStop ? client.updateInstanceState(name, { action: 'stop', timeout: 30 }, { signal, timeoutSec: 60 }) : forced());
     } catch (err) {
       if (err instanceof IncusNotFoundError) return;
-      if (err instanceof IncusOperationError && waitForStop) {
-        await client.updateInstanceState(name, { action: 'stop', force: true }, { signal, timeoutSec: 60 });
-      } else if (!(err instanceof IncusError && /already stopped|not running/i.test(err.serverMessage))) {
+      if (err instanceof IncusOperationError && waitForStop && !alreadyStopped(err)) {
+        try {
+          await forced();
+        } catch (again) {
+          // The finding of issue 13: this "already stopped" used to be re-thrown.
+          if (again instanceof IncusNotFoundError) return;
+          if (!alreadyStopped(again)) throw again;
+        }
+      } else if (!alreadyStopped(err)) {
         throw err;
       }
     }
   }
   // Right after a stop Incus may still answer "Instance is busy" / "Instance is running" briefly.
   for (let attempt = 0; ; attempt++) {
+    if (!(await reread(hooks, config, name, identity))) return;
     try {
       await client.deleteInstance(name, { signal, timeoutSec: 60 });
       return;
@@ -166,21 +232,61 @@ async function approved(hooks: RealActorHooks, request: ActRequest): Promise<boo
   return true;
 }
 
+/** Consecutive pending acts of one kind from the head (what one slow-started run may do at once). */
+function headRun(pending: readonly HpaAction[], kind: HpaAction['kind']): HpaAction[] {
+  const run: HpaAction[] = [];
+  for (const a of pending) {
+    if (a.kind !== kind) break;
+    run.push(a);
+  }
+  return run;
+}
+
 /** The machine's actors, implemented against Incus. */
 export function realHpaActors(hooks: RealActorHooks) {
+  // Parallel only when nobody is asked per act and the policy is not the seed (kept one at a time).
+  const parallel = (config: HpaConfig) => !hooks.dryRun && !hooks.approve && config.policy !== 'seed' && (hooks.maxParallel?.() ?? 1) > 1;
+  const creates = new ActBatches<string, string>(() => hooks.maxParallel?.() ?? 1);
+  const deletes = new ActBatches<string, void>(() => hooks.maxParallel?.() ?? 1);
+  const pendingNow = async () => {
+    // The invoke starts inside the machine's transition: read the snapshot once it is committed.
+    await Promise.resolve();
+    return hooks.pending?.() ?? [];
+  };
   return {
     observe: fromPromise<Observation, ObserveInput>(async ({ input }) => {
-      // One request per observe: every instance with its state.
-      const list = await hooks.client.listInstances({ recursion: 2, signal: hooks.signal });
+      // Only this HPA's instances are listed (server-side filter) and only theirs have state read.
+      const list = await listOwned(hooks.client, input.config.name, hooks.signal);
       hooks.onList?.(list);
-      return observationOf(list, input.config.name, hooks.clock(), hooks.epoch);
+      hooks.decided?.clear();
+      for (const i of list) { const id = identityOf(i); if (id) hooks.decided?.set(i.name, id); }
+      creates.reset();
+      deletes.reset();
+      const collecting = hooks.gc?.sweep(list, hooks.busy ?? new Set()) ?? new Set<string>();
+      return observationOf(list.filter((i) => !collecting.has(i.name)), input.config.name, hooks.clock(), hooks.epoch);
     }),
     createPod: fromPromise<CreateOutput, CreateInput>(async ({ input }) => {
+      if (parallel(input.config)) {
+        const run = headRun(await pendingNow(), 'create');
+        return { name: await creates.claim('create', run.map(() => 'create'), async () => {
+          const name = newPodName(input.config.namePrefix);
+          await createPod(hooks, input.config, name);
+          return name;
+        }) };
+      }
       const name = newPodName(input.config.namePrefix);
       if (await approved(hooks, { kind: 'create', name, config: input.config })) await createPod(hooks, input.config, name);
       return { name };
     }),
     deletePod: fromPromise<void, DeleteInput>(async ({ input }) => {
+      const expected = hooks.decided?.get(input.name);
+      if (parallel(input.config)) {
+        const run = headRun(await pendingNow(), 'delete').flatMap((a) => (a.kind === 'delete' ? [a] : []));
+        const waitFor = new Map(run.map((a) => [a.name, a.waitForStop]));
+        await deletes.claim(input.name, run.map((a) => a.name), (name) =>
+          removeOwned(hooks, input.config, name, waitFor.get(name) ?? input.waitForStop, hooks.decided?.get(name)));
+        return;
+      }
       if (hooks.dryRun || hooks.approve) {
         // Check ownership before asking or pretending: a refusal must show in dry runs too.
         const inst = await hooks.client.getInstance(input.name, { signal: hooks.signal }).catch((e: unknown) => {
@@ -194,7 +300,7 @@ export function realHpaActors(hooks: RealActorHooks) {
         }
       }
       if (await approved(hooks, { kind: 'delete', name: input.name, waitForStop: input.waitForStop, config: input.config })) {
-        await removeOwned(hooks, input.config, input.name, input.waitForStop);
+        await removeOwned(hooks, input.config, input.name, input.waitForStop, expected);
       }
     }),
   };

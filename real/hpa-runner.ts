@@ -11,10 +11,14 @@ import type { HpaWorldSummary } from '../sim/worlds/incus-hpa';
 import type { Adoption } from './adopt';
 import { adoptOwned } from './adopt';
 import type { ApproveAct, OwnershipError, RealActorHooks } from './hpa-actors';
-import { ownerOf, realHpaMachine } from './hpa-actors';
+import { ownerOf, realHpaMachine, removeOwned } from './hpa-actors';
 import { realHpaController } from './hpa-controller';
 import type { RealHpaConfig, RealSettings } from './hpa-config';
-import type { IncusClient, InstanceFull } from './incus';
+import type { IncusClient, IncusConnectOptions, InstanceFull } from './incus';
+import type { Identity } from './identity';
+import { LifecycleWatcher, connectionOf } from './lifecycle-events';
+import { GC_GRACE_MS, OwnedGc } from './owned-gc';
+import { WakeClock } from './wake-clock';
 
 export type RealFrame = Frame<HpaWorldSummary>;
 
@@ -28,7 +32,18 @@ export interface RealRunnerOptions {
   scenario?: string;
   /** Keep at most this many frames (the oldest are dropped): a service running for weeks. */
   maxFrames?: number;
+  /** Leader election: acts (and the GC) only while this says the lease is held. */
+  canAct?: () => boolean;
+  /** Wake the loop on Incus lifecycle events about owned pods (default true). */
+  events?: boolean;
+  /** How to open the events stream (needed over HTTPS; a unix-socket client's own socket otherwise). */
+  connection?: IncusConnectOptions;
+  /** How long an owned pod stays Stopped/Error before the GC removes it (default 3 s). */
+  gcGraceMs?: number;
 }
+
+/** Our own act's trailing lifecycle events (instance-started after the create returned) wake nobody. */
+const OWN_EVENT_QUIET_MS = 3_000;
 
 type Snapshot = ReturnType<ReturnType<typeof realHpaMachine>['getInitialSnapshot']>;
 
@@ -46,6 +61,17 @@ export class RealHpaRunner {
   private actor: AnyActorRef | undefined;
   private snapshot: Snapshot | undefined;
   private readonly listeners = new Set<(s: Snapshot) => void>();
+  private readonly clock = new WakeClock();
+  private readonly busy = new Set<string>();
+  private readonly decided = new Map<string, Identity>();
+  private readonly lastActed = new Map<string, number>();
+  /** Pods this runner created (they are ours before any observation lists them). */
+  private readonly created = new Set<string>();
+  private watcher: LifecycleWatcher | undefined;
+  /** A wake-up arrived while the loop was busy: observe again as soon as it waits. */
+  private dirty = false;
+  /** Wake-ups that ended a wait early (tests, bench). */
+  readonly wakeups: { t: number; why: string }[] = [];
 
   constructor(private readonly options: RealRunnerOptions) {
     this.settings = options.config.settings;
@@ -57,11 +83,60 @@ export class RealHpaRunner {
       epoch: this.epoch,
       ...(options.dryRun ? { dryRun: true } : {}),
       ...(options.approve ? { approve: options.approve } : {}),
-      onList: (list) => { this.lastList = list; },
+      onList: (list) => { this.lastList = list; this.prune(list); },
       onNotDone: (what) => { this.notDone = what; },
       onRefused: (e: OwnershipError) => { this.refusals.push(e.message); },
       signal: this.abort.signal,
+      ...(options.canAct ? { canAct: options.canAct } : {}),
+      pending: () => this.actor?.getSnapshot().context.pending ?? [],
+      maxParallel: () => this.settings.maxParallel,
+      busy: this.busy,
+      decided: this.decided,
     };
+    if (!options.dryRun) {
+      this.hooks.gc = new OwnedGc({
+        graceMs: options.gcGraceMs ?? GC_GRACE_MS,
+        now: () => this.now(),
+        mayAct: () => options.canAct?.() ?? true,
+        remove: (name, identity) => removeOwned(this.hooks, this.config, name, true, identity),
+        onRemoved: (name, status) => this.note(`gc: removed ${name} (owned, left ${status})`),
+        onFailed: (name, err) => this.note(`gc: could not remove ${name}: ${err instanceof Error ? err.message : String(err)}`),
+      });
+    }
+  }
+
+  /**
+   * Observe now instead of at the end of the period (an event about an owned pod). Level-triggered:
+   * it only brings the next observe forward; while the loop is busy it is remembered for its wait.
+   */
+  wake(why: string): void {
+    if (!this.actor || !this.snapshot) return;
+    if (this.snapshot.matches('waiting')) {
+      if (this.clock.fireNow() > 0) this.wakeups.push({ t: this.now(), why });
+    } else {
+      this.dirty = true;
+    }
+  }
+
+  /** Forget our own acts once they are long past and the pods gone (a run lasts weeks). */
+  private prune(list: InstanceFull[]): void {
+    const listed = new Set(list.map((i) => i.name));
+    const old = this.now() - 60_000;
+    for (const [name, t] of this.lastActed) {
+      if (t < old && !listed.has(name)) { this.lastActed.delete(name); this.created.delete(name); }
+    }
+  }
+
+  private async concerns(name: string, action: string): Promise<boolean> {
+    if (this.busy.has(name)) return false;
+    const acted = this.lastActed.get(name);
+    if (acted !== undefined && this.now() - acted < OWN_EVENT_QUIET_MS) return false;
+    if (this.decided.has(name) || this.created.has(name)) return true;
+    // Not seen yet (a pod created from outside with our key is ours too): one GET to know. A deleted
+    // instance we never saw cannot be asked about, and was not ours as far as we knew.
+    if (action === 'instance-deleted') return false;
+    const inst = await this.options.client.getInstance(name, { signal: this.abort.signal });
+    return ownerOf(inst) === this.config.name;
   }
 
   now(): number {
@@ -78,12 +153,21 @@ export class RealHpaRunner {
     const machine = realHpaMachine(this.hooks);
     const actor = createActor(machine, {
       input: { config: this.config },
+      clock: this.clock,
       inspect: (ev: InspectionEvent) => {
         if (ev.type === '@xstate.snapshot' && ev.actorRef === this.actor) this.record(ev.event, ev.snapshot as Snapshot);
       },
     });
     this.actor = actor;
     this.pushFrame('real.adopt', parts.join('; '), actor.getSnapshot() as Snapshot);
+    const connection = this.options.connection ?? connectionOf(this.options.client);
+    if (this.options.events !== false && connection) {
+      this.watcher = new LifecycleWatcher(connection, {
+        concerns: (name, action) => this.concerns(name, action),
+        onWake: (why) => this.wake(why),
+      });
+      this.watcher.start();
+    }
     actor.start();
     return adoption;
   }
@@ -131,11 +215,20 @@ export class RealHpaRunner {
 
   /** Stop cleanly: an act in progress (create, stop+delete) is finished first. */
   async stop(): Promise<void> {
+    this.watcher?.stop();
     if (this.snapshot && phaseOf(this.snapshot.tags) === 'act') {
       await this.waitFor((s) => phaseOf(s.tags) !== 'act', 180_000).catch(() => undefined);
     }
     this.actor?.stop();
     this.abort.abort(new Error('runner stopped'));
+  }
+
+  /** Stop at once (the lease is lost): requests in flight are aborted, nothing more is started. */
+  abortNow(why: string): void {
+    this.watcher?.stop();
+    if (this.snapshot) this.pushFrame('real.lease', why, this.snapshot);
+    this.actor?.stop();
+    this.abort.abort(new Error(why));
   }
 
   trace(): Trace<HpaWorldSummary> {
@@ -152,7 +245,18 @@ export class RealHpaRunner {
   private record(event: EventObject, snapshot: Snapshot): void {
     // The delete being answered is the previous snapshot's first pending action (shifted since).
     const acted = this.snapshot?.context.pending[0];
+    const wasWaiting = this.snapshot?.matches('waiting') ?? false;
     this.snapshot = snapshot;
+    if (event.type === 'xstate.done.actor.createPod') {
+      const out = (event as { output?: { name?: string } }).output;
+      if (out?.name) { this.lastActed.set(out.name, this.now()); this.created.add(out.name); }
+    }
+    if (acted?.kind === 'delete' && event.type.startsWith('xstate.')) this.lastActed.set(acted.name, this.now());
+    if (!wasWaiting && snapshot.matches('waiting') && this.dirty) {
+      this.dirty = false;
+      // After this snapshot is recorded: the period timer is scheduled by then.
+      setImmediate(() => this.wake('event during the period'));
+    }
     let note = hpaBinding.note?.(snapshot.context, event);
     if (event.type === 'xstate.done.actor.createPod' || event.type === 'xstate.done.actor.deletePod') {
       if (this.notDone) note = this.notDone;

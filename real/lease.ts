@@ -1,0 +1,270 @@
+// One leader per HPA name: a lease kept in the Incus server itself, with client-go's leader-election
+// semantics (k8s.io/client-go tools/leaderelection/leaderelection.go: acquire, renew,
+// tryAcquireOrRenew, release). The lock is a profile per HPA, `loopscope-lease-<name>`, whose
+// `user.*` config keys hold the record (the fields of coordination.k8s.io Lease's spec). Profiles
+// are what a client restricted to its project may still write, and profile PUT honours If-Match:
+// Incus answers 412 "ETag doesn't match" when the profile changed since our read (checked on
+// Incus 6.0.4; cmd/incusd/profiles.go profilePut calls util.EtagCheck), so two copies racing for
+// the lease cannot both win.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { IncusClient } from './incus';
+import { IncusError, IncusNotFoundError } from './incus';
+
+/** client-go's defaults (leaderelection.go, LeaderElectionConfig docs; kube-controller-manager). */
+export const LEASE_DURATION_MS = 15_000;
+export const RENEW_DEADLINE_MS = 10_000;
+export const RETRY_PERIOD_MS = 2_000;
+/** wait.JitterUntil's factor for the standby's retries (leaderelection.go JitterFactor). */
+const JITTER_FACTOR = 1.2;
+
+const KEY = 'user.loopscope.lease.';
+
+export interface LeaseRecord {
+  holder: string;
+  leaseDurationSeconds: number;
+  acquireTime: string;
+  renewTime: string;
+  transitions: number;
+}
+
+export const leaseProfileName = (hpa: string) => `loopscope-lease-${hpa}`;
+
+function toConfig(r: LeaseRecord): Record<string, string> {
+  return {
+    [`${KEY}holder`]: r.holder,
+    [`${KEY}duration-seconds`]: String(r.leaseDurationSeconds),
+    [`${KEY}acquire-time`]: r.acquireTime,
+    [`${KEY}renew-time`]: r.renewTime,
+    [`${KEY}transitions`]: String(r.transitions),
+  };
+}
+
+function fromConfig(config: Record<string, string> | undefined): LeaseRecord {
+  const c = config ?? {};
+  return {
+    holder: c[`${KEY}holder`] ?? '',
+    leaseDurationSeconds: Number(c[`${KEY}duration-seconds`] ?? 0) || 0,
+    acquireTime: c[`${KEY}acquire-time`] ?? '',
+    renewTime: c[`${KEY}renew-time`] ?? '',
+    transitions: Number(c[`${KEY}transitions`] ?? 0) || 0,
+  };
+}
+
+interface Profile { name: string; description: string; config: Record<string, string>; devices: Record<string, Record<string, string>> }
+
+/** The lock: get / create / update-if-unchanged of the lease profile (client-go's resourcelock.Interface). */
+export class ProfileLeaseLock {
+  readonly profile: string;
+  constructor(private readonly client: IncusClient, readonly hpa: string) {
+    this.profile = leaseProfileName(hpa);
+  }
+
+  private get path() { return `/1.0/profiles/${encodeURIComponent(this.profile)}`; }
+
+  /** The record and the ETag it was read with; null when there is no lease profile yet. */
+  async get(timeoutMs?: number): Promise<{ record: LeaseRecord; etag: string | undefined; devices: Profile['devices']; description: string } | null> {
+    try {
+      // The ETag header is the hash PUT compares an If-Match against (Incus util.EtagHash).
+      const { envelope, headers } = await this.client.request<Profile>('GET', this.path, timeoutMs ? { timeoutMs } : {});
+      const value = envelope.metadata;
+      const etag = typeof headers.etag === 'string' ? headers.etag : undefined;
+      return { record: fromConfig(value.config), etag, devices: value.devices ?? {}, description: value.description ?? '' };
+    } catch (err) {
+      if (err instanceof IncusNotFoundError) return null;
+      throw err;
+    }
+  }
+
+  /** Creates the profile holding `record`; false when another copy created it first. */
+  async create(record: LeaseRecord, timeoutMs?: number): Promise<boolean> {
+    try {
+      await this.client.request('POST', '/1.0/profiles', {
+        body: { name: this.profile, description: `loopscope leader lease of HPA ${this.hpa} (do not attach)`, config: toConfig(record), devices: {} },
+        ...(timeoutMs ? { timeoutMs } : {}),
+      });
+      return true;
+    } catch (err) {
+      if (err instanceof IncusError && (err.status === 409 || /already exists/i.test(err.serverMessage))) return false;
+      throw err;
+    }
+  }
+
+  /** PUT with If-Match: false when the lease changed since it was read (HTTP 412). */
+  async update(record: LeaseRecord, read: { etag: string | undefined; devices: Profile['devices']; description: string }, timeoutMs?: number): Promise<boolean> {
+    if (!read.etag) throw new IncusError(`GET ${this.path} sent no ETag: cannot update the lease safely`);
+    try {
+      await this.client.request('PUT', this.path, {
+        body: { description: read.description, config: toConfig(record), devices: read.devices },
+        headers: { 'if-match': read.etag },
+        ...(timeoutMs ? { timeoutMs } : {}),
+      });
+      return true;
+    } catch (err) {
+      if (err instanceof IncusError && err.status === 412) return false;
+      throw err;
+    }
+  }
+}
+
+export interface ElectorOptions {
+  identity?: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+  /** Each time the observed holder changes (client-go OnNewLeader). */
+  onNewLeader?: (holder: string) => void;
+  /** A failed attempt (the daemon unreachable, a lost race), for the log. */
+  onAttemptFailed?: (why: string) => void;
+  now?: () => number;
+}
+
+export const defaultIdentity = () => `${hostname()}_${process.pid}_${randomBytes(3).toString('hex')}`;
+const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
+  const t = setTimeout(done, ms);
+  function done() { clearTimeout(t); signal?.removeEventListener('abort', done); resolve(); }
+  signal?.addEventListener('abort', done, { once: true });
+});
+
+export class LeaderElector {
+  readonly identity: string;
+  readonly leaseDurationMs: number;
+  readonly renewDeadlineMs: number;
+  readonly retryPeriodMs: number;
+  readonly lock: ProfileLeaseLock;
+  private observed: LeaseRecord | null = null;
+  /** Local monotonic-ish time when `observed` last changed (client-go observedTime): no clock skew. */
+  private observedAt = 0;
+  private reportedLeader: string | undefined;
+  /** Local time of our last successful acquire/renew write. */
+  private renewedAt = -Infinity;
+  private leading = false;
+  private readonly now: () => number;
+
+  constructor(client: IncusClient, hpa: string, private readonly options: ElectorOptions = {}) {
+    this.identity = options.identity ?? defaultIdentity();
+    this.leaseDurationMs = options.leaseDurationMs ?? LEASE_DURATION_MS;
+    this.renewDeadlineMs = options.renewDeadlineMs ?? RENEW_DEADLINE_MS;
+    this.retryPeriodMs = options.retryPeriodMs ?? RETRY_PERIOD_MS;
+    if (!(this.leaseDurationMs > this.renewDeadlineMs && this.renewDeadlineMs > this.retryPeriodMs * JITTER_FACTOR)) {
+      // The same checks as NewLeaderElector: otherwise a leader could still act after a standby took over.
+      throw new Error('leader election: need leaseDuration > renewDeadline > 1.2 × retryPeriod');
+    }
+    this.lock = new ProfileLeaseLock(client, hpa);
+    this.now = options.now ?? (() => performance.now());
+  }
+
+  /** The last observed holder ('' when released or never seen). */
+  get holder(): string { return this.observed?.holder ?? ''; }
+
+  /**
+   * True while acting is safe: we hold the lease and renewed it less than renewDeadline ago.
+   * A standby waits a whole leaseDuration after it last saw the record change, so a leader that
+   * cannot renew stops acting (renewDeadline) before anyone else may start (leaseDuration).
+   */
+  holdsLease(): boolean {
+    return this.leading && this.now() - this.renewedAt < this.renewDeadlineMs;
+  }
+
+  /** client-go tryAcquireOrRenew: one attempt, true when we hold the lease afterwards. */
+  async tryAcquireOrRenew(): Promise<boolean> {
+    const timeoutMs = this.retryPeriodMs;
+    const start = this.now();
+    const iso = new Date().toISOString();
+    const mine: LeaseRecord = { holder: this.identity, leaseDurationSeconds: Math.round(this.leaseDurationMs / 1000), acquireTime: iso, renewTime: iso, transitions: 0 };
+    const current = await this.lock.get(timeoutMs);
+    if (!current) {
+      if (!(await this.lock.create(mine, timeoutMs))) return false;
+      this.observe(mine, start);
+      this.renewedAt = start;
+      return true;
+    }
+    const old = current.record;
+    if (!this.observed || JSON.stringify(this.observed) !== JSON.stringify(old)) this.observe(old, this.now());
+    const iAmHolder = old.holder === this.identity;
+    if (old.holder !== '' && !iAmHolder && this.observedAt + this.leaseDurationMs > this.now()) return false;
+    const next: LeaseRecord = iAmHolder
+      ? { ...mine, acquireTime: old.acquireTime, transitions: old.transitions }
+      : { ...mine, transitions: old.transitions + 1 };
+    if (!(await this.lock.update(next, current, timeoutMs))) return false;
+    this.observe(next, start);
+    // Counted from before the read: the standby's clock started no earlier than our write.
+    this.renewedAt = start;
+    return true;
+  }
+
+  private observe(record: LeaseRecord, at: number): void {
+    this.observed = record;
+    this.observedAt = at;
+    if (record.holder !== this.reportedLeader) {
+      this.reportedLeader = record.holder;
+      this.options.onNewLeader?.(record.holder);
+    }
+  }
+
+  private async attempt(): Promise<boolean> {
+    try {
+      return await this.tryAcquireOrRenew();
+    } catch (err) {
+      this.options.onAttemptFailed?.(err instanceof Error ? err.message : String(err));
+      return false;
+    }
+  }
+
+  /** client-go acquire: retries every retryPeriod (jittered) until we hold the lease or `signal` aborts. */
+  async acquire(signal?: AbortSignal): Promise<boolean> {
+    while (!signal?.aborted) {
+      if (await this.attempt()) {
+        this.leading = true;
+        return true;
+      }
+      await sleep(this.retryPeriodMs * (1 + Math.random() * JITTER_FACTOR), signal);
+    }
+    return false;
+  }
+
+  /**
+   * client-go renew: every retryPeriod; when no renewal succeeded within renewDeadline, leadership
+   * is lost: `onLost` runs once and the loop ends. Resolves when it ends (lost or aborted).
+   */
+  async renewUntilLost(onLost: (why: string) => void, signal?: AbortSignal): Promise<void> {
+    while (!signal?.aborted) {
+      await sleep(this.retryPeriodMs, signal);
+      if (signal?.aborted) return;
+      const deadline = this.renewedAt + this.renewDeadlineMs;
+      let renewed = false;
+      while (!signal?.aborted && this.now() < deadline) {
+        if (await this.attempt()) { renewed = this.observed?.holder === this.identity; break; }
+        if (this.observed && this.observed.holder !== this.identity) break; // someone else holds it
+        await sleep(Math.min(this.retryPeriodMs, Math.max(0, deadline - this.now())), signal);
+      }
+      if (signal?.aborted) return;
+      if (!renewed) {
+        this.leading = false;
+        onLost(this.observed && this.observed.holder !== this.identity
+          ? `the lease is now held by ${this.observed.holder}`
+          : `could not renew the lease within ${this.renewDeadlineMs / 1000} s`);
+        return;
+      }
+    }
+  }
+
+  /** client-go release (ReleaseOnCancel): holder cleared, duration 1 s, so a standby takes over at once. */
+  async release(): Promise<boolean> {
+    if (!this.leading) return true;
+    this.leading = false;
+    try {
+      const current = await this.lock.get(this.retryPeriodMs);
+      if (!current || current.record.holder !== this.identity) return true;
+      const released: LeaseRecord = { ...current.record, holder: '', leaseDurationSeconds: 1 };
+      return await this.lock.update(released, current, this.retryPeriodMs);
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** What `loopscope real status` shows of the lease. */
+export async function readLease(client: IncusClient, hpa: string): Promise<LeaseRecord | null> {
+  return (await new ProfileLeaseLock(client, hpa).get())?.record ?? null;
+}
