@@ -13,6 +13,8 @@ import { readInputFile } from '../sim/scenario/load';
 import { parseYamlText } from '../sim/scenario/load-text';
 import type { RealFrame } from '../real/hpa-runner';
 import { RealHpaRunner } from '../real/hpa-runner';
+import { Leadership } from '../real/leadership';
+import { registerRealStatus } from './real-status';
 import type { IncusClient } from '../real/incus';
 import { IncusError } from '../real/incus';
 import { LOAD_FILE, LoadDriver, spreadLoad } from '../real/load';
@@ -72,8 +74,11 @@ async function runLoop(opts: RunOpts): Promise<void> {
   });
   const tty = opts.step && process.stdin.isTTY ? ttyApprover(() => runner?.context, () => { void shutdown('quit'); }) : undefined;
   const approve = opts.step ? (live ? live.approver(tty, (line) => process.stderr.write(`loopscope: ${line}\n`)) : tty) : undefined;
+  // One leader per HPA name (real/leadership.ts); a dry run acts on nothing and takes no lease.
+  const leader = opts.dryRun ? undefined : new Leadership(client, current.config.name, (line) => process.stderr.write(`loopscope: ${line}\n`));
   runner = new RealHpaRunner({
     client, config: current, scenario: basename(file).replace(/\.ya?ml$/, ''),
+    ...(leader ? { canAct: () => leader.holdsLease() } : {}),
     // Without --out/--json nobody reads the trace: keep only a recent window in memory.
     ...(opts.out || opts.json ? {} : { maxFrames: 1_000 }),
     ...(opts.dryRun ? { dryRun: true } : {}), ...(approve ? { approve } : {}),
@@ -96,12 +101,16 @@ async function runLoop(opts: RunOpts): Promise<void> {
     if (stopping) { process.stderr.write(`loopscope: ${why} again: exiting now\n`); process.exit(130); }
     process.stderr.write(`loopscope: ${why}: finishing the current operation, then exiting\n`);
     live?.skipPending();
-    stopping = r.stop().then(() => finish(0));
+    stopping = r.stop().then(() => leader?.release()).then(() => finish(0));
     return stopping;
   }
   process.on('SIGINT', () => void shutdown('SIGINT'));
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
+  if (leader) {
+    if (!(await leader.waitToLead())) return; // a signal while standing by: shutdown() finishes
+    leader.keepLeading((why) => { r.abortNow(`lost the lease: ${why}`); void finish(1); });
+  }
   try {
     await r.start();
   } catch (e) {
@@ -112,6 +121,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
     const outcome = await r.runOnce();
     if (stopping) return;
     await r.stop();
+    await leader?.release();
     if (outcome === 'error') process.stderr.write(`loopscope: the period ended in an error: ${r.context?.lastError ?? 'unknown'}\n`);
     return finish(outcome === 'done' ? 0 : 1);
   }
@@ -245,6 +255,8 @@ export function registerReal(program: Command): void {
     .option('--json', 'print the trace JSON (at exit) instead of the timeline')
     .option('--out <file>', 'also write the trace JSON to this file at exit')
     .action((opts: RunOpts) => runLoop(opts));
+
+  registerRealStatus(real);
 
   real
     .command('systemd-unit')

@@ -1,0 +1,50 @@
+// How `loopscope real` uses the lease (lease.ts): wait as a standby and say so, lead, keep renewing,
+// stop acting at once when renewal fails, release on a clean exit so a standby takes over at once.
+import type { IncusClient } from './incus';
+import type { ElectorOptions } from './lease';
+import { LeaderElector } from './lease';
+
+export class Leadership {
+  readonly elector: LeaderElector;
+  private readonly abort = new AbortController();
+  private standbySaid = false;
+
+  constructor(client: IncusClient, hpa: string, private readonly log: (line: string) => void, options: ElectorOptions = {}) {
+    this.elector = new LeaderElector(client, hpa, {
+      ...options,
+      onNewLeader: (holder) => {
+        if (holder && holder !== this.elector.identity) {
+          this.standbySaid = true;
+          this.log(`standby: HPA ${hpa}'s lease (profile ${this.elector.lock.profile}) is held by ${holder}; `
+            + `waiting, taking over within ${this.elector.leaseDurationMs / 1000} s after it stops renewing`);
+        }
+      },
+      onAttemptFailed: (why) => this.log(`lease: attempt failed: ${why}`),
+    });
+  }
+
+  holdsLease(): boolean {
+    return this.elector.holdsLease();
+  }
+
+  /** Resolves true once leading, false when cancelled first. */
+  async waitToLead(): Promise<boolean> {
+    const led = await this.elector.acquire(this.abort.signal);
+    if (led) this.log(`leading: holds the lease of profile ${this.elector.lock.profile} as ${this.elector.identity}${this.standbySaid ? ' (took over)' : ''}`);
+    return led;
+  }
+
+  /** Renews in the background; `onLost` runs once if the lease cannot be kept. */
+  keepLeading(onLost: (why: string) => void): void {
+    void this.elector.renewUntilLost((why) => {
+      this.log(`lost the lease: ${why}; stopped acting`);
+      onLost(why);
+    }, this.abort.signal);
+  }
+
+  /** Stop waiting/renewing and give the lease up (a standby may start at once). */
+  async release(): Promise<void> {
+    this.abort.abort();
+    await this.elector.release();
+  }
+}
