@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import type { Recommendation } from '../../machines/hpa-algorithm';
 import { calculateReplicas as calculateFor, convertDesiredReplicasWithRules, scaleUpLimit, stabilizeRecommendation } from '../../machines/hpa-algorithm';
 import type { KubernetesRelease } from '../../machines/hpa-algorithm';
-import type { ObservedInstance } from '../../machines/incus-hpa';
+import type { HpaConfig, ObservedInstance } from '../../machines/incus-hpa';
+import { DEFAULT_PARAMS, hpaBinding } from '../../sim/loops/incus-hpa';
+import type { TimelineEntry } from '../../sim/runner';
+import { Runner } from '../../sim/runner';
+import type { HpaFault } from '../../sim/worlds/incus-hpa';
+import { createHpaWorld } from '../../sim/worlds/incus-hpa';
 import { EMPTY_POLICY_MEMORY, kubernetesPolicy } from '../../machines/incus-hpa';
 import { metricPodOf } from '../../machines/incus-hpa/policies/kubernetes';
 import { MiB, config, pod } from './helpers';
@@ -158,5 +163,29 @@ describe('kubernetes policy', () => {
     expect(first.actions).toEqual([]);
     const later = run(pods, {}, first.memory, 400_000);
     expect(later.actions).toEqual([{ kind: 'delete', name: 'c', waitForStop: true }, { kind: 'delete', name: 'b', waitForStop: true }]);
+  });
+});
+
+describe('kubernetes policy on the simulated host: the restartController fault', () => {
+  // horizontal.go keeps recommendations in memory only; recordInitialRecommendation re-seeds them
+  // with the current count after a restart, so the scale-down waits a whole window again.
+  const GB = 1e9;
+  function firstDeleteAt(timeline: TimelineEntry<HpaFault, HpaConfig>[]) {
+    const c = config({ policy: 'kubernetes', minPods: 1, maxPods: 5, memoryThreshold: 50, limitsMemoryBytes: GB, downscaleStabilizationMs: 300_000 });
+    const pods = ['pod-a', 'pod-b', 'pod-c', 'pod-d', 'pod-e'].map((name, i) => ({ name, owner: c.name, status: 'Running' as const, limitBytes: GB, stressBytes: 0, serves: true, createdAt: i }));
+    const r = new Runner(hpaBinding, { scenario: 'restart', seed: 1, world: createHpaWorld(1, { ...DEFAULT_PARAMS, failureProbability: 0 }, pods), config: c, timeline });
+    while (r.nextEventAt !== undefined && r.nextEventAt <= 15 * 60_000) {
+      r.processNext();
+      if (r.world.instances.some((i) => i.status === 'Stopping')) return r.t;
+    }
+    return undefined;
+  }
+  it('5 idle pods: no scale-down before the first window ends; a restart at 4 min starts the window again', () => {
+    const plain = firstDeleteAt([])!;
+    expect(plain).toBeGreaterThan(300_000);
+    expect(plain).toBeLessThan(330_000);
+    const restarted = firstDeleteAt([{ at: 240_000, fault: { kind: 'restartController' } }])!;
+    expect(restarted).toBeGreaterThan(240_000 + 300_000);
+    expect(restarted).toBeLessThan(240_000 + 330_000);
   });
 });
