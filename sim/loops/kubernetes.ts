@@ -14,7 +14,7 @@ import { knownKinds, manifestSchemaFor, parseCpu, toNewObject } from './kubernet
 import { kubernetesController } from './kubernetes-controller';
 import { parseHpaOptions } from './kubernetes-hpa-options';
 import { noteFor } from './kubernetes-notes';
-import { MODULE_TIMEOUT_MS, loadModuleController } from '../user-controller/hook';
+import { MODULE_TIMEOUT_MS, loadModuleController, loadWebhookController } from '../user-controller/hook';
 import { declaredPropertySchema, declareProperties } from '../user-controller/declared';
 
 export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConfig> = {
@@ -29,6 +29,14 @@ export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConf
 };
 
 const reconcilerName = z.enum(RECONCILER_NAMES as [ReconcilerName, ...ReconcilerName[]], { error: `expected one of ${RECONCILER_NAMES.join(', ')}` });
+
+const hookUrl = z.string().regex(/^https?:\/\/[^\s]+$/, { error: 'expected an http(s) URL of the hook, e.g. http://127.0.0.1:8080/sync' });
+/** A Metacontroller CompositeController whose hooks are the user's webhooks (sim/user-controller/webhook.ts). */
+const webhookControllerSchema = z.strictObject({
+  metacontroller: z.literal('composite', { error: 'expected composite (CompositeController)' }),
+  parent: z.string().min(1), children: z.array(z.string().min(1)).min(1),
+  sync: hookUrl, finalize: hookUrl.optional(), timeout: durationField.optional(),
+});
 
 const latencySchema = z.strictObject({
   api: durationField.optional(), watch: durationField.optional(), scheduler: durationField.optional(), start: durationField.optional(),
@@ -75,8 +83,8 @@ const queueSchema = z.strictObject({
 export const kubernetesScenarioSchema = z.strictObject({
   ...headerShape('kubernetes'),
   // A built-in controller by name, or the user's own: a module exporting reconcile(request, client).
-  controller: z.union([reconcilerName, z.strictObject({ module: z.string().min(1), timeout: durationField.optional() })],
-    { error: `expected one of ${RECONCILER_NAMES.join(', ')}, or { module: ./my-controller.ts }` }),
+  controller: z.union([reconcilerName, z.strictObject({ module: z.string().min(1), timeout: durationField.optional() }), webhookControllerSchema],
+    { error: `expected one of ${RECONCILER_NAMES.join(', ')}, { module: ./my-controller.ts } or { metacontroller: composite, parent, children, sync: http://… }` }),
   builtins: z.array(reconcilerName).optional(),
   // Counts a controller module promises, checked beside the built-in claims (sim/user-controller/declared.ts).
   properties: z.array(declaredPropertySchema).optional(),
@@ -137,7 +145,9 @@ export function parseKubernetesScenario(file: string, name: string, doc: unknown
   if (params.heartbeatMs < 1) throw new InputError(file, 'cluster.heartbeat', 'expected a duration > 0');
   if (params.resyncMs < 0) throw new InputError(file, 'cluster.resync', 'expected a duration ≥ 0 (0: never, as client-go)');
   const builtins = s.builtins ?? [];
-  const focal = typeof s.controller === 'string' ? s.controller : loadModuleController(file, s.controller.module, s.controller.timeout ?? MODULE_TIMEOUT_MS).name;
+  const focal = typeof s.controller === 'string' ? s.controller
+    : 'module' in s.controller ? loadModuleController(file, s.controller.module, s.controller.timeout ?? MODULE_TIMEOUT_MS).name
+      : loadWebhookController(file, { parent: s.controller.parent, children: s.controller.children, sync: s.controller.sync, finalize: s.controller.finalize, timeoutMs: s.controller.timeout ?? MODULE_TIMEOUT_MS }).name;
   if (s.properties && typeof s.controller === 'string') throw new InputError(file, 'properties', 'expected declared properties only with a controller module (controller: { module })');
   declareProperties(focal, s.properties ?? []);
   if (typeof s.controller === 'string' && builtins.includes(s.controller)) throw new InputError(file, 'builtins', `expected the built-in controllers not to include the focal controller "${s.controller}"`);

@@ -15,7 +15,7 @@ import { hpaConverges, noWarmUpOverscale, scalesToMax, withinBounds } from './ku
 import { compositeConverges, decoratorConverges, decorates, oneAttachment, onePodPerParent, recreatesPod } from './kubernetes/metacontroller';
 import { applicationConverges, cleanupBeforeFinalizer, databaseConverges, deletesApplication, failsOver, onePrimary, queueScalerConverges, scalesWorkersUp, workersWithinBounds } from './kubernetes/operators';
 import { moduleProperties, modulePromises } from './kubernetes/module';
-import { isModuleController } from '../user-controller/declared';
+import { isUserController } from '../user-controller/declared';
 import { noExtraPods, noSurplusAtRest, reachesReplicas, replicaSetConverges, waitsForExpectations } from './kubernetes/replicaset';
 
 /**
@@ -146,7 +146,7 @@ export function kubernetesProperties(config: ControllerConfig, alphabet: readonl
     }
     default: {
       // A user's controller module: pods it creates still have to start, so allow one pod's life.
-      if (!isModuleController(config.reconciler)) return [];
+      if (!isUserController(config.reconciler)) return [];
       const { withinMs, within } = bound(params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs));
       return moduleProperties(config, world, withinMs, within);
     }
@@ -187,7 +187,7 @@ export function kubernetesPromises(config: ControllerConfig): readonly string[] 
     case 'decorator':
       return ['one-attachment', 'converges'];
     default:
-      return isModuleController(config.reconciler) ? modulePromises(config) : [];
+      return isUserController(config.reconciler) ? modulePromises(config) : [];
   }
 }
 

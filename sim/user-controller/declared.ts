@@ -21,4 +21,5 @@ export type DeclaredProperty = z.output<typeof declaredPropertySchema>;
 const declared = new Map<string, DeclaredProperty[]>();
 export const declareProperties = (controller: string, properties: DeclaredProperty[]) => { declared.set(controller, properties); };
 export const declaredPropertiesOf = (controller: string): DeclaredProperty[] => declared.get(controller) ?? [];
-export const isModuleController = (name: string) => name.startsWith('module:');
+/** A user's controller: a sandboxed module (`module:…`) or a Metacontroller webhook (`webhook:…`). */
+export const isUserController = (name: string) => name.startsWith('module:') || name.startsWith('webhook:');

@@ -6,14 +6,25 @@ import { InputError } from '../scenario/errors';
  * real loader (sim/user-controller/module-reconciler.ts).
  */
 export type ModuleControllerLoader = (scenarioFile: string, modulePath: string, timeoutMs: number) => { name: string };
+export interface WebhookControllerConfig { parent: string; children: string[]; sync: string; finalize?: string | undefined; timeoutMs: number }
+export type WebhookControllerLoader = (config: WebhookControllerConfig) => { name: string };
 
 let loader: ModuleControllerLoader | undefined;
+let webhookLoader: WebhookControllerLoader | undefined;
 
-export function setModuleControllerLoader(l: ModuleControllerLoader): void {
+export function setModuleControllerLoader(l: ModuleControllerLoader, w: WebhookControllerLoader): void {
   loader = l;
+  webhookLoader = w;
 }
 
-/** A reconcile's time limit unless the scenario says `controller.timeout`. */
+export function loadWebhookController(scenarioFile: string, config: WebhookControllerConfig): { name: string } {
+  if (!webhookLoader) {
+    throw new InputError(scenarioFile, 'controller.sync', 'expected a built-in controller in the lab: a webhook controller runs under the CLI (loopscope sim / check), whose trace the lab loads');
+  }
+  return webhookLoader(config);
+}
+
+/** A reconcile's (or a hook call's) time limit unless the scenario says `controller.timeout`. */
 export const MODULE_TIMEOUT_MS = 1000;
 
 export function loadModuleController(scenarioFile: string, modulePath: string, timeoutMs: number): { name: string } {

@@ -4,6 +4,7 @@ import type { KObject, NewObject, Plan, ReconcileOutcome, Reconciler, Write } fr
 import { enqueueForAndOwner, registerReconciler, splitKey } from '../../machines/kubernetes';
 import { InputError } from '../scenario/errors';
 import { setModuleControllerLoader } from './hook';
+import { loadWebhookController } from './webhook';
 import type { SandboxOutcome } from './sandbox';
 import { loadControllerSandbox } from './sandbox';
 
@@ -113,5 +114,5 @@ export function loadModuleControllerFile(scenarioFile: string, modulePath: strin
   return { name, spec: spec.data };
 }
 
-/** The Node side's loader (installed by sim/loops/index.ts). */
-export const installModuleControllers = () => setModuleControllerLoader(loadModuleControllerFile);
+/** The Node side's loaders (installed by sim/loops/index.ts). */
+export const installModuleControllers = () => setModuleControllerLoader(loadModuleControllerFile, loadWebhookController);

@@ -35,6 +35,8 @@ export interface CompositeSpec {
   sync(request: CompositeSyncRequest & { finalizing: boolean }): SyncOutcome;
   /** With a finalize hook, Metacontroller keeps a finalizer on the parent until the hook says finalized. */
   finalize?: (request: CompositeSyncRequest & { finalizing: boolean }) => SyncOutcome;
+  /** The CompositeController's metadata.name (names its finalizer); the reconciler's name otherwise. */
+  controllerName?: string;
 }
 
 /** metacontroller pkg/controller/composite: the finalizer it puts on parents when a finalize hook is set. */
@@ -56,7 +58,7 @@ export function compositeController(name: string, spec: CompositeSpec): Reconcil
     const { namespace, name: parentName } = splitKey(request);
     const parent = view.objects.find((o) => o.kind === spec.parentKind && o.metadata.namespace === namespace && o.metadata.name === parentName);
     if (!parent) return { batches: [], outcome: { kind: 'ok' }, memory: null, summary: `${request} is gone (children are garbage collected)` };
-    const finalizer = compositeFinalizer(name);
+    const finalizer = compositeFinalizer(spec.controllerName ?? name);
     const finalizing = parent.metadata.deletionTimestamp !== undefined;
     if (finalizing && !(spec.finalize && parent.metadata.finalizers.includes(finalizer))) {
       return { batches: [], outcome: { kind: 'ok' }, memory: null, summary: 'parent is being deleted' };
