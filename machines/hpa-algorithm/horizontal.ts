@@ -1,6 +1,6 @@
 /**
- * The HPA controller's normalisation without `behavior`, shared by both HPA loops: from
- * kubernetes/kubernetes pkg/controller/podautoscaler/horizontal.go (stabilizeRecommendation,
+ * The HPA controller's normalisation without `behavior`, shared by both HPA loops, as in
+ * Kubernetes 1.35: from kubernetes/kubernetes pkg/controller/podautoscaler/horizontal.go (stabilizeRecommendation,
  * convertDesiredReplicasWithRules, calculateScaleUpLimit).
  */
 

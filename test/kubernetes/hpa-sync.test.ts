@@ -46,7 +46,7 @@ function replicas(yaml: string, until: number) {
   const series: { t: number; replicas: number }[] = [];
   while (runner.nextEventAt !== undefined && runner.nextEventAt <= until) {
     runner.processNext();
-    series.push({ t: runner.t, replicas: specOf<DeploymentSpec>(objects(runner.state.world, 'Deployment')[0]!).replicas });
+    series.push({ t: runner.t, replicas: specOf<DeploymentSpec>(objects(runner.world, 'Deployment')[0]!).replicas });
   }
   return { series, runner };
 }
@@ -73,7 +73,7 @@ describe('recordInitialRecommendation (horizontal.go)', () => {
 describe('a metric failure: ScalingActive=False, reason FailedGetResourceMetric (horizontal.go computeReplicasForMetrics)', () => {
   it('every pod is still starting (Running, not Ready, inside the CPU initialisation period): the status says so and the count is kept', () => {
     const { runner } = replicas(scenario({ load: '200m', replicas: 2, ready: '10m' }), 20_000);
-    const hpa = objects(runner.state.world, 'HorizontalPodAutoscaler')[0]!;
+    const hpa = objects(runner.world, 'HorizontalPodAutoscaler')[0]!;
     const status = hpa.status as { desiredReplicas: number; currentReplicas: number; conditions: { type: string; status: string; reason: string; message?: string }[] };
     expect(status.conditions).toEqual([
       { type: 'AbleToScale', status: 'True', reason: 'SucceededGetScale' },
@@ -81,7 +81,7 @@ describe('a metric failure: ScalingActive=False, reason FailedGetResourceMetric 
         message: 'the HPA was unable to compute the replica count: failed to get cpu utilization: did not receive metrics for targeted pods (pods might be unready)' },
     ]);
     expect(status.currentReplicas).toBe(2);
-    expect(specOf<DeploymentSpec>(objects(runner.state.world, 'Deployment')[0]!).replicas).toBe(2);
+    expect(specOf<DeploymentSpec>(objects(runner.world, 'Deployment')[0]!).replicas).toBe(2);
   });
 });
 

@@ -25,7 +25,7 @@ function run(options?: Record<string, unknown>) {
   let brokenAt: number | null = null;
   while (runner.nextEventAt !== undefined && runner.nextEventAt <= scenario.durationMs) {
     runner.processNext();
-    const web = objects(runner.state.world, 'Deployment')[0]!;
+    const web = objects(runner.world, 'Deployment')[0]!;
     maxReplicas = Math.max(maxReplicas, specOf<DeploymentSpec>(web).replicas);
     if (brokenAt === null && !property.holds(viewOf(runner))) brokenAt = runner.t;
   }

@@ -1,5 +1,6 @@
 /**
- * The HPA's `behavior` (autoscaling/v2), from kubernetes pkg/controller/podautoscaler/horizontal.go:
+ * The HPA's `behavior` (autoscaling/v2), as in Kubernetes 1.35, from kubernetes
+ * pkg/controller/podautoscaler/horizontal.go:
  * normalizeDesiredReplicasWithBehaviors → stabilizeRecommendationWithBehaviors, then
  * convertDesiredReplicasWithBehaviorRate with calculateScaleUpLimitWithScalingRules /
  * calculateScaleDownLimitWithBehaviors over the scale events of each policy's period; defaults
