@@ -32,6 +32,7 @@ import { UsageError } from './usage';
 interface RunOpts {
   config?: string; policy?: string; once?: boolean; step?: boolean; dryRun?: boolean;
   remote?: string; project?: string; json?: boolean; out?: string; live?: string | true;
+  leaderElect?: boolean; leaseDuration?: string; renewDeadline?: string; retryPeriod?: string;
 }
 
 const fail = (message: string, code: number): never => {
@@ -43,6 +44,26 @@ function where(opts: { remote?: string; project?: string }, config: RealHpaConfi
   const remote = opts.remote ?? config.remote;
   const project = opts.project ?? config.project;
   return { ...(remote !== undefined ? { remote } : {}), ...(project !== undefined ? { project } : {}) };
+}
+
+/** kube-controller-manager's --leader-elect-lease-duration/-renew-deadline/-retry-period, as durations. */
+function leaseTimings(opts: RunOpts): { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number } {
+  const out: { leaseDurationMs?: number; renewDeadlineMs?: number; retryPeriodMs?: number } = {};
+  const read = (flag: string, text: string | undefined) => {
+    if (text === undefined) return undefined;
+    const ms = parseDuration(text);
+    if (ms === null || ms < 100 || ms > 3_600_000) throw new UsageError(flag, `expected a duration from 100ms to 1h, got "${text}"`);
+    return ms;
+  };
+  const lease = read('--lease-duration', opts.leaseDuration);
+  const renew = read('--renew-deadline', opts.renewDeadline);
+  const retry = read('--retry-period', opts.retryPeriod);
+  if (lease !== undefined) out.leaseDurationMs = lease;
+  if (renew !== undefined) out.renewDeadlineMs = renew;
+  if (retry !== undefined) out.retryPeriodMs = retry;
+  const [l, r, p] = [lease ?? 15_000, renew ?? 10_000, retry ?? 2_000];
+  if (!(l > r && r > p * 1.2)) throw new UsageError('--lease-duration', `expected lease duration > renew deadline > 1.2 × retry period (client-go), got ${l} ms, ${r} ms, ${p} ms`);
+  return out;
 }
 
 /** One timeline line per noted frame, formatted exactly like `loopscope sim`. */
@@ -75,7 +96,8 @@ async function runLoop(opts: RunOpts): Promise<void> {
   const tty = opts.step && process.stdin.isTTY ? ttyApprover(() => runner?.context, () => { void shutdown('quit'); }) : undefined;
   const approve = opts.step ? (live ? live.approver(tty, (line) => process.stderr.write(`loopscope: ${line}\n`)) : tty) : undefined;
   // One leader per HPA name (real/leadership.ts); a dry run acts on nothing and takes no lease.
-  const leader = opts.dryRun ? undefined : new Leadership(client, current.config.name, (line) => process.stderr.write(`loopscope: ${line}\n`));
+  const leader = opts.dryRun || opts.leaderElect === false ? undefined
+    : new Leadership(client, current.config.name, (line) => process.stderr.write(`loopscope: ${line}\n`), leaseTimings(opts));
   runner = new RealHpaRunner({
     client, config: current, scenario: basename(file).replace(/\.ya?ml$/, ''),
     ...(leader ? { canAct: () => leader.holdsLease() } : {}),
@@ -254,6 +276,10 @@ export function registerReal(program: Command): void {
     .option('--project <name>', 'Incus project')
     .option('--json', 'print the trace JSON (at exit) instead of the timeline')
     .option('--out <file>', 'also write the trace JSON to this file at exit')
+    .option('--no-leader-elect', 'do not take the HPA\'s lease (only one copy may run then!)')
+    .option('--lease-duration <duration>', 'leader election: a standby takes over this long after the last renewal it saw (default 15s)')
+    .option('--renew-deadline <duration>', 'leader election: the leader stops acting when it could not renew for this long (default 10s)')
+    .option('--retry-period <duration>', 'leader election: how often to renew or try to acquire (default 2s)')
     .action((opts: RunOpts) => runLoop(opts));
 
   registerRealStatus(real);
