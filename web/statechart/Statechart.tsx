@@ -107,7 +107,7 @@ export const Statechart = memo(function Statechart({ machine, state, previousSta
       {problem && <pre className="input-error" data-testid="statechart-error">{problem}</pre>}
       <div className="sc-canvas" data-testid="sc-canvas">
         {placed && (
-          <ReactFlow nodes={nodes} edges={edges} nodeTypes={NODE_TYPES} edgeTypes={EDGE_TYPES} minZoom={0.1} maxZoom={3}
+          <ReactFlow nodes={nodes} edges={edges} nodeTypes={NODE_TYPES} edgeTypes={EDGE_TYPES} minZoom={0.02} maxZoom={3}
             colorMode={presenter ? 'dark' : 'light'}
             nodesDraggable={false} nodesConnectable={false} elementsSelectable={false} nodesFocusable={false} edgesFocusable={false}
             zoomOnScroll={false} preventScrolling={false} proOptions={{ hideAttribution: true }}>
@@ -133,7 +133,7 @@ function Framer({ graph, layout, active, view }: { graph: ChartGraph; layout: La
     const all = union([...boxes.values()]);
     if (!all) return;
     let target;
-    if (view === 'whole') target = fitBox(all, width, height, 12, 0.1, 1.5);
+    if (view === 'whole') target = fitBox(all, width, height, 12, 0.02, 1.5);
     else {
       const near = union(around.map((id) => boxes.get(id)).filter((b): b is Box => b !== undefined)) ?? all;
       target = fitBox(near, width, height, 24, READABLE_ZOOM, 1.6, focus ? boxes.get(focus) : undefined);
