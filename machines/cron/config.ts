@@ -9,7 +9,8 @@ export interface AnacronJob { id: string; period: number | '@monthly'; delayMin:
 export interface AnacronSettings { randomDelayMin: number; startHoursRange: [number, number] }
 
 export type ConcurrencyPolicy = 'Allow' | 'Forbid' | 'Replace';
-export interface CronJobFields { concurrencyPolicy: ConcurrencyPolicy; startingDeadlineSeconds: number | null; suspend: boolean }
+/** batch/v1 CronJobSpec fields; timeZone null: the controller's own zone (UTC here). */
+export interface CronJobFields { concurrencyPolicy: ConcurrencyPolicy; startingDeadlineSeconds: number | null; suspend: boolean; timeZone: string | null }
 
 export interface CronConfig {
   /** The crontab, in file order. */

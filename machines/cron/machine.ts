@@ -10,7 +10,8 @@ import type { DueRun, Wakeup } from './schedule';
 import { cronieWakeup, dueRuns, minuteOf } from './schedule';
 
 /** The clock; in kubernetes mode also the CronJobs' Jobs still running (the Job informer's view). */
-export interface ClockReading { wallMs: number; bootId: number; active?: DueRun[]; stamps?: Record<string, number> }
+/** randomScale: what this boot's crond drew for RANDOM_DELAY (cron.c RandomScale, in [0, 1]). */
+export interface ClockReading { wallMs: number; bootId: number; active?: DueRun[]; stamps?: Record<string, number>; randomScale?: number }
 
 export interface CronContext {
   config: CronConfig;
@@ -28,6 +29,8 @@ export interface CronContext {
   kill: DueRun[];
   /** Mode 'anacron': how the pending runs start. */
   anacronStarts: AnacronStart[];
+  /** cron.c RandomScale of this crond (set at its start). */
+  randomScale: number;
 }
 
 export type CronEvent = { type: 'CONFIG.UPDATE'; config: Partial<CronConfig> };
@@ -86,10 +89,10 @@ export const cronMachine = setup({
       }
       if (bootId !== context.bootId || context.virtualTime === null) {
         const runs = context.config.entries.filter((e) => e.reboot).map((e) => ({ job: e.name, minute: now }));
-        return { bootId, lastWallMs: wallMs, timeRunning: now, virtualTime: now, wakeup: null, pending: runs, rebooted: true };
+        return { bootId, lastWallMs: wallMs, timeRunning: now, virtualTime: now, wakeup: null, pending: runs, rebooted: true, randomScale: params.reading.randomScale ?? 0 };
       }
       const wakeup = cronieWakeup(context.virtualTime, now);
-      return { lastWallMs: wallMs, timeRunning: now, virtualTime: wakeup.virtualTime, wakeup, pending: dueRuns(context.config.entries, wakeup), rebooted: false };
+      return { lastWallMs: wallMs, timeRunning: now, virtualTime: wakeup.virtualTime, wakeup, pending: dueRuns(context.config.entries, wakeup, context.randomScale), rebooted: false };
     }),
     noteClock: assign({ lastWallMs: (_, params: { reading: ClockReading }) => params.reading.wallMs }),
     clearPending: assign({ pending: [], kill: [], anacronStarts: [] }),
@@ -100,7 +103,7 @@ export const cronMachine = setup({
   context: ({ input }) => ({
     config: { entries: [], flock: false, ...(input?.config ?? {}) },
     virtualTime: null, timeRunning: null, lastWallMs: null, bootId: null, wakeup: null, pending: [], rebooted: false,
-    k8s: { createdAt: null, status: {}, events: [] }, kill: [], anacronStarts: [],
+    k8s: { createdAt: null, status: {}, events: [] }, kill: [], anacronStarts: [], randomScale: 0,
   }),
   // A crontab edit (crond notices it via inotify): used from the next minute on.
   on: { 'CONFIG.UPDATE': { actions: 'updateConfig' } },

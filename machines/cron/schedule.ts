@@ -11,6 +11,10 @@ export interface CronEntry {
   wildcard: boolean;
   domStar: boolean;
   dowStar: boolean;
+  /** CronJob only: "@every <duration>" (robfig/cron's ConstantDelaySchedule), in ms; cronie has no @every. */
+  everyMs?: number;
+  /** cronie: the crontab's RANDOM_DELAY (minutes) in effect for this entry. */
+  randomDelayMin?: number;
 }
 
 // cronie's nicknames (entry.c); @reboot runs once when crond starts after boot.
@@ -58,9 +62,20 @@ export function entryMatches(e: CronEntry, minute: number): boolean {
   return e.minute[d.getUTCMinutes()]! && e.hour[d.getUTCHours()]! && e.month[d.getUTCMonth()]! && day;
 }
 
-/** find_jobs(vtime, db, doWild, doNonWild): the entries due at `minute` of the kinds asked for. */
-export function findJobs(entries: CronEntry[], minute: number, doWild: boolean, doNonWild: boolean): CronEntry[] {
-  return entries.filter((e) => entryMatches(e, minute) && ((doWild && e.wildcard) || (doNonWild && !e.wildcard)));
+/**
+ * cronie RANDOM_DELAY: each entry's delay is the crontab's RANDOM_DELAY scaled by crond's
+ * RandomScale (cron.c main: random() / RAND_MAX, drawn once per start of crond, logged as "RANDOM_DELAY
+ * will be scaled with factor N% if used"), in whole minutes (entry.c: e->delay).
+ */
+export const entryDelayMin = (e: CronEntry, randomScale: number) => Math.trunc((e.randomDelayMin ?? 0) * randomScale);
+
+/**
+ * find_jobs(vtime, db, doWild, doNonWild): the entries due at `minute` of the kinds asked for. An
+ * entry with a delay is tested at vtime − delay (cron.c: virtualSecond = (vtime - e->delay) * 60),
+ * so it runs `delay` minutes after each of its times.
+ */
+export function findJobs(entries: CronEntry[], minute: number, doWild: boolean, doNonWild: boolean, randomScale = 0): CronEntry[] {
+  return entries.filter((e) => entryMatches(e, minute - entryDelayMin(e, randomScale)) && ((doWild && e.wildcard) || (doNonWild && !e.wildcard)));
 }
 
 export type WakeupKind = 'normal' | 'small' | 'medium' | 'negative' | 'large';
@@ -96,8 +111,8 @@ export function cronieWakeup(virtualTime: number, timeRunning: number): Wakeup {
 export interface DueRun { job: string; minute: number }
 
 /** The runs one wake-up starts, in cron's order (scan by scan, crontab order within a scan). */
-export function dueRuns(entries: CronEntry[], wakeup: Wakeup): DueRun[] {
-  return wakeup.scans.flatMap((s) => findJobs(entries, s.minute, s.doWild, s.doNonWild).map((e) => ({ job: e.name, minute: s.minute })));
+export function dueRuns(entries: CronEntry[], wakeup: Wakeup, randomScale = 0): DueRun[] {
+  return wakeup.scans.flatMap((s) => findJobs(entries, s.minute, s.doWild, s.doNonWild, randomScale).map((e) => ({ job: e.name, minute: s.minute })));
 }
 
 export function formatMinute(minute: number): string {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EventObject } from 'xstate';
 import type { CronConfig, CronContext, CronEntry, CronJobFields } from '../../machines/cron';
-import { cronMachine, formatMinute, parseEntry } from '../../machines/cron';
+import { cronMachine, entryDelayMin, formatMinute, parseCronJobSchedule, parseEntry, timeZoneError } from '../../machines/cron';
 import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
@@ -46,7 +46,10 @@ function noteFor(ctx: CronContext, event: EventObject): string | undefined {
     if (ctx.timeRunning === null) return undefined;
     const now = formatMinute(ctx.timeRunning);
     const runs = ctx.pending.map((r) => (r.minute === ctx.timeRunning ? r.job : `${r.job}@${formatMinute(r.minute).slice(11)}`)).join(', ');
-    if (!ctx.wakeup) return `crond started at ${now}: missed runs are not made up${runs ? `; @reboot: ${runs}` : ''}`;
+    // cron.c logs RandomScale at start; a crontab with RANDOM_DELAY gets each entry's delay from it.
+    const delayed = ctx.config.entries.filter((e) => e.randomDelayMin);
+    const scale = delayed.length ? `; RANDOM_DELAY will be scaled with factor ${Math.trunc(ctx.randomScale * 100)}% (${delayed.map((e) => `${e.name} +${entryDelayMin(e, ctx.randomScale)} min`).join(', ')})` : '';
+    if (!ctx.wakeup) return `crond started at ${now}: missed runs are not made up${runs ? `; @reboot: ${runs}` : ''}${scale}`;
     const w = ctx.wakeup;
     if (w.kind === 'normal') return runs ? `${now}: due ${runs}` : undefined;
     // While the clock catches up after going back, only wake-ups that start something are told.
@@ -74,6 +77,7 @@ const entrySchema = z.strictObject({
   concurrencyPolicy: z.enum(['Allow', 'Forbid', 'Replace'], { error: 'expected Allow, Forbid or Replace' }).optional(),
   startingDeadlineSeconds: z.number().int().min(0, { error: 'expected whole seconds ≥ 0' }).optional(),
   suspend: z.boolean({ error: 'expected true or false' }).optional(),
+  timeZone: z.string({ error: 'expected an IANA time zone name like "Europe/Paris"' }).optional(),
 });
 
 const timelineEntrySchema = z.strictObject({
@@ -91,6 +95,8 @@ export const cronScenarioSchema = z.strictObject({
   ...headerShape('cron'),
   start: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?$/, { error: 'expected a local date and time like "2026-03-29 01:50"' }),
   flock: z.boolean({ error: 'expected true or false' }).optional(),
+  // cronie: the crontab variable RANDOM_DELAY (crontab(5)), in minutes, for every entry of the crontab.
+  RANDOM_DELAY: z.number().int({ error: 'expected whole minutes ≥ 0' }).min(0, { error: 'expected whole minutes ≥ 0' }).optional(),
   mode: z.enum(['cronie', 'kubernetes', 'anacron'], { error: 'expected cronie, kubernetes or anacron' }).optional(),
   crontab: z.array(entrySchema, { error: 'expected a list of crontab entries' }).min(1, { error: 'expected at least one entry' }).optional(),
   // mode: anacron — anacrontab(5) lines and its variables.
@@ -113,20 +119,40 @@ export interface CronScenario {
   config: CronConfig; world: CronWorld; timeline: TimelineEntry<CronFault, CronConfig>[];
 }
 
-function toEntries(file: string, field: string, list: z.output<typeof entrySchema>[], kubernetes = false): { entries: CronEntry[]; runtimes: Record<string, JobRuntime>; cronJobs: Record<string, CronJobFields> } {
+/**
+ * A CronJob's schedule as the API server validates it (pkg/apis/batch/validation
+ * validateScheduleFormat on create: no TZ / CRON_TZ; cron.ParseStandard: five fields, a nickname
+ * or "@every <Go duration>"; '?' as '*') and its timeZone (validateTimeZone).
+ */
+function cronJobEntry(file: string, field: string, name: string, schedule: string, timeZone: string | undefined): CronEntry {
+  if (schedule.includes('TZ')) throw new InputError(file, `${field}.schedule`, `expected no TZ or CRON_TZ in a CronJob schedule ("cannot use TZ or CRON_TZ in schedule, use timeZone field instead"), got "${schedule}"`);
+  if (timeZone !== undefined) {
+    const err = timeZoneError(timeZone);
+    if (err) throw new InputError(file, `${field}.timeZone`, `expected an IANA time zone name like "Europe/Paris" (${err})`);
+  }
+  try {
+    return parseCronJobSchedule(name, schedule);
+  } catch (err) {
+    throw new InputError(file, `${field}.schedule`, `expected a schedule a CronJob accepts: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function toEntries(file: string, field: string, list: z.output<typeof entrySchema>[], kubernetes = false, randomDelayMin?: number): { entries: CronEntry[]; runtimes: Record<string, JobRuntime>; cronJobs: Record<string, CronJobFields> } {
   const names = new Set<string>();
   const runtimes: Record<string, JobRuntime> = {};
   const cronJobs: Record<string, CronJobFields> = {};
   const entries = list.map((e, i) => {
-    const k8sField = (['concurrencyPolicy', 'startingDeadlineSeconds', 'suspend'] as const).find((k) => e[k] !== undefined);
+    const k8sField = (['concurrencyPolicy', 'startingDeadlineSeconds', 'suspend', 'timeZone'] as const).find((k) => e[k] !== undefined);
     if (k8sField && !kubernetes) throw new InputError(file, `${field}[${i}].${k8sField}`, 'expected only with mode: kubernetes');
-    if (kubernetes) cronJobs[e.name] = { concurrencyPolicy: e.concurrencyPolicy ?? 'Allow', startingDeadlineSeconds: e.startingDeadlineSeconds ?? null, suspend: e.suspend ?? false };
-    if (kubernetes && e.schedule.trim() === '@reboot') throw new InputError(file, `${field}[${i}].schedule`, 'expected a schedule a CronJob accepts (no @reboot)');
+    if (kubernetes) cronJobs[e.name] = { concurrencyPolicy: e.concurrencyPolicy ?? 'Allow', startingDeadlineSeconds: e.startingDeadlineSeconds ?? null, suspend: e.suspend ?? false, timeZone: e.timeZone ?? null };
     if (names.has(e.name)) throw new InputError(file, `${field}[${i}].name`, `expected a unique name ("${e.name}" appears twice)`);
     names.add(e.name);
     runtimes[e.name] = { durationMs: e.runs ?? 1000, jitterMs: e.jitter ?? 0 };
+    if (kubernetes) return cronJobEntry(file, `${field}[${i}]`, e.name, e.schedule, e.timeZone);
+    if (e.schedule.trim().startsWith('@every')) throw new InputError(file, `${field}[${i}].schedule`, 'expected a cronie schedule: cronie has no @every (robfig/cron has it, a CronJob accepts it with mode: kubernetes)');
     try {
-      return parseEntry(e.name, e.schedule);
+      const entry = parseEntry(e.name, e.schedule);
+      return randomDelayMin ? { ...entry, randomDelayMin } : entry;
     } catch (err) {
       throw new InputError(file, `${field}[${i}].schedule`, `expected a cron schedule: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -144,7 +170,8 @@ export function parseCronScenario(file: string, name: string, doc: unknown, seed
   if (s.mode === 'anacron' && !s.anacrontab) throw new InputError(file, 'anacrontab', 'expected a list of anacrontab jobs with mode: anacron');
   if (s.mode !== 'anacron' && !s.crontab) throw new InputError(file, 'crontab', 'expected a list of crontab entries');
   if (s.mode !== 'anacron' && (s.anacrontab || s.anacron)) throw new InputError(file, s.anacrontab ? 'anacrontab' : 'anacron', 'expected only with mode: anacron');
-  const { entries, runtimes, cronJobs } = toEntries(file, 'crontab', s.crontab ?? [], kubernetes);
+  if (s.RANDOM_DELAY !== undefined && (s.mode ?? 'cronie') !== 'cronie') throw new InputError(file, 'RANDOM_DELAY', 'expected only with mode: cronie (anacron has anacron.RANDOM_DELAY)');
+  const { entries, runtimes, cronJobs } = toEntries(file, 'crontab', s.crontab ?? [], kubernetes, s.RANDOM_DELAY);
   const NAMED: Record<string, number | '@monthly'> = { '@daily': 1, '@weekly': 7, '@monthly': '@monthly' };
   const anacrontab = (s.anacrontab ?? []).map((j) => {
     runtimes[j.name] = { durationMs: j.runs ?? 1000, jitterMs: j.jitter ?? 0 };
@@ -167,7 +194,7 @@ export function parseCronScenario(file: string, name: string, doc: unknown, seed
       return { at: e.at, fault: { kind: 'overrun', job: e.overrun.job, byMs: e.overrun.by } };
     }
     if (e.flock !== undefined) return { at: e.at, config: { flock: e.flock } };
-    const next = toEntries(file, `timeline[${idx}].crontab`, e.crontab!, kubernetes);
+    const next = toEntries(file, `timeline[${idx}].crontab`, e.crontab!, kubernetes, s.RANDOM_DELAY);
     Object.assign(runtimes, next.runtimes);
     return { at: e.at, config: kubernetes ? { entries: next.entries, cronJobs: next.cronJobs } : { entries: next.entries } };
   });

@@ -1,5 +1,5 @@
 import type { CronConfig, CronContext, CronEntry } from '../../machines/cron';
-import { DEFAULT_CRONJOB, entryMatches } from '../../machines/cron';
+import { DEFAULT_CRONJOB, cronJobMatches, entryMatches } from '../../machines/cron';
 import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
 import type { LoadedScenario } from '../loops/registry';
 import type { TimelineEntry } from '../runner';
@@ -40,10 +40,14 @@ const noRepeatOf = (which: Which) => (v: View) =>
 const noSkipOf = (which: Which) => (v: View) => {
   const passed = v.world.monitor.passed;
   if (!passed || !v.snapshot.hasTag('observe')) return true;
+  // A CronJob reads its fields on its timeZone's wall clock; @every times are not minutes of a pattern.
+  const kubernetes = modeOf(v.config) === 'kubernetes';
   for (const e of v.config.entries) {
-    if (!which(e)) continue;
+    if (!which(e) || e.everyMs !== undefined) continue;
     const runs = v.world.monitor.runs[e.name] ?? [];
-    for (let m = passed.from + 1; m <= passed.to; m++) if (entryMatches(e, m) && !runs.some((r) => r.minute === m)) return false;
+    const timeZone = v.config.cronJobs?.[e.name]?.timeZone ?? null;
+    const due = (m: number) => (kubernetes ? cronJobMatches({ entry: e, timeZone }, m) : entryMatches(e, m));
+    for (let m = passed.from + 1; m <= passed.to; m++) if (due(m) && !runs.some((r) => r.minute === m)) return false;
   }
   return true;
 };
@@ -205,6 +209,11 @@ function validate(scenario: LoadedScenario<CronWorld, CronFault, CronConfig>): v
     }
     if ((world.runtimes[e.name]?.jitterMs ?? 0) > 0) throw new InputError(file, `crontab[${i}].jitter`, 'expected no jitter for check: the explorer does not branch on random run times');
     if (config.cronJobs?.[e.name]?.suspend) throw new InputError(file, `crontab[${i}].suspend`, 'expected no suspended CronJob for check: its missed times pile up without bound');
+    // The search closes over the time of day: a zone's DST changes, an @every period and crond's
+    // per-boot RANDOM_DELAY scale do not repeat with it.
+    if (config.cronJobs?.[e.name]?.timeZone) throw new InputError(file, `crontab[${i}].timeZone`, 'expected no timeZone for check: the search closes over the UTC time of day');
+    if (e.everyMs !== undefined) throw new InputError(file, `crontab[${i}].schedule`, `expected a five-field schedule for check, got "${e.schedule}"`);
+    if (e.randomDelayMin) throw new InputError(file, 'RANDOM_DELAY', 'expected no RANDOM_DELAY for check: each boot of crond draws its own delay');
   });
   if (timeline.length > MAX_MOVES) throw new InputError(file, 'timeline', `expected at most ${MAX_MOVES} entries for check (each is a move the environment may make at any instant up to its "at"), got ${timeline.length}`);
   timeline.forEach((e, i) => {

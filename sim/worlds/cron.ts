@@ -2,7 +2,7 @@ import type { ClockReading, DueRun, RunJobsInput } from '../../machines/cron';
 import { formatMinute, minuteOf } from '../../machines/cron';
 import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
-import { drawInt, seedRng } from '../random';
+import { drawFloat, drawInt, seedRng } from '../random';
 
 /** How long each job runs: a base plus a seeded uniform jitter. */
 export interface JobRuntime { durationMs: number; jitterMs: number }
@@ -29,6 +29,10 @@ export interface CronWorld {
   /** anacron's timestamps (/var/spool/anacron/<job>): the day each job last finished; they survive reboots. */
   stamps: Record<string, number>;
   ops: { id: number; kind: 'clock' | 'run' }[];
+  /** What this boot's crond draws for RANDOM_DELAY (cron.c RandomScale), from its own seeded stream
+   * so that the jobs' runtime draws stay as they were; a new boot draws again. */
+  randomScale: number;
+  scaleRng: RngState;
   /** What the properties need of the past (sim/properties/cron.ts); nothing in the loop reads it. */
   monitor: CronMonitor;
 }
@@ -63,11 +67,15 @@ export type CronFault =
   | { kind: 'overrun'; job: string; byMs: number };
 
 export function createCronWorld(seed: number, startWallMs: number, runtimes: Record<string, JobRuntime>): CronWorld {
+  const [randomScale, scaleRng] = drawFloat(seedRng(seed ^ SCALE_STREAM));
   return {
     rng: seedRng(seed), startWallMs, offsetMs: 0, bootId: 1, downUntil: 0, runtimes, running: [], history: [], ran: [],
-    counts: {}, nextRunId: 1, nextOpId: 1, ops: [], stamps: {}, monitor: emptyMonitor(),
+    counts: {}, nextRunId: 1, nextOpId: 1, ops: [], stamps: {}, monitor: emptyMonitor(), randomScale, scaleRng,
   };
 }
+
+/** The RandomScale stream's seed offset (any constant: it only has to differ from the main stream's). */
+const SCALE_STREAM = 0x52414e44;
 
 const KEEP = 10;
 export const wallAt = (w: CronWorld, t: number) => w.startWallMs + t + w.offsetMs;
@@ -132,7 +140,7 @@ function complete(world0: CronWorld, opId: number, t: number): { world: CronWorl
   if (!op) throw new Error(`unknown operation ${opId}`);
   let w = settle({ ...world0, ops: world0.ops.filter((o) => o.id !== opId) }, t);
   if (op.kind === 'clock') w = { ...w, monitor: recordReading(w.monitor, minuteOf(wallAt(w, t))) };
-  if (op.kind === 'clock') return { world: w, result: { ok: true, output: { wallMs: wallAt(w, t), bootId: w.bootId, active: w.running.map((r) => ({ job: r.job, minute: r.minute })), stamps: w.stamps } satisfies ClockReading } };
+  if (op.kind === 'clock') return { world: w, result: { ok: true, output: { wallMs: wallAt(w, t), bootId: w.bootId, active: w.running.map((r) => ({ job: r.job, minute: r.minute })), stamps: w.stamps, randomScale: w.randomScale } satisfies ClockReading } };
   return { world: w, result: { ok: true } };
 }
 
@@ -172,7 +180,8 @@ function inject(world0: CronWorld, fault: CronFault, t: number): { world: CronWo
   }
   if (fault.kind === 'controllerDown') return { world: { ...w, downUntil: t + fault.forMs }, note: `kube-controller-manager down for ${fault.forMs / 60_000} min (running Jobs continue)` };
   // The host goes down: running jobs die with it; it boots again (a new boot id) after forMs.
-  return { world: { ...w, running: [], downUntil: t + fault.forMs, bootId: w.bootId + 1 }, note: `host down for ${fault.forMs / 60_000} min` };
+  const [randomScale, scaleRng] = drawFloat(w.scaleRng);
+  return { world: { ...w, running: [], downUntil: t + fault.forMs, bootId: w.bootId + 1, randomScale, scaleRng }, note: `host down for ${fault.forMs / 60_000} min` };
 }
 
 export interface CronWorldSummary {

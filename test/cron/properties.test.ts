@@ -105,7 +105,7 @@ describe('cron properties (fast-check, Kubernetes CronJob)', () => {
   const caseArb = fc.record({ jobs: fc.array(cronJobArb, { minLength: 1, maxLength: 3 }), moves: fc.array(fc.oneof(controllerDown, jumpArb(200)), { maxLength: 2 }) });
   const runnerFor = (c: { jobs: { minute: number; step: number; policy: CronJobFields['concurrencyPolicy']; runsMin: number; deadline: number | null }[]; moves: Move[] }) => {
     const entries = c.jobs.map((j, i) => parseEntry(`job${i}`, `${j.minute % j.step}-59/${j.step} * * * *`));
-    const cronJobs = Object.fromEntries(c.jobs.map((j, i) => [`job${i}`, { concurrencyPolicy: j.policy, startingDeadlineSeconds: j.deadline, suspend: false }]));
+    const cronJobs = Object.fromEntries(c.jobs.map((j, i) => [`job${i}`, { concurrencyPolicy: j.policy, startingDeadlineSeconds: j.deadline, suspend: false, timeZone: null }]));
     const runtimes = Object.fromEntries(c.jobs.map((j, i) => [`job${i}`, { durationMs: j.runsMin * MIN, jitterMs: 0 }]));
     return new Runner(cronBinding, { scenario: 'k', seed: 1, world: createCronWorld(1, START, runtimes), config: { entries, flock: false, mode: 'kubernetes', cronJobs }, timeline: c.moves, recordFrames: false });
   };

@@ -8,21 +8,21 @@ const created = T('2026-05-01T00:00:00');
 
 // pkg/controller/cronjob/utils.go mostRecentScheduleTime and cronjob_controllerv2.go syncCronJob.
 describe('Kubernetes CronJob controller (v2)', () => {
-  it('only the most recent missed time is started, with the count of missed ones', () => {
+  it('only the most recent missed time is started, with the estimate of missed ones', () => {
     const d = decideCronJob(spec(), { lastScheduleTime: T('2026-05-01T10:00:00'), active: [] }, created, T('2026-05-01T10:45:30'));
-    expect(d).toMatchObject({ action: 'create', scheduled: T('2026-05-01T10:40:00'), missed: 4 });
+    expect(d).toMatchObject({ action: 'create', scheduled: T('2026-05-01T10:40:00'), missed: 'few', estimate: 4 });
     expect(jobName(spec(), T('2026-05-01T10:40:00'))).toBe(`report-${T('2026-05-01T10:40:00') / 60_000}`);
   });
   it('more than 100 missed start times: a TooManyMissedTimes warning, and it still starts (v2)', () => {
     const d = decideCronJob(spec(), { lastScheduleTime: T('2026-05-01T00:00:00'), active: [] }, created, T('2026-05-02T00:05:00'));
     expect(d.action).toBe('create');
     expect(d.warning).toContain('TooManyMissedTimes');
-    expect(mostRecentScheduleTime(spec(), { lastScheduleTime: T('2026-05-01T00:00:00'), active: [] }, created, T('2026-05-02T00:05:00')).missed).toBe(144);
+    expect(mostRecentScheduleTime(spec(), { lastScheduleTime: T('2026-05-01T00:00:00'), active: [] }, created, T('2026-05-02T00:05:00'))).toMatchObject({ missed: 'many', estimate: 144 });
   });
   it('startingDeadlineSeconds bounds how far back it looks: older missed times are dropped', () => {
     const s = spec({ startingDeadlineSeconds: 200 });
     const status = { lastScheduleTime: T('2026-05-01T00:00:00'), active: [] };
-    expect(mostRecentScheduleTime(s, status, created, T('2026-05-02T00:05:00')).missed).toBe(0);
+    expect(mostRecentScheduleTime(s, status, created, T('2026-05-02T00:05:00')).missed).toBe('none');
     expect(decideCronJob(s, status, created, T('2026-05-02T00:05:00'))).toMatchObject({ action: 'none', reason: 'no unmet start time' });
     expect(decideCronJob(s, status, created, T('2026-05-02T00:02:00'))).toMatchObject({ action: 'create', scheduled: T('2026-05-02T00:00:00') });
     // 00:10 was missed by more than 60 s: the look-back (now − 60 s) already excludes it, so the
