@@ -6,7 +6,7 @@ import type { CronEntry, DueRun } from './schedule';
 import { entryMatches, minuteOf } from './schedule';
 
 /**
- * The Kubernetes CronJob controller as pure functions, following Kubernetes 1.34
+ * The Kubernetes CronJob controller as pure functions, following Kubernetes 1.35
  * (pkg/controller/cronjob/cronjob_controllerv2.go syncCronJob and utils.go, schedules by
  * robfig/cron v3: ./cronjob-schedule.ts). Times are ms since the epoch (UTC).
  */

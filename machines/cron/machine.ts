@@ -45,7 +45,9 @@ export function untilNextMinute(wallMs: number | null): number {
 }
 
 /**
- * cronie's crond: wait for the next minute → observe the wall clock → compare it with the
+ * cronie's crond, following cronie 1.7 (src/cron.c main loop and find_jobs, RANDOM_DELAY; the
+ * `kubernetes` mode follows the Kubernetes 1.35 CronJob controller, the `anacron` mode cronie's anacron):
+ * wait for the next minute → observe the wall clock → compare it with the
  * virtual clock and the crontab (cron.c's clock-jump cases) → act: fork the due jobs (crond
  * does not wait for them). A new boot id means crond (re)started: virtual time = now, missed
  * runs are not made up, @reboot jobs run.

@@ -60,7 +60,9 @@ const describe = (e: WatchEvent) => `${e.type} ${e.object.kind} ${e.object.metad
 export { handleResult } from './reconcile-handler';
 
 /**
- * One controller-runtime controller with one worker (MaxConcurrentReconciles = 1):
+ * One controller-runtime controller with one worker (MaxConcurrentReconciles = 1), as in
+ * controller-runtime v0.23 by default (the priority queue; `controllerRuntime: "0.22"` selects the
+ * older client-go workqueue, see workqueue.ts):
  * informer events → workqueue (dedup) → Get → Reconcile (observe the cache, compare, act with
  * API writes) → result (Forget / AddAfter / AddRateLimited) → Done → next key or watch again.
  */

@@ -10,7 +10,7 @@ import { createCronWorld } from '../../sim/worlds/cron';
 import { propertyRuns } from '../property-runs';
 
 /**
- * Properties of the CronJob controller's arithmetic (Kubernetes 1.34 utils.go), of spec.timeZone
+ * Properties of the CronJob controller's arithmetic (Kubernetes 1.35 utils.go), of spec.timeZone
  * and @every (robfig/cron v3), and of cronie's RANDOM_DELAY, over generated schedules and runs.
  */
 type Move = TimelineEntry<CronFault, CronConfig>;
