@@ -53,7 +53,7 @@ const PINS: Record<string, Pin> = {
     counterexamples: { 'max-surge': { steps: 20, moves: ['kubectl set image deployment/web nginx:1.27', "controller crash (after a reconcile's writes)"] } },
   },
   'scenarios/kubernetes-check-hpa.yaml': {
-    distinct: 12204,
+    distinct: 17166,
     verdicts: { 'within-bounds': 'holds', 'scales-to-max': 'holds', 'converges': 'holds' },
     promised: ['within-bounds', 'converges'],
     counterexamples: {},

@@ -93,9 +93,11 @@ export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_
   // The HPA's groupPods reads pod ages (CPU initialisation period, readiness delay, the metric
   // window since readiness) and the world's warm-up load reads the age since creation: relative,
   // capped where they stop mattering.
+  // (The metric-window rule only applies inside the initialisation period.)
   const hpaAgeCap = ctx.config.reconciler === 'hpa' ? hpaAgeCapOf(ctx.config.options, world) : 0;
+  const windowRule = hpaAgeCap > 0 && hpaOptionsOf(ctx.config.options).cpuInitializationPeriodMs > 0;
   const hpaAges = (o: KObject, readySince: number | undefined) => (hpaAgeCap === 0 ? ''
-    : `a${age(o.metadata.creationTimestamp, hpaAgeCap)}${readySince === undefined ? '' : `q${age(readySince, METRIC_WINDOW_MS + 1)}`}`);
+    : `a${age(o.metadata.creationTimestamp, hpaAgeCap)}${readySince === undefined || !windowRule ? '' : `q${age(readySince, METRIC_WINDOW_MS + 1)}`}`);
   const owners = (refs: NewObject['metadata']['ownerReferences']) => (refs ?? []).map((r) => `${r.kind}:${r.name}:${uids.of(num(r.uid))}:${r.controller ? 1 : 0}`).join(',');
 
   const status = (o: KObject): string => {
