@@ -10,7 +10,8 @@ export const cronBanner: BannerOf = (frames, index, lang) => {
   const c = controllerOf(now, 'cron');
   if (!c) return EMPTY;
   const observed = pick(lang, `wall clock ${c.wallClock}; crond's clock ${c.virtualTime ?? '—'}`, `relógio de parede ${c.wallClock}; relógio do crond ${c.virtualTime ?? '—'}`);
-  if (c.virtualTime === null) return { ...EMPTY, observed };
+  // Reading the clock starts a new minute's cycle: the last minute's comparison and runs are not this one's.
+  if (c.virtualTime === null || now.phase === 'observe') return { ...EMPTY, observed };
   // The cycle: frames since crond last moved its virtual clock to this minute.
   const cycle: { frame: Frame; c: Cron }[] = [];
   for (let i = index; i >= 0; i--) {
