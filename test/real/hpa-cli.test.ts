@@ -147,26 +147,28 @@ describe.skipIf(skipReal)('loopscope real (the command)', () => {
   it('after kill -9 mid-create and mid-delete, the next run adopts what it owns and converges', async () => {
     // Mid-create: 3 pods → 5 wanted; killed just after the first create was sent.
     const up = writeConfig('up.yaml', { min: 5, max: 5 });
-    const a = startCli(['real', '--config', up]);
+    // A copy killed with -9 keeps its lease until it expires: short lease timings keep this test short.
+    const FAST_LEASE = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '500ms'];
+    const a = startCli(['real', '--config', up, ...FAST_LEASE]);
     await waitUntil('a create decided', async () => a.out.stdout.includes('→ create 2'), 20_000, 20);
     await sleep(120);
     a.child.kill('SIGKILL');
     await a.done;
-    const afterUp = await runCli(['real', '--config', up, '--once']);
+    const afterUp = await runCli(['real', '--config', up, '--once', ...FAST_LEASE]);
     expect(afterUp.code).toBe(0);
     let owned = await ownedInstances(client, hpa.name);
     expect(owned.map((i) => i.status)).toEqual(Array(5).fill('Running'));
 
     // Mid-delete: idle, min 1 → the oldest is stopped then deleted; killed inside that.
     const shrink = writeConfig('shrink.yaml', { min: 1, max: 5 });
-    const b = startCli(['real', '--config', shrink]);
+    const b = startCli(['real', '--config', shrink, ...FAST_LEASE]);
     await waitUntil('a delete decided', async () => /→ delete \S+ \(oldest\)/.test(b.out.stdout), 20_000, 20);
     await sleep(150);
     b.child.kill('SIGKILL');
     await b.done;
     // The next run also has max lowered to 2: adoption removes the stopped leftover and the extras.
     const down = writeConfig('down.yaml', { min: 1, max: 2 });
-    const afterDown = await runCli(['real', '--config', down, '--once']);
+    const afterDown = await runCli(['real', '--config', down, '--once', ...FAST_LEASE]);
     expect(afterDown.code).toBe(0);
     owned = await ownedInstances(client, hpa.name);
     expect(owned.length).toBeLessThanOrEqual(2);

@@ -81,6 +81,11 @@ export async function cleanupOwned(client: IncusClient, hpa: string, extra: stri
   for (const name of [...owned.map((i) => i.name), ...extra]) await forceDelete(client, name).catch(() => undefined);
 }
 
+/** The leader-election lease profile a CLI run leaves behind (real/lease.ts). */
+export async function deleteLease(client: IncusClient, hpa: string): Promise<void> {
+  await client.request('DELETE', `/1.0/profiles/loopscope-lease-${hpa}`).catch(() => undefined);
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function waitUntil<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000, intervalMs = 200): Promise<T> {
@@ -136,7 +141,10 @@ export function connectForSuite(hpaName: string | undefined, use: (client: Incus
   }, 60_000);
   afterAll(async () => {
     if (!client) return;
-    if (hpaName) await cleanupOwned(client, hpaName);
+    if (hpaName) {
+      await cleanupOwned(client, hpaName);
+      await deleteLease(client, hpaName);
+    }
     await client.close();
   }, 120_000);
 }
