@@ -318,13 +318,13 @@ export const systemdMachine = setup({
     // Type=oneshot: "activating (start)" until the main process exits (service_enter_start: no
     // RUNNING state); TimeoutStartSec= (default infinity for oneshot) → SIGTERM, result timeout.
     oneshotStart: {
-      tags: ['observe'],
+      // no tag here: each child carries its own phase (signalling acts)
       initial: 'running',
       on: runningControls,
       states: mainProcessStates,
     },
     oneshotStartTimeout: {
-      tags: ['observe'],
+      // no tag here: each child carries its own phase (signalling acts)
       initial: 'running',
       on: runningControls,
       after: { startTimeout: { target: 'stopping', actions: { type: 'failWith', params: { result: 'timeout' } } } },
@@ -332,14 +332,14 @@ export const systemdMachine = setup({
     },
     // Type=simple: "active (running)" from fork() on.
     active: {
-      tags: ['observe'],
+      // no tag here: each child carries its own phase (signalling acts)
       initial: 'running',
       on: runningControls,
       states: mainProcessStates,
     },
     // RuntimeMaxSec=: "Service reached runtime time limit. Stopping." (service_enter_stop(TIMEOUT)).
     activeRuntimeMax: {
-      tags: ['observe'],
+      // no tag here: each child carries its own phase (signalling acts)
       initial: 'running',
       on: runningControls,
       after: { runtimeMax: { target: 'stopping', actions: { type: 'failWith', params: { result: 'timeout' } } } },

@@ -99,8 +99,9 @@ function begin(world0: SystemdWorld, src: string, input: unknown, t: number) {
   if (src === 'watchMain') {
     const { pid } = input as WatchInput;
     const p = world.process;
-    // SIGCHLD (or the last WATCHDOG=1) arrives when the run ends; a hung process never ends.
-    const doneAt = p && p.pid === pid && !p.hung ? p.endsAt : Number.POSITIVE_INFINITY;
+    // SIGCHLD (or the last WATCHDOG=1) arrives when the run ends; a process already hung (watched
+    // again after a caught signal) is reported hung at once, and then not watched any more.
+    const doneAt = p && p.pid === pid ? (p.hung ? t : p.endsAt) : Number.POSITIVE_INFINITY;
     return add({ id, kind: 'watch', pid }, doneAt);
   }
   if (src === 'signalMain') {

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { CheckRun } from '../../sim/check/check';
 import { checkScenario } from '../../sim/check/check';
 import type { PathStep } from '../../sim/check/explorer';
-import { loadScenario, parseScenarioText } from '../../sim/loops';
+import { loadScenario, parseScenarioText, runnerFor } from '../../sim/loops';
 import { InputError } from '../../sim/scenario/errors';
 import { parseTraceText } from '../../sim/trace-schema';
 
@@ -121,6 +121,33 @@ describe(`loopscope check ${RESTART_SEC}`, () => {
   });
 });
 
+const TIMEOUT = 'scenarios/systemd-restart-check-timeout.yaml';
+describe(`loopscope check ${TIMEOUT}`, () => {
+  const run = check(TIMEOUT);
+
+  it('explores the whole bounded space: a oneshot that hangs and catches SIGTERM', () => {
+    expect(run.result.stats).toMatchObject({ complete: true, distinct: 2112, depth: 43 });
+    expect(run.alphabet.map((m) => m.label)).toEqual(['deploy: then exits 0 after 2s', 'systemctl stop', 'systemctl start', 'systemctl reset-failed']);
+  });
+
+  it('stop-within-timeout and oneshot-never-running hold in every state; never-gives-up holds although unpromised', () => {
+    expect(run.promises).toEqual(SAFETY);
+    expect(verdicts(run)).toEqual({ ...SAFETY_HOLD, 'restarts-automatically': 'holds', 'never-gives-up': 'holds' });
+    expect(run.counterexamples).toEqual([]);
+  });
+
+  it('the same scenario as a sim: start timeout at 5 s, SIGKILL at 8 s (TimeoutStopSec=3s), result timeout, restart at 10 s', () => {
+    const { runner } = runnerFor(TIMEOUT);
+    runner.run(10_000);
+    const at = (t: number, text: string) => runner.frames.some((f) => f.t === t && f.note?.includes(text));
+    expect(at(5000, 'start operation timed out. Terminating.')).toBe(true);
+    expect(at(5000, 'caught the signal and keeps running')).toBe(true);
+    expect(at(8000, "State 'stop-sigterm' timed out. Killing.")).toBe(true);
+    expect(at(8000, "result 'timeout'; Restart=on-failure: restart in 2s")).toBe(true);
+    expect(runner.frames.filter((f) => f.note?.startsWith('Started job.service')).map((f) => f.t)).toEqual([0, 10_000]);
+  });
+});
+
 describe('bad check scenarios are rejected with the file, the field and what is expected', () => {
   const HEAD = 'loop: systemd-restart\nunit: { Restart: on-failure }\n';
   const rejects = (yaml: string, field: string, expected: RegExp) => {
@@ -142,6 +169,11 @@ describe('bad check scenarios are rejected with the file, the field and what is 
   it('unit edits (the claims are judged against one unit file)', () => {
     rejects(`${HEAD}program: { then: { runFor: 1s, exit: 1 } }\ntimeline:\n  - { at: 1s, systemctl: stop }\n  - { at: 2s, unit: { RestartSec: 5s } }\n`,
       'timeline[1].unit', /expected no unit edits for check/);
+  });
+
+  it('random restart delays (RestartRandomizedDelaySec=)', () => {
+    rejects('loop: systemd-restart\nunit: { Restart: on-failure, RestartRandomizedDelaySec: 2s }\nprogram: { then: { runFor: 1s, exit: 1 } }\n',
+      'unit.RestartRandomizedDelaySec', /expected 0 for check/);
   });
 
   it('more than 8 moves', () => {

@@ -6,7 +6,7 @@ import type { CheckView } from '../../sim/check/model';
 import type { SystemdConfig } from '../../sim/loops/systemd-restart';
 import { systemdBinding } from '../../sim/loops/systemd-restart';
 import {
-  failedNeedsOperator, givesUpWithinMs, manualStopNeverRestarts, neverGivesUp, operatorTokens, restartDelayRespected, startLimitNeverRefuses, startLimitRespected,
+  failedNeedsOperator, givesUpWithinMs, manualStopNeverRestarts, neverGivesUp, oneshotNeverRunning, operatorTokens, restartDelayRespected, startLimitNeverRefuses, startLimitRespected, stopWithinTimeout,
 } from '../../sim/properties/systemd-restart';
 import { Runner } from '../../sim/runner';
 import type { TimelineEntry } from '../../sim/runner';
@@ -126,6 +126,18 @@ describe('the properties can fail', () => {
     expect(startLimitRespected.holds(view(sixth, 6005))).toBe(false);
     // The same start after the window (10 s) opens a new one.
     expect(startLimitRespected.holds(view(observeSystemd(started(w), tick, running, 16_001), 16_001))).toBe(true);
+  });
+
+  it('oneshot-never-running: an "active (running)" unit whose type is oneshot', () => {
+    const asOneshot = { ...running, context: { ...running.context, unit: { ...running.context.unit, type: 'oneshot' as const } } } as typeof running;
+    expect(oneshotNeverRunning.holds(view(base, 6000))).toBe(true);
+    expect(oneshotNeverRunning.holds(view(base, 6000, asOneshot))).toBe(false);
+  });
+
+  it('stop-within-timeout: stop-sigterm that lasts longer than TimeoutStopSec= (90 s)', () => {
+    const waiting: SystemdWorld = { ...base, monitor: { ...base.monitor, sigtermSince: 1000 } };
+    expect(stopWithinTimeout.holds(view(waiting, 91_000))).toBe(true);
+    expect(stopWithinTimeout.holds(view(waiting, 91_001))).toBe(false);
   });
 
   it('restart-delay-respected: an automatic start 50 ms after the exit (RestartSec=100ms)', () => {
