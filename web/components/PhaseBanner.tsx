@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import type { Frame, Phase } from '../../sim/trace';
 import { useLanguage, useT } from '../i18n/i18n';
+import { NoteText } from '../i18n/NoteText';
 import type { MessageKey } from '../i18n/messages';
 import { clock } from '../lab/format';
 import { bannerOf } from './banner';
@@ -54,7 +55,7 @@ export function PhaseBanner({ loop, frames, index, time }: PhaseBannerProps) {
           {row('bannerActed', lines.acted, 'acted', 'bannerNoAct')}
         </> : <div className="banner-row empty">{t('notRecorded')}</div>}
         <div className="status-line">
-          <span className="latest" data-testid="note">{latest ? <><span className="at">@{clock(latest.t)}</span> {latest.note}</> : ''}</span>
+          <span className="latest" data-testid="note">{latest ? <><span className="at">@{clock(latest.t)}</span> <NoteText loop={loop} note={latest.note ?? ''} /></> : ''}</span>
           <span>{t('state')}: <code data-testid="state">{frame.state}</code></span>
           <span>{t('time')}: <code data-testid="time">{clock(time)}</code></span>
           <span className="event">{t('bannerEvent')}: <code data-testid="event">{frame.event}</code></span>
