@@ -131,6 +131,7 @@ export function parseHpaScenario(file: string, name: string, doc: unknown, seedO
     names.add(i.name);
   });
 
+  const deleted = new Set<string>();
   const timeline: TimelineEntry<HpaFault, HpaConfig>[] = (s.timeline ?? []).map((e, idx) => {
     const at = e.at;
     if (e.config) {
@@ -144,7 +145,12 @@ export function parseHpaScenario(file: string, name: string, doc: unknown, seedO
     if (target !== undefined && !names.has(target) && !target.startsWith(config.namePrefix)) {
       throw new InputError(file, `timeline[${idx}]`, `expected an instance of the world, got "${target}"`);
     }
-    if (fault.kind === 'addInstance') names.add(fault.name);
+    if (fault.kind === 'addInstance') {
+      if (names.has(fault.name) && !deleted.has(fault.name)) throw new InputError(file, `timeline[${idx}].addInstance.name`, `expected a name not already in the world (or deleted by an earlier entry), got "${fault.name}"`);
+      names.add(fault.name);
+      deleted.delete(fault.name);
+    }
+    if (fault.kind === 'deleteInstance') deleted.add(fault.instance);
     return { at, fault };
   });
   return {

@@ -225,7 +225,8 @@ function inject(world0: HpaWorld, fault: HpaFault, t: number): { world: HpaWorld
     case 'slowApi':
       return { world: { ...world, slowFactor: fault.factor, slowUntil: t + fault.forMs }, note: `API ${fault.factor}× slower for ${fault.forMs / 1000}s` };
     case 'addInstance': {
-      if (world.instances.some((i) => i.name === fault.name)) throw new Error(`instance "${fault.name}" already exists`);
+      // Incus refuses a second instance of a name (POST /1.0/instances: "Instance … already exists"): nothing changes.
+      if (world.instances.some((i) => i.name === fault.name)) return { world, note: `create ${fault.name}: an instance of that name already exists` };
       const inst: SimInstance = { name: fault.name, owner: fault.owner, status: 'Running', limitBytes: fault.limitBytes, stressBytes: fault.stressBytes, serves: fault.serves, createdAt: t };
       return { world: { ...world, instances: sortByName([...world.instances, inst]) }, note: `someone created ${fault.name}${fault.owner ? '' : ' (not owned by the HPA)'}` };
     }
