@@ -7,6 +7,7 @@ import { InputError, InputErrors } from '../sim/scenario/errors';
 import { registerCheck } from './check-command';
 import { ExitError } from './exit';
 import { reportInternalError } from './internal-error';
+import { registerInit } from './init-command';
 import { registerReal } from './real-command';
 import { registerSim } from './sim-command';
 import { UsageError } from './usage';
@@ -19,6 +20,7 @@ function buildProgram(): Command {
   registerSim(program);
   registerCheck(program);
   registerReal(program);
+  registerInit(program);
   return program;
 }
 
