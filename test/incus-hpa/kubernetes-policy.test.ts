@@ -4,6 +4,7 @@ import { calculateReplicas as calculateFor, convertDesiredReplicasWithRules, sca
 import type { KubernetesRelease } from '../../machines/hpa-algorithm';
 import type { HpaConfig, ObservedInstance } from '../../machines/incus-hpa';
 import { DEFAULT_PARAMS, hpaBinding } from '../../sim/loops/incus-hpa';
+import { parseScenarioText } from '../../sim/loops/registry';
 import type { TimelineEntry } from '../../sim/runner';
 import { Runner } from '../../sim/runner';
 import type { HpaFault } from '../../sim/worlds/incus-hpa';
@@ -187,5 +188,17 @@ describe('kubernetes policy on the simulated host: the restartController fault',
     const restarted = firstDeleteAt([{ at: 240_000, fault: { kind: 'restartController' } }])!;
     expect(restarted).toBeGreaterThan(240_000 + 300_000);
     expect(restarted).toBeLessThan(240_000 + 330_000);
+  });
+});
+
+describe('kubernetesRelease in hpa.yaml', () => {
+  const yaml = (release: string) => `loop: incus-hpa\nname: r\nseed: 1\nduration: 1m\nconfig:\n  policy: kubernetes\n  kubernetesRelease: ${release}\nworld:\n  instances: [{ name: pod-a }]\n`;
+  it('a quoted release is read; 1.35 by default', () => {
+    expect((parseScenarioText('r.yaml', 'r', yaml('"1.32"')).scenario.config as HpaConfig).kubernetesRelease).toBe('1.32');
+    expect(config().kubernetesRelease).toBe('1.35');
+  });
+  it('an unknown or unquoted release names the file, the field and the expectation', () => {
+    expect(() => parseScenarioText('r.yaml', 'r', yaml('1.32'))).toThrow(/r\.yaml: config\.kubernetesRelease: expected one of "1\.32", "1\.33", "1\.34", "1\.35"/);
+    expect(() => parseScenarioText('r.yaml', 'r', yaml('"1.36"'))).toThrow(/config\.kubernetesRelease/);
   });
 });

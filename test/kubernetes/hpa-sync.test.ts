@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { DeploymentSpec } from '../../machines/kubernetes';
+import type { PodPhase } from '../../machines/hpa-algorithm';
+import { groupPods } from '../../machines/hpa-algorithm';
+import type { DeploymentSpec, KObject, ObjectMeta } from '../../machines/kubernetes';
 import { specOf } from '../../machines/kubernetes';
+import { metricPods } from '../../machines/kubernetes/hpa/reconciler';
 import { kubeRunner, objects } from './helpers';
 
 // The HPA controller's sync on the simulated plane, against horizontal.go reconcileAutoscaler and
@@ -92,5 +95,19 @@ describe('kubernetesRelease (options): the tolerance test at exactly 1.10', () =
     expect(at('1.35')).toBe(2);
     expect(at('1.33')).toBe(2);
     expect(at('1.32')).toBe(3);
+  });
+});
+
+describe('groupPods on the plane (metricPods → groupPods): only Failed and deleting pods are ignored', () => {
+  const pod = (name: string, phase: PodPhase, over: Partial<ObjectMeta> = {}): KObject => ({
+    kind: 'Pod', spec: { containers: [{ name: 'app', image: 'x', cpuMilli: 500 }] }, status: { phase, ready: false, restarts: 0 },
+    metadata: { namespace: 'default', name, uid: name, resourceVersion: 1, generation: 1, creationTimestamp: 0, labels: {}, annotations: {}, ownerReferences: [], finalizers: [], ...over },
+  });
+  it('a Succeeded pod with a metric counts; a Failed one and a deleting one do not (TestGroupPods)', () => {
+    const pods = [pod('done', 'Succeeded'), pod('failed', 'Failed'), pod('going', 'Running', { deletionTimestamp: 5 })];
+    const metrics = { 'default/done': 100, 'default/failed': 100, 'default/going': 100 };
+    const g = groupPods(metricPods(pods, metrics, 600_000), 'memory', { now: 600_000, cpuInitializationPeriodMs: 300_000, delayOfInitialReadinessStatusMs: 30_000 });
+    expect(g.readyPodCount).toBe(1);
+    expect([...g.ignored].sort()).toEqual(['failed', 'going']);
   });
 });
