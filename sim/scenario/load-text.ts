@@ -31,8 +31,9 @@ export function parseYamlText(file: string, text: string): unknown {
       return new InputError(file, pos ? `line ${pos.line}, column ${pos.col}` : '', `malformed YAML: ${e.message.split('\n')[0]}`);
     }));
   }
+  let data: unknown;
   try {
-    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (e) {
     // yaml throws ReferenceError for an unresolved alias and for excessive alias expansion.
     const message = e instanceof Error ? e.message : String(e);
@@ -45,4 +46,21 @@ export function parseYamlText(file: string, text: string): unknown {
         : `malformed YAML: ${message}`;
     throw new InputError(file, line ? `line ${line}` : '', what);
   }
+  // `&a [*a]` is valid YAML and yields a structure containing itself: no scenario can mean that.
+  if (isCyclic(data)) {
+    const line = aliasLine(text);
+    throw new InputError(file, line ? `line ${line}` : '', 'expected no alias inside its own anchor (&a [*a] makes a value that contains itself)');
+  }
+  return data;
+}
+
+/** Whether plain data reaches itself (only aliases can make that). */
+function isCyclic(value: unknown, path = new Set<object>()): boolean {
+  if (!value || typeof value !== 'object') return false;
+  if (path.has(value)) return true;
+  path.add(value);
+  const children = value instanceof Map ? [...value.values()] : Object.values(value);
+  const cyclic = children.some((c) => isCyclic(c, path));
+  path.delete(value);
+  return cyclic;
 }
