@@ -6,6 +6,7 @@ import type { CheckRun } from '../sim/check/check';
 import { checkScenarioAsync, variantNames } from '../sim/check/check';
 import { parseBytes } from '../sim/units';
 import { progressReporter } from './check-progress';
+import { defaultWorkers } from '../sim/check/parallel';
 import { emitTests } from '../sim/check/emit-test';
 import { checkJson } from '../sim/check/json';
 import { junitReport } from '../sim/check/junit';
@@ -19,7 +20,7 @@ import { loadScenario } from '../sim/loops';
 import { CHECK_EXIT_CODES, UsageError } from './usage';
 
 interface CheckFlags {
-  depth?: string; maxStates?: string; maxMemory?: string; progress?: boolean; memo?: boolean; out?: string; policy?: string; within?: string; table?: boolean; format?: string; emitTest?: string;
+  depth?: string; maxStates?: string; maxMemory?: string; progress?: boolean; memo?: boolean; workers?: string; out?: string; policy?: string; within?: string; table?: boolean; format?: string; emitTest?: string;
 }
 
 /** Interrupted (Ctrl-C): the partial result was printed (cli/run.ts: 130). */
@@ -85,6 +86,7 @@ export function registerCheck(program: Command): void {
     .option('--depth <n>', 'stop expanding after this many steps from the start')
     .option('--max-states <n>', 'stop after this many distinct states (default 2000000)')
     .option('--max-memory <size>', 'stop cleanly once the process uses this much memory (e.g. 2GiB); verdicts so far, the rest unknown')
+    .option('--workers <n>', `worker threads for the search (default: one per core, here ${defaultWorkers()}); 1 searches in this thread`)
     .option('--no-progress', 'no progress line on stderr (shown for searches longer than 2s)')
     .option('--no-memo', 'do not memoise machine transitions (slower; to measure the memo)')
     .option('--out <dir>', 'write each counterexample trace (JSON, loadable by the lab) into this directory')
@@ -98,6 +100,7 @@ export function registerCheck(program: Command): void {
       const maxDepth = positive('--depth', flags.depth);
       const maxStates = positive('--max-states', flags.maxStates);
       const maxMemoryBytes = byteSize('--max-memory', flags.maxMemory);
+      const workers = positive('--workers', flags.workers) ?? defaultWorkers();
       const withinPeriods = positive('--within', flags.within);
       const format = formatOf(flags.format);
       if (flags.table && flags.policy !== undefined) throw new UsageError('--table', 'checks every policy: leave out --policy');
@@ -123,7 +126,7 @@ export function registerCheck(program: Command): void {
           if (interrupt.signal.aborted) break;
           runs.push(await checkScenarioAsync(entry, scenario, {
             ...(policy !== undefined ? { policy } : {}), ...(maxDepth ? { maxDepth } : {}), ...(maxStates ? { maxStates } : {}), ...(withinPeriods ? { withinPeriods } : {}),
-            ...(maxMemoryBytes ? { maxMemoryBytes } : {}), ...(progress ? { onProgress: progress.onProgress } : {}), memo: flags.memo !== false, signal: interrupt.signal,
+            ...(maxMemoryBytes ? { maxMemoryBytes } : {}), ...(progress ? { onProgress: progress.onProgress } : {}), memo: flags.memo !== false, workers, signal: interrupt.signal,
           }));
           progress?.done();
         }

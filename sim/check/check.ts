@@ -6,6 +6,7 @@ import type { ReplayInput } from './counterexample';
 import { counterexampleTrace } from './counterexample';
 import type { ExploreOptions, ExploreResult, PathStep } from './explorer';
 import { explore, exploreAsync } from './explorer';
+import { Pool, exploreParallel } from './parallel';
 import type { CheckProperty, EnvMove, LoopCheck } from './model';
 
 export interface CheckOptions extends ExploreOptions {
@@ -76,10 +77,26 @@ export function checkScenario(entry: LoopEntry, scenario: LoadedScenario, option
 }
 
 /** checkScenario, yielding to the event loop while it searches: `signal` (Ctrl-C) stops it with the partial result. */
-export async function checkScenarioAsync(entry: LoopEntry, scenario: LoadedScenario, options: CheckOptions & { signal?: AbortSignal } = {}): Promise<CheckRun> {
+export async function checkScenarioAsync(entry: LoopEntry, scenario: LoadedScenario, options: CheckOptions & { signal?: AbortSignal; sliceMs?: number; parallelNow?: boolean } = {}): Promise<CheckRun> {
   const prepared = prepareCheck(entry, scenario, options);
   const { check, config, alphabet, properties, replayInput } = prepared;
-  return checkRun(scenario, prepared, options, await exploreAsync(replayInput.binding, check, { config, world: scenario.world }, alphabet, properties, options));
+  const workers = options.workers ?? 1;
+  const explore = (handOver?: () => boolean) => exploreAsync(replayInput.binding, check, { config, world: scenario.world }, alphabet, properties, { ...options, ...(handOver ? { handOver } : {}) });
+  let result: ExploreResult<unknown, unknown> | undefined;
+  if (workers <= 1) result = await explore();
+  else {
+    // Workers take a while to boot (loading the loop through tsx): meanwhile this thread searches
+    // alone. A search that ends first is the answer; otherwise the parallel search starts over
+    // (parallelNow: at once, for tests of the parallel search itself).
+    const pool = new Pool(workers, { loop: entry.id, scenario, ...(options.policy !== undefined ? { policy: options.policy } : {}), ...(options.withinPeriods ? { withinPeriods: options.withinPeriods } : {}), memo: options.memo ?? true });
+    try {
+      result = (options.parallelNow ? undefined : await explore(() => pool.isReady)) ?? await exploreParallel(pool, properties, options);
+    } finally {
+      await pool.close();
+    }
+  }
+  if (!result) throw new Error('explorer: the search handed over to no one');
+  return checkRun(scenario, prepared, options, result);
 }
 
 function checkRun(scenario: LoadedScenario, prepared: PreparedCheck, options: CheckOptions, result: ExploreResult<unknown, unknown>): CheckRun {

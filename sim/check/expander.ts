@@ -1,0 +1,83 @@
+import type { LoopBinding } from '../model';
+import type { TimelineEntry } from '../runner';
+import type { StepState } from '../step';
+import { Stepper } from '../step';
+import { hashState } from './hash';
+import type { CheckProperty, EnvMove, LoopCheck } from './model';
+
+/** A state waiting to be expanded: its id, the run, and the environment moves it has left. */
+export interface SearchNode<W, C> { id: number; run: StepState<W, C>; remaining: Uint8Array }
+
+/** The move that led to a state: the tick (time passes) or the index of the environment's move. */
+export const TICK = -1;
+
+/**
+ * One successor: `order` is its place among its parent's successors (0 the tick, 1 + g the g-th
+ * move group) — (parent, order) is the sequential search's discovery order; `dt` the tick's time.
+ */
+export type Emit<W, C> = (run: StepState<W, C>, remaining: Uint8Array, order: number, via: number, dt: number) => void;
+
+/**
+ * The part of a search that touches the loop: the start state, the successors of a state (the
+ * tick, then each move group the environment has left, in alphabet order), a state's 64-bit hash
+ * (its canonical key and remaining moves) and the properties judged in it. Shared by the
+ * sequential search and the parallel one's workers, so both step and judge states alike.
+ */
+export class Expander<W, F, C> {
+  readonly stepper: Stepper<W, F, C>;
+  readonly groups: { label: string; move: EnvMove<F, C>; count: number }[];
+  readonly always: CheckProperty<W, C>[];
+  readonly sometimes: CheckProperty<W, C>[];
+  readonly eventually: CheckProperty<W, C>[];
+  private readonly canonical: (run: StepState<W, C>) => string;
+
+  constructor(
+    binding: LoopBinding<W, F, C>, private readonly check: LoopCheck<W, F, C>, private readonly start: { config: C; world: W },
+    alphabet: readonly EnvMove<F, C>[], properties: readonly CheckProperty<W, C>[], memo: boolean,
+  ) {
+    this.stepper = new Stepper(binding, { memo });
+    // Interchangeable moves (equal labels) share one counter, so their orderings are not told apart.
+    this.groups = groupMoves(check, alphabet);
+    this.always = properties.filter((p) => p.kind === 'always');
+    this.sometimes = properties.filter((p) => p.kind === 'sometimes');
+    this.eventually = properties.filter((p) => p.kind === 'eventually');
+    this.canonical = check.canonicalizer(start, alphabet);
+  }
+
+  initial(): { run: StepState<W, C>; remaining: Uint8Array } {
+    return { run: this.stepper.initial(this.start.config, this.start.world), remaining: Uint8Array.from(this.groups.map((g) => g.count)) };
+  }
+
+  /** Emits the successors in discovery order; returns false when nothing is queued (the quiet successor is the state itself). */
+  successors(node: SearchNode<W, C>, emit: Emit<W, C>): boolean {
+    const { stepper, check, groups } = this;
+    const ticked = stepper.tick(node.run);
+    if (ticked) emit(ticked.state, node.remaining, 0, TICK, ticked.state.t - node.run.t);
+    for (let g = 0; g < groups.length; g++) {
+      if (node.remaining[g] === 0) continue;
+      const { entry, index } = groups[g]!.move;
+      if (!check.applicable(node.run, entry)) continue;
+      const remaining = node.remaining.slice();
+      remaining[g]!--;
+      emit(applyEntry(stepper, node.run, entry), remaining, 1 + g, index, 0);
+    }
+    return ticked !== undefined;
+  }
+
+  hash(run: StepState<W, C>, remaining: Uint8Array, out: Uint32Array): void { hashState(this.canonical(run), remaining, out); }
+}
+
+export function applyEntry<W, F, C>(stepper: Stepper<W, F, C>, run: StepState<W, C>, entry: TimelineEntry<F, C>): StepState<W, C> {
+  return 'config' in entry ? stepper.update(run, entry.config) : stepper.inject(run, entry.fault);
+}
+
+function groupMoves<W, F, C>(check: LoopCheck<W, F, C>, alphabet: readonly EnvMove<F, C>[]) {
+  const groups: { label: string; move: EnvMove<F, C>; count: number }[] = [];
+  for (const m of alphabet) {
+    const g = groups.find((x) => x.label === m.label);
+    if (g) g.count++;
+    else groups.push({ label: m.label, move: m, count: 1 });
+  }
+  if (groups.some((g) => g.count > 255)) throw new Error('at most 255 equal moves');
+  return groups;
+}

@@ -1,0 +1,85 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { MemoMachine } from '../memo-machine';
+import type { LoadedScenario } from '../loops/registry';
+import { loopById } from '../loops/registry';
+import type { StepState } from '../step';
+import { prepareCheck } from './check';
+import type { SearchNode } from './expander';
+import { Expander } from './expander';
+import { quietStacks } from './explorer';
+import type { FromWorker, ToWorker, WorkerSetup } from './parallel-protocol';
+import { NO_TICK, R, STRIDE } from './parallel-protocol';
+
+/** One worker of the parallel search (parallel.ts): it steps and judges states; the main thread numbers them. */
+const setup = workerData as WorkerSetup;
+const entry = loopById(setup.loop);
+if (!entry) throw new Error(`explorer worker: no loop ${setup.loop}`);
+const scenario = setup.scenario as LoadedScenario;
+const prepared = prepareCheck(entry, scenario, { ...(setup.policy !== undefined ? { policy: setup.policy } : {}), ...(setup.withinPeriods ? { withinPeriods: setup.withinPeriods } : {}) });
+const expander = new Expander(entry.binding, prepared.check, { config: prepared.config, world: scenario.world }, prepared.alphabet, prepared.properties, setup.memo);
+const hash = new Uint32Array(2);
+
+type Node = SearchNode<unknown, unknown>;
+function send(message: FromWorker, transfer: ArrayBuffer[] = []): void { parentPort!.postMessage(message, transfer); }
+let frontier: Node[] = [];
+let pending: { run: StepState<unknown, unknown>; remaining: Uint8Array }[] = [];
+let records = new Int32Array(STRIDE * 1024);
+let count = 0;
+
+function record(parent: number, order: number, via: number, dt: number, run: StepState<unknown, unknown> | undefined, remaining: Uint8Array | undefined, decidedAlways: number, decidedSometimes: number): void {
+  if ((count + 1) * STRIDE > records.length) { const next = new Int32Array(records.length * 2); next.set(records); records = next; }
+  const o = count * STRIDE;
+  records[o + R.parent] = parent; records[o + R.order] = order; records[o + R.via] = via; records[o + R.dt] = dt;
+  let always = 0; let sometimes = 0; let eventually = 0;
+  if (run && remaining) {
+    expander.hash(run, remaining, hash);
+    records[o + R.hi] = hash[0]!; records[o + R.lo] = hash[1]!;
+    // Judged here, where the state is; properties already decided are skipped as in the sequential search.
+    expander.always.forEach((p, i) => { if (!(decidedAlways & (1 << i)) && !p.holds(run)) always |= 1 << i; });
+    expander.sometimes.forEach((p, i) => { if (!(decidedSometimes & (1 << i)) && p.holds(run)) sometimes |= 1 << i; });
+    expander.eventually.forEach((p, i) => { if (p.holds(run)) eventually |= 1 << i; });
+    pending.push({ run, remaining });
+  } else pending.push(undefined as never); // keeps records and pending aligned
+  records[o + R.always] = always; records[o + R.sometimes] = sometimes; records[o + R.eventually] = eventually;
+  count++;
+}
+
+
+function flush(): void {
+  const out = records.slice(0, count * STRIDE);
+  send({ type: 'records', records: out, count }, [out.buffer]);
+  count = 0;
+}
+
+send({ type: 'ready' });
+
+parentPort!.on('message', (message: ToWorker) => {
+  try {
+    quietStacks(() => {
+      if (message.type === 'root') {
+        pending = [];
+        const { run, remaining } = expander.initial();
+        record(-1, 0, -1, 0, run, remaining, 0, 0);
+        flush();
+      } else if (message.type === 'expand') {
+        pending = [];
+        for (const node of frontier) {
+          const ticks = expander.successors(node, (run, remaining, order, via, dt) => record(node.id, order, via, dt, run, remaining, message.decidedAlways, message.decidedSometimes));
+          if (!ticks) record(node.id, NO_TICK, 0, 0, undefined, undefined, 0, 0);
+        }
+        frontier = [];
+        flush();
+      } else if (message.type === 'keep') {
+        const next: Node[] = [];
+        message.ids.forEach((id, i) => { if (id >= 0) next.push({ id, ...pending[i]! }); });
+        frontier = next;
+        pending = [];
+      } else {
+        const { pure } = expander.stepper;
+        send({ type: 'stats', ...(pure instanceof MemoMachine ? { memo: { ...pure.stats } } : {}) });
+      }
+    });
+  } catch (e) {
+    send({ type: 'error', message: e instanceof Error ? e.message : String(e) });
+  }
+});

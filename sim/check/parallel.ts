@@ -1,0 +1,154 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import type { MemoStats } from '../memo-machine';
+import type { ExploreOptions, ExploreResult } from './explorer';
+import type { CheckProperty } from './model';
+import type { FromWorker, ToWorker, WorkerSetup } from './parallel-protocol';
+import { NO_TICK, R, STRIDE } from './parallel-protocol';
+import { SearchBook } from './search-book';
+
+/** The default for --workers: one per core. */
+export const defaultWorkers = () => Math.max(1, availableParallelism());
+
+
+/** Worker threads for one search; each says 'ready' once it has loaded the loop and its check. */
+export class Pool {
+  private readonly workers: Worker[];
+  private readonly waiting: ((m: FromWorker) => void)[][];
+  private failure: Error | undefined;
+  private booted = 0;
+  readonly ready: Promise<void>;
+
+  constructor(n: number, setup: WorkerSetup) {
+    this.workers = Array.from({ length: n }, () => new Worker(new URL('./parallel-boot.mjs', import.meta.url), { workerData: setup }));
+    this.waiting = this.workers.map(() => []);
+    let isReady = () => {};
+    this.ready = new Promise((resolve) => { isReady = resolve; });
+    this.workers.forEach((w, i) => {
+      w.on('message', (m: FromWorker) => {
+        if (m.type === 'ready') { if (++this.booted === n) isReady(); return; }
+        this.waiting[i]!.shift()?.(m);
+      });
+      w.on('error', (e) => { this.failure = e; for (const q of this.waiting[i]!.splice(0)) q({ type: 'error', message: e.message }); });
+    });
+  }
+
+  get size(): number { return this.workers.length; }
+  get isReady(): boolean { return this.booted === this.workers.length; }
+
+  post(i: number, message: ToWorker, transfer: ArrayBuffer[] = []): void { this.workers[i]!.postMessage(message, transfer); }
+
+  /** Sends and waits for the worker's answer. */
+  ask(i: number, message: ToWorker): Promise<FromWorker> {
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      this.waiting[i]!.push((m) => (m.type === 'error' ? reject(new Error(`explorer worker ${i}: ${m.message}`)) : resolve(m)));
+      this.post(i, message);
+    });
+  }
+
+  close(): Promise<number[]> { return Promise.all(this.workers.map((w) => w.terminate())); }
+}
+
+const records = (m: FromWorker) => { if (m.type !== 'records') throw new Error(`explorer worker: expected records, got ${m.type}`); return m; };
+
+/**
+ * Breadth-first search over worker threads, level by level. The states live in the workers:
+ * each expands its part of the frontier — XState, the world, the canonical key and its hash,
+ * the properties: the per-state work — and sends one small record per successor. The main thread
+ * owns the visited set (so it is partitioned from the states' memory) and walks the records in
+ * (parent id, successor order) — exactly the sequential search's discovery order — so ids,
+ * verdicts, shortest counterexamples and state counts equal the sequential search's for any
+ * number of workers. New states stay with the worker that made them for the next level.
+ */
+export async function exploreParallel<W, C>(
+  pool: Pool, properties: readonly CheckProperty<W, C>[],
+  options: ExploreOptions & { signal?: AbortSignal } = {},
+): Promise<ExploreResult<W, C>> {
+  await pool.ready;
+  const workers = pool.size;
+  const always = properties.filter((p) => p.kind === 'always');
+  const sometimes = properties.filter((p) => p.kind === 'sometimes');
+  const eventually = properties.filter((p) => p.kind === 'eventually');
+  if (Math.max(always.length, sometimes.length, eventually.length) > 31) throw new Error('the parallel search judges at most 31 properties of a kind');
+  let frontierSize = 0;
+  const book = new SearchBook(always, sometimes, eventually, options, () => frontierSize);
+  const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
+  {
+    let batches = [records(await pool.ask(0, { type: 'root' }))];
+    let owners = [0];
+    for (let level = 0; ; level++) {
+      const kept = admitLevel(book, batches);
+      frontierSize = kept.reduce((n, k) => n + k.kept, 0);
+      owners.forEach((w, i) => { const ids = kept[i]!.ids; pool.post(w, { type: 'keep', ids }, [ids.buffer as ArrayBuffer]); });
+      if (book.stopped !== 'complete' || frontierSize === 0) break;
+      if (level > 0) { // as the sequential search counts: the depth of the deepest level reached
+        book.depth++;
+        if (book.depth >= maxDepth) { book.stop('max-depth'); break; }
+      }
+      if (options.signal?.aborted) { book.stop('interrupted'); break; }
+      const decidedAlways = book.firstViolation.reduce((m, id, i) => (id === -1 ? m : m | (1 << i)), 0);
+      const decidedSometimes = book.firstWitness.reduce((m, id, i) => (id === -1 ? m : m | (1 << i)), 0);
+      owners = Array.from({ length: pool.size }, (_, i) => i);
+      batches = (await Promise.all(owners.map((w) => pool.ask(w, { type: 'expand', decidedAlways, decidedSometimes })))).map(records);
+      if (options.signal?.aborted) { book.stop('interrupted'); break; }
+    }
+    const memo = await memoStats(pool);
+    return book.result(memo, workers);
+  }
+}
+
+async function memoStats(pool: Pool): Promise<MemoStats | undefined> {
+  const all = await Promise.all(Array.from({ length: pool.size }, (_, i) => pool.ask(i, { type: 'stats' })));
+  const sum: MemoStats = { hits: 0, misses: 0, snapshots: 0, unkeyable: 0 };
+  let any = false;
+  for (const m of all) {
+    if (m.type !== 'stats' || !m.memo) continue;
+    any = true;
+    sum.hits += m.memo.hits; sum.misses += m.memo.misses; sum.snapshots += m.memo.snapshots; sum.unkeyable += m.memo.unkeyable;
+  }
+  return any ? sum : undefined;
+}
+
+/**
+ * The level's records, merged by (parent, order) across workers (each worker's are in that order
+ * already), admitted into the book as the sequential search would; returns, per batch, the id of
+ * each record kept as a new state (-1 otherwise).
+ */
+function admitLevel<W, C>(book: SearchBook<W, C>, batches: { records: Int32Array; count: number }[]): { ids: Int32Array; kept: number }[] {
+  const out = batches.map((b) => ({ ids: new Int32Array(b.count).fill(-1), kept: 0 }));
+  const at = batches.map(() => 0);
+  let stoppedAt = Number.NaN; // the sequential search finishes the node it was expanding when it stops
+  for (;;) {
+    let best = -1;
+    for (let b = 0; b < batches.length; b++) {
+      if (at[b]! >= batches[b]!.count) continue;
+      if (best === -1 || before(batches[b]!.records, at[b]!, batches[best]!.records, at[best]!)) best = b;
+    }
+    if (best === -1) break;
+    const r = batches[best]!.records;
+    const i = at[best]!++;
+    const o = i * STRIDE;
+    const parent = r[o + R.parent]!;
+    if (book.stopped !== 'complete' && parent !== stoppedAt) break;
+    const order = r[o + R.order]!;
+    if (order === NO_TICK) { book.quiet(parent, parent, 0); continue; }
+    const id = book.admit(r[o + R.hi]! >>> 0, r[o + R.lo]! >>> 0, parent, r[o + R.via]!, (id) => {
+      const a = r[o + R.always]!; const s = r[o + R.sometimes]!; const e = r[o + R.eventually]!;
+      for (let k = 0; k < book.always.length; k++) if (a & (1 << k)) book.violates(k, id);
+      for (let k = 0; k < book.sometimes.length; k++) if (s & (1 << k)) book.witnesses(k, id);
+      for (let k = 0; k < book.eventually.length; k++) book.targetOk[k]!.set(id, (e & (1 << k)) !== 0);
+    });
+    if (book.isNew) { out[best]!.ids[i] = id; out[best]!.kept++; }
+    if (order === 0 && parent >= 0) book.quiet(parent, id, r[o + R.dt]!);
+    if (book.stopped !== 'complete' && Number.isNaN(stoppedAt)) stoppedAt = parent;
+  }
+  return out;
+}
+
+function before(a: Int32Array, i: number, b: Int32Array, j: number): boolean {
+  const pa = a[i * STRIDE + R.parent]!; const pb = b[j * STRIDE + R.parent]!;
+  if (pa !== pb) return pa < pb;
+  const oa = a[i * STRIDE + R.order]!; const ob = b[j * STRIDE + R.order]!;
+  return (oa === NO_TICK ? -1 : oa) < (ob === NO_TICK ? -1 : ob);
+}

@@ -1,0 +1,151 @@
+import type { MemoStats } from '../memo-machine';
+import { BitColumn, IntColumn, settleTimes } from './columns';
+import { TICK } from './expander';
+import type { ExploreOptions, ExploreResult, PathStep, StopReason, Verdict } from './explorer';
+import type { CheckProperty } from './model';
+import { VisitedSet } from './visited-set';
+
+const UNKNOWN = -1;
+
+/**
+ * A search's bookkeeping, apart from how states are made: the visited set (64-bit hash → id),
+ * parents and moves (for shortest paths), quiet successors (for settle times), the first state
+ * violating or witnessing each property, and the verdicts at the end. Ids are given in discovery
+ * order, so the first violating id has a shortest path. The sequential and the parallel search
+ * both feed it successors in the same (parent, order) order, so they give the same ids.
+ */
+export class SearchBook<W, C> {
+  private readonly began = performance.now();
+  private readonly cpuBegan = process.cpuUsage();
+  readonly visited = new VisitedSet();
+  private readonly parent = new IntColumn();
+  private readonly move = new IntColumn();
+  private readonly quietNext = new IntColumn();
+  private readonly quietDt = new IntColumn();
+  readonly firstViolation: number[];
+  readonly firstWitness: number[];
+  readonly targetOk: BitColumn[];
+  readonly maxStates: number;
+  generated = 0;
+  depth = 0;
+  stopped: StopReason = 'complete';
+  private peakRss = 0;
+  private peakHeap = 0;
+  private lastProgress = 0;
+
+  constructor(
+    readonly always: readonly CheckProperty<W, C>[], readonly sometimes: readonly CheckProperty<W, C>[], readonly eventually: readonly CheckProperty<W, C>[],
+    private readonly options: ExploreOptions, private readonly frontierSize: () => number,
+  ) {
+    this.maxStates = options.maxStates ?? 2_000_000;
+    this.firstViolation = always.map(() => -1);
+    this.firstWitness = sometimes.map(() => -1);
+    this.targetOk = eventually.map(() => new BitColumn());
+  }
+
+  stop(reason: StopReason): void { if (this.stopped === 'complete') this.stopped = reason; }
+
+  /**
+   * A successor reached from `from` by `via`: its id — new ones get the next id and are judged by
+   * `judge` — or -1 when the state bound is spent. `isNew` tells which.
+   */
+  isNew = false;
+  admit(h: number, l: number, from: number, via: number, judge: (id: number) => void): number {
+    this.generated++;
+    this.isNew = false;
+    const known = this.visited.get(h, l);
+    if (known !== -1) return known;
+    if (this.visited.size >= this.maxStates) { this.stop('max-states'); return UNKNOWN; }
+    const id = this.visited.size;
+    this.visited.add(h, l, id);
+    this.parent.set(id, from);
+    this.move.set(id, via);
+    this.quietNext.set(id, UNKNOWN);
+    this.isNew = true;
+    judge(id);
+    if ((id & 0xfff) === 0) this.sample();
+    return id;
+  }
+
+  /** The quiet successor of `id` (what happens when the environment does nothing more). */
+  quiet(id: number, next: number, dt: number): void { this.quietNext.set(id, next); this.quietDt.set(id, dt); }
+
+  violates(i: number, id: number): void { if (this.firstViolation[i] === -1) this.firstViolation[i] = id; }
+  witnesses(i: number, id: number): void { if (this.firstWitness[i] === -1) this.firstWitness[i] = id; }
+
+  sample(): void {
+    const m = process.memoryUsage();
+    this.peakRss = Math.max(this.peakRss, m.rss);
+    this.peakHeap = Math.max(this.peakHeap, m.heapUsed);
+    if (this.options.maxMemoryBytes !== undefined && m.rss > this.options.maxMemoryBytes) this.stop('max-memory');
+    const now = performance.now();
+    if (this.options.onProgress && now - this.lastProgress >= (this.options.progressMs ?? 1000)) {
+      this.lastProgress = now;
+      this.options.onProgress({
+        distinct: this.visited.size, generated: this.generated, depth: this.depth, frontier: this.frontierSize(),
+        elapsedMs: now - this.began, rssBytes: m.rss, ...(this.options.maxStates !== undefined ? { maxStates: this.options.maxStates } : {}),
+      });
+    }
+  }
+
+  private pathTo(id: number): PathStep[] {
+    const steps: PathStep[] = [];
+    for (let at = id; at !== 0; at = this.parent.get(at)) {
+      const m = this.move.get(at);
+      steps.push(m === TICK ? { kind: 'tick' } : { kind: 'env', index: m });
+    }
+    return steps.reverse();
+  }
+
+  result(memo: MemoStats | undefined, workers: number): ExploreResult<W, C> {
+    this.sample();
+    const distinct = this.visited.size;
+    const complete = this.stopped === 'complete';
+    const bound = this.stopped === 'interrupted' ? 'interrupted' : this.stopped === 'max-memory' ? 'memory limit reached' : 'bound reached';
+    const verdicts: Verdict<W, C>[] = [];
+    this.always.forEach((p, i) => {
+      const id = this.firstViolation[i]!;
+      verdicts.push(id === -1
+        ? { property: p, status: complete ? 'holds' : 'unknown', detail: complete ? `holds in all ${distinct} states` : `holds in the ${distinct} states explored (${bound})` }
+        : { property: p, status: 'violated', path: this.pathTo(id), detail: `violated after ${this.pathTo(id).length} steps` });
+    });
+    this.sometimes.forEach((p, i) => {
+      const id = this.firstWitness[i]!;
+      verdicts.push(id !== -1
+        ? { property: p, status: 'holds', path: this.pathTo(id), detail: `reached after ${this.pathTo(id).length} steps` }
+        : { property: p, status: complete ? 'violated' : 'unknown', detail: `never reached in ${distinct} states${complete ? '' : ` (${bound})`}` });
+    });
+    this.eventually.forEach((p, i) => {
+      const settle = settleTimes(distinct, this.quietNext, this.quietDt, this.targetOk[i]!);
+      const within = p.withinMs ?? Number.POSITIVE_INFINITY;
+      let worst = -1;
+      let worstMs = 0;
+      let unknown = 0;
+      for (let id = 0; id < distinct; id++) {
+        const ms = settle.ms[id]!;
+        if (ms > within) { worst = id; worstMs = ms; break; } // ids are in BFS order: the first is a shortest one
+        if (!settle.exact[id]) unknown++;
+        else worstMs = Math.max(worstMs, ms);
+      }
+      if (worst !== -1) {
+        const never = !Number.isFinite(worstMs);
+        verdicts.push({ property: p, status: 'violated', path: this.pathTo(worst), settleMs: worstMs,
+          detail: never ? `never settles once the environment stops (${this.pathTo(worst).length} steps in)` : `settles only after ${worstMs / 1000}s > ${within / 1000}s` });
+      } else {
+        verdicts.push({ property: p, status: unknown ? 'unknown' : 'holds', settleMs: worstMs,
+          detail: `${unknown ? `undecided for ${unknown} states at the bound; ` : ''}worst settle time ${worstMs / 1000}s ≤ ${within / 1000}s` });
+      }
+    });
+
+    const timeMs = performance.now() - this.began;
+    const cpu = process.cpuUsage(this.cpuBegan);
+    const tableBytes = this.visited.bytes() + this.parent.bytes() + this.move.bytes() + this.quietNext.bytes() + this.quietDt.bytes()
+      + this.targetOk.reduce((n, c) => n + c.bytes(), 0);
+    return {
+      stats: { generated: this.generated, distinct, depth: this.depth, complete, stopped: this.stopped, timeMs, cpuMs: (cpu.user + cpu.system) / 1000,
+        distinctPerSecond: distinct / (timeMs / 1000), peakRssBytes: this.peakRss, peakHeapBytes: this.peakHeap, tableBytes, workers,
+        ...(memo ? { memo } : {}) },
+      verdicts,
+    };
+  }
+}
