@@ -157,6 +157,14 @@ export function toResources(file: string, field: string, list: ResourceFile[]): 
   return out;
 }
 
+/** A `resources:` list on its own (the lab's live edit of the configuration): the scenario's rules,
+ * the same errors naming file and field; throws InputError(s). */
+export function parseResources(file: string, field: string, doc: unknown): ResourceConfig[] {
+  const parsed = z.array(resourceSchema, { error: 'expected a list of resources' }).min(1, { error: 'expected at least one resource' }).safeParse(doc);
+  if (!parsed.success) throw new InputErrors(issuesToErrors(file, field, parsed.error));
+  return toResources(file, field, parsed.data);
+}
+
 export interface TerraformScenario {
   file: string; name: string; description: string; seed: number; durationMs: number;
   config: TerraformLoopConfig; world: TerraformWorld; timeline: TimelineEntry<TerraformFault, TerraformLoopConfig>[];

@@ -48,7 +48,7 @@ export function ScenarioBar({ url, loop, onChange, onTrace, traceName, onLive }:
       {policies && (
         <label>{t('policy')}{' '}
           <select data-testid="policy-select" value={url.policy ?? ''} onChange={(e) => onChange({ policy: e.target.value || undefined })}>
-            <option value="">(scenario)</option>
+            <option value="">({t('scenario').toLowerCase()})</option>
             {policies.map((p) => <option key={p} value={p}>{p}</option>)}
           </select>
         </label>

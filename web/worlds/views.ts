@@ -19,6 +19,8 @@ import { PuppetCharts } from './puppet/PuppetCharts';
 import { PuppetWorldView } from './puppet/PuppetWorldView';
 import { PuppetInterventions } from './puppet/PuppetInterventions';
 import { TerraformCharts } from './terraform/TerraformCharts';
+import { TerraformConfigEditor } from './terraform/TerraformConfigEditor';
+import { TerraformInterventions } from './terraform/TerraformInterventions';
 import { TerraformWorldView } from './terraform/TerraformWorldView';
 import { JsonWorldView } from './JsonWorldView';
 import type { LoopViews } from './types';
@@ -30,7 +32,7 @@ const VIEWS = {
   cron: { World: CronWorldView, Charts: CronCharts, Interventions: CronInterventions },
   kubernetes: { World: KubeWorldView, Charts: KubeCharts, Interventions: KubeInterventions, Editor: ReplicasEditor },
   puppet: { World: PuppetWorldView, Charts: PuppetCharts, Interventions: PuppetInterventions },
-  terraform: { World: TerraformWorldView, Charts: TerraformCharts },
+  terraform: { World: TerraformWorldView, Charts: TerraformCharts, Interventions: TerraformInterventions, Editor: TerraformConfigEditor },
 } satisfies Record<LoopId, LoopViews>;
 
 /** A loaded trace may name any loop: unknown ones are shown as JSON. */
