@@ -202,3 +202,12 @@ describe('kubernetesRelease in hpa.yaml', () => {
     expect(() => parseScenarioText('r.yaml', 'r', yaml('"1.36"'))).toThrow(/config\.kubernetesRelease/);
   });
 });
+
+describe('kubernetes policy: instances it ignores', () => {
+  it('a Stopped owned instance (no memory.total) with no configured limit does not fail the sync', () => {
+    const d = kubernetesPolicy({ observation: { at: 0, instances: [pod('a', 100), pod('b', 0, { status: 'Stopped', memoryTotal: 0 })] },
+      config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50, limitsMemoryBytes: 0 }), memory: { recommendations: [{ at: 0, replicas: 1 }] } });
+    expect(d.comparison).not.toMatch(/ScalingActive=False/);
+    expect(d.desired).toBe(2);
+  });
+});

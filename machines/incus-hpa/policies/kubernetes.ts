@@ -26,8 +26,10 @@ export function metricPodOf(i: ObservedInstance, config: HpaConfig): MetricPod {
   const request = i.memoryTotal > 0 ? i.memoryTotal : config.limitsMemoryBytes > 0 ? config.limitsMemoryBytes : null;
   const base = { name: i.name, deleting: false, startTime: i.createdAt, ready: { status: true, lastTransitionTime: i.createdAt }, request, metric: null };
   if (i.status === 'Starting') return { ...base, phase: 'Pending', ready: { status: false, lastTransitionTime: i.createdAt } };
-  if (i.status === 'Stopping') return { ...base, phase: 'Running', deleting: true };
-  if (i.status !== 'Running') return { ...base, phase: 'Failed' };
+  // An ignored pod's request is never read; Incus reports no memory.total for a stopped instance,
+  // which must not fail the sync as a pod without a request would.
+  if (i.status === 'Stopping') return { ...base, phase: 'Running', deleting: true, request: request ?? 0 };
+  if (i.status !== 'Running') return { ...base, phase: 'Failed', request: request ?? 0 };
   return { ...base, phase: 'Running', metric: i.memoryTotal > 0 ? { value: i.memoryUsage, timestamp: i.createdAt, windowMs: 0 } : null };
 }
 
