@@ -1,6 +1,7 @@
 // The real runner: the HPA machine with real actors, driven by XState's own actor (real timers),
 // recording the same Frames as the simulator's runner (sim/runner.ts) so sim's timeline printer,
 // the web lab and the tests read a real run like a simulated one. t is wall-clock ms since start.
+import { setMaxListeners } from 'node:events';
 import type { AnyActorRef, EventObject, InspectionEvent } from 'xstate';
 import { createActor } from 'xstate';
 import type { HpaConfig, HpaContext } from '../machines/incus-hpa';
@@ -76,6 +77,8 @@ export class RealHpaRunner {
   constructor(private readonly options: RealRunnerOptions) {
     this.settings = options.config.settings;
     this.config = options.config.config;
+    // One state read per owned pod, in parallel, each listening on the runner's signal.
+    setMaxListeners(1_000, this.abort.signal);
     this.hooks = {
       client: options.client,
       settings: () => this.settings,
