@@ -14,7 +14,7 @@ import { knownKinds, manifestSchemaFor, parseCpu, toNewObject } from './kubernet
 import { kubernetesController } from './kubernetes-controller';
 import { parseHpaOptions } from './kubernetes-hpa-options';
 import { noteFor } from './kubernetes-notes';
-import { MODULE_TIMEOUT_MS, loadModuleController, loadWebhookController } from '../user-controller/hook';
+import { MODULE_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS, loadModuleController, loadWebhookController } from '../user-controller/hook';
 import { declaredPropertySchema, declareProperties } from '../user-controller/declared';
 
 export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConfig> = {
@@ -147,7 +147,7 @@ export function parseKubernetesScenario(file: string, name: string, doc: unknown
   const builtins = s.builtins ?? [];
   const focal = typeof s.controller === 'string' ? s.controller
     : 'module' in s.controller ? loadModuleController(file, s.controller.module, s.controller.timeout ?? MODULE_TIMEOUT_MS).name
-      : loadWebhookController(file, { parent: s.controller.parent, children: s.controller.children, sync: s.controller.sync, finalize: s.controller.finalize, timeoutMs: s.controller.timeout ?? MODULE_TIMEOUT_MS }).name;
+      : loadWebhookController(file, { parent: s.controller.parent, children: s.controller.children, sync: s.controller.sync, finalize: s.controller.finalize, timeoutMs: s.controller.timeout ?? WEBHOOK_TIMEOUT_MS }).name;
   if (s.properties && typeof s.controller === 'string') throw new InputError(file, 'properties', 'expected declared properties only with a controller module (controller: { module })');
   declareProperties(focal, s.properties ?? []);
   if (typeof s.controller === 'string' && builtins.includes(s.controller)) throw new InputError(file, 'builtins', `expected the built-in controllers not to include the focal controller "${s.controller}"`);

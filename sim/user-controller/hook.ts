@@ -24,8 +24,10 @@ export function loadWebhookController(scenarioFile: string, config: WebhookContr
   return webhookLoader(config);
 }
 
-/** A reconcile's (or a hook call's) time limit unless the scenario says `controller.timeout`. */
+/** A reconcile's time limit unless the scenario says `controller.timeout`. */
 export const MODULE_TIMEOUT_MS = 1000;
+/** A hook call's: Metacontroller's default webhook timeout is 10 s (api/v1alpha1 Webhook.Timeout). */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 export function loadModuleController(scenarioFile: string, modulePath: string, timeoutMs: number): { name: string } {
   if (!loader) {

@@ -2,7 +2,7 @@ import { MessageChannel, Worker, receiveMessageOnPort } from 'node:worker_thread
 
 /**
  * A synchronous HTTP POST for the simulator's synchronous steps: a worker thread makes the request
- * with fetch and wakes the caller through Atomics (the caller blocks for at most timeoutMs + 1 s).
+ * with fetch and wakes the caller through Atomics (the caller blocks for at most timeoutMs, plus the worker's start-up).
  * Used only for a user's webhook (a Metacontroller sync hook), whose answers are memoised.
  */
 
@@ -34,7 +34,8 @@ export function postJsonSync(url: string, body: string, timeoutMs: number): Http
   const { port1, port2 } = new MessageChannel();
   const signal = new Int32Array(new SharedArrayBuffer(4));
   worker.postMessage({ url, body, timeoutMs, signal, port: port2 }, [port2]);
-  const woke = Atomics.wait(signal, 0, 0, timeoutMs + 1000);
+  // fetch itself is bounded by timeoutMs; the slack covers the worker's own start-up on a busy machine.
+  const woke = Atomics.wait(signal, 0, 0, timeoutMs + 30_000);
   const message = receiveMessageOnPort(port1)?.message as HttpAnswer | undefined;
   port1.close();
   if (woke === 'timed-out' || !message) return { error: `no answer within ${timeoutMs} ms` };
