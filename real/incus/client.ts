@@ -183,7 +183,8 @@ export class IncusClient {
       // or host-name check (which a self-signed Incus certificate would fail first, hiding the
       // real answer "not the pinned certificate"); the incus CLI trusts servercerts/<remote>.crt
       // the same way. Without a pin, Node's usual verification applies.
-      const tls = buildConnector({ cert: options.cert, key: options.key, ...(pinned ? { rejectUnauthorized: false } : {}) });
+      // No TLS session resumption: a resumed session carries no peer certificate to check the pin against.
+      const tls = buildConnector({ cert: options.cert, key: options.key, ...(pinned ? { rejectUnauthorized: false, maxCachedSessions: 0 } : {}) });
       const connect: buildConnector.connector = pinned
         ? (opts, callback) => tls(opts, (...args) => {
           const [err, socket] = args;
