@@ -1,32 +1,68 @@
 /**
- * Explorer benchmark: distinct states/s and peak memory on the HPA model at about 10⁴ and 10⁶
- * distinct states, and fast-check property runs/s. Run: npx tsx bench/explorer.ts [small|large|all]
- * Targets (issue 6): ≥ 50,000 distinct states/s on one core at the small size; 10⁶ states < 2 GB.
+ * Explorer benchmark: `loopscope check` end to end (a fresh process each: honest time to verdict
+ * and peak RSS) on the bench HPA configurations — ~10⁴ states (bench/scenarios/hpa-bench-small.yaml)
+ * and ~10⁵ (hpa-bench-medium.yaml); `large` adds ~10⁶ (max 4 pods, 11 moves, bounded at 10⁶) —
+ * with the transition memo on and off, 1 and 2 workers; then SPIN (bench/spin.ts) and fast-check
+ * property runs/s. Wall and CPU time both: other processes load the machine, compare ratios
+ * within one run. Run: npx tsx bench/explorer.ts [small|medium|large|all]
+ * Targets (issue 14): ≥ 50,000 distinct states/s on one core at ~10⁴; ~10⁵ no slower than SPIN
+ * end to end; 10⁶ states < 1 GB.
  */
-import { checkScenario } from '../sim/check/check';
-import { LOOPS } from '../sim/loops/registry';
-import type { LoadedScenario } from '../sim/loops/registry';
-import { LARGE_MOVES, SMALL_MOVES, benchScenario } from './explorer-scenarios';
+import { spawnSync } from 'node:child_process';
+import { writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
 import { propertyRunsPerSecond } from '../test/check/hpa-arbitraries';
 
 const MiB = 1024 ** 2;
+const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
-function measure(label: string, scenario: LoadedScenario, maxStates?: number) {
-  const entry = LOOPS['incus-hpa']!;
-  const run = checkScenario(entry, scenario, maxStates ? { maxStates } : {});
-  const s = run.result.stats;
-  return { label, distinct: s.distinct, generated: s.generated, complete: s.complete, seconds: s.timeMs / 1000,
-    perSecond: Math.round(s.distinctPerSecond), rssMiB: Math.round(s.peakRssBytes / MiB), heapMiB: Math.round(s.peakHeapBytes / MiB) };
+interface Stats { distinct: number; generated: number; complete: boolean; timeMs: number; cpuMs: number; peakRssBytes: number; tableBytes: number; workers: number; memo?: { hits: number; misses: number } }
+
+function check(file: string, args: string[]): { wall: number; cpu: number; stats: Stats; outcome: string } {
+  const r = spawnSync('bash', ['-c', `TIMEFORMAT='%R %U %S'; { time ( "$@" ) ; } 2> "$TIMEFILE"; cat "$TIMEFILE" >&2`, 'bench',
+    process.execPath, '--import', 'tsx', resolve('cli/main.ts'), 'check', file, '--format', 'json', '--no-progress', ...args],
+  { encoding: 'utf8', maxBuffer: 1 << 28, env: { ...process.env, TIMEFILE: join(mkdtempSync(join(tmpdir(), 'bench-')), 'time') } });
+  const [wall, user, sys] = r.stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
+  const json = JSON.parse(r.stdout) as { runs: { outcome: string; stats: Stats }[] };
+  return { wall: wall!, cpu: user! + sys!, stats: json.runs[0]!.stats, outcome: json.runs[0]!.outcome };
+}
+
+/** The ~10⁶ case as a scenario file (bench/explorer-scenarios.ts: benchScenario(4, LARGE_MOVES)). */
+function largeScenario(): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'bench-')), 'hpa-bench-large.yaml');
+  const moves = ['demand: 2500MB', 'kill: pod-a', 'failApi: 1', 'restartController: true', 'demand: 100MB', 'failApi: 1', 'slowApi: { factor: 10, for: 30s }', 'demand: 1500MB', 'restartController: true', 'deleteInstance: pod-a', 'failApi: 1'];
+  writeFileSync(file, stringify({
+    loop: 'incus-hpa', name: 'hpa-bench-large', seed: 1, duration: '10m',
+    config: { HPA: { minPods: 1, maxPods: 4, memoryThreshold: 50 }, policy: 'fixed', limitsMemory: '1000MB', backoff: { initial: '5s', max: '15s' }, downscaleStabilization: '30s' },
+    world: { baseline: '50MB', demand: '300MB', instances: [{ name: 'pod-a' }, { name: 'podman-cache', owned: false, serves: false }] },
+  }) + `timeline:\n${moves.map((m) => `  - { at: 0s, ${m} }`).join('\n')}\n`);
+  return file;
 }
 
 const which = process.argv[2] ?? 'all';
-const rows: ReturnType<typeof measure>[] = [];
-measure('warm-up', benchScenario(2, SMALL_MOVES.slice(0, 3), 'fixed'));
-if (which === 'small' || which === 'all') rows.push(measure('~10⁴ states (max 3, 6 moves, fixed)', benchScenario(3, SMALL_MOVES, 'fixed')));
-if (which === 'large' || which === 'all') rows.push(measure('~10⁶ states (max 4, 11 moves, fixed)', benchScenario(4, LARGE_MOVES, 'fixed'), 1_000_000));
-console.log('| size | distinct | generated | complete | time (s) | distinct states/s | peak rss (MiB) | peak heap (MiB) |');
-console.log('|---|---|---|---|---|---|---|---|');
-for (const r of rows) console.log(`| ${r.label} | ${r.distinct} | ${r.generated} | ${r.complete ? 'yes' : 'bounded'} | ${r.seconds.toFixed(2)} | ${r.perSecond} | ${r.rssMiB} | ${r.heapMiB} |`);
+const sizes: [string, string, string[]][] = [];
+if (which === 'small' || which === 'all') sizes.push(['~10⁴ (max 3, 6 moves)', resolve('bench/scenarios/hpa-bench-small.yaml'), []]);
+if (which === 'medium' || which === 'all') sizes.push(['~10⁵ (max 3, 7 moves)', resolve('bench/scenarios/hpa-bench-medium.yaml'), []]);
+if (which === 'large') sizes.push(['~10⁶ (max 4, 11 moves, bound 10⁶)', largeScenario(), ['--max-states', '1000000']]);
+
+console.log('\n## The explorer: loopscope check end to end (one process each; HPA, fixed policy)\n');
+console.log('| size | memo | workers | distinct | wall | CPU | distinct states/s (wall) | distinct states/s (CPU) | peak RSS | RSS/state | tables/state | memo hits | vs baseline (wall) |');
+console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+for (const [label, file, extra] of sizes) {
+  let baseline = 0;
+  for (const [memo, workers] of [[false, 1], [true, 1], [true, 2], [false, 2]] as const) {
+    const r = check(file, [...extra, '--workers', String(workers), ...(memo ? [] : ['--no-memo'])]);
+    const s = r.stats;
+    if (!baseline) baseline = r.wall;
+    const hits = s.memo ? `${fmt((100 * s.memo.hits) / Math.max(1, s.memo.hits + s.memo.misses))}%` : '–';
+    console.log(`| ${label} | ${memo ? 'on' : 'off'} | ${workers} | ${fmt(s.distinct)}${s.complete ? '' : ' (bounded)'} | ${fmt(r.wall, 1)} s | ${fmt(r.cpu, 1)} s | ${fmt(s.distinct / r.wall)} | ${fmt(s.distinct / r.cpu)} | ${fmt(s.peakRssBytes / MiB)} MiB | ${fmt(s.peakRssBytes / s.distinct)} B | ${fmt(s.tableBytes / s.distinct)} B | ${hits} | ${fmt(baseline / r.wall, 2)}× |`);
+  }
+}
+console.log('\nWall and CPU include process start (tsx, module load) and, for 2 workers, booting them: this is the time a user waits. Baseline: memo off, 1 worker, same size, same run.');
+
+if (which === 'all' || which === 'medium') spawnSync(process.execPath, ['--import', 'tsx', 'bench/spin.ts'], { stdio: 'inherit' });
 if (which === 'all' || which === 'properties') {
   const p = propertyRunsPerSecond(200);
   console.log(`\nproperty runs/s (fast-check, generated HPA scenarios of ${p.minutes} virtual minutes each): ${Math.round(p.perSecond)} (${p.runs} runs in ${p.seconds.toFixed(2)}s)`);

@@ -85,14 +85,19 @@ export async function checkScenarioAsync(entry: LoopEntry, scenario: LoadedScena
   let result: ExploreResult<unknown, unknown> | undefined;
   if (workers <= 1) result = await explore();
   else {
-    // Workers take a while to boot (loading the loop through tsx): meanwhile this thread searches
-    // alone. A search that ends first is the answer; otherwise the parallel search starts over
-    // (parallelNow: at once, for tests of the parallel search itself).
-    const pool = new Pool(workers, { loop: entry.id, scenario, ...(options.policy !== undefined ? { policy: options.policy } : {}), ...(options.withinPeriods ? { withinPeriods: options.withinPeriods } : {}), memo: options.memo ?? true });
+    // Workers take a while to boot (loading the loop through tsx), so this thread searches alone
+    // first; a search still running after a second boots them, and the first of the two to finish
+    // wins: this search, or the parallel one, which then starts over (at once with parallelNow,
+    // for tests of the parallel search itself). Searches under a second never start a worker.
+    const began = performance.now();
+    let pool: Pool | undefined;
+    const boot = () => new Pool(workers, { loop: entry.id, scenario, ...(options.policy !== undefined ? { policy: options.policy } : {}), ...(options.withinPeriods ? { withinPeriods: options.withinPeriods } : {}), memo: options.memo ?? true });
     try {
-      result = (options.parallelNow ? undefined : await explore(() => pool.isReady)) ?? await exploreParallel(pool, properties, options);
+      if (options.parallelNow) pool = boot();
+      else result = await explore(() => { if (!pool && performance.now() - began > 1000) pool = boot(); return pool?.isReady ?? false; });
+      if (!result) result = await exploreParallel(pool!, properties, options);
     } finally {
-      await pool.close();
+      await pool?.close();
     }
   }
   if (!result) throw new Error('explorer: the search handed over to no one');
