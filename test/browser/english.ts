@@ -28,7 +28,7 @@ export interface EnglishHit { text: string; why: string }
 
 /** The English in one visible text (a text node's content), with the reason it was flagged. */
 export function englishIn(text: string): EnglishHit | undefined {
-  // Whole words only (Unicode letters: "até" is not "at"); a quoted "…" citation is not prose.
+  // Whole words only (Unicode letters: "até" is not "at"); a quoted "…" or “…” citation (a tool's own message) is not prose.
   const prose = text.replace(/"[^"]*"|“[^”]*”/g, ' ');
   // Identifiers with digits (pod2c64be71) are names, not words.
   const words = (prose.toLowerCase().match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? []).filter((w) => !/\p{N}/u.test(w));

@@ -59,6 +59,7 @@ const en = {
   enterFullscreen: 'Enter full screen', worldTab: 'Interventions & desired state', chartsTab: 'Over time',
   urlProblem: 'This link has a problem', traceProblem: 'This trace has a problem', panelFailed: 'This panel could not be drawn',
   forkedAt: 'Forked the run at', forkedDiscarded: 'what had happened after it was discarded (it ran to',
+  avgShort: 'avg',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -116,6 +117,7 @@ const ptBR: Record<MessageKey, string> = {
   enterFullscreen: 'Entrar em tela cheia', worldTab: 'Intervenções e estado desejado', chartsTab: 'Ao longo do tempo',
   urlProblem: 'Este link tem um problema', traceProblem: 'Este trace tem um problema', panelFailed: 'Este painel não pôde ser desenhado',
   forkedAt: 'A execução foi bifurcada em', forkedDiscarded: 'o que tinha acontecido depois foi descartado (ia até',
+  avgShort: 'média',
 };
 
 export const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, 'pt-BR': ptBR };

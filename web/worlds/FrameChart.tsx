@@ -2,12 +2,20 @@ import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { Frame } from '../../sim/trace';
-import { useT } from '../i18n/i18n';
+import { useLanguage, useT } from '../i18n/i18n';
 import { clock } from '../lab/format';
 import type { LabSession } from '../lab/session';
 import { frameMarkerHook, seekOnClick } from './chartFrames';
+import { TIME_INCREMENTS, tickLabels } from './timeAxis';
 
-export interface ChartSeries { label: string; stroke: string }
+export interface ChartSeries {
+  label: string;
+  stroke: string;
+  /** 'n' (counts, left axis: the default) or 'pct' (0–100 %, its own axis). */
+  scale?: 'n' | 'pct';
+  /** A dashed line (a limit such as the threshold). */
+  dash?: number[];
+}
 
 const PALETTE = ['#1f6feb', '#cf6a00', '#1a7f37', '#8250df', '#cf222e', '#6e7781'];
 export const strokeAt = (i: number) => PALETTE[i % PALETTE.length]!;
@@ -20,9 +28,16 @@ interface Props {
   valuesOf(frame: Frame): (number | null)[];
 }
 
-/** Stepped series over the recorded frames, the frame on screen marked; a click travels there. */
+/**
+ * The lab's one chart: series over the recorded frames, drawn as steps (a world changes at events,
+ * so a value holds until the next frame — a stress or an edit is a step, never a ramp), a time axis
+ * with readable spacings at any duration, numbers in the UI language, the frame on screen marked
+ * and a click travelling there. Its data is rebuilt from the first frame that differs, so after a
+ * rewind that forks a new history it never shows the old one; a language switch keeps the data.
+ */
 export function FrameChart({ session, frame, series, valuesOf }: Props) {
   const t = useT();
+  const lang = useLanguage();
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const marker = useRef(frame.t / 1000);
@@ -32,7 +47,8 @@ export function FrameChart({ session, frame, series, valuesOf }: Props) {
   const data = useRef<(number | null)[][]>([]);
   /** The frames the data was built from: a rewind that forks a new history replaces them. */
   const built = useRef<Frame[]>([]);
-  const key = series.map((s) => s.label).join('\u0000');
+  const key = `${lang}\u0000${series.map((s) => s.label).join('\u0000')}`;
+  const hasPct = series.some((s) => s.scale === 'pct');
 
   useEffect(() => {
     const el = box.current!;
@@ -40,11 +56,19 @@ export function FrameChart({ session, frame, series, valuesOf }: Props) {
     built.current = [];
     const opts: uPlot.Options = {
       width: Math.max(300, el.clientWidth), height: 180,
-      scales: { x: { time: false }, y: { range: (_u, _min, max) => [0, Math.max(2, max + 1)] } },
-      axes: [{ values: (_u, splits) => splits.map((s) => clock(s * 1000)) }, {}],
+      scales: { x: { time: false }, n: { range: (_u, _min, max) => [0, Math.max(2, max + 1)] }, pct: { range: [0, 100] } },
+      axes: [
+        { incrs: TIME_INCREMENTS, values: (_u, splits) => tickLabels(splits, lang) },
+        ...(hasPct ? [{ scale: 'pct', values: (_u: uPlot, splits: number[]) => splits.map((v) => `${v.toLocaleString(lang)}%`) }] : []),
+        { scale: 'n', side: hasPct ? 1 : 3, grid: { show: !hasPct }, values: (_u: uPlot, splits: number[]) => splits.map((v) => v.toLocaleString(lang)) },
+      ],
       series: [
-        { label: 'time', value: (_u, v) => (v == null ? '' : clock(v * 1000)) },
-        ...series.map((s) => ({ label: s.label, stroke: s.stroke, width: 2, paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false } })),
+        { label: t('time'), value: (_u, v) => (v == null ? '' : clock(v * 1000)) },
+        ...series.map((s) => ({
+          label: s.label, stroke: s.stroke, scale: s.scale ?? 'n', width: s.dash ? 1 : 2, ...(s.dash ? { dash: s.dash } : {}),
+          paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false },
+          value: (_u: uPlot, v: number | null) => (v == null ? '–' : `${v.toLocaleString(lang, { maximumFractionDigits: 1 })}${s.scale === 'pct' ? '%' : ''}`),
+        })),
       ],
       hooks: {
         draw: [frameMarkerHook(() => marker.current)],

@@ -20,7 +20,7 @@ export const hpaBanner: BannerOf = (frames, index, lang) => {
     : pick(lang, `keep ${d.running} pods: no action`, `manter ${d.running} pods: nenhuma ação`);
   const total = d?.actions.length ?? 0;
   const acted = c.lastError
-    ? pick(lang, `failed: ${c.lastError} (${c.consecutiveErrors} in a row)`, `falhou: ${c.lastError} (${c.consecutiveErrors} seguidas)`)
+    ? pick(lang, `failed: ${c.lastError} (${c.consecutiveErrors} in a row)`, `falhou: “${c.lastError}” (${c.consecutiveErrors} seguidas)` /* Incus's own message, quoted */)
     : total ? pick(lang, `${total - c.pending.length}/${total} actions done`, `${total - c.pending.length}/${total} ações feitas`) : '';
   return { observed, compared, decided, acted };
 };

@@ -13,7 +13,7 @@ export function HpaWorldView({ frame }: WorldViewProps) {
     <section className="world hpa-world" data-testid="world">
       <h3>
         {t('pods')}: <span data-testid="pods-running">{running}</span> {t('running')}
-        {avg !== null && <> · avg <span data-testid="avg">{avg}%</span></>}
+        {avg !== null && <> · {t('avgShort')} <span data-testid="avg">{avg}%</span></>}
         {threshold !== null && <> · {t('threshold')} {threshold}%</>}
         {' '}· {t('demand')} {formatBytes(world.demand)} · {t('apiCalls')} {world.apiCalls}
       </h3>

@@ -1,6 +1,8 @@
 import { memo } from 'react';
 import type { HpaWorldSummary } from '../../../sim/worlds/incus-hpa';
 import { formatBytes } from '../../../sim/units';
+import { useLanguage } from '../../i18n/i18n';
+import { statusText } from '../../i18n/status';
 
 type Pod = HpaWorldSummary['pods'][number];
 
@@ -8,16 +10,18 @@ type Pod = HpaWorldSummary['pods'][number];
 export const PodBox = memo(function PodBox({ pod, threshold }: { pod: Pod; threshold: number | null }) {
   const fill = pod.total > 0 ? Math.min(100, (pod.usage * 100) / pod.total) : 0;
   const hot = threshold !== null && pod.pct !== null && pod.pct >= threshold;
+  const lang = useLanguage();
+  const status = statusText(pod.status, lang);
   return (
     <div className={`pod status-${pod.status.toLowerCase()}${pod.owned ? '' : ' unowned'}${hot ? ' hot' : ''}`}
       data-testid="pod" data-name={pod.name} data-status={pod.status}
-      title={`${pod.name}: ${pod.status}, ${formatBytes(pod.usage)} / ${formatBytes(pod.total)}${pod.owned ? '' : ' (not owned)'}`}>
+      title={`${pod.name}: ${status}, ${formatBytes(pod.usage)} / ${formatBytes(pod.total)}${pod.owned ? '' : lang === 'pt-BR' ? ' (não é dele)' : ' (not owned)'}`}>
       <div className="pod-name">{pod.name}</div>
       <div className="bar">
         <div className="bar-fill" style={{ height: `${fill}%` }} />
         {threshold !== null && <div className="bar-threshold" style={{ bottom: `${threshold}%` }} />}
       </div>
-      <div className="pod-meta">{pod.pct !== null ? `${pod.pct}%` : pod.status}</div>
+      <div className="pod-meta">{pod.pct !== null ? `${pod.pct}%` : status}</div>
     </div>
   );
 }, (a, b) => a.threshold === b.threshold && samePod(a.pod, b.pod));
