@@ -19,6 +19,10 @@ export const realHpaConfigFileSchema = hpaConfigFileSchema.extend({
   /** Creates/deletes run at once at most (slow start 1, 2, 4 … up to this; fixed and kubernetes only). */
   maxParallel: z.number({ error: 'expected a whole number from 1 to 64' }).int({ error: 'expected a whole number from 1 to 64' })
     .min(1, { error: 'expected a whole number from 1 to 64' }).max(64, { error: 'expected a whole number from 1 to 64' }).optional(),
+  /** Incus project of the pods (the command line's --project wins). */
+  project: z.string({ error: 'expected an Incus project name' }).regex(/^[^/\s?#&]{1,63}$/, { error: 'expected an Incus project name (1–63 characters, no slash, space, ?, # or &)' }).optional(),
+  /** Incus remote: an incus CLI remote name or https://host[:port] (the command line's --remote wins). */
+  remote: z.string({ error: 'expected an incus remote name or https:// URL' }).min(1, { error: 'expected an incus remote name or https:// URL' }).max(2048, { error: 'expected an incus remote name or https:// URL' }).optional(),
 });
 
 /** What real mode adds to the machine's config; the actors read it when they create a pod. */
@@ -51,7 +55,7 @@ export const DEFAULT_REAL_SETTINGS: RealSettings = { image: 'loopscope-busybox',
 export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: string): RealHpaConfig {
   const parsed = realHpaConfigFileSchema.safeParse(doc ?? {});
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
-  const { image, profiles, maxParallel, ...rest } = parsed.data;
+  const { image, profiles, maxParallel, project, remote, ...rest } = parsed.data;
   const config = toHpaConfig(rest, DEFAULT_CONFIG);
   if (policyOverride !== undefined) {
     if (!(POLICY_NAMES as readonly string[]).includes(policyOverride)) {
@@ -70,6 +74,9 @@ export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: 
     config,
     settings: { image: image ?? DEFAULT_REAL_SETTINGS.image, profiles: profiles ?? DEFAULT_REAL_SETTINGS.profiles,
       maxParallel: maxParallel ?? DEFAULT_REAL_SETTINGS.maxParallel },
+    ...(project !== undefined ? { project } : {}),
+    ...(remote !== undefined ? { remote } : {}),
+    keys: keyPaths(doc),
   };
 }
 
