@@ -16,6 +16,16 @@ import { CHROMIUM, hasChromium, launchChromium, ROOT } from '../test/browser/har
 const SECONDS = Number(process.env.BENCH_WEB_SECONDS ?? 10);
 const SPEED = 50;
 const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
+// Passed as text: tsx would wrap a named function in a helper the page does not have.
+const FPS = `new Promise((resolve) => {
+  const counts = []; let frames = 0; let windowStart = performance.now();
+  const tick = (now) => {
+    frames++;
+    if (now - windowStart >= 1000) { counts.push((frames * 1000) / (now - windowStart)); frames = 0; windowStart = now; }
+    if (counts.length < ${SECONDS}) requestAnimationFrame(tick); else resolve(counts);
+  };
+  requestAnimationFrame(tick);
+})`;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function bundleSizes(outDir: string) {
@@ -70,6 +80,12 @@ async function main() {
   const chrome = await launchChromium();
   try {
     const cold = await coldStartToFirstStep(chrome);
+    // The reference in the same run: an empty page's requestAnimationFrame rate on this (possibly loaded) machine.
+    const blank = await chrome.context.newPage();
+    await blank.setViewportSize({ width: 1920, height: 1080 });
+    await blank.setContent('<!doctype html><title>reference</title><body></body>');
+    const baseline = await blank.evaluate(FPS) as number[];
+    await blank.close();
     const page = await chrome.context.newPage();
     await page.setViewportSize({ width: 1920, height: 1080 });
     const errors: string[] = [];
@@ -85,16 +101,7 @@ async function main() {
 
     await page.getByTestId('speed').selectOption(String(SPEED));
     await page.getByTestId('btn-play').click();
-    // Passed as text: tsx would wrap a named function in a helper the page does not have.
-    const perSecond = await page.evaluate(`new Promise((resolve) => {
-      const counts = []; let frames = 0; let windowStart = performance.now();
-      const tick = (now) => {
-        frames++;
-        if (now - windowStart >= 1000) { counts.push((frames * 1000) / (now - windowStart)); frames = 0; windowStart = now; }
-        if (counts.length < ${SECONDS}) requestAnimationFrame(tick); else resolve(counts);
-      };
-      requestAnimationFrame(tick);
-    })`) as number[];
+    const perSecond = await page.evaluate(FPS) as number[];
     const virtual = await page.getByTestId('time').innerText();
     const podsAfter = await page.getByTestId('pod').count();
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
@@ -102,6 +109,8 @@ async function main() {
     const rows: [string, string, string][] = [
       ['median fps (presenter 1920×1080, 200 pods, 50×)', median(perSecond).toFixed(1), '≥ 55'],
       ['min / max fps', `${Math.min(...perSecond).toFixed(1)} / ${Math.max(...perSecond).toFixed(1)}`, ''],
+      ['reference: empty page median fps (same run)', median(baseline).toFixed(1), ''],
+      ['lab / empty page', `${(median(perSecond) / median(baseline)).toFixed(2)}×`, ''],
       ['pods drawn (start → end)', `${pods} → ${podsAfter}`, ''],
       [`virtual time after ${SECONDS} s`, virtual, ''],
       ['JS gzipped, all chunks', kb(sizes.total), '≤ 500 KB'],
