@@ -11,17 +11,22 @@ export function progressLine(p: Progress): string {
 }
 
 /**
- * Progress on stderr for a search that takes a while: nothing for the first 2 s; then, on a
- * terminal, one line rewritten in place every second, elsewhere (CI logs) a line every 10 s.
+ * Progress on stderr for a search that takes a while: on a terminal, after 2 s, one line rewritten
+ * in place every second; elsewhere (CI logs, pipes) a line every 30 s from 30 s on, so quick
+ * checks keep stderr empty.
  */
 export function progressReporter(stream: NodeJS.WriteStream = process.stderr): { onProgress: (p: Progress) => void; done: () => void } {
   let shown = false;
   let lastLine = 0;
   return {
     onProgress: (p) => {
-      if (p.elapsedMs < 2000) return;
-      if (stream.isTTY) { stream.write(`\r${progressLine(p)}\x1b[K`); shown = true; return; }
-      if (p.elapsedMs - lastLine < 10_000 && lastLine > 0) return;
+      if (stream.isTTY) {
+        if (p.elapsedMs < 2000) return;
+        stream.write(`\r${progressLine(p)}\x1b[K`);
+        shown = true;
+        return;
+      }
+      if (p.elapsedMs < 30_000 || p.elapsedMs - lastLine < 30_000) return;
       lastLine = p.elapsedMs;
       stream.write(`${progressLine(p)}\n`);
     },
