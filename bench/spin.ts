@@ -14,8 +14,8 @@ const INVARIANTS = ['never-touches-unowned', 'at-most-max', 'one-operation-at-a-
 const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 /** Runs a shell command under bash's `time`: wall, user+sys CPU (children included), stdout. */
-function timed(command: string, cwd: string): { wall: number; cpu: number; stdout: string; status: number } {
-  const r = spawnSync('bash', ['-c', `TIMEFORMAT='%R %U %S'; { time ( ${command} ) ; } 2> time.txt; echo "exit=$?"; tail -n 1 time.txt`], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
+function timed(command: string, cwd: string, timeFile: string): { wall: number; cpu: number; stdout: string; status: number } {
+  const r = spawnSync('bash', ['-c', `TIMEFORMAT='%R %U %S'; { time ( ${command} ) ; } 2> "${timeFile}"; echo "exit=$?"; tail -n 1 "${timeFile}"`], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
   const lines = r.stdout.trim().split('\n');
   const [wall, user, sys] = lines.at(-1)!.split(' ').map(Number);
   const status = Number(lines.at(-2)!.replace('exit=', ''));
@@ -31,10 +31,10 @@ if (!installed) {
   try {
     const workers = process.argv[2] ?? '1';
     const model = resolve('bench/spin/hpa-bench.pml');
-    const spin = timed(`spin -a ${model} >/dev/null && cc -O2 -DSAFETY -o pan pan.c && ./pan -m100000`, dir);
+    const spin = timed(`spin -a ${model} >/dev/null && cc -O2 -DSAFETY -o pan pan.c && ./pan -m100000`, dir, join(dir, 'time-spin.txt'));
     const spinStates = Number(/(\d+) states, stored/.exec(spin.stdout)?.[1] ?? NaN);
     const spinErrors = Number(/errors: (\d+)/.exec(spin.stdout)?.[1] ?? NaN);
-    const check = timed(`${process.execPath} --import tsx ${resolve('cli/main.ts')} check ${resolve('bench/scenarios/hpa-bench-medium.yaml')} --format json --no-progress --workers ${workers}`, resolve('.'));
+    const check = timed(`${process.execPath} --import tsx ${resolve('cli/main.ts')} check ${resolve('bench/scenarios/hpa-bench-medium.yaml')} --format json --no-progress --workers ${workers}`, resolve('.'), join(dir, 'time-check.txt'));
     const json = JSON.parse(check.stdout) as { runs: { stats: { distinct: number }; verdicts: { property: string; status: string }[] }[] };
     const run = json.runs[0]!;
     const ours = INVARIANTS.map((name) => run.verdicts.find((v) => v.property === name)?.status);
