@@ -57,7 +57,9 @@ export function create(store: Store, obj: NewObject, t: number, rng: RngState): 
       ownerReferences: [...(obj.metadata.ownerReferences ?? [])], finalizers: [...(obj.metadata.finalizers ?? [])],
     },
     spec: structuredClone(obj.spec),
-    status: structuredClone(obj.status ?? {}),
+    // A pod's status is the server's: pod strategy PrepareForCreate (pkg/registry/core/pod/strategy.go)
+    // drops the client's and starts it Pending.
+    status: obj.kind === 'Pod' ? { phase: 'Pending', ready: false, restarts: 0 } : structuredClone(obj.status ?? {}),
   };
   return { store: { objects: { ...store.objects, [key]: object }, revision, uidSeq }, object, rng: r };
 }
