@@ -9,8 +9,8 @@ const codes = (...c: number[]) => ({ codes: c, signals: [] });
 const signals = (...s: string[]) => ({ codes: [], signals: s });
 
 // systemd.service(5), Restart=, Table 2 "Exit causes and the effect of the Restart= settings",
-// as src/core/service.c service_shall_restart() implements it. (Timeout is not modelled: Type=simple
-// services have no start timeout to hit.)
+// as src/core/service.c service_shall_restart() implements it. The Timeout row and oom-kill are in
+// fidelity.test.ts (they are results, not process exits).
 const SETTINGS: RestartSetting[] = ['no', 'always', 'on-success', 'on-failure', 'on-abnormal', 'on-abort', 'on-watchdog'];
 const TABLE: [string, ProcessExit | 'watchdog', string][] = [
   //                                               no always on-success on-failure on-abnormal on-abort on-watchdog
@@ -107,6 +107,8 @@ describe('ActiveState/SubState (service.c state_translation_table)', () => {
     ['dead', 'inactive', 'dead'], ['starting', 'activating', 'start'], ['active.running', 'active', 'running'],
     ['active.watched', 'active', 'running'], ['stopping', 'deactivating', 'stop-sigterm'], ['watchdogKill', 'deactivating', 'stop-watchdog'],
     ['autoRestart', 'activating', 'auto-restart'], ['failed', 'failed', 'failed'],
+    ['oneshotStart.running', 'activating', 'start'], ['exited', 'active', 'exited'], ['stopSigterm.timed.waiting', 'deactivating', 'stop-sigterm'],
+    ['stopSigkill', 'deactivating', 'stop-sigkill'], ['activeRuntimeMax.signalling', 'active', 'running'],
   ])('%s → %s (%s)', (state, active, sub) => {
     expect(unitStatus(state, { result: 'success' })).toEqual({ active, sub });
   });
