@@ -30,7 +30,8 @@ export class Leadership {
   /** Resolves true once leading, false when cancelled first. */
   async waitToLead(): Promise<boolean> {
     const led = await this.elector.acquire(this.abort.signal);
-    if (led) this.log(`leading: holds the lease of profile ${this.elector.lock.profile} as ${this.elector.identity}${this.standbySaid ? ' (took over)' : ''}`);
+    // Said only after standing by: a copy that leads at once keeps stderr quiet (e.g. `--once` under systemd).
+    if (led && this.standbySaid) this.log(`leading: took over the lease of profile ${this.elector.lock.profile} as ${this.elector.identity}`);
     return led;
   }
 

@@ -35,14 +35,14 @@ describe.skipIf(skipReal)('real HPA: one leader per HPA name', () => {
     try {
       const a = startCli(['real', '--config', cfg, ...lease]);
       children.push(a);
-      await waitUntil('A leads', async () => a.out.stderr.includes('leading: holds the lease'), 20_000);
+      await waitUntil('A leads', async () => ((await readLease(client, hpa.name))?.holder ?? '') !== '', 20_000);
       const b = startCli(['real', '--config', cfg, ...lease]);
       children.push(b);
       await waitUntil('B says it stands by', async () => b.out.stderr.includes('standby: HPA'), 20_000);
       await waitUntil('3 pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 3, 40_000);
       expect(b.out.stdout).not.toMatch(/create|delete/); // the standby never decided anything
       const holder = (await readLease(client, hpa.name))?.holder ?? '';
-      expect(a.out.stderr).toContain(`as ${holder}`);
+      expect(b.out.stderr).toContain(`held by ${holder}`);
       const status = await runCli(['real', 'status', '--config', cfg]);
       expect(status.code).toBe(0);
       expect(status.stdout).toContain(`lease: held by ${holder}`);
@@ -52,7 +52,7 @@ describe.skipIf(skipReal)('real HPA: one leader per HPA name', () => {
       const killedAt = Date.now();
       a.child.kill('SIGKILL');
       await a.done;
-      await waitUntil('B takes over', async () => b.out.stderr.includes('(took over)'), 15_000, 50);
+      await waitUntil('B takes over', async () => b.out.stderr.includes('leading: took over'), 15_000, 50);
       const takeoverMs = Date.now() - killedAt;
       // One lease duration after B last saw a renewal (≤ kill time), plus B's retry period and jitter.
       expect(takeoverMs).toBeLessThanOrEqual(6_000 + 1_000 * 2.2 + 1_500);
