@@ -168,7 +168,9 @@ export class LeaderElector {
 
   /** client-go tryAcquireOrRenew: one attempt, true when we hold the lease afterwards. */
   async tryAcquireOrRenew(): Promise<boolean> {
-    const timeoutMs = this.retryPeriodMs;
+    // Each request may take up to the renew deadline (client-go bounds the renew attempt by it); a
+    // retry-period bound made a loaded daemon cost a short-lease leader its lease.
+    const timeoutMs = this.renewDeadlineMs;
     const start = this.now();
     const iso = new Date().toISOString();
     const mine: LeaseRecord = { holder: this.identity, leaseDurationSeconds: Math.round(this.leaseDurationMs / 1000), acquireTime: iso, renewTime: iso, transitions: 0 };
