@@ -9,4 +9,8 @@ const internal = (e: unknown) => { process.stderr.write(`${reportInternalError(e
 process.on('uncaughtException', internal);
 process.on('unhandledRejection', internal);
 
-process.exit(await runCli(process.argv));
+const code = await runCli(process.argv);
+// process.exit() does not wait for a pipe: flush what was written (a long timeline, a trace) first.
+const flushed = (stream: NodeJS.WriteStream) => new Promise<void>((done) => { stream.write('', () => done()); });
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+process.exit(code);
