@@ -83,6 +83,21 @@ function ending(ctx: SystemdContext, e: Ended, failure?: ServiceResult) {
   };
 }
 
+/** The recorded end of a watched main process (its exit, and whether the kernel's OOM killer did it). */
+const recordWatchedEnd = { type: 'recordEnd', params: ({ event }: { event: { output?: unknown } }) => ({ ...ended(watchOf(event)) }) } as const;
+const recordErrorAction = { type: 'recordError', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } as const;
+
+/** Watching the main process (sd-event's SIGCHLD source): shared by the running and the stop-sigterm states. */
+function watchMainInvoke<const T>(onDone: T) {
+  return {
+    id: 'watchMain',
+    src: 'watchMain',
+    input: ({ context }: { context: SystemdContext }) => ({ pid: context.mainPid ?? -1 }),
+    onDone,
+    onError: { target: '#systemd-restart.failed', actions: recordErrorAction },
+  } as const;
+}
+
 /**
  * The states of a unit whose main process runs: watched for its exit (and, while running, its
  * watchdog), and `systemctl kill` delivered to it. Shared by "activating (start)" (Type=oneshot)
@@ -91,18 +106,12 @@ function ending(ctx: SystemdContext, e: Ended, failure?: ServiceResult) {
 const mainProcessStates = {
   running: {
     tags: ['observe'],
-    invoke: {
-      id: 'watchMain',
-      src: 'watchMain',
-      input: ({ context }: { context: SystemdContext }) => ({ pid: context.mainPid ?? -1 }),
-      onDone: [
-        { guard: 'watchedEndRemains', target: '#systemd-restart.exited', actions: { type: 'recordEnd', params: ({ event }: { event: { output?: unknown } }) => ({ ...ended(watchOf(event)) }) } },
-        { guard: 'watchedEnd', target: '#systemd-restart.evaluating', actions: { type: 'recordEnd', params: ({ event }: { event: { output?: unknown } }) => ({ ...ended(watchOf(event)) }) } },
-        { guard: 'watchedHang', target: 'hung' },
-        { target: 'running', reenter: true },
-      ],
-      onError: { target: '#systemd-restart.failed', actions: { type: 'recordError', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } },
-    },
+    invoke: watchMainInvoke([
+      { guard: 'watchedEndRemains', target: '#systemd-restart.exited', actions: recordWatchedEnd },
+      { guard: 'watchedEnd', target: '#systemd-restart.evaluating', actions: recordWatchedEnd },
+      { guard: 'watchedHang', target: 'hung' },
+      { target: 'running', reenter: true },
+    ]),
   },
   // Still "active (running)": without WatchdogSec= nobody notices the process stopped working.
   hung: {
@@ -128,7 +137,7 @@ const mainProcessStates = {
         { guard: 'signalledEnd', target: '#systemd-restart.evaluating', actions: { type: 'recordEnd', params: ({ event }: { event: { output: SignalOutput } }) => ({ exit: event.output.exit!, oom: false }) } },
         { target: 'running' },
       ],
-      onError: { target: '#systemd-restart.failed', actions: { type: 'recordError', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } },
+      onError: { target: '#systemd-restart.failed', actions: recordErrorAction },
     },
   },
 } as const;
@@ -144,17 +153,11 @@ const runningControls = {
 const sigtermWaitStates = {
   waiting: {
     tags: ['observe'],
-    invoke: {
-      id: 'watchMain',
-      src: 'watchMain',
-      input: ({ context }: { context: SystemdContext }) => ({ pid: context.mainPid ?? -1 }),
-      onDone: [
-        { guard: 'watchedEnd', target: '#systemd-restart.stopped', actions: { type: 'recordEnd', params: ({ event }: { event: { output?: unknown } }) => ({ ...ended(watchOf(event)) }) } },
-        { guard: 'watchedHang', target: 'hung' },
-        { target: 'waiting', reenter: true },
-      ],
-      onError: { target: '#systemd-restart.failed', actions: { type: 'recordError', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } },
-    },
+    invoke: watchMainInvoke([
+      { guard: 'watchedEnd', target: '#systemd-restart.stopped', actions: recordWatchedEnd },
+      { guard: 'watchedHang', target: 'hung' },
+      { target: 'waiting', reenter: true },
+    ]),
   },
   hung: { tags: ['observe'] },
 } as const;

@@ -2,7 +2,13 @@ import type { ReactNode } from 'react';
 import { Component } from 'react';
 import { useT } from '../i18n/i18n';
 
-interface Props { name: string; resetKey?: unknown; children: ReactNode }
+interface Props {
+  name: string;
+  resetKey?: unknown;
+  /** What to show instead of the panel; the default names the panel and the error. */
+  fallback?: (error: string) => ReactNode;
+  children: ReactNode;
+}
 interface State { error: string | null; resetKey: unknown }
 
 /** One panel that throws shows what went wrong in its place; the rest of the lab keeps working.
@@ -19,7 +25,9 @@ export class PanelBoundary extends Component<Props, State> {
   }
 
   override render(): ReactNode {
-    return this.state.error === null ? this.props.children : <PanelError name={this.props.name} error={this.state.error} />;
+    const { error } = this.state;
+    if (error === null) return this.props.children;
+    return this.props.fallback ? this.props.fallback(error) : <PanelError name={this.props.name} error={error} />;
   }
 }
 
