@@ -11,6 +11,7 @@ import type { IncusClient, InstanceFull } from './incus';
 import { IncusError, IncusNotFoundError, IncusOperationError } from './incus';
 import { listOwned } from './owned-observe';
 import type { OwnedGc } from './owned-gc';
+import type { OwnActKind, OwnEvents } from './own-events';
 import { ActBatches } from './slow-start';
 
 /** A policy asked to touch an instance this HPA does not own: refused, never done. */
@@ -60,6 +61,8 @@ export interface RealActorHooks {
   decided?: Map<string, Identity>;
   /** Collects owned leftovers (Stopped/Error) whatever the policy; see owned-gc.ts. */
   gc?: OwnedGc;
+  /** The lifecycle events our acts cause (they must not wake the loop); see own-events.ts. */
+  ownEvents?: OwnEvents;
 }
 
 /** Leadership lost (or never held): the act is not started. */
@@ -74,13 +77,15 @@ function mustAct(hooks: RealActorHooks, what: string): void {
   if (hooks.canAct && !hooks.canAct()) throw new NotLeaderError(what);
 }
 
-/** Tracks an act on `name` in hooks.busy for its duration. */
-async function tracked<T>(hooks: RealActorHooks, name: string, act: () => Promise<T>): Promise<T> {
+/** Tracks an act on `name` in hooks.busy for its duration, and the lifecycle events it causes. */
+async function tracked<T>(hooks: RealActorHooks, name: string, kind: OwnActKind, act: () => Promise<T>): Promise<T> {
   hooks.busy?.add(name);
+  hooks.ownEvents?.begin(name, kind);
   try {
     return await act();
   } finally {
     hooks.busy?.delete(name);
+    hooks.ownEvents?.end(name);
   }
 }
 
@@ -126,7 +131,7 @@ const isBusy = (e: unknown) => e instanceof IncusError && /busy|is running/i.tes
 
 export async function createPod(hooks: RealActorHooks, config: HpaConfig, name: string): Promise<void> {
   mustAct(hooks, `create ${name}`);
-  return tracked(hooks, name, () => createTracked(hooks, config, name));
+  return tracked(hooks, name, 'create', () => createTracked(hooks, config, name));
 }
 
 async function createTracked(hooks: RealActorHooks, config: HpaConfig, name: string): Promise<void> {
@@ -146,7 +151,8 @@ async function createTracked(hooks: RealActorHooks, config: HpaConfig, name: str
   } catch (err) {
     // A pod created but not started would be left Stopped: remove it (it carries our key; the GC
     // collects it later if the daemon cannot be reached now).
-    await removeTracked(hooks, config, name, false, undefined).catch(() => undefined);
+    hooks.ownEvents?.begin(name, 'delete');
+    await removeTracked(hooks, config, name, false, undefined).catch(() => undefined).finally(() => hooks.ownEvents?.end(name));
     throw err;
   }
 }
@@ -164,7 +170,7 @@ const alreadyStopped = (e: unknown) => e instanceof IncusError && /already stopp
  */
 export async function removeOwned(hooks: RealActorHooks, config: HpaConfig, name: string, waitForStop: boolean, expected?: Identity): Promise<void> {
   mustAct(hooks, `delete ${name}`);
-  return tracked(hooks, name, () => removeTracked(hooks, config, name, waitForStop, expected));
+  return tracked(hooks, name, 'delete', () => removeTracked(hooks, config, name, waitForStop, expected));
 }
 
 async function reread(hooks: RealActorHooks, config: HpaConfig, name: string, expected: Identity | undefined) {

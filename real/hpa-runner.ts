@@ -19,6 +19,7 @@ import type { IncusClient, IncusConnectOptions, InstanceFull } from './incus';
 import type { Identity } from './identity';
 import { LifecycleWatcher, connectionOf } from './lifecycle-events';
 import { GC_GRACE_MS, OwnedGc } from './owned-gc';
+import { OwnEvents } from './own-events';
 import { WakeClock } from './wake-clock';
 
 export type RealFrame = Frame<HpaWorldSummary>;
@@ -43,8 +44,14 @@ export interface RealRunnerOptions {
   gcGraceMs?: number;
 }
 
-/** Our own act's trailing lifecycle events (instance-started after the create returned) wake nobody. */
-const OWN_EVENT_QUIET_MS = 3_000;
+/** A burst of events (a forced delete sends instance-stopped then instance-deleted) makes one wake-up. */
+export const WAKE_DEBOUNCE_MS = 100;
+/** Woken periods start at least this long after the previous observe began (a flapping pod cannot make the loop spin). */
+export const WAKE_MIN_GAP_MS = 500;
+/** How long the start waits for the events stream before the first observe (then it goes on; a late open wakes once). */
+const EVENTS_OPEN_WAIT_MS = 3_000;
+/** Wake-ups kept in `wakeups` (a run lasts weeks; `wakeCount` counts them all). */
+const WAKEUPS_KEPT = 200;
 
 type Snapshot = ReturnType<ReturnType<typeof realHpaMachine>['getInitialSnapshot']>;
 
@@ -65,14 +72,20 @@ export class RealHpaRunner {
   private readonly clock = new WakeClock();
   private readonly busy = new Set<string>();
   private readonly decided = new Map<string, Identity>();
-  private readonly lastActed = new Map<string, number>();
-  /** Pods this runner created (they are ours before any observation lists them). */
-  private readonly created = new Set<string>();
+  /** Pods this runner created, with when (they are ours before any observation lists them). */
+  private readonly created = new Map<string, number>();
+  private readonly ownEvents = new OwnEvents(() => this.now());
   private watcher: LifecycleWatcher | undefined;
-  /** A wake-up arrived while the loop was busy: observe again as soon as it waits. */
-  private dirty = false;
-  /** Wake-ups that ended a wait early (tests, bench). */
+  /** A wake-up arrived while the loop was not waiting: why, to observe again as soon as it waits. */
+  private dirty: string | undefined;
+  private wakeTimer: ReturnType<typeof setTimeout> | undefined;
+  private wakeWhy: string | undefined;
+  private lastObserveAt = -Infinity;
+  private stopped = false;
+  /** Wake-ups that ended a wait early, the latest WAKEUPS_KEPT (tests, bench). */
   readonly wakeups: { t: number; why: string }[] = [];
+  /** All wake-ups that ended a wait early (metrics). */
+  wakeCount = 0;
 
   constructor(private readonly options: RealRunnerOptions) {
     this.settings = options.config.settings;
@@ -95,6 +108,7 @@ export class RealHpaRunner {
       maxParallel: () => this.settings.maxParallel,
       busy: this.busy,
       decided: this.decided,
+      ownEvents: this.ownEvents,
     };
     if (!options.dryRun) {
       this.hooks.gc = new OwnedGc({
@@ -110,30 +124,58 @@ export class RealHpaRunner {
 
   /**
    * Observe now instead of at the end of the period (an event about an owned pod). Level-triggered:
-   * it only brings the next observe forward; while the loop is busy it is remembered for its wait.
+   * it only brings the next observe forward. A burst of events is gathered for WAKE_DEBOUNCE_MS; a
+   * wake while the loop observes, compares, acts or backs off is kept for its next wait (a backoff is
+   * never cut short: the daemon is failing).
    */
   wake(why: string): void {
-    if (!this.actor || !this.snapshot) return;
-    if (this.snapshot.matches('waiting')) {
-      if (this.clock.fireNow() > 0) this.wakeups.push({ t: this.now(), why });
-    } else {
-      this.dirty = true;
+    if (!this.actor || this.stopped) return;
+    this.wakeWhy ??= why;
+    if (this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      const reason = this.wakeWhy ?? why;
+      this.wakeTimer = undefined;
+      this.wakeWhy = undefined;
+      this.fireWake(reason);
+    }, WAKE_DEBOUNCE_MS);
+  }
+
+  private fireWake(why: string): void {
+    if (!this.snapshot || this.stopped) return;
+    if (!this.snapshot.matches('waiting')) {
+      this.dirty ??= why;
+      return;
+    }
+    const early = this.lastObserveAt + WAKE_MIN_GAP_MS - this.now();
+    if (early > 0) {
+      this.wakeTimer = setTimeout(() => { this.wakeTimer = undefined; this.fireWake(why); }, early);
+      return;
+    }
+    if (this.clock.fireNow() > 0) {
+      this.wakeCount++;
+      this.wakeups.push({ t: this.now(), why });
+      if (this.wakeups.length > WAKEUPS_KEPT) this.wakeups.splice(0, this.wakeups.length - WAKEUPS_KEPT);
     }
   }
 
-  /** Forget our own acts once they are long past and the pods gone (a run lasts weeks). */
+  /** The events stream: open, and how often it was reopened (tests, metrics). */
+  get events(): { connected: boolean; reconnects: number; received: number } | undefined {
+    const w = this.watcher;
+    return w ? { connected: w.connected, reconnects: w.reconnects, received: w.received } : undefined;
+  }
+
+  /** Forget our own creates once they are long past and the pods gone (a run lasts weeks). */
   private prune(list: InstanceFull[]): void {
     const listed = new Set(list.map((i) => i.name));
     const old = this.now() - 60_000;
-    for (const [name, t] of this.lastActed) {
-      if (t < old && !listed.has(name)) { this.lastActed.delete(name); this.created.delete(name); }
-    }
+    for (const [name, t] of this.created) if (t < old && !listed.has(name)) this.created.delete(name);
   }
 
+  /** Is this event about one of our pods, and not caused by our own act? */
   private async concerns(name: string, action: string): Promise<boolean> {
+    if (this.ownEvents.consume(name, action)) return false;
+    // Whatever else happens to a pod while we act on it, the act's end is followed by an observe.
     if (this.busy.has(name)) return false;
-    const acted = this.lastActed.get(name);
-    if (acted !== undefined && this.now() - acted < OWN_EVENT_QUIET_MS) return false;
     if (this.decided.has(name) || this.created.has(name)) return true;
     // Not seen yet (a pod created from outside with our key is ours too): one GET to know. A deleted
     // instance we never saw cannot be asked about, and was not ours as far as we knew.
@@ -170,6 +212,9 @@ export class RealHpaRunner {
         onWake: (why) => this.wake(why),
       });
       this.watcher.start();
+      // Subscribed before the first list (an informer watches from its list's version): nothing
+      // that happens after that observe is missed.
+      await this.watcher.whenOpen(EVENTS_OPEN_WAIT_MS);
     }
     actor.start();
     return adoption;
@@ -218,7 +263,7 @@ export class RealHpaRunner {
 
   /** Stop cleanly: an act in progress (create, stop+delete) is finished first. */
   async stop(): Promise<void> {
-    this.watcher?.stop();
+    this.stopWaking();
     if (this.snapshot && phaseOf(this.snapshot.tags) === 'act') {
       await this.waitFor((s) => phaseOf(s.tags) !== 'act', 180_000).catch(() => undefined);
     }
@@ -228,10 +273,17 @@ export class RealHpaRunner {
 
   /** Stop at once (the lease is lost): requests in flight are aborted, nothing more is started. */
   abortNow(why: string): void {
-    this.watcher?.stop();
+    this.stopWaking();
     if (this.snapshot) this.pushFrame('real.lease', why, this.snapshot);
     this.actor?.stop();
     this.abort.abort(new Error(why));
+  }
+
+  private stopWaking(): void {
+    this.stopped = true;
+    this.watcher?.stop();
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
+    this.wakeTimer = undefined;
   }
 
   trace(): Trace<HpaWorldSummary> {
@@ -252,13 +304,14 @@ export class RealHpaRunner {
     this.snapshot = snapshot;
     if (event.type === 'xstate.done.actor.createPod') {
       const out = (event as { output?: { name?: string } }).output;
-      if (out?.name) { this.lastActed.set(out.name, this.now()); this.created.add(out.name); }
+      if (out?.name) this.created.set(out.name, this.now());
     }
-    if (acted?.kind === 'delete' && event.type.startsWith('xstate.')) this.lastActed.set(acted.name, this.now());
-    if (!wasWaiting && snapshot.matches('waiting') && this.dirty) {
-      this.dirty = false;
+    if (snapshot.matches('observing') && !this.snapshot?.matches('observing')) this.lastObserveAt = this.now();
+    if (!wasWaiting && snapshot.matches('waiting') && this.dirty !== undefined) {
+      const why = `${this.dirty} (during the period)`;
+      this.dirty = undefined;
       // After this snapshot is recorded: the period timer is scheduled by then.
-      setImmediate(() => this.wake('event during the period'));
+      setImmediate(() => this.fireWake(why));
     }
     let note = hpaBinding.note?.(snapshot.context, event);
     if (event.type === 'xstate.done.actor.createPod' || event.type === 'xstate.done.actor.deletePod') {

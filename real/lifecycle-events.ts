@@ -1,9 +1,10 @@
 // Wake on events, like an informer's watch beside its relist: GET /1.0/events?type=lifecycle as a
-// websocket (docs: rest-api "Events"; lifecycle actions such as instance-created, instance-stopped,
-// instance-deleted, instance-shutdown, with `source` = /1.0/instances/<name>). An event about an
-// instance that may be ours calls `onWake`; the loop stays level-triggered (the wake only makes the
-// next observe come sooner). After a disconnect (incusd restarted) it reconnects with a capped
-// backoff and wakes once, since events may have been missed meanwhile (an informer relists).
+// websocket (docs: rest-api "Events"; the actions are incus internal/server/lifecycle/instance.go,
+// with `source` = /1.0/instances/<name>, plus `?project=<p>` outside the default project; a rename's
+// source is the new name, `context.old_name` the old one). An event that changes what an observe
+// sees, about an instance that may be ours, calls `onWake`; the loop stays level-triggered (the wake
+// only makes the next observe come sooner). After a disconnect (incusd restarted) it reconnects with
+// a capped backoff and wakes once, since events may have been missed meanwhile (an informer relists).
 import { createHash, X509Certificate } from 'node:crypto';
 import type { PeerCertificate } from 'node:tls';
 import WebSocket from 'ws';
@@ -61,14 +62,36 @@ export function eventInstance(ev: LifecycleEvent): string | null {
   return m ? decodeURIComponent(m[1]!) : null;
 }
 
+/**
+ * Actions that change what an observe sees (existence, status, config such as the owner key).
+ * Not exec, console, file or metadata access: the load generator's exec into a pod is no change.
+ */
+export const WAKING_ACTIONS: ReadonlySet<string> = new Set([
+  'instance-created', 'instance-started', 'instance-stopped', 'instance-shutdown', 'instance-restarted',
+  'instance-paused', 'instance-resumed', 'instance-restored', 'instance-deleted', 'instance-renamed', 'instance-updated',
+]);
+
+/** The instance names an event is about: the source, and a rename's old name. */
+export function eventInstances(ev: LifecycleEvent): string[] {
+  const name = eventInstance(ev);
+  if (!name) return [];
+  const old = ev.metadata?.context?.['old_name'];
+  return typeof old === 'string' && old !== name ? [name, old] : [name];
+}
+
 export class LifecycleWatcher {
   private socket: WebSocket | undefined;
   private stopped = false;
   private retryMs: number;
   private timer: ReturnType<typeof setTimeout> | undefined;
   private everConnected = false;
+  private opened: (() => void) | undefined;
+  private readonly firstOpen = new Promise<void>((resolve) => { this.opened = resolve; });
   /** Events received so far (tests, metrics). */
   received = 0;
+  /** Times the stream was opened again after a disconnect. */
+  reconnects = 0;
+  connected = false;
 
   constructor(private readonly connection: IncusConnectOptions, private readonly options: WatcherOptions) {
     this.retryMs = options.minRetryMs ?? 500;
@@ -78,22 +101,39 @@ export class LifecycleWatcher {
     this.connect();
   }
 
+  /** Resolves once the stream is open (true), or after `timeoutMs` (false): subscribe before the first list. */
+  async whenOpen(timeoutMs: number): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
+    try {
+      return await Promise.race([this.firstOpen.then(() => true), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   private connect(): void {
     if (this.stopped) return;
     const ws = openEvents(this.connection, ['lifecycle']);
     this.socket = ws;
     ws.on('open', () => {
       this.retryMs = this.options.minRetryMs ?? 500;
+      this.connected = true;
       this.options.onState?.('connected');
       // Reconnected: whatever happened while we were away is unknown, so look once.
-      if (this.everConnected) this.options.onWake('events stream reconnected');
+      if (this.everConnected) {
+        this.reconnects++;
+        this.options.onWake('events stream reconnected');
+      }
       this.everConnected = true;
+      this.opened?.();
     });
     ws.on('message', (data: WebSocket.RawData) => { void this.handle(data); });
     ws.on('error', () => undefined); // 'close' follows and schedules the reconnect
     ws.on('close', (code: number) => {
       if (this.socket !== ws) return;
       this.socket = undefined;
+      this.connected = false;
       if (this.stopped) return;
       this.options.onState?.('disconnected', `code ${code}`);
       this.timer = setTimeout(() => this.connect(), this.retryMs);
@@ -111,18 +151,22 @@ export class LifecycleWatcher {
     if (ev.type !== 'lifecycle') return;
     this.received++;
     const action = ev.metadata?.action ?? '';
-    if (!action.startsWith('instance-')) return;
-    const name = eventInstance(ev);
-    if (!name) return;
-    try {
-      if (await this.options.concerns(name, action)) this.options.onWake(`${action} ${name}`);
-    } catch {
-      // Could not tell (the daemon went away): the next reconnect wakes anyway.
+    if (!WAKING_ACTIONS.has(action)) return;
+    for (const name of eventInstances(ev)) {
+      try {
+        if (await this.options.concerns(name, action)) {
+          this.options.onWake(`${action} ${name}`);
+          return;
+        }
+      } catch {
+        // Could not tell (the daemon went away): the next reconnect wakes anyway.
+      }
     }
   }
 
   stop(): void {
     this.stopped = true;
+    this.connected = false;
     if (this.timer) clearTimeout(this.timer);
     this.socket?.close();
     this.socket = undefined;
