@@ -1,5 +1,5 @@
 import type { HpaConfig, PolicyMemory } from '../machines/incus-hpa';
-import { EMPTY_POLICY_MEMORY, POLICIES, backoffDelay } from '../machines/incus-hpa';
+import { EMPTY_POLICY_MEMORY, backoffDelay, policyFor } from '../machines/incus-hpa';
 import type { Observation } from '../machines/incus-hpa';
 import type { OpResult } from '../sim/model';
 import type { TimelineEntry } from '../sim/runner';
@@ -40,7 +40,7 @@ export function referenceLoop(world0: HpaWorld, config: HpaConfig, timeline: Tim
     const observed = call('observe', { config });
     let failed = !observed.ok;
     if (observed.ok) {
-      const decision = POLICIES[config.policy]({ observation: observed.output as Observation, config, memory });
+      const decision = policyFor(config.policy)({ observation: observed.output as Observation, config, memory });
       memory = decision.memory;
       decisions.push(decision.verdict);
       for (const action of decision.actions) {

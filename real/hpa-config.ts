@@ -6,6 +6,11 @@ import { DEFAULT_CONFIG, POLICY_NAMES } from '../machines/incus-hpa';
 import { InputError, InputErrors, issuesToErrors } from '../sim/scenario/errors';
 import { configProblems, hpaConfigFileSchema, toHpaConfig } from '../sim/scenario/hpa-config';
 import { readYamlFile } from '../sim/scenario/load';
+import { probePolicyModule } from '../sim/user-controller/policy-hook';
+import { installPolicyModules } from '../sim/user-controller/policy-module';
+
+// hpa.yaml may name a policy module (`policy: { module: ./my-policy.ts }`): real mode runs it sandboxed.
+installPolicyModules();
 
 /** Incus names: image aliases and profiles are free text but never empty or with a slash. */
 const incusName = (what: string) => z.string({ error: `expected ${what}` })
@@ -56,7 +61,7 @@ export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: 
   const parsed = realHpaConfigFileSchema.safeParse(doc ?? {});
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
   const { image, profiles, maxParallel, project, remote, ...rest } = parsed.data;
-  const config = toHpaConfig(rest, DEFAULT_CONFIG);
+  const config = toHpaConfig(rest, DEFAULT_CONFIG, { file, prefix: '' });
   if (policyOverride !== undefined) {
     if (!(POLICY_NAMES as readonly string[]).includes(policyOverride)) {
       throw new InputError('--policy', '', `expected one of ${POLICY_NAMES.join(', ')}, got "${policyOverride}"`);
@@ -69,6 +74,7 @@ export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: 
   }
   if (config.namePrefix.length + 8 > 63) problems.push(new InputError(file, 'namePrefix', 'expected at most 55 characters (8 hex digits are appended)'));
   if (problems.length) throw new InputErrors(problems);
+  probePolicyModule(file, 'policy.module', config);
   return {
     file,
     config,

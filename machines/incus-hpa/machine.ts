@@ -1,6 +1,6 @@
 import { assign, setup } from 'xstate';
 import { errorMessage, namedActor } from '../named-actor';
-import { POLICIES } from './policies';
+import { policyFor } from './policies';
 import type { Decision, HpaAction, HpaConfig, Observation, PolicyMemory } from './types';
 import { DEFAULT_CONFIG, EMPTY_POLICY_MEMORY } from './types';
 
@@ -11,6 +11,8 @@ export interface HpaContext {
   /** Actions of this period not yet done (acted on one at a time, each waited for). */
   pending: HpaAction[];
   policyMemory: PolicyMemory;
+  /** The policy failed this period (threw, hung, or answered what is not a Decision): back off. */
+  policyFailed: boolean;
   consecutiveErrors: number;
   lastError: string | null;
   periods: number;
@@ -52,16 +54,22 @@ export const incusHpaMachine = setup({
   },
   guards: {
     hasActions: ({ context }) => context.pending.length > 0,
+    policyFailed: ({ context }) => context.policyFailed,
     nextIsCreate: ({ context }) => context.pending[0]?.kind === 'create',
     nextIsDelete: ({ context }) => context.pending[0]?.kind === 'delete',
   },
   actions: {
     decide: assign(({ context }) => {
       if (!context.observation) return {};
-      const decision = POLICIES[context.config.policy]({
-        observation: context.observation, config: context.config, memory: context.policyMemory,
-      });
-      return { decision, pending: decision.actions, policyMemory: decision.memory };
+      try {
+        const decision = policyFor(context.config.policy)({
+          observation: context.observation, config: context.config, memory: context.policyMemory,
+        });
+        return { decision, pending: decision.actions, policyMemory: decision.memory, policyFailed: false };
+      } catch (error) {
+        // A policy module's failure fails the period like an API error: no action, back off, retry.
+        return { decision: null, pending: [], policyFailed: true, consecutiveErrors: context.consecutiveErrors + 1, lastError: errorMessage(error) };
+      }
     }),
     shiftPending: assign({ pending: ({ context }) => context.pending.slice(1) }),
     periodDone: assign({ periods: ({ context }) => context.periods + 1, consecutiveErrors: 0 }),
@@ -80,6 +88,7 @@ export const incusHpaMachine = setup({
     decision: null,
     pending: [],
     policyMemory: EMPTY_POLICY_MEMORY,
+    policyFailed: false,
     consecutiveErrors: 0,
     lastError: null,
     periods: 0,
@@ -101,7 +110,7 @@ export const incusHpaMachine = setup({
     comparing: {
       tags: ['compare'],
       entry: 'decide',
-      after: { compareTime: [{ guard: 'hasActions', target: 'acting' }, { target: 'waiting', actions: 'periodDone' }] },
+      after: { compareTime: [{ guard: 'policyFailed', target: 'backoff' }, { guard: 'hasActions', target: 'acting' }, { target: 'waiting', actions: 'periodDone' }] },
     },
     acting: {
       tags: ['act'],

@@ -4,6 +4,11 @@ import { DEFAULT_KUBERNETES_RELEASE } from '../hpa-algorithm/release';
 
 export type PolicyName = 'seed' | 'kubernetes' | 'fixed';
 export const POLICY_NAMES: readonly PolicyName[] = ['seed', 'kubernetes', 'fixed'];
+/** A user's policy module, by its file relative to the working directory (`policy: { module }`). */
+export type ModulePolicyId = `module:${string}`;
+/** What a config names: a built-in policy or a user's module (registered in ./policies). */
+export type PolicyId = PolicyName | ModulePolicyId;
+export const isModulePolicy = (id: string): id is ModulePolicyId => id.startsWith('module:');
 
 /** The controller's configuration: the seed's hpa.yaml keys plus loopscope's own. */
 export interface HpaConfig {
@@ -15,7 +20,7 @@ export interface HpaConfig {
   memoryThreshold: number;
   /** Accepted for compatibility with the seed's hpa.yaml; the seed never reads it. */
   cpuThreshold?: number;
-  policy: PolicyName;
+  policy: PolicyId;
   /** The loop's period; the seed relied on systemd's RestartSec=10 + run time. */
   periodMs: number;
   /** Instances whose name starts with this are the seed's "pods". */
@@ -81,15 +86,20 @@ export interface TimestampedRecommendation {
   replicas: number;
 }
 
+/** Plain JSON: what a policy module may keep between periods (the explorer hashes it). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
 /** State a policy carries between periods (the kubernetes policy's recommendations). */
 export interface PolicyMemory {
   recommendations: TimestampedRecommendation[];
+  /** A policy module's own state (e.g. a PID's integral); the built-in policies keep none. */
+  state?: JsonValue;
 }
 
 export const EMPTY_POLICY_MEMORY: PolicyMemory = { recommendations: [] };
 
 export interface Decision {
-  policy: PolicyName;
+  policy: PolicyId;
   /** Pods the policy counted as running (its own definition). */
   running: number;
   /** Average memory percent the policy computed, null when it could not. */

@@ -9,6 +9,10 @@ import { Expander } from './expander';
 import { quietStacks } from './explorer';
 import type { FromWorker, ToWorker, WorkerSetup } from './parallel-protocol';
 import { NO_TICK, R, STRIDE } from './parallel-protocol';
+import { installPolicyModules } from '../user-controller/policy-module';
+
+// This thread parsed no scenario: an HPA policy module (config.policy `module:<file>`) loads on first use.
+installPolicyModules();
 
 /** One worker of the parallel search (parallel.ts): it steps and judges states; the main thread numbers them. */
 const setup = workerData as WorkerSetup;

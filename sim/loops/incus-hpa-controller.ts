@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HpaAction, HpaContext, Observation } from '../../machines/incus-hpa';
-import { POLICIES, POLICY_NAMES } from '../../machines/incus-hpa';
+import { POLICY_NAMES, isModulePolicy, policyFor } from '../../machines/incus-hpa';
 import type { HpaWorld } from '../worlds/incus-hpa';
 import { observe, settle } from '../worlds/incus-hpa';
 
@@ -13,7 +13,8 @@ const actionSchema = z.discriminatedUnion('kind', [
 /** frame.controller for incus-hpa: what the HPA sees, compares and decides, as data. */
 export const hpaControllerSchema = z.object({
   loop: z.literal('incus-hpa'),
-  policy: z.enum(POLICY_NAMES),
+  /** A built-in policy's name, or `module:<file>` for a user's policy module. */
+  policy: z.union([z.enum(POLICY_NAMES), z.templateLiteral(['module:', z.string()])]),
   threshold: z.number(),
   minPods: count,
   maxPods: count,
@@ -34,9 +35,15 @@ export type HpaController = z.infer<typeof hpaControllerSchema>;
 
 const actionOf = (a: HpaAction): HpaController['pending'][number] => (a.kind === 'create' ? { kind: 'create' } : { kind: 'delete', name: a.name });
 
-/** The average the configured policy computes for an observation: the policy itself, run on it (pure). */
+/** The average the configured policy computes for an observation: the policy itself, run on it
+ * (pure); none when a policy module fails on it (the machine reports that failure itself). */
 export function policyAverage(ctx: HpaContext, observation: Observation): number | null {
-  return POLICIES[ctx.config.policy]({ observation, config: ctx.config, memory: ctx.policyMemory }).averagePercent;
+  try {
+    return policyFor(ctx.config.policy)({ observation, config: ctx.config, memory: ctx.policyMemory }).averagePercent;
+  } catch (err) {
+    if (isModulePolicy(ctx.config.policy)) return null;
+    throw err;
+  }
 }
 
 /**

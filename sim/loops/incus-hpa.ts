@@ -10,6 +10,7 @@ import { bytesField, configProblems, durationField, hpaConfigFileSchema, toHpaCo
 import type { HpaFault, HpaWorld, HpaWorldParams, SimInstance } from '../worlds/incus-hpa';
 import { createHpaWorld, hpaWorldModel } from '../worlds/incus-hpa';
 import { hpaSimController } from './incus-hpa-controller';
+import { probePolicyModule } from '../user-controller/policy-hook';
 
 export const hpaBinding: LoopBinding<HpaWorld, HpaFault, HpaConfig> = {
   loop: 'incus-hpa',
@@ -109,9 +110,10 @@ export function parseHpaScenario(file: string, name: string, doc: unknown, seedO
   const s = parsed.data;
   const header = headerOf(file, name, s, seedOverride, 30 * 60_000);
   const { seed } = header;
-  const config = toHpaConfig(s.config ?? {}, DEFAULT_CONFIG);
+  const config = toHpaConfig(s.config ?? {}, DEFAULT_CONFIG, { file, prefix: 'config.' });
   const problems = configProblems(config).map((p) => new InputError(file, `config.${p.field}`, p.expected));
   if (problems.length) throw new InputErrors(problems);
+  probePolicyModule(file, 'config.policy.module', config);
 
   const w = s.world ?? {};
   const params: HpaWorldParams = {
@@ -135,10 +137,13 @@ export function parseHpaScenario(file: string, name: string, doc: unknown, seedO
   const timeline: TimelineEntry<HpaFault, HpaConfig>[] = (s.timeline ?? []).map((e, idx) => {
     const at = e.at;
     if (e.config) {
-      const next = toHpaConfig(e.config, config);
+      // Only the keys the entry sets (toHpaConfig onto nothing), checked as applied to the start config.
+      const change = toHpaConfig(e.config, {} as HpaConfig, { file, prefix: `timeline[${idx}].config.` });
+      const next = { ...config, ...change };
       const bad = configProblems(next).map((p) => new InputError(file, `timeline[${idx}].config.${p.field}`, p.expected));
       if (bad.length) throw new InputErrors(bad);
-      return { at, config: toHpaConfig(e.config, {} as HpaConfig) };
+      probePolicyModule(file, `timeline[${idx}].config.policy.module`, next);
+      return { at, config: change };
     }
     const fault = timelineFault(e, config);
     const target = 'instance' in fault ? fault.instance : undefined;

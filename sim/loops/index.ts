@@ -1,5 +1,6 @@
 import { readYamlFile, scenarioNameOf } from '../scenario/load';
 import { installModuleControllers } from '../user-controller/module-reconciler';
+import { installPolicyModules } from '../user-controller/policy-module';
 import type { SimOptions } from './registry';
 import { createRunner, parseScenario } from './registry';
 
@@ -7,6 +8,8 @@ export * from './registry';
 
 // Node can sandbox a user's controller module (scenario `controller: { module }`); the browser cannot.
 installModuleControllers();
+// Likewise an Incus HPA policy module (`policy: { module }`).
+installPolicyModules();
 
 /** Node side: reads a scenario file for whichever loop it names. */
 export function loadScenario(file: string, seed?: number) {

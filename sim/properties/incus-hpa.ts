@@ -1,5 +1,5 @@
 import type { HpaConfig, HpaContext, HpaAction, InstanceStatus } from '../../machines/incus-hpa';
-import { POLICY_NAMES, backoffDelay } from '../../machines/incus-hpa';
+import { backoffDelay, isModulePolicy } from '../../machines/incus-hpa';
 import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
 import type { StepState } from '../step';
 import { opPositions, queueKey } from '../check/queue-key';
@@ -79,7 +79,7 @@ export function convergencePeriods(config: HpaConfig): number {
   return config.policy === 'kubernetes' ? base + Math.ceil(config.downscaleStabilizationMs / config.periodMs) : base;
 }
 
-export const PROMISES: Record<HpaConfig['policy'], readonly string[]> = {
+export const PROMISES: Record<'seed' | 'kubernetes' | 'fixed' | 'module', readonly string[]> = {
   // fixed.ts: owner key only, Starting counts, clamped to [min, max], leftovers removed.
   fixed: ['never-touches-unowned', 'at-most-max', 'one-operation-at-a-time', 'converges', 'no-leftovers'],
   // kubernetes.ts: owner key only, current = Starting + Running, bounded by [min, max]; it ignores
@@ -87,6 +87,18 @@ export const PROMISES: Record<HpaConfig['policy'], readonly string[]> = {
   kubernetes: ['never-touches-unowned', 'at-most-max', 'one-operation-at-a-time', 'converges'],
   // seed.ts: the talk's rule as written; only the machine's own structure is promised.
   seed: ['one-operation-at-a-time'],
+  // A user's policy module (policy: { module }) is held to what the kubernetes policy promises,
+  // and to answering: a Decision for every observation, never a throw, a hang or a wrong shape.
+  module: ['never-touches-unowned', 'at-most-max', 'one-operation-at-a-time', 'converges', 'policy-decides'],
+};
+
+export const promisesOf = (config: HpaConfig): readonly string[] => PROMISES[isModulePolicy(config.policy) ? 'module' : config.policy];
+
+/** Module policies only: a failure fails the period (machine.ts decide); the explorer finds the shortest way to one. */
+export const policyDecides: CheckProperty<HpaWorld, HpaConfig> = {
+  name: 'policy-decides', kind: 'always',
+  claim: 'the policy module returns a valid Decision for every observation (it never throws, hangs or answers another shape)',
+  holds: (v) => !ctxOf(v).policyFailed,
 };
 
 export function hpaProperties(config: HpaConfig, alphabet: readonly EnvMove<HpaFault, HpaConfig>[], withinPeriods?: number): CheckProperty<HpaWorld, HpaConfig>[] {
@@ -101,6 +113,7 @@ export function hpaProperties(config: HpaConfig, alphabet: readonly EnvMove<HpaF
       claim: `once faults stop, within ${within}: no owned instance is left Stopped or in Error, and none appears again`,
       holds: noLeftovers },
     scalesToMax];
+  if (isModulePolicy(config.policy)) out.splice(3, 0, policyDecides);
   const fails = alphabet.some((m) => 'fault' in m.entry && m.entry.fault.kind === 'failApi');
   if (fails) out.push(backsOff);
   return out;
@@ -196,6 +209,9 @@ function canonicalizer(start: { config: HpaConfig; world: HpaWorld }, alphabet: 
       const live = ctx.policyMemory.recommendations.filter((r) => r.at >= t - ctx.config.downscaleStabilizationMs);
       key += `|${live.map((r) => `${r.at - t}:${r.replicas}`).sort().join(',')}`;
     }
+    // A policy module's own state is opaque: all of it matters (its times are not made relative).
+    if (ctx.policyMemory.state !== undefined) key += `|m${JSON.stringify(ctx.policyMemory.state)}`;
+    if (ctx.policyFailed) key += '|failed';
     key += `|${configId(ctx.config)}|${state.config === ctx.config ? '=' : configId(state.config)}`;
     key += `|${w.demandBytes},${w.failNext},${w.slowUntil > t ? `${w.slowFactor}@${w.slowUntil - t}` : ''},${w.unownedTouched > 0 ? 1 : 0}`;
     for (const i of w.instances) {
@@ -215,5 +231,5 @@ export const hpaCheck: LoopCheck<HpaWorld, HpaFault, HpaConfig> = {
   applicable,
   canonicalizer,
   properties: hpaProperties,
-  promises: (config) => PROMISES[config.policy],
+  promises: promisesOf,
 };

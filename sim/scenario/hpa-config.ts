@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseBytes, parseDuration } from '../units';
 import type { HpaConfig } from '../../machines/incus-hpa';
+import { loadPolicyModule } from '../user-controller/policy-hook';
 import { DEFAULT_CONFIG, POLICY_NAMES } from '../../machines/incus-hpa';
 import { KUBERNETES_RELEASES } from '../../machines/hpa-algorithm/release';
 
@@ -33,7 +34,9 @@ const seedBlock = z.strictObject({
 export const hpaConfigFileSchema = z.strictObject({
   HPA: seedBlock.optional(),
   name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'expected a name of lowercase letters, digits and dashes' }).optional(),
-  policy: z.enum(POLICY_NAMES as [string, ...string[]], { error: `expected one of ${POLICY_NAMES.join(', ')}` }).optional(),
+  // A built-in policy, or the user's own: a module exporting policy(input) → Decision (sandboxed).
+  policy: z.union([z.enum(POLICY_NAMES as [string, ...string[]]), z.strictObject({ module: z.string().min(1) })],
+    { error: `expected one of ${POLICY_NAMES.join(', ')} or { module: ./my-policy.ts }` }).optional(),
   period: durationField.optional(),
   namePrefix: z.string().regex(/^[a-z][a-z0-9-]*$/, { error: 'expected an instance-name prefix (lowercase letters, digits, dashes)' }).optional(),
   limitsMemory: bytesField.optional(),
@@ -46,15 +49,20 @@ export const hpaConfigFileSchema = z.strictObject({
 export type HpaConfigFile = z.input<typeof hpaConfigFileSchema>;
 type ParsedFile = z.output<typeof hpaConfigFileSchema>;
 
+/** Where a parsed file came from: a `policy: { module }` is loaded relative to `file`, and its
+ * errors name `${prefix}policy.module` (the lab's editor passes nothing: its file is hpa.yaml). */
+export interface ConfigSource { file: string; prefix: string }
+
 /** Flattens a parsed file onto a base config (defaults, or the running config for live edits). */
-export function toHpaConfig(file: ParsedFile, base: HpaConfig = DEFAULT_CONFIG): HpaConfig {
+export function toHpaConfig(file: ParsedFile, base: HpaConfig = DEFAULT_CONFIG, source: ConfigSource = { file: 'hpa.yaml', prefix: '' }): HpaConfig {
   const c: HpaConfig = { ...base };
   if (file.HPA?.minPods !== undefined) c.minPods = file.HPA.minPods;
   if (file.HPA?.maxPods !== undefined) c.maxPods = file.HPA.maxPods;
   if (file.HPA?.memoryThreshold !== undefined) c.memoryThreshold = file.HPA.memoryThreshold;
   if (file.HPA?.cpuThreshold !== undefined) c.cpuThreshold = file.HPA.cpuThreshold;
   if (file.name !== undefined) c.name = file.name;
-  if (file.policy !== undefined) c.policy = file.policy as HpaConfig['policy'];
+  if (typeof file.policy === 'string') c.policy = file.policy as HpaConfig['policy'];
+  else if (file.policy !== undefined) c.policy = loadPolicyModule(source.file, `${source.prefix}policy.module`, file.policy.module);
   if (file.period !== undefined) c.periodMs = file.period;
   if (file.namePrefix !== undefined) c.namePrefix = file.namePrefix;
   if (file.limitsMemory !== undefined) c.limitsMemoryBytes = file.limitsMemory;

@@ -83,7 +83,7 @@ function simWorldOf(list: InstanceFull[]) {
 
 const contextFor = (policy: PolicyName): HpaContext => ({
   config: { ...DEFAULT_CONFIG, name: 'web', namePrefix: 'pod', policy, minPods: 1, maxPods: 5 },
-  observation: null, decision: null, pending: [], policyMemory: EMPTY_POLICY_MEMORY, consecutiveErrors: 0, lastError: null, periods: 0,
+  observation: null, decision: null, pending: [], policyMemory: EMPTY_POLICY_MEMORY, policyFailed: false, consecutiveErrors: 0, lastError: null, periods: 0,
 });
 
 describe('incus-hpa: a real frame and a simulated one over the same instances print the same numbers', () => {
