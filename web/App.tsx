@@ -10,7 +10,7 @@ import { SCENARIOS, openScenario } from './lab/scenarios';
 import { LivePage } from './live/LivePage';
 import { LabSession } from './lab/session';
 import type { LabUrl } from './lab/url';
-import { parseUrl, replaceUrl } from './lab/url';
+import { locationParams, parseUrl, replaceUrl } from './lab/url';
 import { checkTime, checkUrlNames } from './lab/url-check';
 
 /** Builds the simulation the URL names; a bad scenario file shows its InputError. */
@@ -64,7 +64,7 @@ function PresenterExit({ onExit }: { onExit(): void }) {
 }
 
 function initialUrl(): { url: LabUrl; problems: string[] } {
-  const parsed = parseUrl(location.search);
+  const parsed = parseUrl(locationParams());
   const named = checkUrlNames(parsed.url);
   return { url: named.url, problems: [...parsed.problems, ...named.problems] };
 }
@@ -76,7 +76,7 @@ export function App() {
   const [resets, setResets] = useState(0);
   const [traceSession, setTraceSession] = useState<LabSession | null>(null);
   // Live mode (web/live/): '' shows the address form; ?live=ws://… connects at once.
-  const [live, setLive] = useState<string | null>(() => new URLSearchParams(location.search).get('live'));
+  const [live, setLive] = useState<string | null>(() => new URLSearchParams(locationParams()).get('live'));
   const sim = useSimSession(url, resets);
   const session = traceSession ?? sim.session;
   const screen = useFullscreen();

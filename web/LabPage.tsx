@@ -8,6 +8,7 @@ import { Scrubber } from './components/Scrubber';
 import { useFullscreen } from './components/useFullscreen';
 import { useShortcuts } from './components/useShortcuts';
 import { ViewBoundary } from './components/ViewBoundary';
+import { ExportMenu } from './export/ExportMenu';
 import { useT } from './i18n/i18n';
 import { clock } from './lab/format';
 import type { LabSession } from './lab/session';
@@ -80,6 +81,7 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
         {presenter && !screen.full && (
           <button className="fullscreen-prompt" data-testid="fullscreen-prompt" onClick={screen.enter} title={`${t('enterFullscreen')} (f)`}>⤢ {t('enterFullscreen')}</button>
         )}
+        <ExportMenu session={session} />
         {onExitPresenter && <button className="presenter-exit" data-testid="presenter-exit" onClick={onExitPresenter} title="Esc">✕ {t('exitPresenter')}</button>}
       </div>
       <Chapters session={session} />

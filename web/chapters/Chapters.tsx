@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { momentIndex, momentTitle } from '../../sim/scenario/moments';
 import { useLanguage } from '../i18n/i18n';
 import { clock } from '../lab/format';
+import { locationParams } from '../lab/url';
 import type { LabSession } from '../lab/session';
 import './chapters.css';
 import { CHAPTER_TEXT } from './messages';
@@ -14,7 +15,7 @@ export interface ChaptersProps {
 }
 
 /** The link's moment when the page was opened (read once: later URL rewrites keep or drop it). */
-const LINKED_AT_LOAD = typeof location === 'undefined' ? null : new URLSearchParams(location.search).get('moment');
+const LINKED_AT_LOAD = typeof location === 'undefined' ? null : new URLSearchParams(locationParams()).get('moment');
 let linkUsed = false;
 
 /** The scenario's chapters (its `moments:`): a list of buttons that jump to each; a link's

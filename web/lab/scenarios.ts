@@ -23,12 +23,28 @@ function header(text: string): { loop: string; description: string } {
   }
 }
 
-export const SCENARIOS: ScenarioListing[] = Object.entries(TEXTS)
-  .map(([path, text]) => {
-    const file = path.split('/').pop()!;
-    return { id: file.replace(/\.ya?ml$/, ''), file: `scenarios/${file}`, text, ...header(text) };
-  })
-  .sort((a, b) => a.id.localeCompare(b.id));
+/** A page written by `npm run export` may carry a scenario the lab does not ship (its name and text). */
+function exportedScenario(): { id: string; text: string } | null {
+  const raw = typeof document === 'undefined' ? null : document.getElementById('loopscope-export-scenario')?.textContent;
+  if (!raw) return null;
+  try {
+    const v = JSON.parse(raw) as { id?: unknown; text?: unknown };
+    return typeof v.id === 'string' && typeof v.text === 'string' ? { id: v.id, text: v.text } : null;
+  } catch {
+    return null;
+  }
+}
+
+const shipped = Object.entries(TEXTS).map(([path, text]) => {
+  const file = path.split('/').pop()!;
+  return { id: file.replace(/\.ya?ml$/, ''), file: `scenarios/${file}`, text, ...header(text) };
+});
+const exported = exportedScenario();
+
+export const SCENARIOS: ScenarioListing[] = [
+  ...shipped.filter((s) => s.id !== exported?.id),
+  ...(exported ? [{ id: exported.id, file: `${exported.id}.yaml`, text: exported.text, ...header(exported.text) }] : []),
+].sort((a, b) => a.id.localeCompare(b.id));
 
 export const scenariosOf = (loop: string) => SCENARIOS.filter((s) => s.loop === loop);
 

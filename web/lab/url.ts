@@ -68,8 +68,30 @@ export function urlSearch(u: LabUrl): string {
   return s ? `?${s}` : location.pathname;
 }
 
+/** The state an exported lab opens with (`npm run export` writes it into the page), when its link has none. */
+function exportedState(): string | null {
+  return typeof document === 'undefined' ? null : document.getElementById('loopscope-export-state')?.textContent ?? null;
+}
+
+/** Where the lab keeps its state: the query string when served; the hash in an exported file (opened from
+ * file://, which has no server to ask and where a query would name another file). */
+export const stateInHash = (): boolean => typeof location !== 'undefined' && (location.protocol === 'file:' || exportedState() !== null);
+
+/** The lab's parameters as a query string ("?loop=…"): the URL's query, or its hash (or the export's own state) in an exported file. */
+export function locationParams(): string {
+  if (typeof location === 'undefined') return '';
+  if (!stateInHash()) return location.search;
+  const hash = location.hash.replace(/^#/, '');
+  return `?${hash || exportedState() || location.search.replace(/^\?/, '')}`;
+}
+
 /** Rewrites the address bar without a navigation (the lab is one page). */
 export function replaceUrl(u: LabUrl): void {
   const next = urlSearch(u);
+  if (stateInHash()) {
+    const hash = next.startsWith('?') ? `#${next.slice(1)}` : '';
+    if (hash !== location.hash) history.replaceState(null, '', hash || location.pathname);
+    return;
+  }
   if (next !== location.search && !(next === location.pathname && location.search === '')) history.replaceState(null, '', next);
 }

@@ -5,7 +5,7 @@ import LAYOUTS from 'virtual:loopscope-statecharts';
 import type { AnyStateMachine } from 'xstate';
 import { useT } from '../i18n/i18n';
 import type { ChartGraph } from './graph';
-import { activeIds, machineGraph } from './graph';
+import { activeIds, lastEdge, machineGraph } from './graph';
 import type { Layout } from './layout';
 import { deserializeLayout } from './layout';
 import type { StateFlowNode } from './StateNodeView';
@@ -19,17 +19,6 @@ const NODE_TYPES = { state: StateNodeView };
 const EDGE_TYPES = { routed: RoutedEdge };
 /** Follow mode never zooms out below 1: the layout's type (16 px states, 14 px edge labels) stays that size. */
 const READABLE_ZOOM = 1;
-
-/** The edge most likely taken from `previous` to `current` (deepest source first). */
-function lastEdge(graph: ChartGraph, previous: Set<string>, current: Set<string>): string | undefined {
-  let best: { id: string; depth: number } | undefined;
-  for (const e of graph.edges) {
-    if (!previous.has(e.source) || !current.has(e.target) || e.source === e.target) continue;
-    const depth = e.source.split('.').length;
-    if (!best || depth > best.depth) best = { id: e.id, depth };
-  }
-  return best?.id;
-}
 
 export type ChartView = 'follow' | 'whole';
 

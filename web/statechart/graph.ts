@@ -77,3 +77,14 @@ export function activeIds(rootId: string, dotted: string): Set<string> {
   }
   return out;
 }
+
+/** The edge most likely taken from `previous` to `current` (deepest source first). */
+export function lastEdge(graph: ChartGraph, previous: Set<string>, current: Set<string>): string | undefined {
+  let best: { id: string; depth: number } | undefined;
+  for (const e of graph.edges) {
+    if (!previous.has(e.source) || !current.has(e.target) || e.source === e.target) continue;
+    const depth = e.source.split('.').length;
+    if (!best || depth > best.depth) best = { id: e.id, depth };
+  }
+  return best?.id;
+}

@@ -6,19 +6,9 @@ import { useLanguage, useT } from '../i18n/i18n';
 import { clock } from '../lab/format';
 import type { LabSession } from '../lab/session';
 import { frameMarkerHook, seekOnClick } from './chartFrames';
+import type { ChartSeries } from './chartSpecs';
 import { TIME_INCREMENTS, tickLabels } from './timeAxis';
 
-export interface ChartSeries {
-  label: string;
-  stroke: string;
-  /** 'n' (counts, left axis: the default) or 'pct' (0–100 %, its own axis). */
-  scale?: 'n' | 'pct';
-  /** A dashed line (a limit such as the threshold). */
-  dash?: number[];
-}
-
-const PALETTE = ['#1f6feb', '#cf6a00', '#1a7f37', '#8250df', '#cf222e', '#6e7781'];
-export const strokeAt = (i: number) => PALETTE[i % PALETTE.length]!;
 
 interface Props {
   session: LabSession;
@@ -83,7 +73,7 @@ export function FrameChart({ session, frame, series, valuesOf }: Props) {
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` names the series
   }, [key, session]);
 
-  // Redraw at most ~8 times a second (as HpaCharts): playing at 50× changes frames every animation frame.
+  // Redraw at most ~8 times a second (a slower redraw is not seen): playing at 50× changes frames every animation frame.
   const count = session.frames.length;
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => {
