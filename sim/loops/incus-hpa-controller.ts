@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { HpaAction, HpaContext, Observation } from '../../machines/incus-hpa';
-import { POLICY_NAMES, isModulePolicy, policyFor } from '../../machines/incus-hpa';
+import { POLICY_NAMES, peekPolicy } from '../../machines/incus-hpa';
 import type { HpaWorld } from '../worlds/incus-hpa';
 import { observe, settle } from '../worlds/incus-hpa';
 
@@ -38,12 +38,7 @@ const actionOf = (a: HpaAction): HpaController['pending'][number] => (a.kind ===
 /** The average the configured policy computes for an observation: the policy itself, run on it
  * (pure); none when a policy module fails on it (the machine reports that failure itself). */
 export function policyAverage(ctx: HpaContext, observation: Observation): number | null {
-  try {
-    return policyFor(ctx.config.policy)({ observation, config: ctx.config, memory: ctx.policyMemory }).averagePercent;
-  } catch (err) {
-    if (isModulePolicy(ctx.config.policy)) return null;
-    throw err;
-  }
+  return peekPolicy(ctx.config.policy, { observation, config: ctx.config, memory: ctx.policyMemory })?.averagePercent ?? null;
 }
 
 /**

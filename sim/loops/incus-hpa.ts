@@ -24,6 +24,7 @@ export const hpaBinding: LoopBinding<HpaWorld, HpaFault, HpaConfig> = {
 };
 
 function noteFor(ctx: HpaContext, event: EventObject): string | undefined {
+  if (event.type === 'xstate.done.actor.observe' && ctx.policyFailed) return `error: ${ctx.lastError ?? 'unknown'} (retry #${ctx.consecutiveErrors})`;
   if (event.type === 'xstate.done.actor.observe' && ctx.decision) {
     return `${ctx.decision.comparison} → ${ctx.decision.verdict}`;
   }

@@ -12,7 +12,8 @@ export const policyIdOf = (file: string): ModulePolicyId => `module:${relative(p
 export function loadPolicyModuleFile(configFile: string, field: string, modulePath: string): ModulePolicyId {
   const file = resolve(dirname(configFile), modulePath);
   const id = policyIdOf(file);
-  registerPolicy(id, loadPolicySandbox(file, id, configFile, field, MODULE_TIMEOUT_MS));
+  const sandbox = loadPolicySandbox(file, id, configFile, field, MODULE_TIMEOUT_MS);
+  registerPolicy(id, sandbox.decide, sandbox.peek);
   return id;
 }
 
@@ -20,5 +21,8 @@ export function loadPolicyModuleFile(configFile: string, field: string, modulePa
  * nothing (an explorer worker: the id alone names the file). Installed by sim/loops/index.ts. */
 export function installPolicyModules(): void {
   setPolicyModuleLoader(loadPolicyModuleFile);
-  setPolicyResolver((id) => loadPolicySandbox(resolve(id.slice('module:'.length)), id as ModulePolicyId, id, 'policy.module', MODULE_TIMEOUT_MS));
+  setPolicyResolver((id) => {
+    const sandbox = loadPolicySandbox(resolve(id.slice('module:'.length)), id as ModulePolicyId, id, 'policy.module', MODULE_TIMEOUT_MS);
+    return { decide: sandbox.decide, peek: sandbox.peek };
+  });
 }

@@ -60,33 +60,51 @@ export class PolicyModuleError extends Error {
   }
 }
 
-export function loadPolicySandbox(file: string, id: ModulePolicyId, configFile: string, field: string, timeoutMs: number): Policy {
+/** A loaded module: `decide` for the machine; `peek` for frame summaries (the average the CLI and
+ * the lab show), with its own hang state, so what a summary ran into never changes a decision (a
+ * counterexample replayed with summaries then takes the explorer's path) — null when it fails. */
+export interface PolicySandbox { decide: Policy; peek: (input: PolicyInput) => Decision | null }
+
+export function loadPolicySandbox(file: string, id: ModulePolicyId, configFile: string, field: string, timeoutMs: number): PolicySandbox {
   const moduleJs = readModule(file, configFile, field, 'policy module');
   const box = isolate({ what: 'a policy module', apis: { [POLICY_API_SPECIFIER]: API_JS }, moduleJs, body: BODY, deterministic: true }, file, configFile, field, timeoutMs);
   const { context } = box;
   if (context.__hasPolicy !== true) throw new InputError(configFile, field, `expected the module ${file} to export a function policy(input) returning a Decision`);
   const run = new vm.Script('__decide(__input)', { filename: `${file} (policy)` });
-  // After a hang the context was interrupted mid-call, its state unknown: it is not called again.
-  let hung: string | undefined;
 
-  return (input: PolicyInput): Decision => {
-    if (hung) throw new PolicyModuleError(id, `${hung} (earlier; not called again)`);
-    context.__input = JSON.stringify(input);
-    const called = box.call(run);
-    if (called.kind === 'timeout') {
-      hung = `did not return within ${timeoutMs} ms (a hang or a loop that does not end)`;
-      throw new PolicyModuleError(id, hung);
-    }
-    if (called.kind === 'threw') throw new PolicyModuleError(id, `threw ${called.message}`);
-    const output = String(context.__output);
-    if (output === 'undefined') throw new PolicyModuleError(id, 'returned undefined: expected a Decision { running, averagePercent, desired, actions, comparison, verdict, memory }');
-    const parsed = moduleDecisionSchema.safeParse(JSON.parse(output));
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const where = issue.path.length ? `${issue.path.map(String).join('.')}: ` : '';
-      throw new PolicyModuleError(id, `returned what is not a Decision: ${where}${issue.message} (got ${shorten(output)})`);
-    }
-    const { policy: _label, memory, ...rest } = parsed.data;
-    return { ...rest, policy: id, memory: { recommendations: memory.recommendations, ...(memory.state !== undefined ? { state: memory.state } : {}) } };
+  const caller = (): Policy => {
+    // After a hang the context was interrupted mid-call, its state unknown: it is not called again.
+    let hung: string | undefined;
+    return (input) => {
+      if (hung) throw new PolicyModuleError(id, `${hung}; it is not called again after a hang`);
+      context.__input = JSON.stringify(input);
+      const called = box.call(run);
+      if (called.kind === 'timeout') {
+        hung = `did not return within ${timeoutMs} ms (a hang or a loop that does not end)`;
+        throw new PolicyModuleError(id, hung);
+      }
+      if (called.kind === 'threw') throw new PolicyModuleError(id, `threw ${called.message}`);
+      const output = String(context.__output);
+      if (output === 'undefined') throw new PolicyModuleError(id, 'returned undefined: expected a Decision { running, averagePercent, desired, actions, comparison, verdict, memory }');
+      const parsed = moduleDecisionSchema.safeParse(JSON.parse(output));
+      if (!parsed.success) {
+        const issue = parsed.error.issues[0]!;
+        const where = issue.path.length ? `${issue.path.map(String).join('.')}: ` : '';
+        throw new PolicyModuleError(id, `returned what is not a Decision: ${where}${issue.message} (got ${shorten(output)})`);
+      }
+      const { policy: _label, memory, ...rest } = parsed.data;
+      return { ...rest, policy: id, memory: { recommendations: memory.recommendations, ...(memory.state !== undefined ? { state: memory.state } : {}) } };
+    };
+  };
+  const peek = caller();
+  return {
+    decide: caller(),
+    peek: (input) => {
+      try {
+        return peek(input);
+      } catch {
+        return null;
+      }
+    },
   };
 }

@@ -1,4 +1,4 @@
-import type { Policy, PolicyId, PolicyName } from '../types';
+import type { Decision, Policy, PolicyId, PolicyInput, PolicyName } from '../types';
 import { isModulePolicy } from '../types';
 import { fixedPolicy } from './fixed';
 import { kubernetesPolicy } from './kubernetes';
@@ -18,14 +18,16 @@ export { seedPolicy, kubernetesPolicy, fixedPolicy };
  * data, as the explorer and the trace need. A thread that did not load the scenario (an explorer
  * worker) loads a module on first use through the resolver the Node side installs.
  */
-const modules = new Map<string, Policy>();
-let resolver: ((id: string) => Policy) | undefined;
+/** A module's calls: `decide` for the machine; `peek` for summaries (null when it fails; its own
+ * hang state, so a summary never changes what the machine decides). */
+export interface ModulePolicy { decide: Policy; peek: (input: PolicyInput) => Decision | null }
+const modules = new Map<string, ModulePolicy>();
+let resolver: ((id: string) => ModulePolicy) | undefined;
 
-export const registerPolicy = (id: PolicyId, policy: Policy) => { modules.set(id, policy); };
-export const setPolicyResolver = (r: (id: string) => Policy) => { resolver = r; };
+export const registerPolicy = (id: PolicyId, decide: Policy, peek: ModulePolicy['peek']) => { modules.set(id, { decide, peek }); };
+export const setPolicyResolver = (r: (id: string) => ModulePolicy) => { resolver = r; };
 
-export function policyFor(id: PolicyId): Policy {
-  if (!isModulePolicy(id)) return POLICIES[id];
+function moduleFor(id: string): ModulePolicy {
   let policy = modules.get(id);
   if (!policy) {
     if (!resolver) throw new Error(`policy ${id} is not loaded: a policy module runs under the CLI (loopscope sim / check / real)`);
@@ -34,3 +36,8 @@ export function policyFor(id: PolicyId): Policy {
   }
   return policy;
 }
+
+export const policyFor = (id: PolicyId): Policy => (isModulePolicy(id) ? moduleFor(id).decide : POLICIES[id]);
+
+/** The policy's Decision for a summary: a built-in's, or a module's through `peek` (null if it fails). */
+export const peekPolicy = (id: PolicyId, input: PolicyInput): Decision | null => (isModulePolicy(id) ? moduleFor(id).peek(input) : POLICIES[id](input));
