@@ -22,9 +22,14 @@ import type { LoadTimeline } from '../real/load-timeline';
 import { loadLoadTimeline } from '../real/load-timeline';
 import type { LiveSource } from '../real/live-server';
 import { LiveServer, parseLivePort } from '../real/live-server';
+import { RealMetrics } from '../real/metrics';
+import type { MetricsAddress } from '../real/metrics-server';
+import { MetricsServer, parseMetricsAddress } from '../real/metrics-server';
+import type { LogFormat } from '../real/run-log';
+import { LOG_FORMATS, RunLog } from '../real/run-log';
 import { ttyApprover } from '../real/step-prompt';
 import { systemdUnit, unitUnsafe } from '../real/systemd-unit';
-import { shortenValues } from '../sim/scenario/errors';
+import { shorten, shortenValues } from '../sim/scenario/errors';
 import { ExitError } from './exit';
 import { connectChecked, incusFailure } from './incus-connect';
 import { UsageError } from './usage';
@@ -33,6 +38,21 @@ interface RunOpts {
   config?: string; policy?: string; once?: boolean; step?: boolean; dryRun?: boolean;
   remote?: string; project?: string; json?: boolean; out?: string; live?: string | true;
   leaderElect?: boolean; leaseDuration?: string; renewDeadline?: string; retryPeriod?: string;
+  metrics?: string; logFormat?: string;
+}
+
+function parseLogFormat(text: string | undefined): LogFormat {
+  if (text === undefined) return 'text';
+  const format = LOG_FORMATS.find((f) => f === text);
+  if (!format) throw new UsageError('--log-format', `expected ${LOG_FORMATS.join(' or ')}, got ${JSON.stringify(shorten(text, 40))}`);
+  return format;
+}
+
+function parseMetrics(text: string | undefined): MetricsAddress | undefined {
+  if (text === undefined) return undefined;
+  const address = parseMetricsAddress(text);
+  if (!address) throw new UsageError('--metrics', `expected [HOST:]PORT with HOST an IP address or localhost (e.g. 127.0.0.1:9464; a bare port binds 127.0.0.1), PORT 0–65535, got ${JSON.stringify(shorten(text, 60))}`);
+  return address;
 }
 
 const fail = (message: string, code: number): never => {
@@ -83,35 +103,50 @@ async function runLoop(opts: RunOpts): Promise<void> {
   if (livePort === null) throw new UsageError('--live', `expected a port 0–65535 (none or 0: a free port), got "${String(opts.live)}"`);
   // With --live the browser can answer, so a terminal is optional.
   if (opts.step && !process.stdin.isTTY && livePort === undefined) throw new UsageError('--step', 'expected a terminal on stdin (or --live) to ask before each act');
+  const logFormat = parseLogFormat(opts.logFormat);
+  const metricsAddress = parseMetrics(opts.metrics);
   // Bad config → InputErrors → exit 2 before anything is contacted or created.
   let current: RealHpaConfig = loadRealHpaConfig(file, opts.policy);
   const client = await connectChecked(where(opts, current));
   let stopping: Promise<void> | undefined;
-  const print = (text: string) => { if (!opts.json) process.stdout.write(text); };
+  // With --json stdout is the trace (at exit): the timeline is not printed.
+  const log = new RunLog({
+    format: logFormat, epoch: () => runner?.epoch ?? Date.now(), textLine: timelineLine,
+    out: (line) => { if (!opts.json) process.stdout.write(`${line}\n`); },
+    err: (line) => { process.stderr.write(`${line}\n`); },
+  });
+  const say = (line: string) => log.message('info', line);
   let runner: RealHpaRunner | undefined;
   const live = livePort === undefined ? undefined : await startLive(livePort, {
     scenario: basename(file).replace(/\.ya?ml$/, ''), endpoint: client.endpoint, step: !!opts.step, dryRun: !!opts.dryRun,
     config: () => current.config, frames: () => runner?.frames ?? [], context: () => runner?.context,
   });
   const tty = opts.step && process.stdin.isTTY ? ttyApprover(() => runner?.context, () => { void shutdown('quit'); }) : undefined;
-  const approve = opts.step ? (live ? live.approver(tty, (line) => process.stderr.write(`loopscope: ${line}\n`)) : tty) : undefined;
+  const approve = opts.step ? (live ? live.approver(tty, say) : tty) : undefined;
   // One leader per HPA name (real/leadership.ts); a dry run acts on nothing and takes no lease.
   const leader = opts.dryRun || opts.leaderElect === false ? undefined
-    : new Leadership(client, current.config.name, (line) => process.stderr.write(`loopscope: ${line}\n`), leaseTimings(opts));
+    : new Leadership(client, current.config.name, say, leaseTimings(opts));
+  const metrics = metricsAddress === undefined ? undefined : new RealMetrics(current.config.name, {
+    ...(leader ? { lease: () => ({ holder: leader.elector.holder, leading: leader.holdsLease() }) } : {}),
+    events: () => { const e = runner?.events; return e && runner ? { connected: e.connected, reconnects: e.reconnects, wakeups: runner.wakeCount } : undefined; },
+  });
   runner = new RealHpaRunner({
     client, config: current, scenario: basename(file).replace(/\.ya?ml$/, ''),
     ...(leader ? { canAct: () => leader.holdsLease() } : {}),
     // Without --out/--json nobody reads the trace: keep only a recent window in memory.
     ...(opts.out || opts.json ? {} : { maxFrames: 1_000 }),
     ...(opts.dryRun ? { dryRun: true } : {}), ...(approve ? { approve } : {}),
-    onFrame: (f) => { live?.frame(f); const line = timelineLine(f); if (line) print(`${line}\n`); },
+    onFrame: (f, facts) => { live?.frame(f); log.frame(f, facts); metrics?.frame(f, facts); },
   });
   const r = runner;
-  print(`# incus-hpa · real ${client.endpoint} · config ${file} · policy ${current.config.policy}${opts.dryRun ? ' · DRY RUN' : ''}\n`);
+  const metricsServer = metricsAddress === undefined || !metrics ? undefined : await startMetrics(metricsAddress, metrics, log);
+  log.header(`# incus-hpa · real ${client.endpoint} · config ${file} · policy ${current.config.policy}${opts.dryRun ? ' · DRY RUN' : ''}`,
+    'started', { hpa: current.config.name, endpoint: client.endpoint, config: file, policy: current.config.policy, dryRun: !!opts.dryRun });
 
   const finish = async (code: number) => {
     unwatchFile(file);
     await live?.close();
+    await metricsServer?.close();
     const json = traceJson(r.trace());
     if (opts.out) writeFileSync(opts.out, json + '\n');
     if (opts.json) process.stdout.write(json + '\n');
@@ -120,8 +155,8 @@ async function runLoop(opts: RunOpts): Promise<void> {
   };
   // SIGINT/SIGTERM: let the create/delete in progress finish, then exit 0. A second signal exits at once.
   function shutdown(why: string): Promise<void> {
-    if (stopping) { process.stderr.write(`loopscope: ${why} again: exiting now\n`); process.exit(130); }
-    process.stderr.write(`loopscope: ${why}: finishing the current operation, then exiting\n`);
+    if (stopping) { log.message('warn', `${why} again: exiting now`); process.exit(130); }
+    say(`${why}: finishing the current operation, then exiting`);
     live?.skipPending();
     stopping = r.stop().then(() => leader?.release()).then(() => finish(0));
     return stopping;
@@ -136,7 +171,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
   try {
     await r.start();
   } catch (e) {
-    if (e instanceof IncusError) { process.stderr.write(`loopscope: adopting owned pods failed: ${shortenValues(e.message, 240)}\n`); return finish(1); }
+    if (e instanceof IncusError) { log.message('error', `adopting owned pods failed: ${shortenValues(e.message, 240)}`); return finish(1); }
     throw e;
   }
   if (opts.once) {
@@ -144,7 +179,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
     if (stopping) return;
     await r.stop();
     await leader?.release();
-    if (outcome === 'error') process.stderr.write(`loopscope: the period ended in an error: ${r.context?.lastError ?? 'unknown'}\n`);
+    if (outcome === 'error') log.message('error', `the period ended in an error: ${r.context?.lastError ?? 'unknown'}`);
     return finish(outcome === 'done' ? 0 : 1);
   }
   // Edits to the config file apply from the next phase; a refused edit is reported and ignored.
@@ -162,7 +197,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
       r.update(next);
     }).catch((e: unknown) => {
       const message = e instanceof Error ? e.message : String(e);
-      process.stderr.write(`loopscope: config edit ignored (the loop keeps its last valid config): ${message.split('\n').join('\nloopscope:   ')}\n`);
+      log.message('warn', `config edit ignored (the loop keeps its last valid config): ${message}`);
       r.note(`config edit ignored: ${message.split('\n')[0]}`);
     }).finally(() => { reading = false; });
   });
@@ -174,6 +209,17 @@ async function settledText(file: string): Promise<string | undefined> {
   const first = readInputFile(file);
   await new Promise((r) => setTimeout(r, 250));
   return readInputFile(file) === first ? first : undefined;
+}
+
+/** Serves /metrics; prints where on stderr. A port that cannot be bound is the environment: exit 1. */
+async function startMetrics(address: MetricsAddress, metrics: RealMetrics, log: RunLog): Promise<MetricsServer> {
+  try {
+    const server = await MetricsServer.start(address, metrics);
+    log.message('info', `metrics: ${server.url}`, { metrics: server.url });
+    return server;
+  } catch (e) {
+    return fail(`--metrics: cannot listen on ${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}: ${e instanceof Error ? e.message : String(e)}`, 1);
+  }
 }
 
 /** Starts the live server and prints its URL (with the token) on stderr, so --json stays clean. */
@@ -280,6 +326,8 @@ export function registerReal(program: Command): void {
     .option('--lease-duration <duration>', 'leader election: a standby takes over this long after the last renewal it saw (default 15s)')
     .option('--renew-deadline <duration>', 'leader election: the leader stops acting when it could not renew for this long (default 10s)')
     .option('--retry-period <duration>', 'leader election: how often to renew or try to acquire (default 2s)')
+    .option('--metrics <[host:]port>', 'serve Prometheus metrics at http://HOST:PORT/metrics (a bare port binds 127.0.0.1)')
+    .option('--log-format <text|json>', 'text (default: the timeline and loopscope: lines) or json (one JSON object per line)')
     .action((opts: RunOpts) => runLoop(opts));
 
   registerRealStatus(real);

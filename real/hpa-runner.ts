@@ -20,6 +20,8 @@ import type { Identity } from './identity';
 import { LifecycleWatcher, connectionOf } from './lifecycle-events';
 import { GC_GRACE_MS, OwnedGc } from './owned-gc';
 import { OwnEvents } from './own-events';
+import type { ErrorActor, FrameFacts } from './run-facts';
+import { errorKind, outcomeOf, verdictOf } from './run-facts';
 import { WakeClock } from './wake-clock';
 
 export type RealFrame = Frame<HpaWorldSummary>;
@@ -29,7 +31,8 @@ export interface RealRunnerOptions {
   config: RealHpaConfig;
   dryRun?: boolean;
   approve?: ApproveAct;
-  onFrame?: (frame: RealFrame) => void;
+  /** Each recorded frame, with what it means for operations (metrics, JSON log). */
+  onFrame?: (frame: RealFrame, facts: FrameFacts) => void;
   /** Name of the run in the trace (default: the config file). */
   scenario?: string;
   /** Keep at most this many frames (the oldest are dropped): a service running for weeks. */
@@ -81,6 +84,8 @@ export class RealHpaRunner {
   private wakeTimer: ReturnType<typeof setTimeout> | undefined;
   private wakeWhy: string | undefined;
   private lastObserveAt = -Infinity;
+  private period = 0;
+  private observeStarted = 0;
   private stopped = false;
   /** Wake-ups that ended a wait early, the latest WAKEUPS_KEPT (tests, bench). */
   readonly wakeups: { t: number; why: string }[] = [];
@@ -299,14 +304,39 @@ export class RealHpaRunner {
 
   private record(event: EventObject, snapshot: Snapshot): void {
     // The delete being answered is the previous snapshot's first pending action (shifted since).
-    const acted = this.snapshot?.context.pending[0];
-    const wasWaiting = this.snapshot?.matches('waiting') ?? false;
+    const previous = this.snapshot;
+    const acted = previous?.context.pending[0];
+    const wasWaiting = previous?.matches('waiting') ?? false;
     this.snapshot = snapshot;
+    const facts: FrameFacts = { period: this.period };
+    if (snapshot.matches('observing') && !previous?.matches('observing')) {
+      this.lastObserveAt = this.now();
+      this.observeStarted = performance.now();
+      facts.period = ++this.period;
+      facts.periodStarted = true;
+    }
+    if (previous?.matches('observing') && !snapshot.matches('observing')) facts.observeMs = performance.now() - this.observeStarted;
+    if (snapshot.matches('waiting') && !wasWaiting) facts.periodEnded = 'done';
+    if (snapshot.matches('backoff') && !previous?.matches('backoff')) facts.periodEnded = 'error';
+    if (event.type === 'xstate.done.actor.observe') {
+      const d = snapshot.context.decision;
+      if (d) facts.verdict = verdictOf(d);
+      else facts.error = { actor: 'policy', kind: 'policy' }; // a policy module failed on it
+    }
     if (event.type === 'xstate.done.actor.createPod') {
       const out = (event as { output?: { name?: string } }).output;
       if (out?.name) this.created.set(out.name, this.now());
+      facts.act = { kind: 'create', ...(out?.name ? { instance: out.name } : {}), outcome: outcomeOf(this.notDone) };
     }
-    if (snapshot.matches('observing') && !this.snapshot?.matches('observing')) this.lastObserveAt = this.now();
+    if (event.type === 'xstate.done.actor.deletePod') {
+      facts.act = { kind: 'delete', ...(acted?.kind === 'delete' ? { instance: acted.name } : {}), outcome: outcomeOf(this.notDone) };
+    }
+    const failed = /^xstate\.error\.actor\.(observe|createPod|deletePod)$/.exec(event.type)?.[1];
+    if (failed) {
+      const actor: ErrorActor = failed === 'observe' ? 'observe' : failed === 'createPod' ? 'create' : 'delete';
+      facts.error = { actor, kind: errorKind((event as { error?: unknown }).error) };
+      if (actor !== 'observe') facts.act = { kind: actor, ...(actor === 'delete' && acted?.kind === 'delete' ? { instance: acted.name } : {}), outcome: 'error' };
+    }
     if (!wasWaiting && snapshot.matches('waiting') && this.dirty !== undefined) {
       const why = `${this.dirty} (during the period)`;
       this.dirty = undefined;
@@ -319,7 +349,7 @@ export class RealHpaRunner {
       else if (acted?.kind === 'delete') note = `deleted ${acted.name}`;
       this.notDone = undefined;
     }
-    this.pushFrame(event.type, note, snapshot);
+    this.pushFrame(event.type, note, snapshot, facts);
     for (const l of [...this.listeners]) l(snapshot);
   }
 
@@ -339,7 +369,7 @@ export class RealHpaRunner {
     return { demand, pods, apiCalls: this.options.client.requestCount, unownedTouched: 0 };
   }
 
-  private pushFrame(event: string, note: string | undefined, snapshot: Snapshot): void {
+  private pushFrame(event: string, note: string | undefined, snapshot: Snapshot, facts: FrameFacts = { period: this.period }): void {
     const t = this.now();
     const frame: RealFrame = {
       t, state: dottedState(snapshot.value), phase: phaseOf(snapshot.tags), event, world: this.summary(),
@@ -348,6 +378,6 @@ export class RealHpaRunner {
     if (note) frame.note = note;
     this.frames.push(frame);
     if (this.options.maxFrames !== undefined && this.frames.length > this.options.maxFrames) this.frames.splice(0, this.frames.length - this.options.maxFrames);
-    this.options.onFrame?.(frame);
+    this.options.onFrame?.(frame, facts);
   }
 }
