@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { Trace } from '../sim/trace';
 import { PanelBoundary } from './components/PanelBoundary';
+import { ComparePage } from './compare/ComparePage';
 import { ScenarioBar } from './components/ScenarioBar';
 import { useFullscreen } from './components/useFullscreen';
 import { Home } from './home/Home';
@@ -12,6 +13,7 @@ import { LabSession } from './lab/session';
 import type { LabUrl } from './lab/url';
 import { locationParams, parseUrl, replaceUrl } from './lab/url';
 import { checkTime, checkUrlNames } from './lab/url-check';
+import { loopById } from '../sim/loops/registry';
 
 /** Builds the simulation the URL names; a bad scenario file shows its InputError. */
 function useSimSession(url: LabUrl, resets: number): { session?: LabSession; error?: string; late?: string } {
@@ -81,6 +83,10 @@ export function App() {
   const session = traceSession ?? sim.session;
   const screen = useFullscreen();
   const [lateSeen, setLateSeen] = useState(false);
+  // Side by side (web/compare): the scenario under 2–3 of its loop's policies, when the URL asks and no trace or live view is shown.
+  const listing = SCENARIOS.find((s) => s.id === url.scenario);
+  const policies = loopById(listing?.loop)?.policies?.names;
+  const comparing = !traceSession && live === null ? url.compare : undefined;
   const shown = [...problems, ...(sim.late && !lateSeen && !traceSession ? [sim.late] : [])];
 
   const change = useCallback((patch: Partial<LabUrl>) => {
@@ -99,7 +105,9 @@ export function App() {
     if (newRun || 'loop' in patch) setLive(null);
     // Turning presenter mode on is a click: the browser grants full screen now.
     if (patch.presenter === true) screen.enter();
-    change(newRun ? { ...patch, t: undefined, moment: undefined } : patch);
+    // Side by side stays on for another scenario of the same loop (its policies), not for another loop.
+    const otherLoop = 'loop' in patch && patch.loop !== url.loop;
+    change(newRun ? { ...patch, t: undefined, moment: undefined, ...(otherLoop ? { compare: undefined } : {}) } : patch);
     // A page opened from the home page starts at its top (banner and controls in view).
     if ('scenario' in patch) window.scrollTo(0, 0);
   };
@@ -123,9 +131,13 @@ export function App() {
         <PanelBoundary name={live !== null ? 'live' : session ? 'lab' : 'home'} resetKey={session ?? live}>
           {live !== null
             ? <LivePage initialUrl={live} presenter={url.presenter} />
+            : comparing && listing && policies
+            ? <ComparePage listing={listing} seed={url.seed} columns={comparing} policies={policies} presenter={url.presenter}
+                onColumns={(compare) => change({ compare })} onExit={() => change({ compare: undefined })} />
             : session
             ? <LabPage key={session.id} session={session} presenter={url.presenter} onMoment={onMoment}
                 onExitPresenter={url.presenter ? leavePresenter : undefined}
+                onSideBySide={policies && !traceSession ? () => change({ compare: policies.slice(0, 2) }) : undefined}
                 onReset={() => { setTraceSession(null); setResets((r) => r + 1); }} />
             : !sim.error && <Home onOpen={(loop, scenario) => onBarChange({ loop, scenario, seed: undefined, policy: undefined })} />}
         </PanelBoundary>

@@ -9,7 +9,8 @@ import { useFullscreen } from './components/useFullscreen';
 import { useShortcuts } from './components/useShortcuts';
 import { ViewBoundary } from './components/ViewBoundary';
 import { ExportMenu } from './export/ExportMenu';
-import { useT } from './i18n/i18n';
+import { useLanguage, useT } from './i18n/i18n';
+import { COMPARE_TEXT } from './compare/messages';
 import { clock } from './lab/format';
 import type { LabSession } from './lab/session';
 import { usePlayLoop } from './lab/usePlayLoop';
@@ -26,6 +27,8 @@ export interface LabPageProps {
   onMoment(t: number): void;
   /** Presenter mode's way out (a button in the lab's own bar, so it covers nothing). */
   onExitPresenter?(): void;
+  /** Opens side by side (the same scenario under the loop's policies; web/compare). */
+  onSideBySide?(): void;
 }
 
 type SideTab = 'act' | 'charts';
@@ -33,9 +36,10 @@ type SideTab = 'act' | 'charts';
 /** One loop, one scenario (or a loaded trace): banner, controls, statechart, world, charts, interventions, editor.
  * Presenter mode fits all of it in the window (styles.css `.presenter .lab`): the charts share a tab with the
  * interventions and the desired-state editor (key c). */
-export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter }: LabPageProps) {
+export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter, onSideBySide }: LabPageProps) {
   useSession(session);
   const t = useT();
+  const lang = useLanguage();
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(10);
   const [diagramOnly, setDiagramOnly] = useState(false);
@@ -81,6 +85,7 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
         {presenter && !screen.full && (
           <button className="fullscreen-prompt" data-testid="fullscreen-prompt" onClick={screen.enter} title={`${t('enterFullscreen')} (f)`}>⤢ {t('enterFullscreen')}</button>
         )}
+        {onSideBySide && <button data-testid="side-by-side" onClick={onSideBySide} title={COMPARE_TEXT[lang].sideBySideTitle}>⫴ {COMPARE_TEXT[lang].sideBySide}</button>}
         <ExportMenu session={session} />
         {onExitPresenter && <button className="presenter-exit" data-testid="presenter-exit" onClick={onExitPresenter} title="Esc">✕ {t('exitPresenter')}</button>}
       </div>

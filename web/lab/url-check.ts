@@ -37,7 +37,24 @@ export function checkUrlNames(url: LabUrl): { url: LabUrl; problems: string[] } 
       delete out.policy;
     }
   }
+  if (out.compare !== undefined) {
+    const problem = compareProblem(out.compare, loopById(out.loop)?.policies?.names, out.loop);
+    if (problem) { problems.push(`compare=${out.compare.join(',')}: ${problem}`); delete out.compare; }
+  }
   return { url: out, problems };
+}
+
+/** The side-by-side columns' token for the scenario's own policy (whatever value its file gives). */
+export const SCENARIO_POLICY = 'scenario';
+
+/** Side by side needs 2 or 3 different columns, each one of the loop's policies (or the scenario's own). */
+export function compareProblem(columns: readonly string[], names: readonly string[] | undefined, loop: string | undefined): string | null {
+  if (!names) return `${loop ?? 'this page'} has no policies to compare`;
+  const allowed = [SCENARIO_POLICY, ...names];
+  const bad = columns.filter((c) => !allowed.includes(c));
+  if (bad.length) return `no such policy ${bad.map((b) => `"${b}"`).join(', ')} (expected 2 or 3 of ${allowed.join(', ')})`;
+  if (new Set(columns).size !== columns.length || columns.length < 2 || columns.length > 3) return `expected 2 or 3 different policies of ${allowed.join(', ')}`;
+  return null;
 }
 
 /** A link's time past the scenario's end is shown at the end, and said so. */

@@ -13,6 +13,8 @@ export interface LabUrl {
   moment?: string;
   presenter: boolean;
   lang: Language;
+  /** Side by side: the policies of the columns (`compare=seed,kubernetes`; `scenario` = the scenario's own). */
+  compare?: string[];
 }
 
 /** A link's time: ms ("90000"), a duration ("1m30s", "90s", "1.5s") or the lab's clock ("1:30", "1:02:03"). */
@@ -38,6 +40,7 @@ export function parseUrl(search: string): { url: LabUrl; problems: string[] } {
   const scenario = p.get('scenario'); if (scenario) url.scenario = scenario;
   const policy = p.get('policy'); if (policy) url.policy = policy;
   const moment = p.get('moment'); if (moment) url.moment = moment;
+  const compare = p.get('compare'); if (compare) url.compare = compare.split(',');
   const seed = p.get('seed');
   if (seed !== null) {
     if (/^\d+$/.test(seed) && Number.isSafeInteger(Number(seed))) url.seed = Number(seed);
@@ -62,6 +65,7 @@ export function urlSearch(u: LabUrl): string {
   if (u.policy) p.set('policy', u.policy);
   if (u.t !== undefined) p.set('t', String(Math.round(u.t)));
   if (u.moment) p.set('moment', u.moment);
+  if (u.compare?.length) p.set('compare', u.compare.join(','));
   if (u.presenter) p.set('presenter', '1');
   if (u.lang !== 'en') p.set('lang', u.lang);
   const s = p.toString();

@@ -1,8 +1,9 @@
 import { useEffect, useRef } from 'react';
-import type { LabSession } from './session';
+/** What can be played: a lab session, or the side-by-side panes held at one time (web/compare). */
+export interface Playable { readonly time: number; readonly finished: boolean; advanceTo(t: number): void }
 
 /** Plays virtual time at `speed`× wall time, one requestAnimationFrame at a time. */
-export function usePlayLoop(session: LabSession, playing: boolean, speed: number, onFinished: () => void): void {
+export function usePlayLoop(session: Playable, playing: boolean, speed: number, onFinished: () => void): void {
   const onEnd = useRef(onFinished);
   onEnd.current = onFinished;
   useEffect(() => {

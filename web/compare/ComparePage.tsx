@@ -1,0 +1,181 @@
+import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
+import type { Frame } from '../../sim/trace';
+import { createRunner, parseScenarioText } from '../../sim/loops/registry';
+import { Controls } from '../components/Controls';
+import { PanelBoundary } from '../components/PanelBoundary';
+import { bannerOf } from '../components/banner';
+import { useShortcuts } from '../components/useShortcuts';
+import { useLanguage, useT } from '../i18n/i18n';
+import { NoteText } from '../i18n/NoteText';
+import { clock } from '../lab/format';
+import type { ScenarioListing } from '../lab/scenarios';
+import { LabSession } from '../lab/session';
+import { usePlayLoop } from '../lab/usePlayLoop';
+import { SCENARIO_POLICY } from '../lab/url-check';
+import { viewsFor } from '../worlds/views';
+import './compare.css';
+import { CompareSession } from './CompareSession';
+import type { Divergence } from './divergence';
+import { decisionOf, divergences, ownPolicyOf } from './divergence';
+import { COMPARE_TEXT } from './messages';
+
+export interface ComparePageProps {
+  listing: ScenarioListing;
+  seed: number | undefined;
+  /** The columns' policies; SCENARIO_POLICY keeps the scenario's own value (any value its format accepts). */
+  columns: readonly string[];
+  onColumns(columns: string[]): void;
+  policies: readonly string[];
+  onExit(): void;
+  /** Presenter mode: each pane shows its world or its chart (key c), so three columns fit 1280×720. */
+  presenter: boolean;
+}
+
+/** One run per column, same scenario text, same seed: only the policy differs. */
+function runnerFor(listing: ScenarioListing, seed: number | undefined, column: string, checkpoints: boolean) {
+  const { entry, scenario } = parseScenarioText(listing.file, listing.id, listing.text, seed);
+  const runner = createRunner(entry, scenario, { checkpoints, ...(column === SCENARIO_POLICY ? {} : { policy: column }) });
+  return { runner, scenario };
+}
+
+/** Whether the scenario's own policy is one of the named ones (then its column would repeat that one; a
+ * policy the names do not cover, such as a user's policy module, gets its own "scenario's own" column). */
+function useOwnPolicyIsNamed(listing: ScenarioListing, policies: readonly string[]): boolean {
+  return useMemo(() => {
+    try {
+      const own = ownPolicyOf(listing.loop, parseScenarioText(listing.file, listing.id, listing.text).scenario.config);
+      return own !== undefined && policies.includes(own);
+    } catch {
+      return false;
+    }
+  }, [listing, policies]);
+}
+
+/** The whole run of each column, computed once (not shown: it finds where the decisions part). */
+function useDivergences(listing: ScenarioListing, seed: number | undefined, columns: readonly string[]): Divergence[] {
+  return useMemo(() => {
+    const decide = decisionOf(listing.loop);
+    if (!decide) return [];
+    const runs: Frame[][] = columns.map((c) => { const { runner, scenario } = runnerFor(listing, seed, c, false); runner.run(scenario.durationMs); return runner.frames; });
+    return divergences(runs, decide);
+  }, [listing, seed, columns]);
+}
+
+/**
+ * Side by side (issue 11 item 5): the same scenario and seed under two or three policies, in synced panes
+ * that step, play and rewind together; the moments where their decisions part are marked on a shared
+ * timeline, and a pane whose decision differs from the first column's is flagged.
+ */
+export function ComparePage({ listing, seed, columns, onColumns, policies, onExit, presenter }: ComparePageProps) {
+  const t = useT();
+  const text = COMPARE_TEXT[useLanguage()];
+  const compare = useMemo(() => {
+    const panes = columns.map((c) => {
+      const { runner, scenario } = runnerFor(listing, seed, c, true);
+      return { session: new LabSession({ kind: 'sim', runner, durationMs: scenario.durationMs, scenario: scenario.name }), duration: scenario.durationMs };
+    });
+    return new CompareSession(panes.map((p) => p.session), panes[0]!.duration);
+  }, [listing, seed, columns]);
+  useSyncExternalStore(compare.subscribe, compare.getVersion);
+  const marks = useDivergences(listing, seed, columns);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState(10);
+  usePlayLoop(compare, playing, speed, () => setPlaying(false));
+  const step = useCallback(() => { setPlaying(false); compare.step(); }, [compare]);
+  const stepBack = useCallback(() => { setPlaying(false); compare.stepBack(); }, [compare]);
+  const togglePlay = useCallback(() => setPlaying((p) => !p && !compare.finished), [compare]);
+  const [show, setShow] = useState<'world' | 'charts'>('world');
+  const toggleShow = useCallback(() => setShow((v) => (v === 'world' ? 'charts' : 'world')), []);
+  useShortcuts({ togglePlay, step, stepBack, speed, setSpeed, toggleSideTab: toggleShow });
+  const ownIsNamed = useOwnPolicyIsNamed(listing, policies);
+  const seek = (at: number) => { setPlaying(false); compare.advanceTo(at); };
+  const decide = decisionOf(listing.loop);
+  const values = compare.panes.map((p) => (decide ? decide(p.frame) : null));
+  const label = (c: string) => (c === SCENARIO_POLICY ? text.scenarioPolicy : c);
+
+  return (
+    <div className="compare" data-testid="compare" data-loop={listing.loop} data-columns={columns.join(',')}>
+      <div className="compare-bar">
+        <Controls playing={playing} speed={speed} canStepBack={compare.time > 0} onTogglePlay={togglePlay} onStep={step} onStepBack={stepBack}
+          onReset={() => seek(0)} onSpeed={setSpeed} />
+        <span className="compare-time">{t('time')}: <code data-testid="compare-time">{clock(compare.time)}</code></span>
+        <span className="compare-columns" role="group" aria-label={text.columns}>
+          <span className="muted">{text.columns}:</span>
+          {[...(ownIsNamed && !columns.includes(SCENARIO_POLICY) ? [] : [SCENARIO_POLICY]), ...policies].map((p) => {
+            const on = columns.includes(p);
+            const next = on ? columns.filter((c) => c !== p) : [...columns, p];
+            return (
+              <label key={p}><input type="checkbox" data-testid={`compare-column-${p}`} checked={on} disabled={next.length < 2 || next.length > 3}
+                onChange={() => onColumns(next)} /> {label(p)}</label>
+            );
+          })}
+        </span>
+        {presenter && <button data-testid="compare-show" aria-pressed={show === 'charts'} onClick={toggleShow} title="c">{show === 'world' ? t('chartsTab') : t('world')}</button>}
+        <button data-testid="compare-exit" onClick={onExit}>✕ {text.back}</button>
+      </div>
+      <DivergenceTimeline marks={marks} time={compare.time} duration={compare.durationMs} columns={columns.map(label)} onSeek={seek} />
+      <div className="compare-panes" style={{ gridTemplateColumns: `repeat(${columns.length}, minmax(0, 1fr))` }}>
+        {compare.panes.map((session, i) => (
+          <PanelBoundary key={`${columns[i]}-${session.id}`} name={`pane ${columns[i]}`} resetKey={session}>
+            <Pane session={session} policy={label(columns[i]!)} value={values[i] ?? null} differs={values[i] !== values[0]} time={compare.time}
+              world={!presenter || show === 'world'} charts={!presenter || show === 'charts'} />
+          </PanelBoundary>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+function DivergenceTimeline({ marks, time, duration, columns, onSeek }: { marks: Divergence[]; time: number; duration: number; columns: string[]; onSeek(t: number): void }) {
+  const text = COMPARE_TEXT[useLanguage()];
+  const pct = (t: number) => `${(100 * t) / Math.max(1, duration)}%`;
+  const describe = (m: Divergence) => `${clock(m.t)} ${m.kind === 'diverge' ? text.diverge : text.converge}: ${m.values.map((v, i) => `${columns[i]} ${v ?? '–'}`).join(' · ')}`;
+  return (
+    <section className="compare-timeline" aria-label={text.timeline}>
+      <div className="compare-track" data-testid="compare-track" onClick={(e) => {
+        const r = e.currentTarget.getBoundingClientRect();
+        onSeek(Math.round(((e.clientX - r.left) / r.width) * duration));
+      }}>
+        {marks.map((m) => (
+          <button key={`${m.kind}-${m.t}`} className={`compare-mark ${m.kind}`} data-testid="divergence" data-kind={m.kind} data-t={m.t}
+            style={{ left: pct(m.t) }} title={describe(m)} aria-label={describe(m)} onClick={(e) => { e.stopPropagation(); onSeek(m.t); }} />
+        ))}
+        <span className="compare-now" style={{ left: pct(time) }} />
+      </div>
+      <div className="compare-marks-list" data-testid="divergence-list">
+        {marks.length === 0 ? <span className="muted">{text.noDivergence}</span>
+          : marks.filter((m) => m.kind === 'diverge').map((m) => (
+            <button key={m.t} data-testid="divergence-jump" onClick={() => onSeek(m.t)} title={describe(m)}>≠ {clock(m.t)}</button>
+          ))}
+      </div>
+    </section>
+  );
+}
+
+/** One column: the policy, its phase, decision and latest note, then the loop's own world view and chart. */
+function Pane({ session, policy, value, differs, time, world, charts }: { session: LabSession; policy: string; value: number | null; differs: boolean; time: number; world: boolean; charts: boolean }) {
+  const t = useT();
+  const lang = useLanguage();
+  const text = COMPARE_TEXT[lang];
+  useSyncExternalStore(session.subscribe, session.getVersion);
+  const frame = session.frame;
+  const views = viewsFor(session.loop);
+  const lines = bannerOf(session.loop)(session.frames, session.index, lang);
+  const note = session.noteFrame();
+  return (
+    <section className={`compare-pane phase-${frame.phase}${differs ? ' differs' : ''}`} data-testid="compare-pane" data-policy={policy}
+      data-time={time} data-frame-t={frame.t} data-decided={value ?? ''} data-differs={differs}>
+      <header className="pane-head">
+        <b className="pane-policy">{policy}</b>
+        <span className="phase-name" data-testid="pane-phase">{t(frame.phase).toUpperCase()}</span>
+        <span className="pane-decided">{text.decided}: <b data-testid="pane-decided">{value ?? '–'}</b>{differs && <span className="pane-differs"> ≠ {text.differs}</span>}</span>
+      </header>
+      <div className="pane-lines">
+        {lines.decided && <div data-testid="pane-decision">{t('decision')}: {lines.decided}</div>}
+        {note && <div className="pane-note">@{clock(note.t)} <NoteText loop={session.loop} note={note.note ?? ''} /></div>}
+      </div>
+      {world && <views.World session={session} frame={frame} />}
+      {charts && views.Charts && <views.Charts session={session} frame={frame} />}
+    </section>
+  );
+}

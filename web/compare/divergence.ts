@@ -1,0 +1,62 @@
+import type { LoopId } from '../../sim/loops/define';
+import { isLoopId } from '../../sim/loops/define';
+import { controllerOf } from '../../sim/trace';
+import type { Frame } from '../../sim/trace';
+import { asKube, replicaCounts } from '../worlds/kubernetes/kubeView';
+
+/**
+ * What a side-by-side compares between policies: the number of replicas each decided, frame by frame.
+ * incus-hpa: the last decision's desired pod count (frame.controller); kubernetes: the replicas the HPA
+ * wrote to its target (the ReplicaSets' spec, as the world holds it). null until a first decision.
+ * Only loops with policies can be compared; a loop without an entry here shows no marks.
+ */
+const DECISIONS: Partial<Record<LoopId, (f: Frame) => number | null>> = {
+  'incus-hpa': (f) => controllerOf(f, 'incus-hpa')?.decision?.desired ?? null,
+  kubernetes: (f) => replicaCounts(asKube(f))[0],
+};
+
+/**
+ * The named policy a scenario's own configuration uses, if it is one (then a "scenario's own" column would
+ * repeat it). A value the names do not cover — e.g. a user's policy module, `policy: { module: ./x.ts }` —
+ * gives undefined, and side by side offers the scenario's own value as a column of its own.
+ */
+const OWN_POLICY: Partial<Record<LoopId, (config: unknown) => string | undefined>> = {
+  'incus-hpa': (c) => { const p = (c as { policy?: unknown }).policy; return typeof p === 'string' ? p : undefined; },
+  // sim/loops/kubernetes-hpa-options.ts: options.policy, the upstream algorithm when absent.
+  kubernetes: (c) => { const p = (c as { options?: { policy?: unknown } }).options?.policy; return p === undefined ? 'kubernetes' : typeof p === 'string' ? p : undefined; },
+};
+
+export const ownPolicyOf = (loop: string, config: unknown): string | undefined => (isLoopId(loop) ? OWN_POLICY[loop]?.(config) : undefined);
+
+export const decisionOf = (loop: string): ((f: Frame) => number | null) | undefined => (isLoopId(loop) ? DECISIONS[loop] : undefined);
+
+/** A moment where the columns start to decide differently ('diverge') or decide alike again ('converge'). */
+export interface Divergence { t: number; kind: 'diverge' | 'converge'; values: (number | null)[] }
+
+/**
+ * The moments the runs' decisions part and meet again. Changes at the same virtual time are taken
+ * together (each run's compare happens at the same period tick), so a run merely later by a few
+ * frames within one instant is not a divergence; null (no decision yet) is a value like any other.
+ */
+export function divergences<F extends { t: number }>(runs: readonly (readonly F[])[], decision: (f: F) => number | null): Divergence[] {
+  const changes: { t: number; run: number; value: number | null }[] = [];
+  runs.forEach((frames, run) => {
+    let last: number | null | undefined;
+    for (const f of frames) {
+      const v = decision(f);
+      if (v !== last) { changes.push({ t: f.t, run, value: v }); last = v; }
+    }
+  });
+  changes.sort((a, b) => a.t - b.t || a.run - b.run);
+  const current: (number | null)[] = runs.map(() => null);
+  const out: Divergence[] = [];
+  let apart = false;
+  for (let i = 0; i < changes.length;) {
+    const t = changes[i]!.t;
+    for (; i < changes.length && changes[i]!.t === t; i++) current[changes[i]!.run] = changes[i]!.value;
+    const now = current.some((v) => v !== current[0]);
+    if (now !== apart) out.push({ t, kind: now ? 'diverge' : 'converge', values: [...current] });
+    apart = now;
+  }
+  return out;
+}
