@@ -17,8 +17,10 @@ const summary = (r: CheckRun) => r.result.verdicts.map((v) => ({ name: v.propert
 describe('explorer optimisations keep verdicts and shortest counterexamples', () => {
   for (const file of files) {
     const { entry, scenario } = loadScenario(file);
-    const variants = variantNames(entry);
-    for (const variant of variants.length ? variants : [undefined]) {
+    // One policy variant per file: the memo caches the loop's machine transitions, which the
+    // variants share (a variant changes the config inside the snapshot, not the machine); every
+    // variant's verdicts and counts are pinned by the contract and check suites with the memo on.
+    for (const variant of [variantNames(entry)[0]]) {
       const base: CheckOptions = variant ? { policy: variant } : {};
       it(`${file}${variant ? ` (${variant})` : ''}: memo on = memo off`, () => {
         const off = checkScenario(entry, scenario, { ...base, memo: false });

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runInProcess } from '../cli/in-process';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-bad-'));
@@ -47,8 +48,10 @@ const cases: [string, () => string[], RegExp][] = [
 ];
 
 describe('bad input: one clear message naming file, field and expectation; exit 2; nothing runs', () => {
+  // In-process (the same runCli the binary calls): a process each cost ~1.5 s of tsx start-up;
+  // the binary itself is run below and by test/cli/fuzz-inputs.test.ts.
   it.each(cases)('%s', async (_name, args, message) => {
-    const { code, stdout, stderr } = await cli(args());
+    const { code, stdout, stderr } = await runInProcess(args());
     expect(code).toBe(2);
     expect(stderr).toMatch(message);
     expect(stdout).toBe('');

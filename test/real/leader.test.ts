@@ -35,10 +35,10 @@ describe.skipIf(skipReal)('real HPA: one leader per HPA name', () => {
     try {
       const a = startCli(['real', '--config', cfg, ...lease]);
       children.push(a);
-      await waitUntil('A leads', async () => ((await readLease(client, hpa.name))?.holder ?? '') !== '', 20_000);
+      await waitUntil('A leads', async () => ((await readLease(client, hpa.name))?.holder ?? '') !== '', 60_000);
       const b = startCli(['real', '--config', cfg, ...lease]);
       children.push(b);
-      await waitUntil('B says it stands by', async () => b.out.stderr.includes('standby: HPA'), 20_000);
+      await waitUntil('B says it stands by', async () => b.out.stderr.includes('standby: HPA'), 60_000); // a process start costs 10–40 s on a loaded machine
       await waitUntil('3 pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 3, 40_000);
       expect(b.out.stdout).not.toMatch(/create|delete/); // the standby never decided anything
       const holder = (await readLease(client, hpa.name))?.holder ?? '';
@@ -72,5 +72,5 @@ describe.skipIf(skipReal)('real HPA: one leader per HPA name', () => {
     }
     expect(maxSeen).toBeLessThanOrEqual(3);
     expect(maxSeen).toBe(3);
-  }, 120_000);
+  }, 240_000);
 });
