@@ -4,6 +4,7 @@
 // 2. observe with N owned + M unowned running instances: owned-only observation (recursion=1 +
 //    owner filter + state of owned) vs `incus list --format json` (and vs the old recursion=2 list);
 // 3. an owned pod deleted from outside with a 15 s period: time to the wake-up and to the replacement;
+// 3'. the same replacement with wake-ups vs without (period only), deletes spread over the period;
 // 4. leader takeover: a leader that stops renewing (as after kill -9) → the standby leads.
 // Prints a markdown table and cleans up what it created.
 import { execFile, spawn } from 'node:child_process';
@@ -16,6 +17,7 @@ import { RealHpaRunner } from '../real/hpa-runner';
 import { IncusClient, IncusError, connectIncus } from '../real/incus';
 import { LeaderElector } from '../real/lease';
 import { listOwned } from '../real/owned-observe';
+import { replaceAfterDelete } from './real-wake';
 
 const exec = promisify(execFile);
 const PODS = Number(process.env.LOOPSCOPE_BENCH_PODS ?? 20);
@@ -123,6 +125,13 @@ try {
   rows.push(`| owned pod deleted from outside, period 15 s: replaced (Running again) | ${fmt(replacedMs / 1000, 2)} s | ${fmt(replacedMs / 15_000, 2)}× of the period | woken ${fmt(wakeMs, 0)} ms after the delete returned; the replacement's create+start is most of the rest (target ≤ 1 s) |`);
   await runner.stop();
 
+  // 3'. Wake-ups vs the period alone: 2 pods, period 15 s, deletes at the midpoints of SAMPLES slices of the wait.
+  const wakeOpts = { image: IMAGE, pods: 2, periodMs: 15_000, samples: SAMPLES };
+  const woken = await replaceAfterDelete(client, { ...wakeOpts, hpa: `${name}-w1`, prefix: `${prefix}w1-`, events: true });
+  const period = await replaceAfterDelete(client, { ...wakeOpts, hpa: `${name}-w0`, prefix: `${prefix}w0-`, events: false });
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  rows.push(`| owned pod deleted from outside, period 15 s, 2 pods: replaced, with wake-ups (mean of ${SAMPLES}, deletes spread over the wait) | ${fmt(mean(woken) / 1000, 2)} s | ${fmt(mean(woken) / mean(period), 3)}× | without wake-ups (events off, same deletes): ${fmt(mean(period) / 1000, 2)} s; with: ${woken.map((x) => fmt(x / 1000, 2)).join(', ')} s, without: ${period.map((x) => fmt(x / 1000, 1)).join(', ')} s |`);
+
   // 4. Leader takeover with client-go's defaults: A stops renewing without releasing (kill -9).
   const lockName = `bench-lease-${hex}`;
   const a = new LeaderElector(client, lockName);
@@ -138,7 +147,7 @@ try {
   rows.push(`| leader takeover after the leader dies (lease 15 s, renew 10 s, retry 2 s) | ${fmt(takeoverMs / 1000, 2)} s | ${fmt(takeoverMs / 15_000, 2)}× of the lease | from the dead leader's last renewal to the standby leading (≤ lease + retry × 2.2 jitter) |`);
 
 } finally {
-  const leftovers = (await client.listInstances({ recursion: 1 }).catch(() => [])).filter((i) => i.config[OWNER_KEY] === name || i.name.startsWith(`benchref${hex}`) || i.name.startsWith(`benchun${hex}`));
+  const leftovers = (await client.listInstances({ recursion: 1 }).catch(() => [])).filter((i) => i.config[OWNER_KEY] === name || i.config[OWNER_KEY]?.startsWith(`${name}-w`) || i.name.startsWith(`benchref${hex}`) || i.name.startsWith(`benchun${hex}`));
   await remove(client, leftovers.map((i) => i.name));
   await client.request('DELETE', `/1.0/profiles/loopscope-lease-${name}`).catch(() => undefined);
   await client.close();
