@@ -22,6 +22,7 @@ import {
   resolveConnection,
 } from '../../real/incus';
 import { MiB, requireDaemon, skipReal, socketPath, warnIfSkipped } from './real-helpers';
+import { openHttpsListener, type HttpsListener } from './https-listener';
 
 const IMAGE = process.env.LOOPSCOPE_INCUS_IMAGE ?? 'loopscope-busybox';
 const RUN = `lstest-${randomBytes(3).toString('hex')}`;
@@ -244,48 +245,19 @@ describe.skipIf(skipReal)('IncusClient against the real daemon', () => {
   }, 60_000);
 
   describe('https remote (core.https_address on loopback, client certificate)', () => {
+    let https: HttpsListener | undefined;
     let conf: string;
-    let previousAddress: string | undefined;
-    let fingerprint: string | undefined;
     let url: string;
     let serverCert: string;
 
     beforeAll(async () => {
-      conf = mkdtempSync(join(tmpdir(), `${RUN}-conf-`));
-      // The incus CLI makes the client certificate, as a user's would be.
-      execFileSync('incus', ['remote', 'generate-certificate'], { env: { ...process.env, INCUS_CONF: conf }, stdio: 'ignore' });
-      const certPem = readFileSync(join(conf, 'client.crt'), 'utf8');
-      const der = new X509Certificate(certPem).raw;
-      fingerprint = new X509Certificate(certPem).fingerprint256.replaceAll(':', '').toLowerCase();
-      await client.request('POST', '/1.0/certificates', {
-        body: { type: 'client', name: `${RUN}-cert`, certificate: der.toString('base64') },
-      });
-      const info = await client.server();
-      previousAddress = info.config?.['core.https_address'];
-      serverCert = info.environment?.certificate ?? '';
-      const port = await new Promise<number>((resolve, reject) => {
-        const srv = createServer().listen(0, '127.0.0.1', () => {
-          const addr = srv.address();
-          srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-        });
-      });
-      await client.request('PATCH', '/1.0', { body: { config: { 'core.https_address': `127.0.0.1:${port}` } } });
-      url = `https://127.0.0.1:${port}`;
-      mkdirSync(join(conf, 'servercerts'), { recursive: true });
-      writeFileSync(join(conf, 'servercerts', 'lstest.crt'), serverCert);
-      writeFileSync(
-        join(conf, 'config.yml'),
-        `default-remote: local\nremotes:\n  lstest:\n    addr: ${url}\n    protocol: incus\n    public: false\n`,
-      );
+      https = await openHttpsListener(client, `${RUN}-cert`);
+      [conf] = https.confs as [string];
+      ({ url, serverCert } = https);
     }, 120_000);
 
     afterAll(async () => {
-      if (!client) return;
-      await client
-        .request('PATCH', '/1.0', { body: { config: { 'core.https_address': previousAddress ?? '' } } })
-        .catch(() => undefined);
-      if (fingerprint) await client.request('DELETE', `/1.0/certificates/${fingerprint}`).catch(() => undefined);
-      if (conf) rmSync(conf, { recursive: true, force: true });
+      if (client) await https?.close();
     }, 120_000);
 
     it('connects by remote name from the CLI config, pinning servercerts/<name>.crt', async () => {

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncusClient } from '../../real/incus';
 import { runInProcess } from '../cli/in-process';
+import { fingerprintOf, openHttpsListener, type HttpsListener } from './https-listener';
 import { cleanupOwned, ownedInstances, requireDaemon, runCli, skipReal, sleep, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('real-safety.test');
@@ -99,45 +100,26 @@ describe.skipIf(skipReal)('real mode: bad input is refused before anything is do
 
 describe.skipIf(skipReal)('real mode over HTTPS: pin, trust and URL messages', () => {
   let client: IncusClient;
+  let https: HttpsListener | undefined;
   let conf: string;
   let untrusted: string;
-  let previousAddress: string | undefined;
-  let fingerprint: string | undefined;
   let url: string;
-  const certName = `${hpa.name}-cert`;
+  /** The trusted client certificate's fingerprint (the wrong-pin test pins it as the server's). */
+  let fingerprint: string;
 
   beforeAll(async () => {
     requireDaemon();
     client = await IncusClient.connect({ socketPath });
-    conf = mkdtempSync(join(tmpdir(), 'loopscope-rs-conf-'));
-    untrusted = mkdtempSync(join(tmpdir(), 'loopscope-rs-untrusted-'));
-    for (const d of [conf, untrusted]) execFileSync('incus', ['remote', 'generate-certificate'], { env: { ...process.env, INCUS_CONF: d }, stdio: 'ignore' });
-    const pem = readFileSync(join(conf, 'client.crt'), 'utf8');
-    fingerprint = new X509Certificate(pem).fingerprint256.replaceAll(':', '').toLowerCase();
-    await client.request('POST', '/1.0/certificates', { body: { type: 'client', name: certName, certificate: new X509Certificate(pem).raw.toString('base64') } });
-    const info = await client.server();
-    previousAddress = info.config?.['core.https_address'];
-    const port = await new Promise<number>((resolve, reject) => {
-      const srv = createServer().listen(0, '127.0.0.1', () => {
-        const addr = srv.address();
-        srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-      });
-    });
-    await client.request('PATCH', '/1.0', { body: { config: { 'core.https_address': `127.0.0.1:${port}` } } });
-    url = `https://127.0.0.1:${port}`;
-    for (const d of [conf, untrusted]) {
-      mkdirSync(join(d, 'servercerts'), { recursive: true });
-      writeFileSync(join(d, 'servercerts', 'lstest.crt'), info.environment?.certificate ?? '');
-      writeFileSync(join(d, 'config.yml'), `default-remote: local\nremotes:\n  lstest:\n    addr: ${url}\n    protocol: incus\n`);
-    }
+    https = await openHttpsListener(client, `${hpa.name}-cert`, 2);
+    [conf, untrusted] = https.confs as [string, string];
+    url = https.url;
+    fingerprint = fingerprintOf(readFileSync(join(conf, 'client.crt'), 'utf8'));
   }, 120_000);
 
   afterAll(async () => {
     if (!client) return;
-    await client.request('PATCH', '/1.0', { body: { config: { 'core.https_address': previousAddress ?? '' } } }).catch(() => undefined);
-    if (fingerprint) await client.request('DELETE', `/1.0/certificates/${fingerprint}`).catch(() => undefined);
+    await https?.close();
     await client.close();
-    for (const d of [conf, untrusted]) if (d) rmSync(d, { recursive: true, force: true });
   }, 120_000);
 
   let cfgFile: string;
@@ -174,7 +156,7 @@ describe.skipIf(skipReal)('real mode over HTTPS: pin, trust and URL messages', (
       for (const f of ['client.crt', 'client.key', 'config.yml']) writeFileSync(join(wrong, f), readFileSync(join(conf, f)));
       mkdirSync(join(wrong, 'servercerts'));
       writeFileSync(join(wrong, 'servercerts', 'lstest.crt'), readFileSync(join(conf, 'client.crt'))); // any other certificate
-      const server = new X509Certificate(readFileSync(join(conf, 'servercerts', 'lstest.crt'))).fingerprint256.replaceAll(':', '').toLowerCase();
+      const server = fingerprintOf(readFileSync(join(conf, 'servercerts', 'lstest.crt'), 'utf8'));
       const r = await withConf(wrong, ['real', '--config', cfg(), '--once', '--dry-run', '--remote', 'lstest']);
       expect(r.code).toBe(1);
       expect(oneLine(r.stderr)).toHaveLength(1);
@@ -198,7 +180,7 @@ describe.skipIf(skipReal)('real mode over HTTPS: pin, trust and URL messages', (
   }, 90_000);
 
   it('an untrusted client certificate: says so, names its fingerprint and how to trust it, exit 1', async () => {
-    const theirs = new X509Certificate(readFileSync(join(untrusted, 'client.crt'))).fingerprint256.replaceAll(':', '').toLowerCase();
+    const theirs = fingerprintOf(readFileSync(join(untrusted, 'client.crt'), 'utf8'));
     const r = await withConf(untrusted, ['real', '--config', cfg(), '--once', '--dry-run', '--remote', 'lstest']);
     expect(r.code).toBe(1);
     expect(oneLine(r.stderr)).toHaveLength(1);
