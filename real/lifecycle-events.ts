@@ -34,9 +34,9 @@ export function openEvents(connection: IncusConnectOptions, types: string[]): We
   return new WebSocket(`wss://${url.host}${path}`, tls);
 }
 
-/** The client's own connection when it is a unix socket (its endpoint is the socket path). */
-export function connectionOf(client: IncusClient): IncusConnectOptions | undefined {
-  return /^https?:\/\//.test(client.endpoint) ? undefined : { socketPath: client.endpoint, ...(client.project ? { project: client.project } : {}) };
+/** The connection the client was made with (unix socket, or HTTPS with its certificates and pin). */
+export function connectionOf(client: IncusClient): IncusConnectOptions {
+  return client.connection;
 }
 
 export interface LifecycleEvent {

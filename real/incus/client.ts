@@ -161,9 +161,12 @@ export class IncusClient {
   readonly timeoutMs: number;
   /** SHA-256 of the client certificate sent over HTTPS (for the trust hint of a 403). */
   readonly clientFingerprint: string | undefined;
+  /** What the client was made with: the events stream opens its websocket the same way. */
+  readonly connection: IncusConnectOptions;
   private readonly pool: Pool;
 
   constructor(options: IncusConnectOptions) {
+    this.connection = options;
     this.project = options.project;
     this.target = options.target;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
