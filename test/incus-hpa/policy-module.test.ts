@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckRun } from '../../sim/check/check';
-import { checkScenario } from '../../sim/check/check';
+import { checkScenario, checkScenarioAsync } from '../../sim/check/check';
 import { loadScenario, runnerFor } from '../../sim/loops';
 import { parseTrace } from '../../sim/trace-schema';
 import { controllerOf } from '../../sim/trace';
@@ -116,6 +116,15 @@ describe('an HPA policy module under the explorer (examples/hpa-policy)', () => 
     expect(run.result.stats.complete).toBe(true);
     expect(Object.entries(verdicts).filter(([p]) => run.promises.includes(p)).every(([, v]) => v === 'holds')).toBe(true);
     expect(run.result.stats.distinct).toBe(3879);
+  }, 120_000);
+
+  it('the parallel search: workers, which parsed no scenario, load the module by its id and find the same states', async () => {
+    const { entry, scenario } = loadScenario('examples/hpa-policy/check-buggy.yaml');
+    const run = await checkScenarioAsync(entry, scenario, { workers: 2, parallelNow: true });
+    expect(run.result.stats.complete).toBe(true);
+    expect(run.result.verdicts.find((v) => v.property.name === 'at-most-max')?.status).toBe('violated');
+    expect(run.result.verdicts.find((v) => v.property.name === 'policy-decides')?.status).toBe('holds');
+    expect(run.counterexamples.find((x) => x.property === 'at-most-max')?.path.length).toBe(5);
   }, 120_000);
 
   it('a module that throws on some input: check reports policy-decides violated with the shortest trace to it', () => {
