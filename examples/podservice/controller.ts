@@ -1,8 +1,11 @@
 // A PodService operator as a loopscope controller module (the CompositeController of seed 003,
 // written as a controller-runtime reconcile): each PodService gets one Pod and one Service.
 // The Pod has a fixed name, so a create from a stale cache meets AlreadyExists instead of
-// doubling it (controller-runtime FAQ: use deterministic names).
+// doubling it (controller-runtime FAQ: use deterministic names). Level-triggered: every reconcile
+// compares the children with the spec and repairs them — the Service's port in place, a Pod of
+// the wrong image or port is deleted and created again (a Pod's containers are immutable).
 //   loopscope check examples/podservice/check.yaml
+//   loopscope check examples/podservice/check-spec-change.yaml (the port changes at any instant)
 import type { Client, KubeObject, Request, Result } from 'loopscope/controller';
 import { isNotFound, ownerReference } from 'loopscope/controller';
 
@@ -21,6 +24,10 @@ export function reconcile(request: Request, client: Client): Result {
   const image = String(ps.spec.image);
   const port = Number(ps.spec.port);
   const pods = client.list('Pod', { namespace, labels: { app: name } });
+  for (const pod of pods) {
+    const c = (pod.spec.containers as { image: string; port?: number }[])[0];
+    if (pod.metadata.deletionTimestamp === undefined && (c?.image !== image || c?.port !== port)) client.delete(pod, { ignoreNotFound: true });
+  }
   if (pods.length === 0) {
     client.create({
       kind: 'Pod',
@@ -29,6 +36,9 @@ export function reconcile(request: Request, client: Client): Result {
     }, { ignoreAlreadyExists: true });
   }
   const services = client.list('Service', { namespace, labels: { app: name } });
+  for (const svc of services) {
+    if (svc.spec.port !== port) client.update({ ...svc, spec: { ...svc.spec, port } });
+  }
   if (services.length === 0) {
     client.create({
       kind: 'Service',

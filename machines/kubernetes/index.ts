@@ -4,3 +4,4 @@ export * from './expectations';
 export * from './reconciler';
 export * from './machine';
 export * from './reconcilers';
+export * from './merge-patch';

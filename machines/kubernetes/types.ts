@@ -54,6 +54,8 @@ export type Write =
   /** retryOnConflict: GET the latest and retry once (ReplicaSet updateReplicaSetStatus, statusUpdateRetries = 1). */
   | { verb: 'updateStatus'; object: KObject; retryOnConflict?: boolean }
   | { verb: 'delete'; kind: string; namespace: string; name: string; tolerate?: string[] }
+  /** PATCH with a JSON merge patch (machines/kubernetes/merge-patch.ts), of the object or (status) its /status. */
+  | { verb: 'patch'; kind: string; namespace: string; name: string; patch: Record<string, unknown>; status?: boolean }
   /** The /scale subresource: GET the latest, set spec.replicas, PUT (the HPA's scaleNamespacer). */
   | { verb: 'scale'; kind: string; namespace: string; name: string; replicas: number }
   /** An Event (kubectl get events), recorded by the controller's EventRecorder. */

@@ -18,8 +18,13 @@ export function writeTraces(runs: readonly CheckRun[], dir: string): Map<Counter
     for (const ce of run.counterexamples) {
       const path = join(dir, `${artifactStem(run, ce.property)}.trace.json`);
       writeFileSync(path, JSON.stringify(ce.trace) + '\n');
+      // A differential finding's other history, beside it (otherTracePath).
+      if (ce.other) writeFileSync(otherTracePath(path), JSON.stringify(ce.other.trace) + '\n');
       written.set(ce, path);
     }
   }
   return written;
 }
+
+/** Where writeTraces puts a counterexample's other history (a differential finding), next to its trace. */
+export const otherTracePath = (tracePath: string) => tracePath.replace(/\.trace\.json$/, '.other.trace.json');

@@ -10,6 +10,7 @@ const describeWrite = (w: Write): string => {
     case 'update': return `PUT ${w.object.kind.toLowerCase()} ${w.object.metadata.name}`;
     case 'updateStatus': return `PUT ${w.object.kind.toLowerCase()} ${w.object.metadata.name}/status`;
     case 'delete': return `DELETE ${w.kind.toLowerCase()} ${w.name}`;
+    case 'patch': return `PATCH ${w.kind.toLowerCase()} ${w.name}${w.status ? '/status' : ''}`;
     case 'scale': return `PUT ${w.kind.toLowerCase()} ${w.name}/scale replicas=${w.replicas}`;
     case 'event': return `event ${w.reason}`;
   }

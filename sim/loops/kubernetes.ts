@@ -16,6 +16,7 @@ import { parseHpaOptions } from './kubernetes-hpa-options';
 import { noteFor } from './kubernetes-notes';
 import { MODULE_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS, loadModuleController, loadWebhookController } from '../user-controller/hook';
 import { declaredPropertySchema, declareProperties } from '../user-controller/declared';
+import { observeIdempotence } from '../properties/kubernetes/idempotence';
 
 export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConfig> = {
   loop: 'kubernetes',
@@ -26,6 +27,8 @@ export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConf
   isControllerRestart: (fault) => fault.kind === 'restartController',
   note: (ctx, event: EventObject) => noteFor(ctx as ControllerContext, event),
   controller: (ctx) => kubernetesController(ctx as ControllerContext),
+  // For a user's controller only (the others' worlds stay as they were): what idempotence judges.
+  monitor: (world, event, snapshot) => observeIdempotence(world, event, snapshot),
 };
 
 const reconcilerName = z.enum(RECONCILER_NAMES as [ReconcilerName, ...ReconcilerName[]], { error: `expected one of ${RECONCILER_NAMES.join(', ')}` });
@@ -33,8 +36,15 @@ const reconcilerName = z.enum(RECONCILER_NAMES as [ReconcilerName, ...Reconciler
 const hookUrl = z.string().regex(/^https?:\/\/[^\s]+$/, { error: 'expected an http(s) URL of the hook, e.g. http://127.0.0.1:8080/sync' });
 /** A Metacontroller CompositeController whose hooks are the user's webhooks (sim/user-controller/webhook.ts). */
 const webhookControllerSchema = z.strictObject({
-  metacontroller: z.literal('composite', { error: 'expected composite (CompositeController)' }),
+  metacontroller: z.literal('composite', { error: 'expected composite (CompositeController) or decorator (DecoratorController)' }),
   parent: z.string().min(1), children: z.array(z.string().min(1)).min(1),
+  sync: hookUrl, finalize: hookUrl.optional(), timeout: durationField.optional(),
+});
+/** A Metacontroller DecoratorController whose hooks are the user's webhooks (sim/user-controller/decorator-webhook.ts). */
+const decoratorWebhookSchema = z.strictObject({
+  metacontroller: z.literal('decorator'),
+  resource: z.string().min(1), labelSelector: z.record(z.string(), z.string()).refine((m) => Object.keys(m).length > 0, { error: 'expected at least one label (matchLabels)' }),
+  attachments: z.array(z.string().min(1)).min(1),
   sync: hookUrl, finalize: hookUrl.optional(), timeout: durationField.optional(),
 });
 
@@ -83,8 +93,8 @@ const queueSchema = z.strictObject({
 export const kubernetesScenarioSchema = z.strictObject({
   ...headerShape('kubernetes'),
   // A built-in controller by name, or the user's own: a module exporting reconcile(request, client).
-  controller: z.union([reconcilerName, z.strictObject({ module: z.string().min(1), timeout: durationField.optional() }), webhookControllerSchema],
-    { error: `expected one of ${RECONCILER_NAMES.join(', ')}, { module: ./my-controller.ts } or { metacontroller: composite, parent, children, sync: http://… }` }),
+  controller: z.union([reconcilerName, z.strictObject({ module: z.string().min(1), timeout: durationField.optional() }), webhookControllerSchema, decoratorWebhookSchema],
+    { error: `expected one of ${RECONCILER_NAMES.join(', ')}, { module: ./my-controller.ts }, { metacontroller: composite, parent, children, sync: http://… } or { metacontroller: decorator, resource, labelSelector, attachments, sync: http://… }` }),
   builtins: z.array(reconcilerName).optional(),
   // Counts a controller module promises, checked beside the built-in claims (sim/user-controller/declared.ts).
   properties: z.array(declaredPropertySchema).optional(),
@@ -147,7 +157,10 @@ export function parseKubernetesScenario(file: string, name: string, doc: unknown
   const builtins = s.builtins ?? [];
   const focal = typeof s.controller === 'string' ? s.controller
     : 'module' in s.controller ? loadModuleController(file, s.controller.module, s.controller.timeout ?? MODULE_TIMEOUT_MS).name
-      : loadWebhookController(file, { parent: s.controller.parent, children: s.controller.children, sync: s.controller.sync, finalize: s.controller.finalize, timeoutMs: s.controller.timeout ?? WEBHOOK_TIMEOUT_MS }).name;
+      : s.controller.metacontroller === 'composite'
+        ? loadWebhookController(file, { metacontroller: 'composite', parent: s.controller.parent, children: s.controller.children, sync: s.controller.sync, finalize: s.controller.finalize, timeoutMs: s.controller.timeout ?? WEBHOOK_TIMEOUT_MS }).name
+        : loadWebhookController(file, { metacontroller: 'decorator', resource: s.controller.resource, labelSelector: s.controller.labelSelector, attachments: s.controller.attachments,
+          sync: s.controller.sync, finalize: s.controller.finalize, timeoutMs: s.controller.timeout ?? WEBHOOK_TIMEOUT_MS }).name;
   if (s.properties && typeof s.controller === 'string') throw new InputError(file, 'properties', 'expected declared properties only with a controller module (controller: { module })');
   declareProperties(focal, s.properties ?? []);
   if (typeof s.controller === 'string' && builtins.includes(s.controller)) throw new InputError(file, 'builtins', `expected the built-in controllers not to include the focal controller "${s.controller}"`);

@@ -40,6 +40,15 @@ export interface ListOptions { namespace?: string; labels?: Record<string, strin
 export interface CreateOptions { /** client.IgnoreAlreadyExists */ ignoreAlreadyExists?: boolean }
 export interface DeleteOptions { /** client.IgnoreNotFound */ ignoreNotFound?: boolean }
 
+/**
+ * client.MergeFrom(original): a JSON merge patch (RFC 7386) from the object as read to the object
+ * as modified, sent without a resourceVersion — the server applies it to whatever it holds now, so
+ * a patch does not conflict (sigs.k8s.io/controller-runtime pkg/client/patch.go mergeFromPatch).
+ * With optimisticLock (client.MergeFromWithOptimisticLock) the patch carries the original's
+ * resourceVersion and a stale one is a Conflict, as with Update.
+ */
+export interface Patch { type: 'merge'; from: KubeObject; optimisticLock: boolean }
+
 export interface Client {
   /** client.Get from the cache: the object, or throws a NotFound error (check it with isNotFound). */
   get(kind: string, key: { namespace?: string; name: string }): KubeObject;
@@ -48,8 +57,10 @@ export interface Client {
   create(object: NewKubeObject, options?: CreateOptions): void;
   /** Optimistic concurrency: fails with Conflict when metadata.resourceVersion is stale. */
   update(object: KubeObject): void;
+  /** client.Patch(ctx, modified, client.MergeFrom(original)): see mergeFrom. */
+  patch(object: KubeObject, patch: Patch): void;
   delete(object: { kind: string; metadata: { namespace: string; name: string } }, options?: DeleteOptions): void;
-  status(): { update(object: KubeObject): void };
+  status(): { update(object: KubeObject): void; patch(object: KubeObject, patch: Patch): void };
 }
 
 /** What a module exports. */
@@ -78,18 +89,51 @@ export function ownerReference(owner: KubeObject): OwnerReference {
   return { kind: owner.kind, name: owner.metadata.name, uid: owner.metadata.uid ?? '', controller: true };
 }
 
+/** client.MergeFrom / client.MergeFromWithOptions(original, client.MergeFromWithOptimisticLock{}). */
+export function mergeFrom(original: KubeObject, options: { optimisticLock?: boolean } = {}): Patch {
+  return { type: 'merge', from: copy(original), optimisticLock: options.optimisticLock === true };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** RFC 7386 in reverse (jsonpatch.CreateMergePatch): what to send so `from` becomes `to`; null removes a key, arrays are replaced whole. */
+export function createMergePatch(from: unknown, to: unknown): unknown {
+  if (!isRecord(from) || !isRecord(to)) return to;
+  const patch: Record<string, unknown> = {};
+  for (const key of Object.keys(from)) if (!(key in to) || to[key] === undefined) patch[key] = null;
+  for (const [key, value] of Object.entries(to)) {
+    if (value === undefined) continue;
+    const before = from[key];
+    if (isRecord(before) && isRecord(value)) {
+      const inner = createMergePatch(before, value) as Record<string, unknown>;
+      if (Object.keys(inner).length > 0) patch[key] = inner;
+    } else if (JSON.stringify(before) !== JSON.stringify(value)) patch[key] = value;
+  }
+  return patch;
+}
+
 // ---- used by the sandbox's bootstrap, not by modules ------------------------------------------
 
 /** One recorded write, in the simulator's Write shape (machines/kubernetes/types.ts). */
 export type RecordedWrite =
   | { verb: 'create'; object: NewKubeObject; tolerate?: string[] }
   | { verb: 'update' | 'updateStatus'; object: KubeObject }
-  | { verb: 'delete'; kind: string; namespace: string; name: string; tolerate?: string[] };
+  | { verb: 'delete'; kind: string; namespace: string; name: string; tolerate?: string[] }
+  | { verb: 'patch' | 'patchStatus'; kind: string; namespace: string; name: string; patch: Record<string, unknown> };
 
-const copy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+function copy<T>(v: T): T { return JSON.parse(JSON.stringify(v)) as T; }
 
 const matchesLabels = (selector: Record<string, string>, labels: Record<string, string> | undefined) =>
   Object.keys(selector).every((k) => labels?.[k] === selector[k]);
+
+/** The merge patch a Patch call sends: the main resource's fields, or the status for status().patch. */
+function patchWrite(verb: 'patch' | 'patchStatus', object: KubeObject, p: Patch): RecordedWrite {
+  const pick = (o: KubeObject) => (verb === 'patchStatus' ? { status: o.status ?? {} } : { metadata: o.metadata, spec: o.spec });
+  const patch = createMergePatch(pick(p.from), pick(object)) as Record<string, unknown>;
+  if (p.optimisticLock) patch.metadata = { ...(isRecord(patch.metadata) ? patch.metadata : {}), resourceVersion: p.from.metadata.resourceVersion };
+  const { kind, metadata: { namespace, name } } = p.from;
+  return { verb, kind, namespace, name, patch };
+}
 
 /** A client over a cache snapshot that records writes in order (they run after reconcile returns). */
 export function recordingClient(objects: KubeObject[], request: Request): { client: Client; writes: RecordedWrite[] } {
@@ -111,11 +155,15 @@ export function recordingClient(objects: KubeObject[], request: Request): { clie
       writes.push({ verb: 'create', object: o, ...(options.ignoreAlreadyExists ? { tolerate: ['AlreadyExists'] } : {}) });
     },
     update(object) { writes.push({ verb: 'update', object: copy(object) }); },
+    patch(object, p) { writes.push(patchWrite('patch', object, p)); },
     delete(object, options = {}) {
       writes.push({ verb: 'delete', kind: object.kind, namespace: object.metadata.namespace, name: object.metadata.name,
         ...(options.ignoreNotFound ? { tolerate: ['NotFound'] } : {}) });
     },
-    status: () => ({ update(object) { writes.push({ verb: 'updateStatus', object: copy(object) }); } }),
+    status: () => ({
+      update(object) { writes.push({ verb: 'updateStatus', object: copy(object) }); },
+      patch(object, p) { writes.push(patchWrite('patchStatus', object, p)); },
+    }),
   };
   return { client, writes };
 }

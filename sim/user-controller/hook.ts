@@ -6,8 +6,10 @@ import { InputError } from '../scenario/errors';
  * real loader (sim/user-controller/module-reconciler.ts).
  */
 export type ModuleControllerLoader = (scenarioFile: string, modulePath: string, timeoutMs: number) => { name: string };
-export interface WebhookControllerConfig { parent: string; children: string[]; sync: string; finalize?: string | undefined; timeoutMs: number }
-export type WebhookControllerLoader = (config: WebhookControllerConfig) => { name: string };
+export interface WebhookControllerConfig { metacontroller: 'composite'; parent: string; children: string[]; sync: string; finalize?: string | undefined; timeoutMs: number }
+/** A DecoratorController: the target resource, its labelSelector.matchLabels and the attachment kinds. */
+export interface DecoratorWebhookConfig { metacontroller: 'decorator'; resource: string; labelSelector: Record<string, string>; attachments: string[]; sync: string; finalize?: string | undefined; timeoutMs: number }
+export type WebhookControllerLoader = (config: WebhookControllerConfig | DecoratorWebhookConfig) => { name: string };
 
 let loader: ModuleControllerLoader | undefined;
 let webhookLoader: WebhookControllerLoader | undefined;
@@ -17,7 +19,7 @@ export function setModuleControllerLoader(l: ModuleControllerLoader, w: WebhookC
   webhookLoader = w;
 }
 
-export function loadWebhookController(scenarioFile: string, config: WebhookControllerConfig): { name: string } {
+export function loadWebhookController(scenarioFile: string, config: WebhookControllerConfig | DecoratorWebhookConfig): { name: string } {
   if (!webhookLoader) {
     throw new InputError(scenarioFile, 'controller.sync', 'expected a built-in controller in the lab: a webhook controller runs under the CLI (loopscope sim / check), whose trace the lab loads');
   }

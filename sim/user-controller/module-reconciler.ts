@@ -1,10 +1,11 @@
 import { relative, resolve, dirname } from 'node:path';
 import { z } from 'zod';
 import type { KObject, NewObject, Plan, ReconcileOutcome, Reconciler, Write } from '../../machines/kubernetes';
-import { enqueueForAndOwner, registerReconciler, splitKey } from '../../machines/kubernetes';
+import { enqueueForAndOwner, patchProblem, registerReconciler, splitKey } from '../../machines/kubernetes';
 import { InputError } from '../scenario/errors';
 import { setModuleControllerLoader } from './hook';
 import { loadWebhookController } from './webhook';
+import { loadDecoratorWebhook } from './decorator-webhook';
 import type { SandboxOutcome } from './sandbox';
 import { loadControllerSandbox } from './sandbox';
 
@@ -32,12 +33,22 @@ const writeSchema = z.discriminatedUnion('verb', [
   z.looseObject({ verb: z.enum(['update', 'updateStatus']), object: z.looseObject({ ...body, metadata: readMeta }) }),
   z.looseObject({ verb: z.literal('delete'), kind: z.string(), namespace: z.string(), name: z.string(), tolerate: z.array(z.string()).optional() }),
 ]);
+const patchSchema = z.looseObject({ verb: z.enum(['patch', 'patchStatus']), kind: z.string(), namespace: z.string(), name: z.string(), patch: z.record(z.string(), z.unknown()) });
 const resultSchema = z.looseObject({ requeue: z.boolean().optional(), requeueAfter: z.number().min(0).optional() });
 
 /** The recorded writes in the simulator's shape, or the reason they are not valid writes. */
 function toWrites(recorded: unknown[], cache: KObject[]): Write[] | string {
   const out: Write[] = [];
   for (const [i, raw] of recorded.entries()) {
+    const asPatch = patchSchema.safeParse(raw);
+    if (asPatch.success) {
+      const p = asPatch.data;
+      const status = p.verb === 'patchStatus';
+      const problem = patchProblem(p.patch, status);
+      if (problem) return `write #${i + 1} (${status ? 'status().patch' : 'patch'} ${p.kind} ${p.name}) ${problem}`;
+      out.push({ verb: 'patch', kind: p.kind, namespace: p.namespace, name: p.name, patch: p.patch, ...(status ? { status: true } : {}) });
+      continue;
+    }
     const parsed = writeSchema.safeParse(raw);
     if (!parsed.success) return `write #${i + 1} is not valid: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`;
     const w = parsed.data;
@@ -73,7 +84,8 @@ function outcomeOf(o: SandboxOutcome): ReconcileOutcome {
 
 const describeWrite = (w: Write) => (w.verb === 'delete' ? `delete ${w.kind} ${w.name}`
   : w.verb === 'create' ? `create ${w.object.kind} ${w.object.metadata.name ?? `${w.object.metadata.generateName ?? ''}…`}`
-    : w.verb === 'update' || w.verb === 'updateStatus' ? `${w.verb} ${w.object.kind} ${w.object.metadata.name}` : w.verb);
+    : w.verb === 'update' || w.verb === 'updateStatus' ? `${w.verb} ${w.object.kind} ${w.object.metadata.name}`
+      : w.verb === 'patch' ? `patch${w.status ? 'Status' : ''} ${w.kind} ${w.name}` : w.verb);
 
 /** The module as a Reconciler: the same machine, workqueue and backoff as the built-in controllers. */
 export function moduleReconciler(name: string, spec: ModuleControllerSpec, reconcile: (request: { namespace: string; name: string }, objects: KObject[]) => SandboxOutcome): Reconciler<null> {
@@ -115,4 +127,5 @@ export function loadModuleControllerFile(scenarioFile: string, modulePath: strin
 }
 
 /** The Node side's loaders (installed by sim/loops/index.ts). */
-export const installModuleControllers = () => setModuleControllerLoader(loadModuleControllerFile, loadWebhookController);
+export const installModuleControllers = () => setModuleControllerLoader(loadModuleControllerFile,
+  (config) => (config.metacontroller === 'decorator' ? loadDecoratorWebhook(config) : loadWebhookController(config)));

@@ -7,6 +7,7 @@ import type { SyncOutcome } from '../../machines/kubernetes/metacontroller/compo
 import { compositeController } from '../../machines/kubernetes/metacontroller/composite';
 import { manifestSchemaFor, toNewObject } from '../loops/kubernetes-manifests';
 import type { WebhookControllerConfig } from './hook';
+import type { HttpAnswer } from './sync-http';
 import { postJsonSync } from './sync-http';
 
 /**
@@ -25,7 +26,7 @@ const API_VERSION: Record<string, string> = {
   Pod: 'v1', Service: 'v1', ConfigMap: 'v1', Namespace: 'v1', Ingress: 'networking.k8s.io/v1',
   Deployment: 'apps/v1', ReplicaSet: 'apps/v1', PodService: 'pocs.lpsm.dev/v1', Application: 'minetto.dev/v1alpha1',
 };
-const apiVersionOf = (kind: string) => API_VERSION[kind] ?? 'v1';
+export const apiVersionOf = (kind: string) => API_VERSION[kind] ?? 'v1';
 
 /** The simulator keeps a few specs in its own compact shape; a hook sees Kubernetes' shape. */
 function apiSpec(o: KObject): Record<string, unknown> {
@@ -43,7 +44,7 @@ function apiSpec(o: KObject): Record<string, unknown> {
   return s;
 }
 
-function apiObject(o: KObject): Record<string, unknown> {
+export function apiObject(o: KObject): Record<string, unknown> {
   const m = o.metadata;
   return {
     apiVersion: apiVersionOf(o.kind), kind: o.kind,
@@ -53,11 +54,12 @@ function apiObject(o: KObject): Record<string, unknown> {
       ownerReferences: m.ownerReferences.map((r) => ({ apiVersion: apiVersionOf(r.kind), kind: r.kind, name: r.name, uid: r.uid, controller: r.controller, blockOwnerDeletion: true })),
       ...(m.deletionTimestamp !== undefined ? { deletionTimestamp: new Date(m.deletionTimestamp).toISOString() } : {}),
     },
-    spec: apiSpec(o), status: o.status,
+    // A ConfigMap keeps its data at the top level (the simulator keeps it in spec.data).
+    ...(o.kind === 'ConfigMap' ? { data: (o.spec as { data?: unknown }).data ?? {} } : { spec: apiSpec(o), status: o.status }),
   };
 }
 
-const childSchema = z.looseObject({
+export const childSchema = z.looseObject({
   apiVersion: z.string().optional(), kind: z.string().min(1),
   metadata: z.looseObject({ name: z.string().min(1), labels: z.record(z.string(), z.string()).optional(), annotations: z.record(z.string(), z.string()).optional() }),
   spec: z.record(z.string(), z.unknown()).optional(),
@@ -70,7 +72,7 @@ const responseSchema = z.looseObject({
 });
 
 /** A desired child back in the simulator's shape (Pods and Services through their manifest schemas). */
-function desiredChild(child: z.output<typeof childSchema>, index: number): DesiredChild | string {
+export function desiredChild(child: z.output<typeof childSchema>, index: number): DesiredChild | string {
   const schema = manifestSchemaFor(child.kind);
   const meta = { name: child.metadata.name, ...(child.metadata.labels ? { labels: child.metadata.labels } : {}), ...(child.metadata.annotations ? { annotations: child.metadata.annotations } : {}) };
   if ((child.kind === 'Pod' || child.kind === 'Service') && schema) {
@@ -79,11 +81,12 @@ function desiredChild(child: z.output<typeof childSchema>, index: number): Desir
     const o = toNewObject(child.kind, parsed.data);
     return { kind: child.kind, metadata: meta, spec: o.spec, ...(o.status ? { status: o.status } : {}) };
   }
+  if (child.kind === 'ConfigMap') return { kind: child.kind, metadata: meta, spec: { data: child.data ?? {} } };
   return { kind: child.kind, metadata: meta, spec: child.spec ?? {} };
 }
 
 /** One line of a body: a traceback's last line names the exception (Python's KeyError: 'host'). */
-function short(text: string): string {
+export function short(text: string): string {
   const line = text.split('\n').map((l) => l.trim()).filter(Boolean).at(-1) ?? '';
   return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }
@@ -112,24 +115,37 @@ function hookCaller(which: 'sync' | 'finalize', url: string, controllerName: str
   };
 }
 
-function readAnswer(which: string, url: string, answer: ReturnType<typeof postJsonSync>): SyncOutcome {
-  const fail = (why: string): SyncOutcome => ({ error: `panic: ${which} hook ${url} ${why}` });
+/** A hook's HTTP answer as JSON, or why it is not one (down, slow, not 200, not JSON). */
+export function answerJson(which: string, url: string, answer: HttpAnswer): { json: unknown } | { error: string } {
+  const fail = (why: string) => ({ error: `panic: ${which} hook ${url} ${why}` });
   if ('error' in answer) return fail(`is unreachable or too slow: ${answer.error}`);
   if (answer.status !== 200) return fail(`answered HTTP ${answer.status}: ${short(answer.body.trim())}`);
-  let json: unknown;
   try {
-    json = JSON.parse(answer.body);
+    return { json: JSON.parse(answer.body) as unknown };
   } catch {
     return fail(`answered something that is not JSON: ${short(answer.body.trim())}`);
   }
-  const parsed = responseSchema.safeParse(json);
-  if (!parsed.success) return fail(`answered JSON that is not a sync response: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+}
+
+/** Desired children (attachments) back in the simulator's shape, or the first the API server would refuse. */
+export function desiredChildren(children: z.output<typeof childSchema>[]): DesiredChild[] | string {
   const desired: DesiredChild[] = [];
-  for (const [i, c] of (parsed.data.children ?? []).entries()) {
+  for (const [i, c] of children.entries()) {
     const d = desiredChild(c, i);
-    if (typeof d === 'string') return fail(`answered a child the API server would refuse: ${d}`);
+    if (typeof d === 'string') return d;
     desired.push(d);
   }
+  return desired;
+}
+
+function readAnswer(which: string, url: string, answer: HttpAnswer): SyncOutcome {
+  const fail = (why: string): SyncOutcome => ({ error: `panic: ${which} hook ${url} ${why}` });
+  const read = answerJson(which, url, answer);
+  if ('error' in read) return read;
+  const parsed = responseSchema.safeParse(read.json);
+  if (!parsed.success) return fail(`answered JSON that is not a sync response: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  const desired = desiredChildren(parsed.data.children ?? []);
+  if (typeof desired === 'string') return fail(`answered a child the API server would refuse: ${desired}`);
   return { status: parsed.data.status ?? {}, children: desired,
     ...(parsed.data.resyncAfterSeconds ? { resyncAfterMs: parsed.data.resyncAfterSeconds * 1000 } : {}),
     ...(parsed.data.finalized !== undefined ? { finalized: parsed.data.finalized } : {}) };

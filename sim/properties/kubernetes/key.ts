@@ -1,5 +1,5 @@
 import type { ControllerConfig, ControllerContext, KObject, NewObject, Plan, WatchEvent, Write, WriteOutcome } from '../../../machines/kubernetes';
-import { specOf } from '../../../machines/kubernetes';
+import { patchPrecondition, specOf } from '../../../machines/kubernetes';
 import type { Expectations } from '../../../machines/kubernetes/expectations';
 import { EXPECTATIONS_TIMEOUT_MS } from '../../../machines/kubernetes/expectations';
 import type { HpaMemory, HpaSpec } from '../../../machines/kubernetes/hpa/reconciler';
@@ -11,6 +11,7 @@ import type { StepState } from '../../step';
 import { opPositions, queueKey } from '../../check/queue-key';
 import type { AgendaItem, KubeWorld } from '../../worlds/kubernetes';
 import { worldAt } from './view';
+import { armedKey } from './idempotence';
 
 type State = StepState<KubeWorld, ControllerConfig>;
 
@@ -139,6 +140,14 @@ export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_
       case 'update': return `U${objectKey(w.object)}`;
       case 'updateStatus': return `S${w.retryOnConflict ? 'r' : ''}${objectKey(w.object)}`;
       case 'delete': return `D${w.kind}/${w.namespace}/${w.name}${w.tolerate?.join(',') ?? ''}`;
+      case 'patch': {
+        // An optimistic-lock patch's resourceVersion only meets the object's: equal now or stale for good.
+        const rv = patchPrecondition(w.patch);
+        const lock = rv === undefined ? '' : world.store.objects[`${w.kind}/${w.namespace}/${w.name}`]?.metadata.resourceVersion === rv ? '=' : '≠';
+        const { metadata, ...rest } = w.patch;
+        const meta = typeof metadata === 'object' && metadata !== null ? { ...metadata, resourceVersion: undefined } : metadata;
+        return `M${w.status ? 's' : ''}${w.kind}/${w.namespace}/${w.name}${lock}${JSON.stringify({ ...rest, metadata: meta })}`;
+      }
       case 'scale': return `R${w.kind}/${w.namespace}/${w.name}=${w.replicas}`;
       // An Event only lands in the (dropped) event log, but it is a write: it meets failWrites.
       case 'event': return 'E';
@@ -184,6 +193,8 @@ export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_
   parts.push(`wake ${world.wakeups.filter((w) => w > t).map((w) => w - t).join(',')}`);
   parts.push(`gc ${Object.keys(world.collected).filter((k) => world.collected[k]! > 0).sort().join(',')}`);
   for (const b of world.builtins) parts.push(`builtin ${b} ${memoryKey(b, world.builtinMemory[b], world, t)}`);
+  // A user's controller: the key whose next reconcile of this very state idempotence judges.
+  if (world.idempotence) parts.push(`armed ${armedKey(world) ?? ''}`);
   // ---- what is queued to happen
   return parts.join('\n') + queueKey(state, opPositions(world.ops));
 }

@@ -5,6 +5,8 @@ import type { DeclaredProperty } from '../../user-controller/declared';
 import { declaredPropertiesOf } from '../../user-controller/declared';
 import type { KubeWorld } from '../../worlds/kubernetes';
 import { contextOf, controllerQuiescent, objectsOf, worldAt } from './view';
+import { idempotent } from './idempotence';
+import { differential } from './differential';
 
 /**
  * What every user controller module is checked for without writing a property (issue: "the checks
@@ -74,11 +76,12 @@ function declaredProperty(p: DeclaredProperty, withinMs: number, within: string)
 export function moduleProperties(config: ControllerConfig, world: KubeWorld | undefined, withinMs: number, within: string): Property[] {
   const r = reconcilerFor(config.reconciler);
   const initialUids = new Set(Object.values(world?.store.objects ?? {}).map((o) => o.metadata.uid));
-  return [noCrash, noOrphans(r.watches, initialUids), moduleConverges(withinMs, within), cleanupBeforeFinalizer(r.forKind),
+  return [noCrash, noOrphans(r.watches, initialUids), idempotent, ...(world ? [differential(config, world, withinMs)] : []),
+    moduleConverges(withinMs, within), cleanupBeforeFinalizer(r.forKind),
     ...declaredPropertiesOf(config.reconciler).map((p) => declaredProperty(p, withinMs, within))];
 }
 
 /** Promised: the built-in checks except cleanup-before-finalizer (a controller without a finalizer
  * leaves its children to the GC on purpose), and every declared count. */
 export const modulePromises = (config: ControllerConfig): string[] =>
-  ['no-crash', 'no-orphans', 'converges', ...declaredPropertiesOf(config.reconciler).map((p) => p.name)];
+  ['no-crash', 'no-orphans', 'idempotent', 'differential', 'converges', ...declaredPropertiesOf(config.reconciler).map((p) => p.name)];

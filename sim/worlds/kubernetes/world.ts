@@ -1,5 +1,5 @@
 import type { KObject, NewObject, PodSpec, PodStatus, WatchEvent, Write } from '../../../machines/kubernetes';
-import { RECONCILERS, outcomeOf, type ReconcilerName, specOf, statusOf } from '../../../machines/kubernetes';
+import { RECONCILERS, outcomeOf, patchPrecondition, patched, type ReconcilerName, specOf, statusOf } from '../../../machines/kubernetes';
 import type { CacheView, WriteOutcome } from '../../../machines/kubernetes';
 import type { RngState } from '../../random';
 import { drawInt, seedRng } from '../../random';
@@ -108,6 +108,10 @@ export interface KubeWorld {
   /** A monitor: dependents the garbage collector deleted because their last owner went, by the
    * owner's kind (an owner whose finalizer cleaned up first leaves it nothing to do). */
   collected: Record<string, number>;
+  /** A monitor, for a user's controller only (sim/properties/kubernetes/idempotence.ts): the key
+   * being reconciled, and the last reconcile whose writes all went through with the store
+   * revision they left (a reconcile of that key on exactly that state must change nothing). */
+  idempotence?: { reconciling: string | null; armed: { key: string; revision: number } | null };
 }
 
 export function createKubeWorld(seed: number, params: KubeParams, builtins: ReconcilerName[], wakeups: number[] = []): KubeWorld {
@@ -275,6 +279,15 @@ export function applyWrite(world: KubeWorld, write: Write, now: number): { world
     case 'delete': {
       const r = deleteObject(w, st.storeKey(write.kind, write.namespace, write.name), now);
       return r.error !== undefined ? { world: r.world, error: r.error } : { world: r.world };
+    }
+    case 'patch': {
+      // The server applies the patch to what it holds now: no Conflict unless the patch carries a resourceVersion.
+      const current = w.store.objects[st.storeKey(write.kind, write.namespace, write.name)];
+      if (!current) return { world: w, error: `NotFound: ${write.kind.toLowerCase()} ${write.name} not found` };
+      const rv = patchPrecondition(write.patch);
+      const after = patched(current, write.patch, write.status === true);
+      const next = { ...after, metadata: { ...after.metadata, resourceVersion: rv ?? current.metadata.resourceVersion } };
+      return applyWrite(world, { verb: write.status ? 'updateStatus' : 'update', object: next }, now);
     }
     case 'scale': {
       const current = w.store.objects[st.storeKey(write.kind, write.namespace, write.name)];
