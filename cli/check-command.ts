@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { mkdirSync } from 'node:fs';
 import type { Artifacts, Counterexample } from '../sim/check/artifacts';
-import { writeTraces } from '../sim/check/artifacts';
+import { otherTracePath, writeTraces } from '../sim/check/artifacts';
 import type { CheckRun } from '../sim/check/check';
 import { checkScenarioAsync, variantNames } from '../sim/check/check';
 import { parseBytes } from '../sim/units';
@@ -9,6 +9,7 @@ import { progressReporter } from './check-progress';
 import { defaultWorkers } from '../sim/check/parallel';
 import { emitTests } from '../sim/check/emit-test';
 import { checkJson } from '../sim/check/json';
+import { lassoOf } from '../sim/check/lasso-trace';
 import { junitReport } from '../sim/check/junit';
 import { exitCode, summaryLine } from '../sim/check/outcome';
 import type { LoopEntry } from '../sim/loops/registry';
@@ -66,11 +67,19 @@ function printText(runs: readonly CheckRun[], columns: (f: Frame) => string, fil
   for (const run of runs) {
     process.stdout.write(formatReport(run));
     for (const ce of run.counterexamples) {
-      process.stdout.write(`\n## shortest counterexample: ${ce.property}\n`);
+      const lasso = lassoOf(run, ce);
+      process.stdout.write(lasso
+        ? `\n## lasso counterexample: ${ce.property} — prefix ${lasso.prefix} steps, then a cycle of ${lasso.cycle} steps repeated for ever (a weakly fair run: time keeps passing)\n`
+        : `\n## shortest counterexample: ${ce.property}\n`);
       const { trace, test } = files(ce);
       if (trace) process.stdout.write(`(trace: ${trace})\n`);
       if (test) process.stdout.write(`(test: ${test})\n`);
       process.stdout.write(formatTimeline(ce.trace, columns));
+      if (ce.other) {
+        process.stdout.write(`\n## the other history: ${ce.other.label}\n${ce.other.difference}\n`);
+        if (trace) process.stdout.write(`(trace: ${otherTracePath(trace)})\n`);
+        process.stdout.write(formatTimeline(ce.other.trace, columns));
+      }
     }
     process.stdout.write('\n');
   }

@@ -52,8 +52,15 @@ function traceSchemaFor<L extends TraceLoop, S extends z.ZodType>(loop: L, contr
     seed: z.number({ error: 'expected the seed (a number)' }),
     policy: z.string({ error: 'expected a policy name' }).optional(),
     frames: z.array(frameSchema(controller), { error: 'expected a list of frames' }).min(1, { error: 'expected at least one frame' }),
+    lasso: lassoSchema.optional(),
   });
 }
+
+// A liveness counterexample's cycle (optional: traces without it, old ones included, load as before).
+const CYCLE_START = 'expected the index of the frame where the repeating cycle starts (a whole number ≥ 0)';
+const lassoSchema = z.object({
+  cycleStart: z.number({ error: CYCLE_START }).int({ error: CYCLE_START }).min(0, { error: CYCLE_START }),
+}, { error: 'expected { cycleStart } (the frame where the repeating cycle starts)' });
 
 const traceSchema = z.discriminatedUnion('loop', [
   traceSchemaFor('incus-hpa', hpaControllerSchema), traceSchemaFor('systemd-restart', systemdControllerSchema),
@@ -62,6 +69,9 @@ const traceSchema = z.discriminatedUnion('loop', [
 ], { error: `expected one of ${TRACE_LOOPS.join(', ')}` })
   // Version 2 puts a controller on every frame; version 1 had none (the lab then draws the world only).
   .superRefine((trace, ctx) => {
+    if (trace.lasso && trace.lasso.cycleStart >= trace.frames.length) {
+      ctx.addIssue({ code: 'custom', path: ['lasso', 'cycleStart'], message: `expected a frame index below ${trace.frames.length} (the number of frames), got ${trace.lasso.cycleStart}` });
+    }
     if (trace.version !== TRACE_VERSION) return;
     const i = trace.frames.findIndex((f) => f.controller === undefined);
     if (i >= 0) ctx.addIssue({ code: 'custom', path: ['frames', i, 'controller'], message: `expected the controller summary (every frame of a version ${TRACE_VERSION} trace has one)` });

@@ -29,6 +29,12 @@ export interface Trace<W = unknown> {
   seed: number;
   policy?: string;
   frames: Frame<W>[];
+  /**
+   * A lasso counterexample of a liveness property (sim/check/lasso-trace.ts): frames[cycleStart]
+   * to the last frame form a cycle the run repeats for ever (after the last frame comes
+   * frames[cycleStart] again, later in time). Absent in every other trace.
+   */
+  lasso?: { cycleStart: number };
 }
 
 export function phaseOf(tags: ReadonlySet<string>): Phase {

@@ -4,6 +4,7 @@ import type { LoopBinding } from '../model';
 import type { Trace } from '../trace';
 import type { ReplayInput } from './counterexample';
 import { counterexampleTrace } from './counterexample';
+import { withLassos } from './lasso-trace';
 import type { ExploreOptions, ExploreResult, PathStep } from './explorer';
 import { explore, exploreAsync } from './explorer';
 import { Pool, exploreParallel } from './parallel';
@@ -40,6 +41,8 @@ export interface PreparedCheck {
   policy?: string;
   alphabet: EnvMove<unknown, unknown>[];
   properties: CheckProperty<unknown, unknown>[];
+  /** The configuration's promises, its liveness promises included. */
+  promises: readonly string[];
   replayInput: ReplayInput<unknown, unknown, unknown>;
 }
 
@@ -55,14 +58,19 @@ export function prepareCheck(entry: LoopEntry, scenario: LoadedScenario, options
   const config = options.policy !== undefined ? withPolicy(entry, scenario, options.policy) : scenario.config;
   check.validate(scenario);
   const policy = options.policy ?? (config as { policy?: string }).policy;
-  const alphabet = scenario.timeline.map((e, index) => ({ index, label: check.label(e), entry: e }));
+  const repeating = new Set(scenario.repeating ?? []);
+  const alphabet = scenario.timeline.map((e, index) => ({ index, label: check.label(e), entry: e, ...(repeating.has(index) ? { repeats: true } : {}) }));
   const properties = check.properties(config, alphabet, options.withinPeriods, scenario.world);
+  // Liveness is claimed only when the environment may act for ever (sim/check/liveness.ts).
+  const live = repeating.size > 0 ? check.liveness?.(config, alphabet) : undefined;
+  if (live) properties.push(...live.properties);
+  const promises = [...check.promises(config), ...(live?.promises ?? [])];
   const binding: LoopBinding<unknown, unknown, unknown> = entry.binding;
   const replayInput = {
     binding, scenario: scenario.name, seed: scenario.seed, ...(policy ? { policy } : {}), config, world: scenario.world,
     alphabet: scenario.timeline,
   };
-  return { check, config, ...(policy ? { policy } : {}), alphabet, properties, replayInput };
+  return { check, config, ...(policy ? { policy } : {}), alphabet, properties, promises, replayInput };
 }
 
 /**
@@ -105,12 +113,12 @@ export async function checkScenarioAsync(entry: LoopEntry, scenario: LoadedScena
 }
 
 function checkRun(scenario: LoadedScenario, prepared: PreparedCheck, options: CheckOptions, result: ExploreResult<unknown, unknown>): CheckRun {
-  const { check, config, policy, alphabet, replayInput } = prepared;
+  const { check, config, policy, alphabet, replayInput, promises } = prepared;
   const counterexamples = result.verdicts.flatMap((v) => (v.status === 'violated' && v.path && v.property.kind !== 'sometimes'
     ? [{ property: v.property.name, path: v.path, trace: counterexampleTrace(replayInput, v.property, v.path, v.settleMs) }]
     : []));
   return {
-    scenario, loop: check.loop, config, ...(policy ? { policy } : {}), ...(options.policy !== undefined ? { variant: options.policy } : {}), alphabet, promises: check.promises(config), result, counterexamples,
+    scenario, loop: check.loop, config, ...(policy ? { policy } : {}), ...(options.policy !== undefined ? { variant: options.policy } : {}), alphabet, promises, result, counterexamples: withLassos(prepared, result, counterexamples),
   };
 }
 

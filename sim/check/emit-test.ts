@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { CheckRun } from './check';
 import type { Counterexample } from './artifacts';
 import { artifactStem } from './artifacts';
+import { lassoOf } from './lasso-trace';
 import type { EmittedStep, ReplaySpec } from './replay-property';
 
 /** The replay helper the emitted tests import: absolute, so a test works from any directory. */
@@ -28,11 +29,11 @@ const POLICY: string | undefined = ${literal(spec.policy)};
 const WITHIN_PERIODS: number | undefined = ${literal(spec.withinPeriods)};
 const PATH = [
 ${steps}
-] as const;
+] as const;${spec.cycleStart !== undefined ? `\n/** A lasso: PATH[CYCLE_START …] is the cycle, repeated for ever. */\nconst CYCLE_START = ${spec.cycleStart};` : ''}
 
 it(${literal(`${ce.property} holds along the counterexample found for ${what}`)}, () => {
   const { failures, timeline } = replayProperty({
-    scenario: SCENARIO, property: ${literal(ce.property)}, path: PATH,
+    scenario: SCENARIO, property: ${literal(ce.property)}, path: PATH,${spec.cycleStart !== undefined ? ' cycleStart: CYCLE_START,' : ''}
     ...(POLICY !== undefined ? { policy: POLICY } : {}), ...(WITHIN_PERIODS !== undefined ? { withinPeriods: WITHIN_PERIODS } : {}),
   });
   expect(failures, \`the replay:\\n\${timeline}\`).toEqual([]);
@@ -48,7 +49,7 @@ export function emitTests(runs: readonly CheckRun[], dir: string, scenarioFile: 
     for (const ce of run.counterexamples) {
       const path: EmittedStep[] = ce.path.map((s) => (s.kind === 'tick' ? s : { ...s, label: run.alphabet[s.index]!.label }));
       const spec: ReplaySpec = {
-        scenario: resolve(scenarioFile), property: ce.property, path,
+        scenario: resolve(scenarioFile), property: ce.property, path, ...(lassoOf(run, ce) ? { cycleStart: lassoOf(run, ce)!.prefix } : {}),
         ...(run.variant !== undefined ? { policy: run.variant } : {}), ...(withinPeriods !== undefined ? { withinPeriods } : {}),
       };
       const file = resolve(join(dir, `${artifactStem(run, ce.property)}.test.ts`));

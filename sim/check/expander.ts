@@ -3,6 +3,7 @@ import type { TimelineEntry } from '../runner';
 import type { StepState } from '../step';
 import { Stepper } from '../step';
 import { hashState } from './hash';
+import { judgedColumns } from './judged';
 import type { CheckProperty, EnvMove, LoopCheck } from './model';
 
 /** A state waiting to be expanded: its id, the run, and the environment moves it has left. */
@@ -25,9 +26,17 @@ export type Emit<W, C> = (run: StepState<W, C>, remaining: Uint8Array, order: nu
  */
 export class Expander<W, F, C> {
   readonly stepper: Stepper<W, F, C>;
-  readonly groups: { label: string; move: EnvMove<F, C>; count: number }[];
+  readonly groups: MoveGroup<F, C>[];
   readonly always: CheckProperty<W, C>[];
   readonly sometimes: CheckProperty<W, C>[];
+  /** The eventually-properties (their verdicts). */
+  readonly targets: CheckProperty<W, C>[];
+  /** The liveness properties (leads-to, eventually-always). */
+  readonly liveness: CheckProperty<W, C>[];
+  /**
+   * What is judged as one bit per state (the parallel workers send these bits): each
+   * eventually-property's target, then each liveness property's predicates (judged.ts).
+   */
   readonly eventually: CheckProperty<W, C>[];
   private readonly canonical: (run: StepState<W, C>) => string;
 
@@ -40,7 +49,10 @@ export class Expander<W, F, C> {
     this.groups = groupMoves(check, alphabet);
     this.always = properties.filter((p) => p.kind === 'always');
     this.sometimes = properties.filter((p) => p.kind === 'sometimes');
-    this.eventually = properties.filter((p) => p.kind === 'eventually');
+    const judged = judgedColumns(properties);
+    this.targets = judged.targets;
+    this.liveness = judged.liveness;
+    this.eventually = judged.columns;
     this.canonical = check.canonicalizer(start, alphabet);
   }
 
@@ -57,8 +69,9 @@ export class Expander<W, F, C> {
       if (node.remaining[g] === 0) continue;
       const { entry, index } = groups[g]!.move;
       if (!check.applicable(node.run, entry)) continue;
-      const remaining = node.remaining.slice();
-      remaining[g]!--;
+      // A repeating move (repeat: true) never runs out: its counter stays as it is, so the state graph has cycles.
+      const remaining = groups[g]!.repeats ? node.remaining : node.remaining.slice();
+      if (!groups[g]!.repeats) remaining[g]!--;
       emit(applyEntry(stepper, node.run, entry), remaining, 1 + g, index, 0);
     }
     return ticked !== undefined;
@@ -71,13 +84,16 @@ export function applyEntry<W, F, C>(stepper: Stepper<W, F, C>, run: StepState<W,
   return 'config' in entry ? stepper.update(run, entry.config) : stepper.inject(run, entry.fault);
 }
 
+/** Interchangeable moves: one counter each; a group with a repeating move repeats (its counter stays 1). */
+export interface MoveGroup<F, C> { label: string; move: EnvMove<F, C>; count: number; repeats: boolean }
+
 function groupMoves<W, F, C>(check: LoopCheck<W, F, C>, alphabet: readonly EnvMove<F, C>[]) {
-  const groups: { label: string; move: EnvMove<F, C>; count: number }[] = [];
+  const groups: MoveGroup<F, C>[] = [];
   for (const m of alphabet) {
     const g = groups.find((x) => x.label === m.label);
-    if (g) g.count++;
-    else groups.push({ label: m.label, move: m, count: 1 });
+    if (g) { g.count++; g.repeats ||= m.repeats === true; } else groups.push({ label: m.label, move: m, count: 1, repeats: m.repeats === true });
   }
+  for (const g of groups) if (g.repeats) g.count = 1;
   if (groups.some((g) => g.count > 255)) throw new Error('at most 255 equal moves');
   return groups;
 }

@@ -5,6 +5,7 @@ import { MemoMachine } from '../memo-machine';
 import type { SearchNode } from './expander';
 import { Expander } from './expander';
 import { SearchBook } from './search-book';
+import type { Fairness } from './liveness';
 
 export { BitColumn, IntColumn, settleTimes } from './columns';
 export { applyEntry } from './expander';
@@ -39,6 +40,8 @@ export interface ExploreOptions {
   memo?: boolean;
   /** Worker threads for the parallel search (sim/check/parallel.ts); 1 = this thread. */
   workers?: number;
+  /** Liveness properties are judged on weakly fair runs (default); 'none' only shows what fairness excludes (liveness.ts). */
+  fairness?: Fairness;
 }
 
 export type VerdictStatus = 'holds' | 'violated' | 'unknown';
@@ -50,6 +53,8 @@ export interface Verdict<W, C> {
   path?: PathStep[];
   /** eventually: the longest settle time seen (ms); violated: how long the counterexample took. */
   settleMs?: number;
+  /** Liveness, violated: `path` is a lasso, path[cycleStart …] the cycle repeated for ever. */
+  cycleStart?: number;
   detail: string;
 }
 
@@ -136,8 +141,8 @@ class Search<W, F, C> {
     alphabet: readonly EnvMove<F, C>[], properties: readonly CheckProperty<W, C>[], options: ExploreOptions,
   ) {
     this.expander = new Expander(binding, check, start, alphabet, properties, options.memo ?? true);
-    const { always, sometimes, eventually } = this.expander;
-    this.book = new SearchBook(always, sometimes, eventually, options, () => this.frontier.length - this.at + this.next.length);
+    const { always, sometimes, targets, liveness } = this.expander;
+    this.book = new SearchBook(always, sometimes, targets, options, () => this.frontier.length - this.at + this.next.length, liveness);
     this.maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
     quietStacks(() => { const { run, remaining } = this.expander.initial(); this.discover(run, remaining, -1, -1); });
     this.frontier = this.next;
@@ -165,7 +170,8 @@ class Search<W, F, C> {
           const id = this.discover(run, remaining, node.id, via);
           if (order === 0) book.quiet(node.id, id, dt);
         });
-        if (!ticks) book.quiet(node.id, node.id, 0); // nothing left: it stays
+        // Nothing left: it stays (a stutter edge, after the moves' edges as the parallel workers send it: equal lassos).
+        if (!ticks) { book.quiet(node.id, node.id, 0); book.stutter(node.id); }
         if ((++n & 63) === 0 && performance.now() >= until) break;
       }
       return book.stopped === 'complete';

@@ -2,6 +2,9 @@ import type { CheckRun } from './check';
 import type { Artifacts, Counterexample } from './artifacts';
 import type { PathStep } from './explorer';
 import { exitCode, isPromised, outcomeOf, runOutcome } from './outcome';
+import { lassoOf } from './lasso-trace';
+
+const lassoLengths = (l: { prefix: number; cycle: number }) => ({ prefixLength: l.prefix, cycleLength: l.cycle });
 
 const finite = (ms: number | undefined) => (ms === undefined ? undefined : Number.isFinite(ms) ? ms : null);
 
@@ -29,6 +32,8 @@ export function runJson(run: CheckRun, files: (ce: Counterexample) => Artifacts)
       // null: never settles
       ...(v.settleMs !== undefined ? { settleMs: finite(v.settleMs) } : {}),
       ...(v.path ? { path: v.path.map((s) => stepLabel(run, s)) } : {}),
+      // A liveness counterexample: path[prefixLength …] is the cycle, repeated for ever.
+      ...(v.path && v.cycleStart !== undefined ? { lasso: { prefixLength: v.cycleStart, cycleLength: v.path.length - v.cycleStart } } : {}),
     })),
     counterexamples: run.counterexamples.map((ce) => {
       const { trace, test } = files(ce);
@@ -36,6 +41,8 @@ export function runJson(run: CheckRun, files: (ce: Counterexample) => Artifacts)
         property: ce.property,
         promised: isPromised(run, ce.property),
         steps: ce.path.map((s) => stepLabel(run, s)),
+        // The trace's frames from lasso.cycleStart on repeat for ever (prefixLength/cycleLength count steps).
+        ...(lassoOf(run, ce) ? { lasso: { ...lassoLengths(lassoOf(run, ce)!), cycleStartFrame: ce.trace.lasso?.cycleStart } } : {}),
         // With --out the trace is a file (as the lab loads it); otherwise it is inline.
         ...(trace !== undefined ? { traceFile: trace } : { trace: ce.trace }),
         ...(test !== undefined ? { testFile: test } : {}),

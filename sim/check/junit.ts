@@ -3,6 +3,7 @@ import type { Frame } from '../trace';
 import type { CheckRun } from './check';
 import type { Artifacts, Counterexample } from './artifacts';
 import { outcomeOf } from './outcome';
+import { lassoOf } from './lasso-trace';
 
 // XML 1.0 allows tab, newline, carriage return and these ranges; anything else (other control
 // characters, lone surrogates) cannot appear even escaped, so it is replaced.
@@ -26,7 +27,9 @@ function testcase(run: CheckRun, index: number, columns: (f: Frame) => string, f
   const evidence = () => {
     if (!ce) return '';
     const { trace, test } = files(ce);
-    const where = [trace && `trace: ${trace}`, test && `test: ${test}`].filter(Boolean).join('\n');
+    const lasso = lassoOf(run, ce);
+    const where = [trace && `trace: ${trace}`, test && `test: ${test}`,
+      lasso && `lasso: prefix ${lasso.prefix} steps, then a cycle of ${lasso.cycle} steps repeated for ever (the trace's frames from ${(ce.trace.lasso?.cycleStart ?? 0) + 1} on)`].filter(Boolean).join('\n');
     return `\n\n${where ? `${where}\n` : ''}${formatTimeline(ce.trace, columns)}`;
   };
   switch (outcomeOf(run, v)) {

@@ -15,8 +15,15 @@ export interface CheckView<W, C> {
  * always: holds in every reachable state (an invariant);
  * sometimes: holds in at least one reachable state (reachability: the bounds are meaningful);
  * eventually: once the environment stops acting, holds within `withinMs` and from then on.
+ * Liveness over infinite runs, while the environment may keep acting (sim/check/liveness.ts),
+ * judged on weakly fair runs only (time keeps passing):
+ * eventually-always (<>[] holds): on every fair run, `holds` is true from some point on;
+ * leads-to (when ~> holds): on every fair run, whenever `when` is true, `holds` is true then or later.
  */
-export type PropertyKind = 'always' | 'sometimes' | 'eventually';
+export type PropertyKind = 'always' | 'sometimes' | 'eventually' | LivenessKind;
+export type LivenessKind = 'eventually-always' | 'leads-to';
+export const LIVENESS_KINDS: readonly LivenessKind[] = ['eventually-always', 'leads-to'];
+export const isLiveness = (kind: PropertyKind): kind is LivenessKind => kind === 'eventually-always' || kind === 'leads-to';
 
 export interface CheckProperty<W, C> {
   name: string;
@@ -24,6 +31,8 @@ export interface CheckProperty<W, C> {
   /** One sentence: what is claimed. */
   claim: string;
   holds(view: CheckView<W, C>): boolean;
+  /** leads-to only: the trigger P of P ~> Q (`holds` is Q). */
+  when?(view: CheckView<W, C>): boolean;
   /** eventually only: the bound K, in virtual ms, and how it was chosen. */
   withinMs?: number;
   within?: string;
@@ -35,6 +44,8 @@ export interface EnvMove<F, C> {
   index: number;
   label: string;
   entry: TimelineEntry<F, C>;
+  /** `repeat: true` in the scenario: the environment may make this move any number of times, for ever. */
+  repeats?: boolean;
 }
 
 /**
@@ -61,6 +72,11 @@ export interface LoopCheck<W, F, C> {
   properties(config: C, alphabet: readonly EnvMove<F, C>[], withinPeriods?: number, world?: W): CheckProperty<W, C>[];
   /** Which properties this configuration promises (its policy's contract); others are findings. */
   promises(config: C): readonly string[];
+  /**
+   * Liveness properties (eventually-always, leads-to) and which of them this configuration
+   * promises; claimed only when the environment may act for ever (a timeline entry with `repeat: true`).
+   */
+  liveness?(config: C, alphabet: readonly EnvMove<F, C>[]): { properties: CheckProperty<W, C>[]; promises: readonly string[] };
 }
 
 

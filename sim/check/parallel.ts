@@ -6,6 +6,7 @@ import type { CheckProperty } from './model';
 import type { FromWorker, ToWorker, WorkerSetup } from './parallel-protocol';
 import { NO_TICK, R, STRIDE } from './parallel-protocol';
 import { SearchBook } from './search-book';
+import { judgedColumns } from './judged';
 
 /** The default for --workers: one per core. */
 export const defaultWorkers = () => Math.max(1, availableParallelism());
@@ -69,10 +70,11 @@ export async function exploreParallel<W, C>(
   const workers = pool.size;
   const always = properties.filter((p) => p.kind === 'always');
   const sometimes = properties.filter((p) => p.kind === 'sometimes');
-  const eventually = properties.filter((p) => p.kind === 'eventually');
-  if (Math.max(always.length, sometimes.length, eventually.length) > 31) throw new Error('the parallel search judges at most 31 properties of a kind');
+  // The workers' Expander judges the same columns in the same order (judged.ts).
+  const { targets, liveness, columns } = judgedColumns(properties);
+  if (Math.max(always.length, sometimes.length, columns.length) > 31) throw new Error('the parallel search judges at most 31 properties of a kind');
   let frontierSize = 0;
-  const book = new SearchBook(always, sometimes, eventually, options, () => frontierSize);
+  const book = new SearchBook(always, sometimes, targets, options, () => frontierSize, liveness);
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   {
     let batches = [records(await pool.ask(0, { type: 'root' }))];
@@ -132,12 +134,12 @@ function admitLevel<W, C>(book: SearchBook<W, C>, batches: { records: Int32Array
     const parent = r[o + R.parent]!;
     if (book.stopped !== 'complete' && parent !== stoppedAt) break;
     const order = r[o + R.order]!;
-    if (order === NO_TICK) { book.quiet(parent, parent, 0); continue; }
+    if (order === NO_TICK) { book.quiet(parent, parent, 0); book.stutter(parent); continue; }
     const id = book.admit(r[o + R.hi]! >>> 0, r[o + R.lo]! >>> 0, parent, r[o + R.via]!, (id) => {
       const a = r[o + R.always]!; const s = r[o + R.sometimes]!; const e = r[o + R.eventually]!;
       for (let k = 0; k < book.always.length; k++) if (a & (1 << k)) book.violates(k, id);
       for (let k = 0; k < book.sometimes.length; k++) if (s & (1 << k)) book.witnesses(k, id);
-      for (let k = 0; k < book.eventually.length; k++) book.targetOk[k]!.set(id, (e & (1 << k)) !== 0);
+      for (let k = 0; k < book.targetOk.length; k++) book.targetOk[k]!.set(id, (e & (1 << k)) !== 0);
     });
     if (book.isNew) { out[best]!.ids[i] = id; out[best]!.kept++; }
     if (order === 0 && parent >= 0) book.quiet(parent, id, r[o + R.dt]!);

@@ -3,6 +3,8 @@ import { loadScenario } from '../loops';
 import { prepareCheck } from './check';
 import { replay, viewOf } from './counterexample';
 import type { PathStep } from './explorer';
+import { LassoMismatch, lassoTrace } from './lasso-trace';
+import { isLiveness } from './model';
 
 /** A path step as an emitted test stores it: env moves keep their label, to notice an edited timeline. */
 export type EmittedStep = { kind: 'tick' } | { kind: 'env'; index: number; label: string };
@@ -15,6 +17,8 @@ export interface ReplaySpec {
   withinPeriods?: number;
   property: string;
   path: readonly EmittedStep[];
+  /** A liveness counterexample: path[cycleStart …] is the cycle, repeated for ever. */
+  cycleStart?: number;
 }
 
 export interface ReplayResult {
@@ -49,6 +53,17 @@ export function replayProperty(spec: ReplaySpec): ReplayResult {
   });
 
   const failures: string[] = [];
+  if (isLiveness(property.kind)) {
+    if (spec.cycleStart === undefined) throw new Error(`${spec.property} is a liveness property: its counterexample is a lasso (cycleStart missing)`);
+    try {
+      const trace = lassoTrace(prepared.replayInput, prepared.check, prepared.alphabet, property, { path, cycleStart: spec.cycleStart });
+      failures.push(`${property.name} fails for ever on the lasso: its cycle (frames ${(trace.lasso?.cycleStart ?? 0) + 1} to ${trace.frames.length}) repeats and ${property.claim}`);
+      return { failures, timeline: formatTimeline(trace, entry.columns) };
+    } catch (e) {
+      if (e instanceof LassoMismatch) return { failures, timeline: e.message };
+      throw e;
+    }
+  }
   if (property.kind === 'sometimes') throw new Error(`${spec.property} is a sometimes-property: it has witnesses, not counterexamples`);
   if (property.kind === 'always') {
     const runner = replay(prepared.replayInput, path, 0, (r, step) => {

@@ -13,7 +13,9 @@ export function formatReport(run: CheckRun): string {
   const s = run.result.stats;
   const lines = [
     `# check ${run.scenario.name}${run.policy ? ` · policy ${run.policy}` : ''}`,
-    `environment moves (each at most once, at any instant): ${run.alphabet.map((m) => m.label).join('; ') || 'none'}`,
+    run.alphabet.some((m) => m.repeats)
+      ? `environment moves (at any instant; each at most once, or for ever when it repeats): ${run.alphabet.map((m) => `${m.label}${m.repeats ? ' (repeats)' : ''}`).join('; ')}`
+      : `environment moves (each at most once, at any instant): ${run.alphabet.map((m) => m.label).join('; ') || 'none'}`,
     `states: ${s.generated} generated, ${s.distinct} distinct, depth ${s.depth}${s.complete ? ' (complete)' : ` (${STOPPED[s.stopped]}: verdicts hold up to it)`}`,
     `time: ${(s.timeMs / 1000).toFixed(2)}s, ${Math.round(s.distinctPerSecond)} distinct states/s, peak rss ${Math.round(s.peakRssBytes / MiB)} MiB, peak heap ${Math.round(s.peakHeapBytes / MiB)} MiB, ${Math.round(s.peakRssBytes / Math.max(s.distinct, 1))} bytes/state (rss), search tables ${Math.round(s.tableBytes / Math.max(s.distinct, 1))} bytes/state`,
     '',

@@ -4,6 +4,10 @@ import { TICK } from './expander';
 import type { ExploreOptions, ExploreResult, PathStep, StopReason, Verdict } from './explorer';
 import type { CheckProperty } from './model';
 import { VisitedSet } from './visited-set';
+import { EdgeList } from './edges';
+import type { Fairness } from './liveness';
+import { findLasso } from './liveness';
+import { judgedColumns } from './judged';
 
 const UNKNOWN = -1;
 
@@ -25,6 +29,9 @@ export class SearchBook<W, C> {
   readonly firstViolation: number[];
   readonly firstWitness: number[];
   readonly targetOk: BitColumn[];
+  /** Every edge, kept only when a liveness property is asked for (edges.ts). */
+  private readonly edges: EdgeList | undefined;
+  private readonly livenessAt: { q: number; p: number }[];
   readonly maxStates: number;
   generated = 0;
   depth = 0;
@@ -36,12 +43,20 @@ export class SearchBook<W, C> {
   constructor(
     readonly always: readonly CheckProperty<W, C>[], readonly sometimes: readonly CheckProperty<W, C>[], readonly eventually: readonly CheckProperty<W, C>[],
     private readonly options: ExploreOptions, private readonly frontierSize: () => number,
+    /** Liveness properties (leads-to, eventually-always): their bits follow the targets' in targetOk (judged.ts). */
+    readonly liveness: readonly CheckProperty<W, C>[] = [],
   ) {
     this.maxStates = options.maxStates ?? 2_000_000;
     this.firstViolation = always.map(() => -1);
     this.firstWitness = sometimes.map(() => -1);
-    this.targetOk = eventually.map(() => new BitColumn());
+    const judged = judgedColumns([...eventually, ...liveness]);
+    this.livenessAt = judged.at;
+    this.targetOk = judged.columns.map(() => new BitColumn());
+    this.edges = liveness.length ? new EdgeList() : undefined;
   }
+
+  /** A state with nothing queued: time passes and nothing happens (a stutter edge; liveness.ts). */
+  stutter(id: number): void { this.edges?.add(id, id, TICK); }
 
   stop(reason: StopReason): void { if (this.stopped === 'complete') this.stopped = reason; }
 
@@ -54,10 +69,11 @@ export class SearchBook<W, C> {
     this.generated++;
     this.isNew = false;
     const known = this.visited.get(h, l);
-    if (known !== -1) return known;
+    if (known !== -1) { if (from >= 0) this.edges?.add(from, known, via); return known; }
     if (this.visited.size >= this.maxStates) { this.stop('max-states'); return UNKNOWN; }
     const id = this.visited.size;
     this.visited.add(h, l, id);
+    if (from >= 0) this.edges?.add(from, id, via);
     this.parent.set(id, from);
     this.move.set(id, via);
     this.quietNext.set(id, UNKNOWN);
@@ -95,6 +111,29 @@ export class SearchBook<W, C> {
       steps.push(m === TICK ? { kind: 'tick' } : { kind: 'env', index: m });
     }
     return steps.reverse();
+  }
+
+  /** Liveness verdicts: a lasso found is a violation even in a partial graph (its states and edges are real). */
+  private judgeLiveness(verdicts: Verdict<W, C>[], distinct: number, complete: boolean, bound: string): void {
+    const { edges } = this;
+    if (!edges) return;
+    edges.close(distinct);
+    const graph = { n: distinct, edges, bit: (column: number, id: number) => this.targetOk[column]!.get(id), pathTo: (id: number) => this.pathTo(id) };
+    const fairness: Fairness = this.options.fairness ?? 'weak';
+    const fairly = fairness === 'weak' ? 'fair ' : '';
+    this.liveness.forEach((p, i) => {
+      if (p.kind !== 'leads-to' && p.kind !== 'eventually-always') throw new Error(`${p.name}: not a liveness property`);
+      const { q, p: when } = this.livenessAt[i]!;
+      const lasso = findLasso(graph, p.kind, q, when, fairness);
+      if (lasso) {
+        const cycle = lasso.path.length - lasso.cycleStart;
+        verdicts.push({ property: p, status: 'violated', path: lasso.path, cycleStart: lasso.cycleStart,
+          detail: `violated on a ${fairly}lasso: ${lasso.cycleStart} steps, then a cycle of ${cycle} steps repeated for ever` });
+      } else {
+        verdicts.push({ property: p, status: complete ? 'holds' : 'unknown',
+          detail: complete ? `no ${fairly}cycle violates it in ${distinct} states, ${edges.size} edges` : `no ${fairly}violating cycle in the ${distinct} states explored (${bound})` });
+      }
+    });
   }
 
   result(memo: MemoStats | undefined, workers: number): ExploreResult<W, C> {
@@ -137,10 +176,12 @@ export class SearchBook<W, C> {
       }
     });
 
+    this.judgeLiveness(verdicts, distinct, complete, bound);
+
     const timeMs = performance.now() - this.began;
     const cpu = process.cpuUsage(this.cpuBegan);
     const tableBytes = this.visited.bytes() + this.parent.bytes() + this.move.bytes() + this.quietNext.bytes() + this.quietDt.bytes()
-      + this.targetOk.reduce((n, c) => n + c.bytes(), 0);
+      + this.targetOk.reduce((n, c) => n + c.bytes(), 0) + (this.edges?.bytes() ?? 0);
     return {
       stats: { generated: this.generated, distinct, depth: this.depth, complete, stopped: this.stopped, timeMs, cpuMs: (cpu.user + cpu.system) / 1000,
         distinctPerSecond: distinct / (timeMs / 1000), peakRssBytes: this.peakRss, peakHeapBytes: this.peakHeap, tableBytes, workers,

@@ -22,6 +22,8 @@ export interface LoadedScenario<W = unknown, F = unknown, C = unknown> {
   config: C;
   world: W;
   timeline: TimelineEntry<F, C>[];
+  /** Indexes of the timeline entries marked `repeat: true` (sim/scenario/repeat.ts): for check, moves the environment may make for ever. */
+  repeating?: number[];
 }
 
 /** Named configurations of a loop (e.g. the HPA's policies): `--policy`, the lab's picker, the

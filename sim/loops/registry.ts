@@ -1,9 +1,11 @@
 import { Runner } from '../runner';
 import { InputError } from '../scenario/errors';
 import { parseYamlText } from '../scenario/load-text';
+import { takeRepeats } from '../scenario/repeat';
 import { POLICY_NAMES } from '../../machines/incus-hpa';
 import { cronCheck } from '../properties/cron';
 import { hpaCheck } from '../properties/incus-hpa';
+import { hpaLiveness } from '../properties/incus-hpa-liveness';
 import { kubernetesCheck } from '../properties/kubernetes';
 import { puppetCheck } from '../properties/puppet';
 import { systemdRestartCheck } from '../properties/systemd-restart';
@@ -32,7 +34,7 @@ export { isLoopId, LOOP_IDS } from './define';
 export type LoopEntry = AnyLoop;
 
 const hpaLoop = defineLoop({
-  id: 'incus-hpa', binding: hpaBinding, parse: parseHpaScenario, columns: hpaColumns, check: hpaCheck,
+  id: 'incus-hpa', binding: hpaBinding, parse: parseHpaScenario, columns: hpaColumns, check: { ...hpaCheck, liveness: hpaLiveness },
   policies: {
     names: POLICY_NAMES,
     apply: (config, name) => ({ ...config, policy: POLICY_NAMES.find((p) => p === name) ?? config.policy }),
@@ -63,7 +65,10 @@ export function parseScenario(file: string, name: string, doc: unknown, seed?: n
   const loop = (doc && typeof doc === 'object' && 'loop' in doc) ? (doc as { loop: unknown }).loop : undefined;
   const entry = loopById(loop);
   if (!entry) throw new InputError(file, 'loop', `expected one of ${Object.keys(LOOPS).join(', ')}, got ${JSON.stringify(loop)}`);
-  return { entry, scenario: entry.parse(file, name, doc, seed) };
+  // `repeat: true` (any loop's timeline entry) is read here; the loop's parser sees the entry without it.
+  const { doc: entries, repeating } = takeRepeats(file, doc);
+  const scenario = entry.parse(file, name, entries, seed);
+  return { entry, scenario: repeating.length ? { ...scenario, repeating } : scenario };
 }
 
 export function parseScenarioText(file: string, name: string, text: string, seed?: number) {
