@@ -177,6 +177,8 @@ const STATUS_CODE: Record<InstanceStatus, string> = { Starting: 's', Running: 'R
  * - context.observation / decision / lastError / periods are not read again once the decision is
  *   taken (only by notes), so they are left out; consecutiveErrors is capped where the backoff
  *   stops growing; kubernetes recommendations older than the window are never read again.
+ * - a policy module's memory is kept whole (recommendations relative to now, its state as is):
+ *   like the built-ins, a module must read times only as differences (documented in its API).
  * - world counters: apiCalls and op ids are left out, unownedTouched is capped at 1.
  */
 function canonicalizer(start: { config: HpaConfig; world: HpaWorld }, alphabet: readonly EnvMove<HpaFault, HpaConfig>[]) {
@@ -206,7 +208,9 @@ function canonicalizer(start: { config: HpaConfig; world: HpaWorld }, alphabet: 
     key += `|${ctx.pending.map((a: HpaAction) => (a.kind === 'create' ? 'c' : `d${a.waitForStop ? 'w' : ''}:${nameOf(a.name)}`)).join(',')}`;
     key += `|${Math.min(ctx.consecutiveErrors, errorCap)}`;
     if (ctx.policyMemory.recommendations.length) {
-      const live = ctx.policyMemory.recommendations.filter((r) => r.at >= t - ctx.config.downscaleStabilizationMs);
+      // A policy module may read any of its recommendations: only the kubernetes policy's expire.
+      const live = isModulePolicy(ctx.config.policy) ? ctx.policyMemory.recommendations
+        : ctx.policyMemory.recommendations.filter((r) => r.at >= t - ctx.config.downscaleStabilizationMs);
       key += `|${live.map((r) => `${r.at - t}:${r.replicas}`).sort().join(',')}`;
     }
     // A policy module's own state is opaque: all of it matters (its times are not made relative).

@@ -9,6 +9,15 @@
  *   import type { Policy } from 'loopscope/policy';
  *   export const policy: Policy = ({ observation, config, memory }) => ({ … });
  *
+ * What the simulator and the explorer need from a policy (the built-ins keep it too):
+ * - pure: the same input gives the same Decision — no module-level variables carried between
+ *   calls; what must persist goes in `memory.state` (plain JSON), which comes back next period;
+ * - times read only as differences (observation.at − createdAt, at − memory's times): the explorer
+ *   merges states that differ only by a shift in time;
+ * - bounded memory: a counter in `memory.state` is capped, a list is pruned, or the explorer's
+ *   states never end.
+ * The sandbox takes away the clock and Math.random; a call has 1 s, then the period fails.
+ *
  * This file is also evaluated INSIDE the module's sandbox (sim/user-controller/policy-sandbox.ts),
  * so it imports nothing at run time (types only) and touches nothing outside its arguments.
  */
