@@ -15,6 +15,9 @@ import { controllerOf } from '../../sim/trace';
 import { InputError } from '../../sim/scenario/errors';
 import { EMPTY_POLICY_MEMORY, DEFAULT_CONFIG } from '../../machines/incus-hpa';
 import { loadPolicySandbox } from '../../sim/user-controller/policy-sandbox';
+import { keySafety } from '../contract/key-safety';
+import { Stepper } from '../../sim/step';
+import type { JsonValue } from '../../machines/incus-hpa';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'cli/loopscope');
@@ -126,6 +129,22 @@ describe('an HPA policy module under the explorer (examples/hpa-policy)', () => 
     expect(run.result.verdicts.find((v) => v.property.name === 'policy-decides')?.status).toBe('holds');
     expect(run.counterexamples.find((x) => x.property === 'at-most-max')?.path.length).toBe(5);
   }, 120_000);
+
+  it('the canonical key is safe with a module\'s memory: merged states agree on every move', () => {
+    const { entry, scenario } = loadScenario('examples/hpa-policy/check.yaml');
+    const alphabet = scenario.timeline.map((e, index) => ({ index, label: entry.check.label(e), entry: e }));
+    const report = keySafety(entry.binding, entry.check, { config: scenario.config, world: scenario.world }, alphabet);
+    expect(report.mismatches).toEqual([]);
+    expect(report.states).toBeGreaterThan(10);
+    expect(report.merges).toBeGreaterThan(0);
+    // Directed: the module's state and a failed decision are part of the key.
+    const key = entry.check.canonicalizer({ config: scenario.config, world: scenario.world }, alphabet);
+    const start = new Stepper(entry.binding).initial(scenario.config, scenario.world);
+    const withContext = (over: object) => ({ ...start, snapshot: { ...start.snapshot, context: { ...start.snapshot.context, ...over } } as typeof start.snapshot });
+    const memory = (state: JsonValue) => ({ policyMemory: { recommendations: [], state } });
+    expect(key(withContext(memory({ low: 0 })))).not.toBe(key(withContext(memory({ low: 1 }))));
+    expect(key(withContext({ policyFailed: true }))).not.toBe(key(withContext({ policyFailed: false })));
+  }, 60_000);
 
   it('a module that throws on some input: check reports policy-decides violated with the shortest trace to it', () => {
     const { run, verdicts } = check(scenarioWith(keep(`throw new Error('too hot');`)));
