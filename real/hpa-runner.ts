@@ -79,8 +79,8 @@ export class RealHpaRunner {
   private readonly created = new Map<string, number>();
   private readonly ownEvents = new OwnEvents(() => this.now());
   private watcher: LifecycleWatcher | undefined;
-  /** A wake-up arrived while the loop was not waiting: why, to observe again as soon as it waits. */
-  private dirty: string | undefined;
+  /** A wake-up arrived while the loop was not waiting: why and when, to observe again as soon as it waits. */
+  private dirty: { why: string; at: number } | undefined;
   private wakeTimer: ReturnType<typeof setTimeout> | undefined;
   private wakeWhy: string | undefined;
   private lastObserveAt = -Infinity;
@@ -148,12 +148,13 @@ export class RealHpaRunner {
   private fireWake(why: string): void {
     if (!this.snapshot || this.stopped) return;
     if (!this.snapshot.matches('waiting')) {
-      this.dirty ??= why;
+      this.dirty ??= { why, at: this.now() };
       return;
     }
     const early = this.lastObserveAt + WAKE_MIN_GAP_MS - this.now();
     if (early > 0) {
-      this.wakeTimer = setTimeout(() => { this.wakeTimer = undefined; this.fireWake(why); }, early);
+      // Events arriving meanwhile join this wake-up.
+      this.wakeTimer = setTimeout(() => { this.wakeTimer = undefined; this.wakeWhy = undefined; this.fireWake(why); }, early);
       return;
     }
     if (this.clock.fireNow() > 0) {
@@ -338,10 +339,11 @@ export class RealHpaRunner {
       if (actor !== 'observe') facts.act = { kind: actor, ...(actor === 'delete' && acted?.kind === 'delete' ? { instance: acted.name } : {}), outcome: 'error' };
     }
     if (!wasWaiting && snapshot.matches('waiting') && this.dirty !== undefined) {
-      const why = `${this.dirty} (during the period)`;
+      const { why, at } = this.dirty;
       this.dirty = undefined;
+      // Only if this period's observe began before the event (after a backoff it began after: seen).
       // After this snapshot is recorded: the period timer is scheduled by then.
-      setImmediate(() => this.fireWake(why));
+      if (this.lastObserveAt <= at) setImmediate(() => this.fireWake(`${why} (during the period)`));
     }
     let note = hpaBinding.note?.(snapshot.context, event);
     if (event.type === 'xstate.done.actor.createPod' || event.type === 'xstate.done.actor.deletePod') {
