@@ -14,6 +14,9 @@ import type { LabUrl } from './lab/url';
 import { locationParams, parseUrl, replaceUrl } from './lab/url';
 import { checkTime, checkUrlNames } from './lab/url-check';
 import { loopById } from '../sim/loops/registry';
+import { linkMoment } from './chapters/Chapters';
+import { TourBar } from './tour/TourBar';
+import { TOUR } from './tour/stops';
 
 /** Builds the simulation the URL names; a bad scenario file shows its InputError. */
 function useSimSession(url: LabUrl, resets: number): { session?: LabSession; error?: string; late?: string } {
@@ -68,6 +71,8 @@ function PresenterExit({ onExit }: { onExit(): void }) {
 function initialUrl(): { url: LabUrl; problems: string[] } {
   const parsed = parseUrl(locationParams());
   const named = checkUrlNames(parsed.url);
+  // A link to a tour stop without its own moment= opens the stop's chapter.
+  if (named.url.tour !== undefined && parsed.url.moment === undefined && named.url.moment) linkMoment(named.url.moment);
   return { url: named.url, problems: [...parsed.problems, ...named.problems] };
 }
 
@@ -107,10 +112,23 @@ export function App() {
     if (patch.presenter === true) screen.enter();
     // Side by side stays on for another scenario of the same loop (its policies), not for another loop.
     const otherLoop = 'loop' in patch && patch.loop !== url.loop;
-    change(newRun ? { ...patch, t: undefined, moment: undefined, ...(otherLoop ? { compare: undefined } : {}) } : patch);
+    // Another run chosen by hand leaves the tour.
+    change(newRun ? { ...patch, t: undefined, moment: undefined, tour: undefined, ...(otherLoop ? { compare: undefined } : {}) } : patch);
     // A page opened from the home page starts at its top (banner and controls in view).
     if ('scenario' in patch) window.scrollTo(0, 0);
   };
+  /** A stop of the talk's tour: its scenario, fresh, at its prepared chapter. */
+  const goTour = (stop: number) => {
+    const to = TOUR[stop - 1];
+    if (!to) return;
+    linkMoment(to.moment);
+    setTraceSession(null);
+    setProblems([]);
+    setLive(null);
+    change({ tour: stop, loop: to.loop, scenario: to.scenario, seed: undefined, policy: undefined, t: undefined, moment: to.moment, compare: undefined });
+    window.scrollTo(0, 0);
+  };
+  const touring = url.tour !== undefined && live === null && !traceSession && !comparing && url.scenario === TOUR[url.tour - 1]?.scenario;
   const onTrace = (trace: Trace, fileName: string) => {
     setTraceSession(new LabSession({ kind: 'trace', trace, fileName }));
     setLive(null);
@@ -128,6 +146,11 @@ export function App() {
         {url.presenter && (live !== null || !session) && <PresenterExit onExit={leavePresenter} />}
         {shown.length > 0 && <UrlProblems problems={shown} onDismiss={() => { setProblems([]); setLateSeen(true); }} />}
         {sim.error && <pre className="input-error" data-testid="scenario-error">{sim.error}</pre>}
+        {touring && url.tour !== undefined && (
+          <PanelBoundary name="tour" resetKey={url.tour}>
+            <TourBar stop={url.tour} onGo={goTour} onLeave={() => change({ tour: undefined })} />
+          </PanelBoundary>
+        )}
         <PanelBoundary name={live !== null ? 'live' : session ? 'lab' : 'home'} resetKey={session ?? live}>
           {live !== null
             ? <LivePage initialUrl={live} presenter={url.presenter} />
@@ -139,7 +162,7 @@ export function App() {
                 onExitPresenter={url.presenter ? leavePresenter : undefined}
                 onSideBySide={policies && !traceSession ? () => change({ compare: policies.slice(0, 2) }) : undefined}
                 onReset={() => { setTraceSession(null); setResets((r) => r + 1); }} />
-            : !sim.error && <Home onOpen={(loop, scenario) => onBarChange({ loop, scenario, seed: undefined, policy: undefined })} />}
+            : !sim.error && <Home onOpen={(loop, scenario) => onBarChange({ loop, scenario, seed: undefined, policy: undefined })} onTour={() => goTour(1)} />}
         </PanelBoundary>
       </div>
     </LanguageProvider>

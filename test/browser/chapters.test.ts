@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { TOUR } from '../../web/tour/stops';
+import { englishIn } from './english';
 import { hasChromium, missingChromiumMessage, mustRun, useLabPage } from './harness';
 
 // Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
@@ -43,4 +45,36 @@ describe.runIf(runSuite)('chapters (scenario moments) in chromium', () => {
     expect(await text('chapter-problem')).toMatch(/moment "second-act": expected one of load-arrives, first-scale-up, instance-is-running, leftover-stopped-pod, first-act/);
     expect(await text('time')).toBe('0:00');
   }, 180_000);
+
+  it('the talk\'s tour visits every loop in the talk\'s order, each at its prepared chapter; [ and ] move; pt-BR; a bad stop is named', async () => {
+    await lab.page.goto(`${lab.base}`, { timeout: 120_000 });
+    await lab.page.getByTestId('start-tour').click();
+    const order: string[] = [];
+    for (let stop = 1; stop <= TOUR.length; stop++) {
+      if (stop > 1) await lab.page.keyboard.press(']');
+      await lab.page.locator(`[data-testid="tour-bar"][data-stop="${stop}"]`).waitFor({ timeout: 60_000 });
+      const { loop, moment } = TOUR[stop - 1]!;
+      await lab.page.locator(`[data-testid="lab"][data-loop="${loop}"]`).waitFor({ timeout: 60_000 });
+      // The stop opens at its chapter: that chapter is the frame on screen.
+      await lab.page.locator(`[data-testid="chapter-${moment}"][data-current="true"]`).waitFor({ timeout: 60_000 });
+      expect(await lab.page.getByTestId('chapter-problem').count()).toBe(0);
+      order.push(loop);
+    }
+    expect(order).toEqual(['cron', 'puppet', 'systemd-restart', 'terraform', 'kubernetes', 'incus-hpa']);
+    expect(await lab.page.getByTestId('tour-next').isDisabled()).toBe(true);
+    await lab.page.keyboard.press('[');
+    await lab.page.locator('[data-testid="tour-bar"][data-stop="5"]').waitFor();
+    expect(lab.page.url()).toContain('tour=5');
+
+    // A link to a stop, in Portuguese: the bar has no English left.
+    await open('?tour=3&lang=pt-BR');
+    await lab.page.locator('[data-testid="chapter-start-limit-hit"][data-current="true"]').waitFor({ timeout: 60_000 });
+    const bar = await lab.page.getByTestId('tour-bar').innerText();
+    expect(bar).toContain('Parada 3 de 6');
+    for (const line of bar.split('\n').filter((l) => l.trim())) expect(englishIn(line), line).toBeUndefined();
+
+    await lab.page.goto(`${lab.base}?tour=9`, { timeout: 120_000 });
+    expect(await text('url-problems')).toMatch(/tour=9: no such stop \(expected 1 to 6\)/);
+    await lab.page.getByTestId('home').waitFor();
+  }, 240_000);
 });

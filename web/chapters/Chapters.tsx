@@ -14,9 +14,14 @@ export interface ChaptersProps {
   linked?: string | undefined;
 }
 
-/** The link's moment when the page was opened (read once: later URL rewrites keep or drop it). */
-const LINKED_AT_LOAD = typeof location === 'undefined' ? null : new URLSearchParams(locationParams()).get('moment');
-let linkUsed = false;
+/** The moment to jump to when the next run opens: the link's when the page was opened, or one a
+ * tour stop asks for (linkMoment). Used once: later URL rewrites keep or drop it. */
+let pendingLink: string | null = typeof location === 'undefined' ? null : new URLSearchParams(locationParams()).get('moment');
+
+/** Asks the next run that opens to show this chapter (a tour stop opening its scenario). */
+export function linkMoment(name: string): void {
+  pendingLink = name;
+}
 
 /** The scenario's chapters (its `moments:`): a list of buttons that jump to each; a link's
  * `moment=name` jumps once when the run opens, and an unknown name says what was expected. */
@@ -24,11 +29,11 @@ export function Chapters({ session, linked }: ChaptersProps) {
   const lang = useLanguage();
   const text = CHAPTER_TEXT[lang];
   const [problem, setProblem] = useState<string | null>(null);
-  const target = linked ?? (linkUsed ? null : LINKED_AT_LOAD);
+  const target = linked ?? pendingLink;
 
   useEffect(() => {
     if (!target) return;
-    linkUsed = true;
+    pendingLink = null;
     const moment = findMoment(session, target);
     if (!moment) setProblem(`${text.unknown} "${target}": ${text.expected} ${momentNames(session).join(', ')}`);
     else if (!jumpTo(session, moment)) setProblem(`${text.unknown} "${target}": ${text.notInRun}`);

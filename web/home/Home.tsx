@@ -1,14 +1,16 @@
 import { useLanguage, useT } from '../i18n/i18n';
 import { scenariosOf } from '../lab/scenarios';
+import { TOUR_TEXT } from '../tour/messages';
 import { TIMELINE } from './loops';
 
 /** The loops as a timeline; a loop is runnable once it has a scenario. */
-export function Home({ onOpen }: { onOpen(loop: string, scenario: string): void }) {
+export function Home({ onOpen, onTour }: { onOpen(loop: string, scenario: string): void; onTour(): void }) {
   const t = useT();
   const lang = useLanguage();
   return (
     <main className="home" data-testid="home">
       <p className="tagline">{t('tagline')}</p>
+      <button className="start-tour" data-testid="start-tour" onClick={onTour}>▶ {TOUR_TEXT[lang].start}</button>
       <ol className="timeline">
         {TIMELINE.map((card) => {
           const scenarios = scenariosOf(card.id);

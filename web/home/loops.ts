@@ -33,7 +33,7 @@ const CARDS = {
     year: 2010, name: 'systemd',
     observe: { en: 'the service’s main process exits', 'pt-BR': 'o processo principal do serviço termina' },
     compare: { en: 'Restart= policy and the start-limit window', 'pt-BR': 'a política Restart= e a janela de start-limit' },
-    act: { en: 'restart after RestartSec, or give up (failed)', 'pt-BR': 'reinicia após RestartSec, ou desiste (failed)' },
+    act: { en: 'restart after RestartSec, or give up (failed)', 'pt-BR': 'reinicia após RestartSec, ou desiste (estado “failed”)' },
   },
   'terraform': {
     year: 2011, name: 'Terraform',

@@ -3,6 +3,7 @@ import { LOOP_IDS, loopById } from '../../sim/loops/registry';
 import { clock } from './format';
 import { SCENARIOS } from './scenarios';
 import type { LabUrl } from './url';
+import { TOUR } from '../tour/stops';
 
 /**
  * Checks the URL's names against what the lab has: the loop, the scenario (and that it is that
@@ -12,6 +13,16 @@ import type { LabUrl } from './url';
 export function checkUrlNames(url: LabUrl): { url: LabUrl; problems: string[] } {
   const problems: string[] = [];
   const out = { ...url };
+  if (out.tour !== undefined) {
+    const stop = TOUR[out.tour - 1];
+    if (!stop) {
+      problems.push(`tour=${out.tour}: no such stop (expected 1 to ${TOUR.length})`);
+      delete out.tour;
+    } else if (out.scenario === undefined) {
+      // A link to a stop opens its scenario at its chapter.
+      Object.assign(out, { loop: stop.loop, scenario: stop.scenario, moment: out.moment ?? stop.moment });
+    }
+  }
   if (out.loop !== undefined && !isLoopId(out.loop)) {
     problems.push(`loop=${out.loop}: no such loop (expected one of ${LOOP_IDS.join(', ')})`);
     delete out.loop;

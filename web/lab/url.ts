@@ -15,6 +15,8 @@ export interface LabUrl {
   lang: Language;
   /** Side by side: the policies of the columns (`compare=seed,kubernetes`; `scenario` = the scenario's own). */
   compare?: string[];
+  /** The talk's tour: the stop shown (1 = cron … 6 = the Incus HPA lab; web/tour/stops.ts). */
+  tour?: number;
 }
 
 /** A link's time: ms ("90000"), a duration ("1m30s", "90s", "1.5s") or the lab's clock ("1:30", "1:02:03"). */
@@ -46,6 +48,11 @@ export function parseUrl(search: string): { url: LabUrl; problems: string[] } {
     if (/^\d+$/.test(seed) && Number.isSafeInteger(Number(seed))) url.seed = Number(seed);
     else problems.push(`seed=${seed}: expected a whole number ≥ 0 (e.g. seed=4)`);
   }
+  const tour = p.get('tour');
+  if (tour !== null) {
+    if (/^\d{1,3}$/.test(tour)) url.tour = Number(tour);
+    else problems.push(`tour=${tour}: expected a stop number (1, 2, …)`);
+  }
   const t = p.get('t');
   if (t !== null) {
     const ms = parseLinkTime(t);
@@ -66,6 +73,7 @@ export function urlSearch(u: LabUrl): string {
   if (u.t !== undefined) p.set('t', String(Math.round(u.t)));
   if (u.moment) p.set('moment', u.moment);
   if (u.compare?.length) p.set('compare', u.compare.join(','));
+  if (u.tour !== undefined) p.set('tour', String(u.tour));
   if (u.presenter) p.set('presenter', '1');
   if (u.lang !== 'en') p.set('lang', u.lang);
   const s = p.toString();
