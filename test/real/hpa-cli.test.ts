@@ -97,7 +97,7 @@ describe.skipIf(skipReal)('loopscope real (the command)', () => {
   it('`real load` spreads a demand across the owned running pods through exec, and --demand 0 removes it', async () => {
     const cfg = join(dir, 'once.yaml'); // the 2 pods of the previous test
     const usage = async () => (await client.listInstances({ recursion: 2 }))
-      .filter((i) => i.config['user.loopscope.hpa'] === hpa.name).map((i) => i.state?.memory.usage ?? 0);
+      .filter((i) => i.config?.['user.loopscope.hpa'] === hpa.name).map((i) => i.state?.memory.usage ?? 0);
     const r = await runCli(['real', 'load', '--config', cfg, '--demand', '60MiB']);
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n').map((l) => l.replace(/^\S+: /, ''))).toEqual(['30 MiB in /dev/shm/loopscope-load', '30 MiB in /dev/shm/loopscope-load']);

@@ -58,7 +58,8 @@ export function realConfig(hpa: { name: string; prefix: string }, over: Partial<
 }
 
 export async function ownedInstances(client: IncusClient, hpa: string) {
-  return (await client.listInstances({ recursion: 1 })).filter((i) => i.config[OWNER_KEY] === hpa);
+  // An instance read mid-create may have no config yet.
+  return (await client.listInstances({ recursion: 1 })).filter((i) => i.config?.[OWNER_KEY] === hpa);
 }
 
 /** Force-removes instances (ours, or named ones the test made), retrying while Incus is busy. */

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncusClient } from '../../real/incus';
 import { runInProcess } from '../cli/in-process';
 import { fingerprintOf, openHttpsListener, type HttpsListener } from './https-listener';
-import { cleanupOwned, ownedInstances, requireDaemon, runCli, skipReal, sleep, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { cleanupOwned, deleteLease, ownedInstances, requireDaemon, runCli, skipReal, sleep, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('real-safety.test');
 const hpa = uniqueHpa('rs');
@@ -37,7 +37,7 @@ describe.skipIf(skipReal)('real mode: bad input is refused before anything is do
     client = await IncusClient.connect({ socketPath });
   }, 60_000);
   afterAll(async () => {
-    if (client) { await cleanupOwned(client, hpa.name); await client.close(); }
+    if (client) { await cleanupOwned(client, hpa.name); await deleteLease(client, hpa.name); await client.close(); }
     rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
