@@ -80,7 +80,7 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
       <div className="lab-bar">
         <Controls playing={playing} speed={speed} canStepBack={session.index > 0} onTogglePlay={togglePlay}
           onStep={step} onStepBack={stepBack} onReset={() => { setPlaying(false); onReset(); }} onSpeed={setSpeed} />
-        <Scrubber index={session.index} count={session.frames.length} atPresent={session.atPresent}
+        <Scrubber index={session.index} count={session.frames.length} atPresent={session.atPresent} cycleStart={session.cycleStart}
           onSeek={(i) => { setPlaying(false); session.seek(i); }} />
         {presenter && !screen.full && (
           <button className="fullscreen-prompt" data-testid="fullscreen-prompt" onClick={screen.enter} title={`${t('enterFullscreen')} (f)`}>⤢ {t('enterFullscreen')}</button>

@@ -60,6 +60,8 @@ const en = {
   urlProblem: 'This link has a problem', traceProblem: 'This trace has a problem', panelFailed: 'This panel could not be drawn',
   forkedAt: 'Forked the run at', forkedDiscarded: 'what had happened after it was discarded (it ran to',
   avgShort: 'avg',
+  // a liveness counterexample (lasso): its cycle under the scrubber
+  repeatsForever: 'repeats forever', lassoTitle: 'From this frame to the last, the run repeats forever (a lasso counterexample): click to go to the start of the cycle',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -118,6 +120,7 @@ const ptBR: Record<MessageKey, string> = {
   urlProblem: 'Este link tem um problema', traceProblem: 'Este trace tem um problema', panelFailed: 'Este painel não pôde ser desenhado',
   forkedAt: 'A execução foi bifurcada em', forkedDiscarded: 'o que tinha acontecido depois foi descartado (ia até',
   avgShort: 'média',
+  repeatsForever: 'repete para sempre', lassoTitle: 'Deste quadro até o último, a execução se repete para sempre (um contraexemplo em laço): clique para ir ao início do ciclo',
 };
 
 export const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, 'pt-BR': ptBR };

@@ -39,6 +39,8 @@ export class LabSession {
   }
 
   get runner(): AnyRunner | undefined { return this.source.kind === 'sim' ? this.source.runner : undefined; }
+  /** A lasso trace's first frame of the cycle that repeats forever (a liveness counterexample), if any. */
+  get cycleStart(): number | undefined { return this.source.kind === 'trace' ? this.source.trace.lasso?.cycleStart : undefined; }
   get scenarioName(): string { return this.source.kind === 'sim' ? this.source.scenario : this.source.trace.scenario; }
   get durationMs(): number { return this.source.kind === 'sim' ? this.source.durationMs : (this.frames.at(-1)?.t ?? 0); }
   /** The index of the frame on screen. */
