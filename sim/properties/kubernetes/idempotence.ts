@@ -3,7 +3,7 @@ import type { ControllerConfig, ControllerContext, KObject, Write, WriteOutcome 
 import { patched } from '../../../machines/kubernetes';
 import type { CheckProperty } from '../../check/model';
 import { isUserController } from '../../user-controller/declared';
-import type { KubeWorld } from '../../worlds/kubernetes';
+import type { KubeWorld, ReconcileWatch } from '../../worlds/kubernetes';
 import { store as st } from '../../worlds/kubernetes';
 import { contextOf, worldAt } from './view';
 
@@ -24,50 +24,73 @@ import { contextOf, worldAt } from './view';
 
 type Property = CheckProperty<KubeWorld, ControllerConfig>;
 
+const watchedObjects = (world: KubeWorld) => {
+  const kinds = world.informer?.kinds ?? [];
+  return Object.values(world.store.objects).filter((o) => kinds.includes(o.kind));
+};
+
+/** How a watched object stands against the reconcile: as read (v), as its writes left it (o), or changed by someone else (x). */
+function flagOf(r: ReconcileWatch, key: string, rv: number): 'v' | 'o' | 'x' {
+  if (r.view[key]?.[0] === rv) return 'v';
+  return r.ours[key] === rv ? 'o' : 'x';
+}
+
+/** After a batch: record what its writes left, then whether the store is still the view plus those writes. */
+function afterBatch(world: KubeWorld, r: ReconcileWatch, batch: readonly WriteOutcome[]): ReconcileWatch {
+  const ours = { ...r.ours };
+  const deleted = [...r.deleted];
+  for (const { write: w, error, tolerated } of batch) {
+    if (error !== undefined || tolerated !== undefined || w.verb === 'event') continue;
+    if (w.verb === 'create') {
+      const m = w.object.metadata;
+      const key = m.name !== undefined ? st.storeKey(w.object.kind, m.namespace, m.name)
+        : watchedObjects(world).filter((o) => o.kind === w.object.kind && o.metadata.namespace === m.namespace && o.metadata.name.startsWith(m.generateName ?? '')
+          && !(st.storeKeyOf(o) in r.view) && !(st.storeKeyOf(o) in ours)).sort((a, b) => b.metadata.resourceVersion - a.metadata.resourceVersion).map(st.storeKeyOf)[0];
+      if (key !== undefined) ours[key] = world.store.objects[key]?.metadata.resourceVersion ?? null;
+      continue;
+    }
+    const key = w.verb === 'update' || w.verb === 'updateStatus' ? st.storeKeyOf(w.object) : st.storeKey(w.kind, w.namespace, w.name);
+    ours[key] = world.store.objects[key]?.metadata.resourceVersion ?? null;
+    if (w.verb === 'delete' && r.view[key]) deleted.push(r.view[key][1]);
+  }
+  const next = { ...r, ours, deleted };
+  const present = watchedObjects(world);
+  const clean = r.clean && present.every((o) => flagOf(next, st.storeKeyOf(o), o.metadata.resourceVersion) !== 'x')
+    // Gone since the read: deleted by this reconcile, or collected with an owner it deleted.
+    && Object.entries(r.view).every(([key, [, , owners]]) => world.store.objects[key] !== undefined || key in ours || owners.some((u) => deleted.includes(u)));
+  return { ...next, clean };
+}
+
 /** The monitor (binding.monitor): a user's controller only, so built-in runs keep their worlds and keys. */
 export function observeIdempotence(world: KubeWorld, event: EventObject, snapshot: AnyMachineSnapshot): KubeWorld {
   const ctx = snapshot.context as ControllerContext;
   if (!isUserController(ctx.config.reconciler)) return world;
-  const m = world.idempotence ?? { reconciling: null, armed: null };
-  if (event.type === 'xstate.done.actor.readCache' && ctx.current !== null) return { ...world, idempotence: { ...m, reconciling: ctx.current } };
-  // The last batch answered and the reconcile is over (the reconcileHandler has cleared `current`).
-  if (event.type === 'xstate.done.actor.apiWrite' && ctx.current === null && m.reconciling !== null && ctx.view && ownWritesOnly(world, ctx.view.objects, ctx.writes)) {
-    return { ...world, idempotence: { reconciling: null, armed: { key: m.reconciling, revision: world.store.revision } } };
+  const m = world.idempotence ?? { reading: null, armed: null };
+  if (event.type === 'xstate.done.actor.readCache' && ctx.current !== null && ctx.view) {
+    const view: ReconcileWatch['view'] = {};
+    for (const o of ctx.view.objects) view[st.storeKeyOf(o)] = [o.metadata.resourceVersion, o.metadata.uid, o.metadata.ownerReferences.map((r) => r.uid)];
+    return { ...world, idempotence: { ...m, reading: { key: ctx.current, view, ours: {}, deleted: [], clean: true } } };
+  }
+  if (event.type === 'xstate.done.actor.apiWrite' && m.reading) {
+    const batch = ctx.plan?.batches[ctx.batchIndex - 1]?.length ?? 0;
+    const reading = afterBatch(world, m.reading, batch ? ctx.writes.slice(-batch) : []);
+    // The reconcile is over (the reconcileHandler has cleared `current`): arm if every write went
+    // through and the store is what the reconcile read plus what it wrote.
+    if (ctx.current !== null) return { ...world, idempotence: { ...m, reading } };
+    const ok = ctx.writes.length > 0 && ctx.writes.every((w) => w.error === undefined) && reading.clean;
+    return { ...world, idempotence: { reading: null, armed: ok ? { key: reading.key, revision: world.store.revision } : m.armed } };
   }
   return world.idempotence ? world : { ...world, idempotence: m };
 }
 
-/**
- * The store is the reconcile's view plus its own writes and nothing else: every write went through,
- * and each watched object either is as the reconcile saw it or is one its writes touched (created,
- * updated, patched, deleted — with what the plane does to those at once, such as binding a new pod
- * or collecting a deleted owner's dependents). A change by anyone else (kubectl, a fault, an object
- * the cache had not shown yet) leaves nothing to judge.
- */
-function ownWritesOnly(world: KubeWorld, seen: readonly KObject[], done: readonly WriteOutcome[]): boolean {
-  if (done.length === 0 || done.some((o) => o.error !== undefined)) return false;
-  const touched = new Set<string>();
-  const created: { kind: string; namespace: string; name?: string; prefix?: string }[] = [];
-  for (const { write: w, tolerated } of done) {
-    if (w.verb === 'create') { if (tolerated === undefined) created.push({ kind: w.object.kind, namespace: w.object.metadata.namespace, ...(w.object.metadata.name ? { name: w.object.metadata.name } : { prefix: w.object.metadata.generateName ?? '' }) }); }
-    else if (w.verb === 'update' || w.verb === 'updateStatus') touched.add(st.storeKeyOf(w.object));
-    else if (w.verb !== 'event') touched.add(st.storeKey(w.kind, w.namespace, w.name));
-  }
-  const kinds = world.informer?.kinds ?? [];
-  const before = new Map(seen.map((o) => [st.storeKeyOf(o), o]));
-  const deletedUids = new Set(seen.filter((o) => touched.has(st.storeKeyOf(o))).map((o) => o.metadata.uid));
-  for (const o of Object.values(world.store.objects)) {
-    if (!kinds.includes(o.kind)) continue;
-    const key = st.storeKeyOf(o);
-    const was = before.get(key);
-    if (was) { if (was.metadata.resourceVersion !== o.metadata.resourceVersion && !touched.has(key)) return false; continue; }
-    const i = created.findIndex((c) => c.kind === o.kind && c.namespace === o.metadata.namespace && (c.name !== undefined ? c.name === o.metadata.name : o.metadata.name.startsWith(c.prefix ?? '')));
-    if (i === -1) return false;
-    created.splice(i, 1);
-  }
-  // Gone since the read: deleted by this reconcile, or collected with an owner it deleted.
-  return seen.every((o) => world.store.objects[st.storeKeyOf(o)] !== undefined || touched.has(st.storeKeyOf(o))
-    || o.metadata.ownerReferences.some((r) => deletedUids.has(r.uid)));
+/** The monitor's part of the canonical key: the armed key (while the store is as it left it) and,
+ * during a reconcile, how each watched object stands against it. */
+export function idempotenceKey(world: KubeWorld): string {
+  const r = world.idempotence?.reading;
+  const reading = !r ? '' : `${r.key}${r.clean ? '' : '!'}|${watchedObjects(world).map((o) => [st.storeKeyOf(o), flagOf(r, st.storeKeyOf(o), o.metadata.resourceVersion)] as const)
+    .filter(([, f]) => f !== 'v').map(([k, f]) => `${k}${f}`).join(',')}|${Object.keys(r.view).filter((k) => !world.store.objects[k]).map((k) => `${k}${k in r.ours ? 'o' : ''}`).join(',')}`
+    + `|${r.deleted.length}`;
+  return `armed ${armedKey(world) ?? ''} ${reading}`;
 }
 
 /** The armed key while the store is still exactly as that reconcile left it (for the canonical key too). */

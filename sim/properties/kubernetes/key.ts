@@ -11,7 +11,7 @@ import type { StepState } from '../../step';
 import { opPositions, queueKey } from '../../check/queue-key';
 import type { AgendaItem, KubeWorld } from '../../worlds/kubernetes';
 import { worldAt } from './view';
-import { armedKey } from './idempotence';
+import { idempotenceKey } from './idempotence';
 
 type State = StepState<KubeWorld, ControllerConfig>;
 
@@ -194,7 +194,7 @@ export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_
   parts.push(`gc ${Object.keys(world.collected).filter((k) => world.collected[k]! > 0).sort().join(',')}`);
   for (const b of world.builtins) parts.push(`builtin ${b} ${memoryKey(b, world.builtinMemory[b], world, t)}`);
   // A user's controller: the key whose next reconcile of this very state idempotence judges.
-  if (world.idempotence) parts.push(`armed ${armedKey(world) ?? ''}`);
+  if (world.idempotence) parts.push(idempotenceKey(world));
   // ---- what is queued to happen
   return parts.join('\n') + queueKey(state, opPositions(world.ops));
 }

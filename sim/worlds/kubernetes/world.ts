@@ -84,6 +84,19 @@ type PendingOp =
   | { id: number; kind: 'read'; doneAt: number; request: string }
   | { id: number; kind: 'write'; doneAt: number; batch: Write[] };
 
+/** What the monitor keeps about the reconcile in progress (world.idempotence.reading; sim/properties/kubernetes/idempotence.ts). */
+export interface ReconcileWatch {
+  key: string;
+  /** The watched objects the reconcile read: store key → [resourceVersion, uid, owner uids]. */
+  view: Record<string, [number, string, string[]]>;
+  /** Objects its writes left, with the resourceVersion they left (null: gone). */
+  ours: Record<string, number | null>;
+  /** uids of objects it deleted (their dependents may go with them). */
+  deleted: string[];
+  /** No one else has changed a watched object since the read (checked after every batch). */
+  clean: boolean;
+}
+
 export interface KubeWorld {
   rng: RngState;
   params: KubeParams;
@@ -108,10 +121,11 @@ export interface KubeWorld {
   /** A monitor: dependents the garbage collector deleted because their last owner went, by the
    * owner's kind (an owner whose finalizer cleaned up first leaves it nothing to do). */
   collected: Record<string, number>;
-  /** A monitor, for a user's controller only (sim/properties/kubernetes/idempotence.ts): the key
-   * being reconciled, and the last reconcile whose writes all went through with the store
-   * revision they left (a reconcile of that key on exactly that state must change nothing). */
-  idempotence?: { reconciling: string | null; armed: { key: string; revision: number } | null };
+  /** A monitor, for a user's controller only (sim/properties/kubernetes/idempotence.ts): the
+   * reconcile in progress (what it read and wrote), and the last one whose writes all went through
+   * and left the store as it read it plus those writes, with the store revision then (a reconcile
+   * of that key on exactly that state must change nothing). */
+  idempotence?: { reading: ReconcileWatch | null; armed: { key: string; revision: number } | null };
 }
 
 export function createKubeWorld(seed: number, params: KubeParams, builtins: ReconcilerName[], wakeups: number[] = []): KubeWorld {
