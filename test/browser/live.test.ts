@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncusClient } from '../../real/incus';
 import type { LiveRun } from '../real/live-run';
 import { startLiveRun, writeLiveConfig } from '../real/live-run';
-import { cleanupOwned, ownedInstances, requireDaemon, skipReal, socketPath, uniqueHpa, warnIfSkipped } from '../real/real-helpers';
+import { cleanupOwned, deleteLease, ownedInstances, requireDaemon, skipReal, socketPath, uniqueHpa, warnIfSkipped } from '../real/real-helpers';
 import { hasChromium, launchChromium, missingChromiumMessage, mustRun, offsite, startLab, watch } from './harness';
 
 const runSuite = (hasChromium || mustRun) && !skipReal;
@@ -42,6 +42,7 @@ describe.runIf(runSuite)('live mode in the lab (chromium + real Incus)', () => {
     await server?.close();
     if (client) {
       await cleanupOwned(client, hpa.name);
+      await deleteLease(client, hpa.name);
       await client.close();
     }
     rmSync(dir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import { IncusClient } from '../../real/incus';
 import type { Trace } from '../../sim/trace';
 import { controllerOf } from '../../sim/trace';
 import { parseTrace } from '../../sim/trace-schema';
-import { cleanupOwned, ownedInstances, requireDaemon, runCli, skipReal, sleep, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { cleanupOwned, deleteLease, ownedInstances, requireDaemon, runCli, skipReal, sleep, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('hpa-cli.test');
 const hpa = uniqueHpa('cl');
@@ -34,6 +34,7 @@ describe.skipIf(skipReal)('loopscope real (the command)', () => {
   afterAll(async () => {
     if (client) {
       await cleanupOwned(client, hpa.name);
+      await deleteLease(client, hpa.name);
       await client.close();
     }
     rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,7 @@ import type { LiveSource } from '../../real/live-server';
 import { LiveServer } from '../../real/live-server';
 import type { LiveRun } from './live-run';
 import { liveClient, startLiveRun, upgradeStatus, writeLiveConfig } from './live-run';
-import { cleanupOwned, ownedInstances, requireDaemon, runCli, skipReal, socketPath, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { cleanupOwned, deleteLease, ownedInstances, requireDaemon, runCli, skipReal, socketPath, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('live.test');
 const hpa = uniqueHpa('lv');
@@ -29,6 +29,7 @@ describe.skipIf(skipReal)('loopscope real --live', () => {
     await run?.stop();
     if (client) {
       await cleanupOwned(client, hpa.name);
+      await deleteLease(client, hpa.name);
       await client.close();
     }
     rmSync(dir, { recursive: true, force: true });
