@@ -3,8 +3,10 @@ import { withPolicy } from '../loops/registry';
 import type { LoopBinding } from '../model';
 import type { Trace } from '../trace';
 import type { ReplayInput } from './counterexample';
-import { counterexampleTrace } from './counterexample';
+import { counterexampleTrace, replay, viewOf } from './counterexample';
 import { withLassos } from './lasso-trace';
+import type { OtherHistory } from './other-history';
+import { comparesHistories } from './other-history';
 import type { ExploreOptions, ExploreResult, PathStep } from './explorer';
 import { explore, exploreAsync } from './explorer';
 import { Pool, exploreParallel } from './parallel';
@@ -28,8 +30,9 @@ export interface CheckRun {
   alphabet: EnvMove<unknown, unknown>[];
   promises: readonly string[];
   result: ExploreResult<unknown, unknown>;
-  /** One per violated always/eventually property: its shortest path and its trace. */
-  counterexamples: { property: string; path: PathStep[]; trace: Trace }[];
+  /** One per violated always/eventually property: its shortest path and its trace (and, for a
+   * differential property, the other history it was compared with). */
+  counterexamples: { property: string; path: PathStep[]; trace: Trace; other?: OtherHistory }[];
 }
 
 type AnyCheck = LoopCheck<unknown, unknown, unknown>;
@@ -115,11 +118,20 @@ export async function checkScenarioAsync(entry: LoopEntry, scenario: LoadedScena
 function checkRun(scenario: LoadedScenario, prepared: PreparedCheck, options: CheckOptions, result: ExploreResult<unknown, unknown>): CheckRun {
   const { check, config, policy, alphabet, replayInput, promises } = prepared;
   const counterexamples = result.verdicts.flatMap((v) => (v.status === 'violated' && v.path && v.property.kind !== 'sometimes'
-    ? [{ property: v.property.name, path: v.path, trace: counterexampleTrace(replayInput, v.property, v.path, v.settleMs) }]
+    ? [{ property: v.property.name, path: v.path, trace: counterexampleTrace(replayInput, v.property, v.path, v.settleMs), ...otherHistory(replayInput, v.property, v.path) }]
     : []));
   return {
     scenario, loop: check.loop, config, ...(policy ? { policy } : {}), ...(options.policy !== undefined ? { variant: options.policy } : {}), alphabet, promises, result, counterexamples: withLassos(prepared, result, counterexamples),
   };
+}
+
+/** A differential property's other history, for the state at the end of the counterexample. */
+function otherHistory(input: ReplayInput<unknown, unknown, unknown>, property: CheckProperty<unknown, unknown>, path: PathStep[]) {
+  if (!comparesHistories(property)) return {};
+  const other = property.other(viewOf(replay(input, path)));
+  if (!other) return {};
+  const { trace } = other;
+  return { other: { ...other, trace: { ...trace, scenario: `${input.scenario} · ${other.label}`, seed: input.seed, ...(input.policy ? { policy: input.policy } : {}) } } };
 }
 
 export const anyViolated = (run: CheckRun) => run.result.verdicts.some((v) => v.status === 'violated');

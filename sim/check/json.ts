@@ -1,5 +1,6 @@
 import type { CheckRun } from './check';
 import type { Artifacts, Counterexample } from './artifacts';
+import { otherTracePath } from './artifacts';
 import type { PathStep } from './explorer';
 import { exitCode, isPromised, outcomeOf, runOutcome } from './outcome';
 import { lassoOf } from './lasso-trace';
@@ -46,6 +47,8 @@ export function runJson(run: CheckRun, files: (ce: Counterexample) => Artifacts)
         // With --out the trace is a file (as the lab loads it); otherwise it is inline.
         ...(trace !== undefined ? { traceFile: trace } : { trace: ce.trace }),
         ...(test !== undefined ? { testFile: test } : {}),
+        // A differential finding: the other history it was compared with, and what differs.
+        ...(ce.other ? { other: { label: ce.other.label, difference: ce.other.difference, ...(trace !== undefined ? { traceFile: otherTracePath(trace) } : { trace: ce.other.trace }) } } : {}),
       };
     }),
   };
