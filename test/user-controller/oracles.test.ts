@@ -1,10 +1,16 @@
 // The checks a user's controller gets without writing a property (issue 15, item 4): level-
 // triggered idempotence and Acto's differential oracle. Each finds its planted bug with a pinned
 // shortest trace, and the fixed controller holds on the same bounds.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckRun } from '../../sim/check/check';
 import { checkScenario } from '../../sim/check/check';
 import { loadScenario } from '../../sim/loops';
+
+const CLI = join(resolve(import.meta.dirname, '../..'), 'cli/loopscope');
 
 const movesOf = (run: CheckRun, steps: readonly { kind: string; index?: number }[]) =>
   steps.flatMap((s) => (s.kind === 'env' && s.index !== undefined ? [run.alphabet[s.index]!.label] : []));
@@ -64,4 +70,16 @@ describe('differential oracle: the same desired state ends in the same world, wh
     expect(Object.entries(verdicts).filter(([, v]) => v !== 'holds')).toEqual([]);
     expect(run.result.stats.distinct).toBe(778);
   }, 60_000);
+
+  it('loopscope check prints both histories and writes both traces (--out), exit 1', () => {
+    const out = mkdtempSync(join(tmpdir(), 'loopscope-differential-'));
+    const r = spawnSync(CLI, ['check', '--workers', '1', '--out', out, 'examples/podservice/check-create-only.yaml'], { encoding: 'utf8', timeout: 120_000 });
+    expect(r.status, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/✗ always\s+differential/);
+    expect(r.stdout).toContain('## the other history: the same desired state applied from the start, no faults');
+    expect(r.stdout).toContain('Service default/web-svc spec: {"port":80,"selector":{"app":"web"}} here, {"port":8080,"selector":{"app":"web"}} from the start');
+    const other = join(out, 'podservice-module-create-only.differential.other.trace.json');
+    expect(existsSync(join(out, 'podservice-module-create-only.differential.trace.json'))).toBe(true);
+    expect(JSON.parse(readFileSync(other, 'utf8')).scenario).toBe('podservice-module-create-only · the same desired state applied from the start, no faults');
+  }, 120_000);
 });
