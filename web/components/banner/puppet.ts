@@ -1,5 +1,6 @@
 import type { PuppetController } from '../../../sim/loops/puppet-controller';
 import { controllerOf } from '../../../sim/trace';
+import { reportStatusText } from '../../worlds/puppet/puppetView';
 import type { BannerOf } from './types';
 import { EMPTY, list, pick } from './types';
 
@@ -33,7 +34,7 @@ export const puppetBanner: BannerOf = (frames, index, lang) => {
   const changed = refs(resources, 'changed');
   const failed = refs(resources, 'failed');
   const acted = !tx && r
-    ? pick(lang, `report of run ${r.run}: ${r.status}, exit code ${r.exitCode}, ${r.changes} changes`, `relatório da execução ${r.run}: ${r.status}, código de saída ${r.exitCode}, ${r.changes} mudanças`)
+    ? pick(lang, `report of run ${r.run}: ${r.status}, exit code ${r.exitCode}, ${r.changes} changes`, `relatório da execução ${r.run}: ${reportStatusText(r.status, lang)}, código de saída ${r.exitCode}, ${r.changes} mudanças`)
     : [changed.length ? pick(lang, `changed ${list(changed)}`, `alterou ${list(changed)}`) : '', failed.length ? pick(lang, `failed ${list(failed)}`, `falhou ${list(failed)}`) : ''].filter(Boolean).join('; ');
   return { observed, compared, decided, acted };
 };

@@ -23,7 +23,7 @@ export const terraformBanner: BannerOf = (frames, index, lang) => {
   const r = c.result;
   const a = c.applied;
   const acted = r
-    ? (r.ok ? pick(lang, `Apply complete! ${r.added} added, ${r.changed} changed, ${r.destroyed} destroyed`, `Apply concluído! ${r.added} criados, ${r.changed} alterados, ${r.destroyed} destruídos`)
+    ? (r.ok ? pick(lang, `Apply complete! ${r.added} added, ${r.changed} changed, ${r.destroyed} destroyed`, `Aplicação concluída! ${r.added} criados, ${r.changed} alterados, ${r.destroyed} destruídos`)
       : pick(lang, `apply failed (exit ${r.exitCode}): ${r.notApplied} not applied${c.lastError ? ` — ${c.lastError}` : ''}`, `apply falhou (saída ${r.exitCode}): ${r.notApplied} não aplicados${c.lastError ? ` — ${c.lastError}` : ''}`))
     : c.applying ? pick(lang, `${c.applying.address}: ${verb(c.applying.kind)}… (${a?.done.length ?? 0} done)`, `${c.applying.address}: ${verb(c.applying.kind)}… (${a?.done.length ?? 0} feitos)`)
     : a ? pick(lang, `${a.done.length} done${a.failed.length ? `, ${a.failed.length} failed` : ''}`, `${a.done.length} feitos${a.failed.length ? `, ${a.failed.length} falharam` : ''}`)

@@ -1,4 +1,4 @@
-import { useT } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../i18n/i18n';
 import { clock } from '../../lab/format';
 import type { RunBar } from './cronView';
 
@@ -7,6 +7,7 @@ const LANE_PX = 9;
 /** Recent runs as bars per job on a shared time axis; overlapping runs of one job stack in lanes. */
 export function RunTimeline({ bars, now }: { bars: RunBar[]; now: number }) {
   const t = useT();
+  const lang = useLanguage();
   if (!bars.length) return null;
   const from = Math.min(...bars.map((b) => b.start));
   const span = Math.max(60_000, now - from);
@@ -28,7 +29,7 @@ export function RunTimeline({ bars, now }: { bars: RunBar[]; now: number }) {
                   <div key={`${b.start}-${b.minute}`} data-testid="run-bar" data-job={job} data-lane={b.lane} data-running={b.end === null}
                     className={`run-bar${b.skipped ? ' skipped' : ''}${b.end === null ? ' running' : ''}${b.lane > 0 ? ' overlap' : ''}`}
                     style={{ left: x(b.start), width: `max(3px, ${((end - b.start) * 100) / span}%)`, top: b.lane * LANE_PX + 2 }}
-                    title={`${job} for ${b.minute}: ${clock(b.start)} – ${b.end === null ? t('stillRunning') : clock(end)}${b.skipped ? ` (${t('skippedRuns')})` : ''}`} />
+                    title={`${job} ${lang === 'pt-BR' ? 'de' : 'for'} ${b.minute}: ${clock(b.start)} – ${b.end === null ? t('stillRunning') : clock(end)}${b.skipped ? ` (${t('skippedRuns')})` : ''}`} />
                 );
               })}
             </div>

@@ -1,24 +1,29 @@
-import { useT } from '../../i18n/i18n';
+import type { ReactNode } from 'react';
+import { useLanguage, useT } from '../../i18n/i18n';
 import type { KubeSummary } from '../../../sim/worlds/kubernetes/summary';
+import { KUBE_TEXT, objectStateParts } from './messages';
 
 /** `kubectl get deploy`, `kubectl get rs` and the other kinds, in kubectl's columns. */
 export function KubeTables({ world }: { world: KubeSummary }) {
   const t = useT();
+  const lang = useLanguage();
+  const k = KUBE_TEXT[lang];
+  const state = (text: string) => objectStateParts(text, lang).map((p, i) => (p.quoted ? <span key={i} lang="en">{p.text}</span> : <span key={i}>{p.text}</span>));
   return (
     <div className="kube-tables">
       {world.deployments.length > 0 && <Table title={t('deployments')} testid="kube-deployments"
-        head={['NAME', 'READY', 'UP-TO-DATE', 'AVAILABLE', 'GEN/OBSERVED']}
+        head={k.deployHead}
         rows={world.deployments.map((d) => [d.name, d.ready, d.upToDate, d.available, `${d.generation}/${d.observedGeneration}`])} />}
       {world.replicasets.length > 0 && <Table title={t('replicaSets')} testid="kube-replicasets"
-        head={['NAME', 'DESIRED', 'CURRENT', 'READY']} rows={world.replicasets.map((r) => [r.name, r.desired, r.current, r.ready])} />}
+        head={k.rsHead} rows={world.replicasets.map((r) => [r.name, r.desired, r.current, r.ready])} />}
       {world.resources.length > 0 && <Table title={t('otherObjects')} testid="kube-resources"
-        head={['KIND', 'NAME', 'STATE']} rows={world.resources.map((r) => [r.kind, r.deleting ? `${r.name} (deleting)` : r.name, r.state])} />}
-      {world.queues.length > 0 && <Table title="Queues" testid="kube-queues" head={['NAME', 'LENGTH']} rows={world.queues.map((q) => [q.name, q.length])} />}
+        head={k.objectsHead} rows={world.resources.map((r) => [r.kind, r.deleting ? `${r.name} (${k.deleting})` : r.name, state(r.state)])} />}
+      {world.queues.length > 0 && <Table title={k.queues} testid="kube-queues" head={k.queuesHead} rows={world.queues.map((q) => [q.name, q.length])} />}
     </div>
   );
 }
 
-function Table({ title, testid, head, rows }: { title: string; testid: string; head: string[]; rows: (string | number)[][] }) {
+function Table({ title, testid, head, rows }: { title: string; testid: string; head: string[]; rows: (string | number | ReactNode)[][] }) {
   return (
     <div>
       <h4>{title}</h4>

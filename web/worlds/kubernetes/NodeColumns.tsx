@@ -1,5 +1,7 @@
 import { memo } from 'react';
-import { useT } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../i18n/i18n';
+import type { Language } from '../../i18n/messages';
+import { KUBE_TEXT, podStatusText } from './messages';
 import type { KubeSummary } from '../../../sim/worlds/kubernetes/summary';
 import type { KubePod } from './kubeView';
 import { podsByNode } from './kubeView';
@@ -7,6 +9,7 @@ import { podsByNode } from './kubeView';
 /** Each node with its pods as boxes (kubectl get pods -o wide, grouped by NODE). */
 export function NodeColumns({ world }: { world: KubeSummary }) {
   const t = useT();
+  const lang = useLanguage();
   return (
     <div className="kube-nodes" data-testid="kube-nodes">
       {podsByNode(world).map((g) => (
@@ -15,20 +18,21 @@ export function NodeColumns({ world }: { world: KubeSummary }) {
             <b>{g.node ?? t('notScheduled')}</b>{g.ready === false && <span className="down"> {t('notReady')}</span>}
             {g.cpu && <span className="muted"> · cpu {g.cpu}</span>}
           </div>
-          <div className="pods">{g.pods.map((p) => <KubePodBox key={p.name} pod={p} />)}</div>
+          <div className="pods">{g.pods.map((p) => <KubePodBox key={p.name} pod={p} lang={lang} />)}</div>
         </div>
       ))}
     </div>
   );
 }
 
-const KubePodBox = memo(function KubePodBox({ pod }: { pod: KubePod }) {
+const KubePodBox = memo(function KubePodBox({ pod, lang }: { pod: KubePod; lang: Language }) {
+  const status = podStatusText(pod.status, lang);
   const tone = pod.ready ? 'ready' : pod.status === 'Terminating' ? 'terminating' : pod.status.startsWith('CrashLoop') ? 'crash' : 'pending';
   return (
     <div className={`kube-pod kube-pod-${tone}`} data-testid="kube-pod" data-name={pod.name} data-status={pod.status} data-ready={pod.ready}
-      title={`${pod.name} · ${pod.status} · restarts ${pod.restarts}${pod.owner ? ` · ${pod.owner}` : ''}`}>
+      title={`${pod.name} · ${status.text} · ${KUBE_TEXT[lang].restarts} ${pod.restarts}${pod.owner ? ` · ${pod.owner}` : ''}`}>
       <div className="pod-name">{pod.name}</div>
-      <div className="pod-meta">{pod.status}{pod.restarts ? ` ↻${pod.restarts}` : ''}</div>
+      <div className="pod-meta"><span {...(status.quoted ? { lang: 'en' } : {})}>{status.text}</span>{pod.restarts ? ` ↻${pod.restarts}` : ''}</div>
     </div>
   );
-}, (a, b) => a.pod.name === b.pod.name && a.pod.status === b.pod.status && a.pod.ready === b.pod.ready && a.pod.restarts === b.pod.restarts && a.pod.owner === b.pod.owner);
+}, (a, b) => a.lang === b.lang && a.pod.name === b.pod.name && a.pod.status === b.pod.status && a.pod.ready === b.pod.ready && a.pod.restarts === b.pod.restarts && a.pod.owner === b.pod.owner);

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { PuppetFault, PuppetWorld } from '../../../sim/worlds/puppet';
-import { useT } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../i18n/i18n';
 import type { WorldViewProps } from '../types';
 
 /** A hand edit outside Puppet: the `drift` fault on File[path] (a file's title is its absolute path,
@@ -15,12 +15,13 @@ export function fileDrift(path: string, content: string, current: string | undef
 /** Drift a file or stop a service by hand; the agent corrects it on its next run. */
 export function PuppetInterventions({ session }: WorldViewProps) {
   const t = useT();
+  const lang = useLanguage();
   // The summary shortens contents; the live world (interventions only show on a live run) has them.
   const host = (session.runner!.world as PuppetWorld).host;
   const files = Object.keys(host.files);
   const running = Object.entries(host.services).filter(([, s]) => s.running).map(([n]) => n);
   const [path, setPath] = useState<string | null>(null);
-  const [content, setContent] = useState('edited by hand');
+  const [content, setContent] = useState(lang === 'pt-BR' ? 'editado à mão' : 'edited by hand');
   const [service, setService] = useState('');
   const [error, setError] = useState<string | null>(null);
   const filePath = path ?? files[0] ?? '';

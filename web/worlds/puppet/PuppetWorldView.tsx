@@ -1,12 +1,13 @@
-import { useT } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../i18n/i18n';
 import type { WorldViewProps } from '../types';
 import '../worlds.css';
 import './puppet.css';
-import { asPuppet, BADGE_TEXT, badgeOf } from './puppetView';
+import { asPuppet, BADGE_TEXT, badgeOf, reportStatusText } from './puppetView';
 
 /** The last report as `puppet agent --detailed-exitcodes` and the report's resource statuses show it. */
 export function PuppetWorldView({ frame }: WorldViewProps) {
   const t = useT();
+  const lang = useLanguage();
   const world = asPuppet(frame);
   const last = world.last;
   return (
@@ -14,7 +15,7 @@ export function PuppetWorldView({ frame }: WorldViewProps) {
       <dl className="facts">
         <dt>{t('lastRun')}</dt>
         <dd data-testid="puppet-last" data-status={last?.status ?? ''} data-exit={last?.exitCode ?? ''}>
-          {last ? <><b className={`report-${last.status}`}>run {last.run}: {last.status}</b> · {t('exitCode')} {last.exitCode}{last.noop ? ' · noop' : ''}</> : <span className="muted">{t('noReportYet')}</span>}
+          {last ? <><b className={`report-${last.status}`}>{lang === 'pt-BR' ? 'execução' : 'run'} {last.run}: {reportStatusText(last.status, lang)}</b> · {t('exitCode')} {last.exitCode}{last.noop ? ' · noop' : ''}</> : <span className="muted">{t('noReportYet')}</span>}
         </dd>
         <dt>{t('agentChanges')}</dt>
         <dd>{world.agentChanges}</dd>
@@ -30,7 +31,7 @@ export function PuppetWorldView({ frame }: WorldViewProps) {
               <tr key={r.ref} data-testid="puppet-resource" data-ref={r.ref} data-badge={badge}>
                 <td><code>{r.ref}</code></td>
                 <td><span className={`badge badge-${badge}`}>{t(BADGE_TEXT[badge])}</span>{r.restarted ? ' ↻' : ''}</td>
-                <td className="message">{r.message}</td>
+                <td className="message" lang="en">{r.message}</td>
               </tr>
             );
           })}

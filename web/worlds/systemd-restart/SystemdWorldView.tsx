@@ -1,5 +1,6 @@
-import { useT } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../i18n/i18n';
 import { clock } from '../../lab/format';
+import { resultText } from '../../i18n/systemd-states';
 import type { WorldViewProps } from '../types';
 import '../worlds.css';
 import { StartLimitBar } from './StartLimitBar';
@@ -8,6 +9,7 @@ import { asSystemd, unitView } from './unitView';
 /** The unit as `systemctl status` shows it, its restart counter, start-limit window and exits. */
 export function SystemdWorldView({ frame }: WorldViewProps) {
   const t = useT();
+  const lang = useLanguage();
   const world = asSystemd(frame);
   const view = unitView(frame);
   const { active, sub } = view.status ?? { active: 'unknown', sub: frame.state };
@@ -23,7 +25,7 @@ export function SystemdWorldView({ frame }: WorldViewProps) {
         <dt>{t('nRestarts')}</dt>
         <dd data-testid="n-restarts">{view.nRestarts ?? <Unknown />}</dd>
         <dt>{t('lastResult')}</dt>
-        <dd data-testid="last-result">{view.result ?? '—'}</dd>
+        <dd data-testid="last-result" data-result={view.result ?? ''}>{view.result ? resultText(view.result, lang) : '—'}</dd>
         <dt>{t('startLimit')}</dt>
         <dd>{view.window ? <StartLimitBar window={view.window} now={frame.t} /> : <Unknown />}</dd>
         <dt>{t('startsSeries')}</dt>

@@ -1,4 +1,4 @@
-import { useT } from '../../i18n/i18n';
+import { useLanguage, useT } from '../../i18n/i18n';
 import { clock } from '../../lab/format';
 import type { WorldViewProps } from '../types';
 import '../worlds.css';
@@ -8,6 +8,7 @@ import { asTerraform, attrChange, SYMBOL_CLASS } from './terraformView';
 /** The last run's plan as `terraform plan` renders it, with the backend's lock and serial. */
 export function TerraformWorldView({ frame }: WorldViewProps) {
   const t = useT();
+  const lang = useLanguage();
   const world = asTerraform(frame);
   return (
     <section className="world terraform-world" data-testid="world">
@@ -23,7 +24,7 @@ export function TerraformWorldView({ frame }: WorldViewProps) {
         <dt>{t('dataLost')}</dt>
         <dd className={world.dataLostGb > 0 ? 'down' : ''}>{world.dataLostGb}</dd>
       </dl>
-      <h4>{t('tfPlan')}{world.plan ? ` · run ${world.plan.run}` : ''}</h4>
+      <h4>{t('tfPlan')}{world.plan ? ` · ${lang === 'pt-BR' ? 'execução' : 'run'} ${world.plan.run}` : ''}</h4>
       {world.plan ? (
         <pre className="tf-plan" data-testid="tf-plan">
           {world.plan.changes.map((c) => (
