@@ -85,8 +85,10 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
         {presenter && !screen.full && (
           <button className="fullscreen-prompt" data-testid="fullscreen-prompt" onClick={screen.enter} title={`${t('enterFullscreen')} (f)`}>⤢ {t('enterFullscreen')}</button>
         )}
-        {onSideBySide && <button data-testid="side-by-side" onClick={onSideBySide} title={COMPARE_TEXT[lang].sideBySideTitle}>⫴ {COMPARE_TEXT[lang].sideBySide}</button>}
-        <ExportMenu session={session} />
+        {/* In presenter mode these two are icons (their words in the tooltip): the bar stays one line at 1280×720. */}
+        {onSideBySide && <button data-testid="side-by-side" onClick={onSideBySide} title={`${COMPARE_TEXT[lang].sideBySide}: ${COMPARE_TEXT[lang].sideBySideTitle}`}
+          aria-label={COMPARE_TEXT[lang].sideBySide}>⇆{presenter ? '' : ` ${COMPARE_TEXT[lang].sideBySide}`}</button>}
+        <ExportMenu session={session} compact={presenter} />
         {onExitPresenter && <button className="presenter-exit" data-testid="presenter-exit" onClick={onExitPresenter} title="Esc">✕ {t('exitPresenter')}</button>}
       </div>
       <Chapters session={session} />

@@ -18,7 +18,7 @@ const PNG_SCALE = 2;
  * "Export": the statechart and the chart of the frame on screen as SVG and PNG, for slides. The files are
  * made when the menu opens (the moment the presenter chose) and offered as downloads.
  */
-export function ExportMenu({ session }: { session: LabSession }) {
+export function ExportMenu({ session, compact = false }: { session: LabSession; compact?: boolean }) {
   const lang = useLanguage();
   const text = EXPORT_TEXT[lang];
   const [files, setFiles] = useState<Download[] | null>(null);
@@ -52,7 +52,8 @@ export function ExportMenu({ session }: { session: LabSession }) {
 
   return (
     <span className="export-menu">
-      <button data-testid="export-open" title={text.title} aria-expanded={state === 'open'} onClick={() => (state === 'open' ? close() : void open())}>⇩ {text.export}</button>
+      <button data-testid="export-open" title={text.title} aria-label={text.export} aria-expanded={state === 'open'}
+        onClick={() => (state === 'open' ? close() : void open())}>⇩{compact ? '' : ` ${text.export}`}</button>
       {state !== 'closed' && (
         <span className="export-panel" role="group" aria-label={text.title} data-testid="export-panel">
           {state === 'making' && <span>{text.making}</span>}
