@@ -8,7 +8,9 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckRun } from '../../sim/check/check';
 import { checkScenario } from '../../sim/check/check';
+import { prepareCheck } from '../../sim/check/check';
 import { loadScenario } from '../../sim/loops';
+import { keySafety } from '../contract/key-safety';
 
 const CLI = join(resolve(import.meta.dirname, '../..'), 'cli/loopscope');
 
@@ -39,6 +41,18 @@ describe('idempotence: reconciling the state its own writes left changes nothing
       const { run, verdicts } = check(file);
       expect(run.result.stats.complete, file).toBe(true);
       expect(verdicts.idempotent, file).toBe('holds');
+    }
+  }, 60_000);
+});
+
+describe('the canonical key with the idempotence monitor in the world', () => {
+  it('merges only states with equal futures (the contract suite covers shipped scenarios, not user modules)', () => {
+    for (const [file, limit] of [['examples/podservice/check-spec-change.yaml', 800], ['examples/podservice/check-counting.yaml', 600]] as const) {
+      const { entry, scenario } = loadScenario(file);
+      const p = prepareCheck(entry, scenario);
+      const report = keySafety(entry.binding, p.check, { config: p.config, world: scenario.world }, p.alphabet, limit);
+      expect(report.merges, file).toBeGreaterThan(0);
+      expect(report.mismatches, file).toEqual([]);
     }
   }, 60_000);
 });
