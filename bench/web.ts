@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, preview } from 'vite';
+import { buildLabHtml } from '../cli/export/lab-html';
 import { CHROMIUM, hasChromium, launchChromium, ROOT } from '../test/browser/harness';
 
 const SECONDS = Number(process.env.BENCH_WEB_SECONDS ?? 10);
@@ -74,6 +75,8 @@ async function main() {
   if (!hasChromium) { console.error(`bench/web.ts: ${CHROMIUM} is missing (run .ci/setup-chromium.sh)`); process.exit(1); }
   const outDir = mkdtempSync(join(tmpdir(), 'loopscope-web-'));
   const sizes = await bundleSizes(outDir);
+  // `npm run export`'s one-file lab (script and styles inlined): what a slide deck carries.
+  const exported = Buffer.from(await buildLabHtml({ state: 'loop=incus-hpa&scenario=talk-lab' }));
   const server = await preview({ configFile: join(ROOT, 'vite.config.ts'), root: join(ROOT, 'web'), logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
   const address = server.httpServer.address();
   if (!address || typeof address === 'string') throw new Error('vite preview did not report a TCP address');
@@ -115,6 +118,7 @@ async function main() {
       [`virtual time after ${SECONDS} s`, virtual, ''],
       ['JS gzipped, all chunks', kb(sizes.total), '≤ 500 KB'],
       ['JS gzipped, loaded at start', kb(sizes.initial), ''],
+      ['exported HTML (npm run export), raw / gzipped', `${kb(exported.length)} / ${kb(gzipSync(exported).length)}`, ''],
       ['page load → lab ready', `${ready} ms`, ''],
       ['page load → first step done', `${firstStep} ms`, ''],
       ['cold npm start → first step done', `${cold} ms`, ''],
