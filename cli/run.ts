@@ -5,6 +5,7 @@
 import { Command, CommanderError } from 'commander';
 import { InputError, InputErrors } from '../sim/scenario/errors';
 import { registerCheck } from './check-command';
+import { registerConform } from './conform-command';
 import { registerExport } from './export-command';
 import { ExitError } from './exit';
 import { reportInternalError } from './internal-error';
@@ -21,6 +22,7 @@ function buildProgram(): Command {
   registerSim(program);
   registerCheck(program);
   registerReal(program);
+  registerConform(program);
   registerInit(program);
   registerExport(program);
   return program;

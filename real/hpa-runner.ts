@@ -8,6 +8,7 @@ import type { HpaConfig, HpaContext } from '../machines/incus-hpa';
 import { hpaBinding } from '../sim/loops/incus-hpa';
 import type { Frame, Phase, Trace } from '../sim/trace';
 import { TRACE_VERSION, dottedState, phaseOf } from '../sim/trace';
+import type { HpaFrameIo } from '../sim/trace-io';
 import type { HpaWorldSummary } from '../sim/worlds/incus-hpa';
 import type { Adoption } from './adopt';
 import { adoptOwned } from './adopt';
@@ -20,11 +21,13 @@ import type { Identity } from './identity';
 import { LifecycleWatcher, connectionOf } from './lifecycle-events';
 import { GC_GRACE_MS, OwnedGc } from './owned-gc';
 import { OwnEvents } from './own-events';
+import { frameIoOf } from './frame-io';
 import type { ErrorActor, FrameFacts } from './run-facts';
 import { errorKind, outcomeOf, verdictOf } from './run-facts';
 import { WakeClock } from './wake-clock';
 
-export type RealFrame = Frame<HpaWorldSummary>;
+/** `io`: what the machine was given and its actors answered (sim/trace-io.ts), for `loopscope conform`. */
+export type RealFrame = Frame<HpaWorldSummary> & { io?: HpaFrameIo };
 
 export interface RealRunnerOptions {
   client: IncusClient;
@@ -210,7 +213,7 @@ export class RealHpaRunner {
       },
     });
     this.actor = actor;
-    this.pushFrame('real.adopt', parts.join('; '), actor.getSnapshot() as Snapshot);
+    this.pushFrame('real.adopt', parts.join('; '), actor.getSnapshot() as Snapshot, undefined, { kind: 'start', config: this.config });
     const connection = this.options.connection ?? connectionOf(this.options.client);
     if (this.options.events !== false && connection) {
       this.watcher = new LifecycleWatcher(connection, {
@@ -345,13 +348,14 @@ export class RealHpaRunner {
       // After this snapshot is recorded: the period timer is scheduled by then.
       if (this.lastObserveAt <= at) setImmediate(() => this.fireWake(`${why} (during the period)`));
     }
+    const io = frameIoOf(event, { acted, lastList: this.lastList, config: this.config, notDone: this.notDone });
     let note = hpaBinding.note?.(snapshot.context, event);
     if (event.type === 'xstate.done.actor.createPod' || event.type === 'xstate.done.actor.deletePod') {
       if (this.notDone) note = this.notDone;
       else if (acted?.kind === 'delete') note = `deleted ${acted.name}`;
       this.notDone = undefined;
     }
-    this.pushFrame(event.type, note, snapshot, facts);
+    this.pushFrame(event.type, note, snapshot, facts, io);
     for (const l of [...this.listeners]) l(snapshot);
   }
 
@@ -371,13 +375,14 @@ export class RealHpaRunner {
     return { demand, pods, apiCalls: this.options.client.requestCount, unownedTouched: 0 };
   }
 
-  private pushFrame(event: string, note: string | undefined, snapshot: Snapshot, facts: FrameFacts = { period: this.period }): void {
+  private pushFrame(event: string, note: string | undefined, snapshot: Snapshot, facts: FrameFacts = { period: this.period }, io?: HpaFrameIo): void {
     const t = this.now();
     const frame: RealFrame = {
       t, state: dottedState(snapshot.value), phase: phaseOf(snapshot.tags), event, world: this.summary(),
       controller: realHpaController(snapshot.context, this.lastList, t, this.epoch),
     };
     if (note) frame.note = note;
+    if (io) frame.io = io;
     this.frames.push(frame);
     if (this.options.maxFrames !== undefined && this.frames.length > this.options.maxFrames) this.frames.splice(0, this.frames.length - this.options.maxFrames);
     this.options.onFrame?.(frame, facts);

@@ -13,7 +13,7 @@ export const MAX_INPUT_BYTES = 4 * 1024 * 1024;
  * block for ever (or never end), a directory is a mistake. The file is opened non-blocking and
  * checked with fstat on the same descriptor, so nothing can swap it in between.
  */
-export function readInputFile(file: string, what = 'a YAML file'): string {
+export function readInputFile(file: string, what = 'a YAML file', maxBytes = MAX_INPUT_BYTES): string {
   let fd: number;
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -25,7 +25,7 @@ export function readInputFile(file: string, what = 'a YAML file'): string {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw new InputError(file, '', `expected ${what}, got a directory`);
     if (!st.isFile()) throw new InputError(file, '', `expected ${what}, got a ${st.isFIFO() ? 'FIFO (named pipe)' : st.isSocket() ? 'socket' : 'device'}: only regular files are read`);
-    if (st.size > MAX_INPUT_BYTES) throw new InputError(file, '', `expected ${what} of at most ${MAX_INPUT_BYTES / 1024 / 1024} MiB, got ${(st.size / 1024 / 1024).toFixed(1)} MiB`);
+    if (st.size > maxBytes) throw new InputError(file, '', `expected ${what} of at most ${maxBytes / 1024 / 1024} MiB, got ${(st.size / 1024 / 1024).toFixed(1)} MiB`);
     return readFileSync(fd, 'utf8');
   } catch (e) {
     if (e instanceof InputError) throw e;
