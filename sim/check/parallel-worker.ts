@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
+import { loadScenario } from '../loops';
 import { MemoMachine } from '../memo-machine';
 import type { LoadedScenario } from '../loops/registry';
 import { loopById } from '../loops/registry';
@@ -19,6 +21,9 @@ const setup = workerData as WorkerSetup;
 const entry = loopById(setup.loop);
 if (!entry) throw new Error(`explorer worker: no loop ${setup.loop}`);
 const scenario = setup.scenario as LoadedScenario;
+// A Kubernetes scenario's own controller (a module or a webhook) is registered by name when its file
+// is parsed, in the thread that parsed it: parse the file once more here to register it in this one.
+if (entry.id === 'kubernetes' && scenario.file && existsSync(scenario.file)) loadScenario(scenario.file);
 const prepared = prepareCheck(entry, scenario, { ...(setup.policy !== undefined ? { policy: setup.policy } : {}), ...(setup.withinPeriods ? { withinPeriods: setup.withinPeriods } : {}) });
 const expander = new Expander(entry.binding, prepared.check, { config: prepared.config, world: scenario.world }, prepared.alphabet, prepared.properties, setup.memo);
 const hash = new Uint32Array(2);

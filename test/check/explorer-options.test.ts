@@ -36,7 +36,8 @@ describe('explorer optimisations keep verdicts and shortest counterexamples', ()
 
 describe('the parallel search is deterministic and equal to the sequential one', () => {
   // Small scenarios of two loops; the equality holds by construction (ids in discovery order).
-  for (const file of ['scenarios/incus-hpa-check-small.yaml', 'scenarios/terraform-check-crashed-lock.yaml']) {
+  // …and a user's controller module (registered by name in the thread that parsed the scenario: the workers register it again).
+  for (const file of ['scenarios/incus-hpa-check-small.yaml', 'scenarios/terraform-check-crashed-lock.yaml', 'examples/podservice/check-buggy.yaml']) {
     it(`${file}: 2 workers, twice = 1 thread`, async () => {
       const { entry, scenario } = loadScenario(file);
       const variant = variantNames(entry)[0];
