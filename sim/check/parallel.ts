@@ -24,13 +24,16 @@ export class Pool {
     this.workers = Array.from({ length: n }, () => new Worker(new URL('./parallel-boot.mjs', import.meta.url), { workerData: setup }));
     this.waiting = this.workers.map(() => []);
     let isReady = () => {};
-    this.ready = new Promise((resolve) => { isReady = resolve; });
+    let failed = (_e: Error) => {};
+    this.ready = new Promise((resolve, reject) => { isReady = resolve; failed = reject; });
+    // Nobody may be waiting yet: a worker that fails before it is ready must not leave this pending for ever.
+    this.ready.catch(() => {});
     this.workers.forEach((w, i) => {
       w.on('message', (m: FromWorker) => {
         if (m.type === 'ready') { if (++this.booted === n) isReady(); return; }
         this.waiting[i]!.shift()?.(m);
       });
-      w.on('error', (e) => { this.failure = e; for (const q of this.waiting[i]!.splice(0)) q({ type: 'error', message: e.message }); });
+      w.on('error', (e) => { this.failure = e; failed(new Error(`explorer worker ${i} failed while loading: ${e.message}`)); for (const q of this.waiting[i]!.splice(0)) q({ type: 'error', message: e.message }); });
     });
   }
 
