@@ -35,7 +35,8 @@ describe.runIf(runSuite)('side by side: one scenario and seed under two or three
       for (const p of ps) expect(p.frameT).toBeLessThanOrEqual(p.time);
     }
 
-    // The marks: flapping's load swings apart the seed rule (follows every swing) and kubernetes (300 s window).
+    // The marks (found in the background, a slice at a time): flapping's load swings apart the seed rule (follows every swing) and kubernetes (300 s window).
+    await page.locator('[data-testid="divergence-list"][data-ready="true"]').waitFor();
     const marks = await page.$$eval('[data-testid="divergence"]', (els) => els.map((e) => ({ kind: e.getAttribute('data-kind')!, t: Number(e.getAttribute('data-t')) })));
     const parts = marks.filter((m) => m.kind === 'diverge');
     expect(parts.length).toBeGreaterThanOrEqual(2);

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import type { Frame } from '../../sim/trace';
 import { createRunner, parseScenarioText } from '../../sim/loops/registry';
 import { Controls } from '../components/Controls';
@@ -51,14 +51,33 @@ function useOwnPolicyIsNamed(listing: ScenarioListing, policies: readonly string
   }, [listing, policies]);
 }
 
-/** The whole run of each column, computed once (not shown: it finds where the decisions part). */
-function useDivergences(listing: ScenarioListing, seed: number | undefined, columns: readonly string[]): Divergence[] {
-  return useMemo(() => {
+/** The whole run of each column, computed once and unshown (it finds where the decisions part), in slices of
+ * ~30 ms between frames of the page, so a long scenario (hours of virtual time) never freezes it; null until done. */
+function useDivergences(listing: ScenarioListing, seed: number | undefined, columns: readonly string[]): Divergence[] | null {
+  const [marks, setMarks] = useState<Divergence[] | null>(null);
+  useEffect(() => {
+    setMarks(null);
     const decide = decisionOf(listing.loop);
-    if (!decide) return [];
-    const runs: Frame[][] = columns.map((c) => { const { runner, scenario } = runnerFor(listing, seed, c, false); runner.run(scenario.durationMs); return runner.frames; });
-    return divergences(runs, decide);
+    if (!decide) { setMarks([]); return; }
+    const runs = columns.map((c) => runnerFor(listing, seed, c, false));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const slice = () => {
+      const until = performance.now() + 30;
+      for (const { runner, scenario } of runs) {
+        while (performance.now() < until) {
+          const next = runner.nextEventAt;
+          if (next === undefined || next > scenario.durationMs) break;
+          runner.processNext();
+        }
+      }
+      const done = runs.every(({ runner, scenario }) => { const next = runner.nextEventAt; return next === undefined || next > scenario.durationMs; });
+      if (done) setMarks(divergences(runs.map(({ runner }) => runner.frames), decide));
+      else timer = setTimeout(slice, 0);
+    };
+    timer = setTimeout(slice, 0);
+    return () => clearTimeout(timer);
   }, [listing, seed, columns]);
+  return marks;
 }
 
 /**
@@ -126,7 +145,7 @@ export function ComparePage({ listing, seed, columns, onColumns, policies, onExi
   );
 }
 
-function DivergenceTimeline({ marks, time, duration, columns, onSeek }: { marks: Divergence[]; time: number; duration: number; columns: string[]; onSeek(t: number): void }) {
+function DivergenceTimeline({ marks, time, duration, columns, onSeek }: { marks: Divergence[] | null; time: number; duration: number; columns: string[]; onSeek(t: number): void }) {
   const text = COMPARE_TEXT[useLanguage()];
   const pct = (t: number) => `${(100 * t) / Math.max(1, duration)}%`;
   const describe = (m: Divergence) => `${clock(m.t)} ${m.kind === 'diverge' ? text.diverge : text.converge}: ${m.values.map((v, i) => `${columns[i]} ${v ?? '–'}`).join(' · ')}`;
@@ -136,14 +155,15 @@ function DivergenceTimeline({ marks, time, duration, columns, onSeek }: { marks:
         const r = e.currentTarget.getBoundingClientRect();
         onSeek(Math.round(((e.clientX - r.left) / r.width) * duration));
       }}>
-        {marks.map((m) => (
+        {(marks ?? []).map((m) => (
           <button key={`${m.kind}-${m.t}`} className={`compare-mark ${m.kind}`} data-testid="divergence" data-kind={m.kind} data-t={m.t}
             style={{ left: pct(m.t) }} title={describe(m)} aria-label={describe(m)} onClick={(e) => { e.stopPropagation(); onSeek(m.t); }} />
         ))}
         <span className="compare-now" style={{ left: pct(time) }} />
       </div>
-      <div className="compare-marks-list" data-testid="divergence-list">
-        {marks.length === 0 ? <span className="muted">{text.noDivergence}</span>
+      <div className="compare-marks-list" data-testid="divergence-list" data-ready={marks !== null}>
+        {marks === null ? <span className="muted">{text.finding}</span>
+          : marks.length === 0 ? <span className="muted">{text.noDivergence}</span>
           : marks.filter((m) => m.kind === 'diverge').map((m) => (
             <button key={m.t} data-testid="divergence-jump" onClick={() => onSeek(m.t)} title={describe(m)}>≠ {clock(m.t)}</button>
           ))}
