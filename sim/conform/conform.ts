@@ -84,9 +84,9 @@ export function conform(file: string, real: RealTrace): ConformReport {
         if (!how || !actor) throw new Diverged('controller', `event ${event}`, event, ["an event the HPA machine takes: its actors' answers, its timers (xstate.after.*), CONFIG.UPDATE"]);
         answer(i, how, actor, io);
       }
-      if (i > 0) counts.machineEvents++;
       const summary = controllerOf(frame, 'incus-hpa');
       ctrl!.compare({ state: frame.state, phase: frame.phase, ...(summary ? { controller: summary } : {}) });
+      if (i > 0) counts.machineEvents++;
       monitors.check(i, t, ctrl!.snapshot, world.view(), config());
     } catch (e) {
       if (!(e instanceof Diverged)) throw e;

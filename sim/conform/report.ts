@@ -16,7 +16,7 @@ export function formatConform(r: ConformReport): string {
     lines.push(`  recorded: ${d.recorded}`);
     lines.push('  the model allows instead:');
     for (const a of d.allowed) lines.push(`    - ${a}`);
-    lines.push(`  before it: ${n.machineEvents} machine events replayed, ${n.observations} observations and ${n.acts} acts allowed, ${movesWord}`);
+    lines.push(`  before it: ${n.machineEvents} machine events replayed alike; the world allowed ${n.observations} observations and ${n.acts} acts, with ${movesWord}`);
   } else {
     lines.push(`${r.file}: conforms to the model (incus-hpa, policy ${r.policy}, ${r.frames} frames)`);
     lines.push(`  controller: ${n.machineEvents} machine events replayed — the same states and decisions${n.configEdits ? `, ${n.configEdits} config edit(s)` : ''}${n.earlyPeriods ? `; ${n.earlyPeriods} wait(s) ended early by a lifecycle wake-up` : ''}`);
