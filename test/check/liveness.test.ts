@@ -4,6 +4,8 @@ import { checkScenario, checkScenarioAsync, prepareCheck } from '../../sim/check
 import { EdgeList } from '../../sim/check/edges';
 import { TICK } from '../../sim/check/expander';
 import { explore } from '../../sim/check/explorer';
+import { runJson } from '../../sim/check/json';
+import { junitReport } from '../../sim/check/junit';
 import { findLasso } from '../../sim/check/liveness';
 import { replayProperty } from '../../sim/check/replay-property';
 import { loadScenario } from '../../sim/loops';
@@ -77,6 +79,16 @@ describe('liveness under weak fairness: the flapping scenario', () => {
     expect(summary(parallel)).toEqual(summary(seed));
     expect(parallel.counterexamples.map((c) => c.trace)).toEqual(seed.counterexamples.map((c) => c.trace));
   }, 120_000);
+
+  it('the JSON and JUnit reports carry the lasso', () => {
+    const json = runJson(seed, () => ({}));
+    expect(json.verdicts.find((v) => v.property === 'settles')).toMatchObject({ kind: 'eventually-always', status: 'violated', lasso: { prefixLength: 8, cycleLength: 14 } });
+    const ce = json.counterexamples.find((c) => c.property === 'settles')!;
+    expect(ce).toMatchObject({ lasso: { prefixLength: 8, cycleLength: 14, cycleStartFrame: seed.counterexamples.find((c) => c.property === 'settles')!.trace.lasso!.cycleStart } });
+    const xml = junitReport([seed], entry.columns, () => ({}));
+    expect(xml).toContain('violated on a fair lasso: 8 steps, then a cycle of 14 steps repeated for ever');
+    expect(xml).toMatch(/lasso: prefix 8 steps, then a cycle of 14 steps repeated for ever \(the trace's frames from \d+ on\)/);
+  });
 
   it('an emitted test replays the lasso: it fails while the policy flaps, passes with the property fixed', () => {
     const v = verdictOf(seed, 'settles');
