@@ -80,6 +80,13 @@ describe('liveness under weak fairness: the flapping scenario', () => {
     expect(parallel.counterexamples.map((c) => c.trace)).toEqual(seed.counterexamples.map((c) => c.trace));
   }, 120_000);
 
+  it('a bound leaves liveness undecided unless a lasso was already found (its states and edges are real)', () => {
+    const bounded = checkScenario(entry, scenario, { policy: 'seed', maxStates: 12 });
+    expect(bounded.result.stats.complete).toBe(false);
+    expect(verdictOf(bounded, 'scaling-finishes').status).toBe('unknown');
+    expect(['unknown', 'violated']).toContain(verdictOf(bounded, 'settles').status);
+  });
+
   it('the JSON and JUnit reports carry the lasso', () => {
     const json = runJson(seed, () => ({}));
     expect(json.verdicts.find((v) => v.property === 'settles')).toMatchObject({ kind: 'eventually-always', status: 'violated', lasso: { prefixLength: 8, cycleLength: 14 } });
