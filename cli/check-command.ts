@@ -122,7 +122,10 @@ export function registerCheck(program: Command): void {
       const out = outputDir('--out', flags.out);
       const emitDir = outputDir('--emit-test', flags.emitTest);
 
-      const variants: (string | undefined)[] = flags.table && names.length ? [...names] : [flags.policy];
+      // --table: every named policy, and first the scenario's own when it is none of them (a user's policy module).
+      const own = (scenario.config as { policy?: unknown }).policy;
+      const ownColumn = typeof own === 'string' && !names.includes(own) ? [undefined] : [];
+      const variants: (string | undefined)[] = flags.table && names.length ? [...ownColumn, ...names] : [flags.policy];
       // Ctrl-C (or SIGTERM) stops the search: the partial result is reported, undecided verdicts unknown.
       const interrupt = new AbortController();
       const stop = () => interrupt.abort();

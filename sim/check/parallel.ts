@@ -95,13 +95,23 @@ export async function exploreParallel<W, C>(
       const decidedAlways = book.firstViolation.reduce((m, id, i) => (id === -1 ? m : m | (1 << i)), 0);
       const decidedSometimes = book.firstWitness.reduce((m, id, i) => (id === -1 ? m : m | (1 << i)), 0);
       owners = Array.from({ length: pool.size }, (_, i) => i);
-      batches = (await Promise.all(owners.map((w) => pool.ask(w, { type: 'expand', decidedAlways, decidedSometimes })))).map(records);
+      try {
+        batches = (await Promise.all(owners.map((w) => pool.ask(w, { type: 'expand', decidedAlways, decidedSometimes })))).map(records);
+      } catch (e) {
+        // A worker whose heap filled up stops the search as --max-memory would: verdicts so far, the rest unknown.
+        if (!isOutOfMemory(e)) throw e;
+        book.stop('max-memory');
+        break;
+      }
       if (options.signal?.aborted) { book.stop('interrupted'); break; }
     }
-    const memo = await memoStats(pool);
+    const memo = book.stopped === 'max-memory' ? undefined : await memoStats(pool);
     return book.result(memo, workers);
   }
 }
+
+/** Node's error for a worker past its heap limit (ERR_WORKER_OUT_OF_MEMORY), as it reaches ask(). */
+const isOutOfMemory = (e: unknown) => e instanceof Error && /reaching memory limit|ERR_WORKER_OUT_OF_MEMORY/.test(e.message);
 
 async function memoStats(pool: Pool): Promise<MemoStats | undefined> {
   const all = await Promise.all(Array.from({ length: pool.size }, (_, i) => pool.ask(i, { type: 'stats' })));
