@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import type { IncusClient } from '../../real/incus';
-import { ROOT, forceDelete, ownedInstances, realConfig, skipReal, uniqueHpa, waitUntil, warnIfSkipped, connectForSuite } from './real-helpers';
+import { ROOT, expectConforms, forceDelete, ownedInstances, realConfig, skipReal, uniqueHpa, waitUntil, warnIfSkipped, connectForSuite } from './real-helpers';
 
 warnIfSkipped('hpa-recovery.test');
 const hpa = uniqueHpa('rc');
@@ -36,6 +36,7 @@ describe.skipIf(skipReal)('real HPA: recovery', () => {
     } finally {
       await runner.stop();
     }
+    expect(expectConforms(runner.trace(), 'recovery-delete').envMoves.some((m) => m.move.startsWith('someone deleted'))).toBe(true);
   }, 60_000);
 
   it('backs off while incusd is down and recovers once it is restarted', async () => {
@@ -64,5 +65,6 @@ describe.skipIf(skipReal)('real HPA: recovery', () => {
     } finally {
       await runner.stop();
     }
+    expectConforms(runner.trace(), 'recovery-incusd');
   }, 150_000);
 });

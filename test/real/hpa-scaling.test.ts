@@ -9,7 +9,7 @@ import { describeAct, ttyApprover } from '../../real/step-prompt';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import { IncusClient } from '../../real/incus';
 import { LoadDriver } from '../../real/load';
-import { MiB, cleanupOwned, ownedInstances, realConfig, requireDaemon, skipReal, sleep, socketPath, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { MiB, cleanupOwned, expectConforms, ownedInstances, realConfig, requireDaemon, skipReal, sleep, socketPath, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('hpa-scaling.test');
 const hpa = uniqueHpa('sc');
@@ -77,6 +77,7 @@ describe.skipIf(skipReal)('real HPA: scaling real containers', () => {
     // Observation is filtered on the owner key by the server: the neighbours are never even listed.
     expect(runner.frames.flatMap((f) => f.world.pods).filter((p) => !p.owned)).toEqual([]);
     await expectNeighboursUntouched();
+    expectConforms(runner.trace(), 'scaling-load');
   }, 150_000);
 
   it('seed policy in real mode: counts only owned pods, so the prefix-named neighbour (last in the list) is never deleted', async () => {
@@ -97,6 +98,8 @@ describe.skipIf(skipReal)('real HPA: scaling real containers', () => {
     expect(runner.frames.some((f) => f.note?.includes('(last in the list)'))).toBe(true);
     expect(runner.refusals).toEqual([]);
     await expectNeighboursUntouched();
+    // The seed's deletes (waitForStop: false) are held to the model's waited delete, as real mode runs them.
+    expect(expectConforms(runner.trace(), 'scaling-seed').notes.join('\n')).toMatch(/waitForStop: false/);
   }, 90_000);
 
   it('the deletePod actor refuses an instance without its key, even when asked directly', async () => {
@@ -146,6 +149,7 @@ describe.skipIf(skipReal)('real HPA: scaling real containers', () => {
     expect(seen[0]).toContain('compare:  0 pods < min 1');
     expect(seen[0]).toContain(`next:     create ${asked[0]!.name}`);
     expect((await runningOwned(client)).map((i) => i.name)).toEqual([asked[1]!.name]);
+    expectConforms(runner.trace(), 'scaling-approve');
 
     // The terminal front end answers from a stream: y approves, s skips, q skips and quits.
     const answers = new PassThrough();
@@ -187,5 +191,6 @@ describe.skipIf(skipReal)('real HPA: scaling real containers', () => {
     }
     expect((await client.listInstances({ recursion: 0 })).sort()).toEqual(before);
     expect(runner.frames.filter((f) => f.note?.startsWith('dry run: would create ')).length).toBeGreaterThanOrEqual(2);
+    expectConforms(runner.trace(), 'scaling-dry-run');
   }, 60_000);
 });

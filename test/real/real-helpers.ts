@@ -2,7 +2,9 @@
 // mock). With CI set, a missing daemon fails the suites; elsewhere they skip with the reason.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll } from 'vitest';
 import { OWNER_KEY } from '../../machines/incus-hpa';
@@ -11,6 +13,12 @@ import { DEFAULT_CONFIG } from '../../machines/incus-hpa';
 import type { RealHpaConfig } from '../../real/hpa-config';
 import { DEFAULT_REAL_SETTINGS } from '../../real/hpa-config';
 import { IncusClient, IncusError, defaultSocketPath } from '../../real/incus';
+import type { ConformReport } from '../../sim/conform/conform';
+import { conform } from '../../sim/conform/conform';
+import { loadTracePolicies, readRealTrace } from '../../sim/conform/load';
+import { formatConform } from '../../sim/conform/report';
+import type { Trace } from '../../sim/trace';
+import { traceJson } from '../../sim/trace-schema';
 
 export { CI } from '../ci';
 import { CI } from '../ci';
@@ -148,4 +156,31 @@ export function connectForSuite(hpaName: string | undefined, use: (client: Incus
     }
     await client.close();
   }, 120_000);
+}
+
+let conformDir: string | undefined;
+
+/**
+ * `loopscope conform` on a real run: its trace — an in-process runner's `trace()`, written under the
+ * OS temp dir, or the file a `loopscope real --out` wrote — replayed against the model.
+ */
+export function conformReport(source: Trace | string, name = 'run'): ConformReport {
+  let file: string;
+  if (typeof source === 'string') {
+    file = source;
+  } else {
+    conformDir ??= mkdtempSync(join(tmpdir(), 'loopscope-conform-'));
+    file = join(conformDir, `${name}-${randomBytes(3).toString('hex')}.json`);
+    writeFileSync(file, traceJson(source) + '\n');
+  }
+  const real = readRealTrace(file);
+  loadTracePolicies(file, real);
+  return conform(file, real);
+}
+
+/** The run conforms to the model and kept its promises; otherwise fails with conform's report (the divergence block). */
+export function expectConforms(source: Trace | string, name = 'run'): ConformReport {
+  const report = conformReport(source, name);
+  if (!report.conforms || !report.promisesKept) throw new Error(`the real run does not conform to the model:\n${formatConform(report)}`);
+  return report;
 }

@@ -11,7 +11,7 @@ import { runnerFor } from '../../sim/loops';
 import type { Frame } from '../../sim/trace';
 import { formatTimeline } from '../../sim/format';
 import { hpaColumns } from '../../sim/loops/incus-hpa-format';
-import { ROOT, realConfig, skipReal, sleep, uniqueHpa, warnIfSkipped, connectForSuite } from './real-helpers';
+import { ROOT, realConfig, skipReal, sleep, uniqueHpa, warnIfSkipped, connectForSuite, expectConforms } from './real-helpers';
 
 warnIfSkipped('sim-vs-real.test');
 const hpa = uniqueHpa('cmp');
@@ -58,5 +58,6 @@ describe.skipIf(skipReal)('the same scenario in the simulator and on real Incus'
     }
     const timelineText = formatTimeline(runner.trace(), hpaColumns);
     expect(decisions(runner.frames), `real run:\n${timelineText}`).toEqual(simDecisions);
+    expectConforms(runner.trace(), 'sim-vs-real');
   }, 90_000);
 });
