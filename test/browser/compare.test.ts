@@ -58,6 +58,31 @@ describe.runIf(runSuite)('side by side: one scenario and seed under two or three
     }
   }, 60_000);
 
+  it('a kill made side by side reaches every run at the same instant; the marks are found again with it', async () => {
+    const page = lab.page;
+    await page.goto(`${lab.base}?loop=incus-hpa&scenario=flapping&compare=seed,kubernetes`);
+    await page.locator('[data-testid="divergence-list"][data-ready="true"]').waitFor();
+    const before = await page.$$eval('[data-testid="divergence"]', (els) => els.map((e) => e.getAttribute('data-t')).join(' '));
+    for (let k = 0; k < 6; k++) await page.getByTestId('btn-step').click();
+    const at = (await panes(page))[0]!.time;
+    await page.getByTestId('compare-fault-pod').selectOption('pod');
+    await page.getByTestId('compare-fault-kill').click();
+    const ps = await panes(page);
+    expect(new Set(ps.map((p) => p.time))).toEqual(new Set([at]));
+    // Each pane's world: the killed pod is no longer Running, in both runs.
+    for (const policy of ['seed', 'kubernetes']) {
+      expect(await page.locator(`[data-testid="compare-pane"][data-policy="${policy}"] [data-testid="pod"][data-name="pod"]`).getAttribute('data-status')).not.toBe('Running');
+    }
+    await page.locator('[data-testid="divergence-list"][data-ready="true"]').waitFor();
+    const after = await page.$$eval('[data-testid="divergence"]', (els) => els.map((e) => e.getAttribute('data-t')).join(' '));
+    // The killed pod changes the runs from `at` on: the marks are those of the runs with the kill.
+    expect(after).not.toBe(before);
+    const first = page.locator('[data-testid="divergence"][data-kind="diverge"]').first();
+    await first.click();
+    const parted = await panes(page);
+    expect(parted[0]!.decided).not.toBe(parted[1]!.decided);
+  }, 60_000);
+
   it('three columns in presenter mode fit 1280×720; the Kubernetes HPA loop too; a bad column list is named', async () => {
     const page = lab.page;
     await page.goto(`${lab.base}?loop=incus-hpa&scenario=flapping&compare=seed,kubernetes,fixed&presenter=1&t=200000`);

@@ -14,6 +14,7 @@ import { usePlayLoop } from '../lab/usePlayLoop';
 import { SCENARIO_POLICY } from '../lab/url-check';
 import { viewsFor } from '../worlds/views';
 import './compare.css';
+import { CompareInterventions } from './CompareInterventions';
 import { CompareSession } from './CompareSession';
 import type { Divergence } from './divergence';
 import { decisionOf, divergences, ownPolicyOf } from './divergence';
@@ -53,30 +54,34 @@ function useOwnPolicyIsNamed(listing: ScenarioListing, policies: readonly string
 
 /** The whole run of each column, computed once and unshown (it finds where the decisions part), in slices of
  * ~30 ms between frames of the page, so a long scenario (hours of virtual time) never freezes it; null until done. */
-function useDivergences(listing: ScenarioListing, seed: number | undefined, columns: readonly string[]): Divergence[] | null {
+function useDivergences(listing: ScenarioListing, seed: number | undefined, columns: readonly string[], faults: CompareSession['faults']): Divergence[] | null {
   const [marks, setMarks] = useState<Divergence[] | null>(null);
   useEffect(() => {
     setMarks(null);
     const decide = decisionOf(listing.loop);
     if (!decide) { setMarks([]); return; }
     const runs = columns.map((c) => runnerFor(listing, seed, c, false));
+    // Each run meets the page's faults at their times, as the panes did.
+    const pending = runs.map(() => [...faults]);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const slice = () => {
       const until = performance.now() + 30;
-      for (const { runner, scenario } of runs) {
+      runs.forEach(({ runner, scenario }, i) => {
         while (performance.now() < until) {
+          const fault = pending[i]![0];
           const next = runner.nextEventAt;
+          if (fault && (next === undefined || next > fault.t)) { runner.run(fault.t); runner.inject(fault.fault); pending[i]!.shift(); continue; }
           if (next === undefined || next > scenario.durationMs) break;
           runner.processNext();
         }
-      }
-      const done = runs.every(({ runner, scenario }) => { const next = runner.nextEventAt; return next === undefined || next > scenario.durationMs; });
+      });
+      const done = runs.every(({ runner, scenario }, i) => { const next = runner.nextEventAt; return pending[i]!.length === 0 && (next === undefined || next > scenario.durationMs); });
       if (done) setMarks(divergences(runs.map(({ runner }) => runner.frames), decide));
       else timer = setTimeout(slice, 0);
     };
     timer = setTimeout(slice, 0);
     return () => clearTimeout(timer);
-  }, [listing, seed, columns]);
+  }, [listing, seed, columns, faults]);
   return marks;
 }
 
@@ -96,7 +101,7 @@ export function ComparePage({ listing, seed, columns, onColumns, policies, onExi
     return new CompareSession(panes.map((p) => p.session), panes[0]!.duration);
   }, [listing, seed, columns]);
   useSyncExternalStore(compare.subscribe, compare.getVersion);
-  const marks = useDivergences(listing, seed, columns);
+  const marks = useDivergences(listing, seed, columns, compare.faults);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(10);
   usePlayLoop(compare, playing, speed, () => setPlaying(false));
@@ -131,6 +136,7 @@ export function ComparePage({ listing, seed, columns, onColumns, policies, onExi
         </span>
         {presenter && <button data-testid="compare-show" aria-pressed={show === 'charts'} onClick={toggleShow} title="c">{show === 'world' ? t('chartsTab') : t('world')}</button>}
         <button data-testid="compare-exit" onClick={onExit}>✕ {text.back}</button>
+        {listing.loop === 'incus-hpa' && <CompareInterventions compare={compare} />}
       </div>
       <DivergenceTimeline marks={marks} time={compare.time} duration={compare.durationMs} columns={columns.map(label)} onSeek={seek} />
       <div className="compare-panes" style={{ gridTemplateColumns: `repeat(${columns.length}, minmax(0, 1fr))` }}>

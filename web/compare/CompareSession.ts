@@ -72,6 +72,17 @@ export class CompareSession {
     return next;
   }
 
+  /** One world event for every pane at the shared time (the same fault, at the same instant, in each run). */
+  injectAll(fault: unknown): void {
+    for (const p of this.panes) { p.presentAt(this.time_); p.inject(fault); }
+    // A fault made after stepping back forks the runs: the faults that were later are gone with that history.
+    this.faults = [...this.faults.filter((f) => f.t <= this.time_), { t: this.time_, fault }];
+    this.changed();
+  }
+
+  /** The world events made from the page, in order (the divergence marks replay them in their own runs). */
+  faults: readonly { t: number; fault: unknown }[] = [];
+
   subscribe = (listener: () => void): (() => void) => { this.listeners.add(listener); return () => this.listeners.delete(listener); };
   getVersion = (): number => this.version;
   private changed(): void { this.version++; for (const l of this.listeners) l(); }

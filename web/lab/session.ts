@@ -118,6 +118,14 @@ export class LabSession {
   inject(fault: unknown): void { this.forkHere(); this.runner?.inject(fault); this.changed(); }
   update(config: unknown): void { this.forkHere(); this.runner?.update(config as Partial<unknown>); this.changed(); }
 
+  /** Makes virtual time t the present (side by side: every pane at the shared time before a change reaches
+   * them all): while viewing the past the run forks at the frame on screen first, then runs on to t. */
+  presentAt(t: number): void {
+    this.forkHere();
+    this.runner?.run(Math.min(t, this.durationMs));
+    this.changed();
+  }
+
   /** The last fork: the moment the run went back to, and where it had been. */
   forked: { at: number; was: number } | null = null;
 
