@@ -18,6 +18,7 @@ import { loadPolicySandbox } from '../../sim/user-controller/policy-sandbox';
 import { keySafety } from '../contract/key-safety';
 import { Stepper } from '../../sim/step';
 import type { JsonValue } from '../../machines/incus-hpa';
+import { checkFile, movesOf } from '../check/check-file';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'cli/loopscope');
@@ -57,14 +58,6 @@ const notesOf = (file: string) => {
   return runner.trace().frames.flatMap((f) => (f.note ? [f.note] : []));
 };
 
-const movesOf = (run: CheckRun, steps: readonly { kind: string; index?: number }[]) =>
-  steps.flatMap((s) => (s.kind === 'env' && s.index !== undefined ? [run.alphabet[s.index]!.label] : []));
-
-function check(file: string) {
-  const { entry, scenario } = loadScenario(file);
-  const run = checkScenario(entry, scenario);
-  return { run, verdicts: Object.fromEntries(run.result.verdicts.map((v) => [v.property.name, v.status])) };
-}
 
 describe('an HPA policy module in the simulator (examples/hpa-policy)', () => {
   it('same seed, byte-identical trace; the trace names the module and loads through the schema', () => {
@@ -104,7 +97,7 @@ describe('an HPA policy module in the simulator (examples/hpa-policy)', () => {
 
 describe('an HPA policy module under the explorer (examples/hpa-policy)', () => {
   it('the planted bug (a step up not clamped to max) is found with its shortest trace', () => {
-    const { run, verdicts } = check('examples/hpa-policy/check-buggy.yaml');
+    const { run, verdicts } = checkFile('examples/hpa-policy/check-buggy.yaml');
     expect(run.result.stats.complete).toBe(true);
     expect(verdicts['at-most-max']).toBe('violated');
     expect(verdicts['policy-decides']).toBe('holds');
@@ -115,7 +108,7 @@ describe('an HPA policy module under the explorer (examples/hpa-policy)', () => 
   }, 120_000);
 
   it('the fixed policy holds on the same bounds', () => {
-    const { run, verdicts } = check('examples/hpa-policy/check.yaml');
+    const { run, verdicts } = checkFile('examples/hpa-policy/check.yaml');
     expect(run.result.stats.complete).toBe(true);
     expect(Object.entries(verdicts).filter(([p]) => run.promises.includes(p)).every(([, v]) => v === 'holds')).toBe(true);
     expect(run.result.stats.distinct).toBe(3879);
@@ -147,7 +140,7 @@ describe('an HPA policy module under the explorer (examples/hpa-policy)', () => 
   }, 60_000);
 
   it('a module that throws on some input: check reports policy-decides violated with the shortest trace to it', () => {
-    const { run, verdicts } = check(scenarioWith(keep(`throw new Error('too hot');`)));
+    const { run, verdicts } = checkFile(scenarioWith(keep(`throw new Error('too hot');`)));
     expect(verdicts['policy-decides']).toBe('violated');
     const c = run.counterexamples.find((x) => x.property === 'policy-decides')!;
     expect(movesOf(run, c.path)).toEqual(['demand 2.33GiB']);

@@ -3,12 +3,12 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IncusClient } from '../../real/incus';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { IncusClient } from '../../real/incus';
 import type { Trace } from '../../sim/trace';
 import { controllerOf } from '../../sim/trace';
 import { parseTrace } from '../../sim/trace-schema';
-import { cleanupOwned, deleteLease, ownedInstances, requireDaemon, runCli, skipReal, sleep, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { connectForSuite, ownedInstances, runCli, skipReal, sleep, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('hpa-cli.test');
 const hpa = uniqueHpa('cl');
@@ -26,19 +26,9 @@ function writeConfig(file: string, over: { min: number; max: number; period?: st
 }
 
 describe.skipIf(skipReal)('loopscope real (the command)', () => {
-  let client: IncusClient;
-  beforeAll(async () => {
-    requireDaemon();
-    client = await IncusClient.connect({ socketPath });
-  }, 60_000);
-  afterAll(async () => {
-    if (client) {
-      await cleanupOwned(client, hpa.name);
-      await deleteLease(client, hpa.name);
-      await client.close();
-    }
-    rmSync(dir, { recursive: true, force: true });
-  }, 120_000);
+  let client!: IncusClient;
+  connectForSuite(hpa.name, (c) => { client = c; });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   // This file's HPA is the only one using its prefix: other runs on the host do not disturb the count.
   const instances = async () => (await client.listInstances({ recursion: 0 })).filter((n) => n.startsWith(hpa.prefix)).sort();

@@ -5,11 +5,11 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IncusClient } from '../../real/incus';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { IncusClient } from '../../real/incus';
 import type { Trace } from '../../sim/trace';
 import { controllerOf } from '../../sim/trace';
-import { ROOT, cleanupOwned, deleteLease, ownedInstances, requireDaemon, runCli, skipReal, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { ROOT, connectForSuite, ownedInstances, runCli, skipReal, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('hpa-policy-module.test');
 const hpa = uniqueHpa('pm');
@@ -31,19 +31,9 @@ function writeConfig(file: string, module: string, min: number): string {
 }
 
 describe.skipIf(skipReal)('loopscope real with a policy module', () => {
-  let client: IncusClient;
-  beforeAll(async () => {
-    requireDaemon();
-    client = await IncusClient.connect({ socketPath });
-  }, 60_000);
-  afterAll(async () => {
-    if (client) {
-      await cleanupOwned(client, hpa.name);
-      await deleteLease(client, hpa.name);
-      await client.close();
-    }
-    rmSync(dir, { recursive: true, force: true });
-  }, 120_000);
+  let client!: IncusClient;
+  connectForSuite(hpa.name, (c) => { client = c; });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('a bad module exits 2 with one line naming the file and field, and creates nothing', async () => {
     writeFileSync(join(dir, 'noexport.ts'), 'export const decide = () => null;\n');

@@ -5,19 +5,12 @@ import { describe, expect, it } from 'vitest';
 import type { CheckRun } from '../../sim/check/check';
 import { checkScenario } from '../../sim/check/check';
 import { loadScenario, runnerFor } from '../../sim/loops';
+import { checkFile, movesOf } from '../check/check-file';
 
-const movesOf = (run: CheckRun, steps: readonly { kind: string; index?: number }[]) =>
-  steps.flatMap((s) => (s.kind === 'env' && s.index !== undefined ? [run.alphabet[s.index]!.label] : []));
-
-function check(file: string) {
-  const { entry, scenario } = loadScenario(file);
-  const run = checkScenario(entry, scenario);
-  return { run, verdicts: Object.fromEntries(run.result.verdicts.map((v) => [v.property.name, v.status])) };
-}
 
 describe('the Application operator (seed 001) as a user module', () => {
   it('the planted bug (the cleanup deletes what the cache shows) is found with its shortest trace', () => {
-    const { run, verdicts } = check('examples/application/check-buggy.yaml');
+    const { run, verdicts } = checkFile('examples/application/check-buggy.yaml');
     expect(run.result.stats.complete).toBe(true);
     expect(verdicts).toEqual({
       'no-crash': 'holds', 'no-orphans': 'holds', 'idempotent': 'holds', 'differential': 'holds', 'cleanup-before-finalizer': 'violated',
@@ -32,7 +25,7 @@ describe('the Application operator (seed 001) as a user module', () => {
   }, 60_000);
 
   it('the fixed module (delete by name) holds on the same bounds', () => {
-    const { run, verdicts } = check('examples/application/check.yaml');
+    const { run, verdicts } = checkFile('examples/application/check.yaml');
     expect(run.result.stats.complete).toBe(true);
     expect(Object.entries(verdicts).filter(([, v]) => v !== 'holds')).toEqual([]);
     expect(run.result.stats.distinct).toBe(5859);

@@ -9,22 +9,15 @@ import { describe, expect, it } from 'vitest';
 import type { CheckRun } from '../../sim/check/check';
 import { checkScenario } from '../../sim/check/check';
 import { loadScenario, runnerFor } from '../../sim/loops';
+import { checkFile, movesOf } from '../check/check-file';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'cli/loopscope');
 
-const movesOf = (run: CheckRun, steps: readonly { kind: string; index?: number }[]) =>
-  steps.flatMap((s) => (s.kind === 'env' && s.index !== undefined ? [run.alphabet[s.index]!.label] : []));
-
-function check(file: string) {
-  const { entry, scenario } = loadScenario(file);
-  const run = checkScenario(entry, scenario);
-  return { run, verdicts: Object.fromEntries(run.result.verdicts.map((v) => [v.property.name, v.status])) };
-}
 
 describe('a user controller module under the explorer (examples/podservice)', () => {
   it('the planted bug (generateName + a stale Pod cache) is found with its shortest trace', () => {
-    const { run, verdicts } = check('examples/podservice/check-buggy.yaml');
+    const { run, verdicts } = checkFile('examples/podservice/check-buggy.yaml');
     expect(run.result.stats.complete).toBe(true);
     // The second pod also outlives the run: the differential oracle sees a world the same desired
     // state does not reach from the start (one pod) — the same bug, seen by a second oracle.
@@ -36,7 +29,7 @@ describe('a user controller module under the explorer (examples/podservice)', ()
   }, 120_000);
 
   it('the fixed module (a deterministic pod name) holds on the same bounds', () => {
-    const { run, verdicts } = check('examples/podservice/check.yaml');
+    const { run, verdicts } = checkFile('examples/podservice/check.yaml');
     expect(run.result.stats.complete).toBe(true);
     expect(Object.values(verdicts).every((v) => v === 'holds')).toBe(true);
     expect(run.result.stats.distinct).toBe(284);
