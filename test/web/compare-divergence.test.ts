@@ -37,6 +37,8 @@ describe('side by side: where the policies\' decisions part (web/compare/diverge
 
   it("a scenario's own policy is a column of its own only when it is not one of the named policies", () => {
     expect(ownPolicyOf('incus-hpa', { policy: 'seed' })).toBe('seed');
+    // A user's policy module, as the parser names it: not one of the named policies, so a column of its own.
+    expect(ownPolicyOf('incus-hpa', { policy: 'module:./x.ts' })).toBe('module:./x.ts');
     expect(ownPolicyOf('incus-hpa', { policy: { module: './x.ts' } })).toBeUndefined();
     expect(ownPolicyOf('kubernetes', { options: {} })).toBe('kubernetes');
     expect(ownPolicyOf('kubernetes', { options: { policy: 'seed' } })).toBe('seed');

@@ -39,15 +39,15 @@ function runnerFor(listing: ScenarioListing, seed: number | undefined, column: s
   return { runner, scenario };
 }
 
-/** Whether the scenario's own policy is one of the named ones (then its column would repeat that one; a
- * policy the names do not cover, such as a user's policy module, gets its own "scenario's own" column). */
-function useOwnPolicyIsNamed(listing: ScenarioListing, policies: readonly string[]): boolean {
+/** The scenario's own policy (ownPolicyOf) and whether it is one of the named ones: then its column would repeat that
+ * one; a policy the names do not cover, such as a user's policy module, gets its own "scenario's own" column. */
+function useOwnPolicy(listing: ScenarioListing, policies: readonly string[]): { own: string | undefined; named: boolean } {
   return useMemo(() => {
     try {
       const own = ownPolicyOf(listing.loop, parseScenarioText(listing.file, listing.id, listing.text).scenario.config);
-      return own !== undefined && policies.includes(own);
+      return { own, named: own !== undefined && policies.includes(own) };
     } catch {
-      return false;
+      return { own: undefined, named: false };
     }
   }, [listing, policies]);
 }
@@ -111,11 +111,11 @@ export function ComparePage({ listing, seed, columns, onColumns, policies, onExi
   const [show, setShow] = useState<'world' | 'charts'>('world');
   const toggleShow = useCallback(() => setShow((v) => (v === 'world' ? 'charts' : 'world')), []);
   useShortcuts({ togglePlay, step, stepBack, speed, setSpeed, toggleSideTab: toggleShow });
-  const ownIsNamed = useOwnPolicyIsNamed(listing, policies);
+  const own = useOwnPolicy(listing, policies);
   const seek = (at: number) => { setPlaying(false); compare.advanceTo(at); };
   const decide = decisionOf(listing.loop);
   const values = compare.panes.map((p) => (decide ? decide(p.frame) : null));
-  const label = (c: string) => (c === SCENARIO_POLICY ? text.scenarioPolicy : c);
+  const label = (c: string) => (c === SCENARIO_POLICY ? `${text.scenarioPolicy}${own.own && !own.named ? ` (${own.own})` : ''}` : c);
 
   return (
     <div className="compare" data-testid="compare" data-loop={listing.loop} data-columns={columns.join(',')}>
@@ -125,7 +125,7 @@ export function ComparePage({ listing, seed, columns, onColumns, policies, onExi
         <span className="compare-time">{t('time')}: <code data-testid="compare-time">{clock(compare.time)}</code></span>
         <span className="compare-columns" role="group" aria-label={text.columns}>
           <span className="muted">{text.columns}:</span>
-          {[...(ownIsNamed && !columns.includes(SCENARIO_POLICY) ? [] : [SCENARIO_POLICY]), ...policies].map((p) => {
+          {[...(own.named && !columns.includes(SCENARIO_POLICY) ? [] : [SCENARIO_POLICY]), ...policies].map((p) => {
             const on = columns.includes(p);
             const next = on ? columns.filter((c) => c !== p) : [...columns, p];
             return (

@@ -16,9 +16,9 @@ const DECISIONS: Partial<Record<LoopId, (f: Frame) => number | null>> = {
 };
 
 /**
- * The named policy a scenario's own configuration uses, if it is one (then a "scenario's own" column would
- * repeat it). A value the names do not cover — e.g. a user's policy module, `policy: { module: ./x.ts }` —
- * gives undefined, and side by side offers the scenario's own value as a column of its own.
+ * The policy a scenario's own configuration names: a built-in name, or another value the format accepts —
+ * e.g. a user's policy module (`policy: { module: ./x.ts }`, parsed to the id `module:./x.ts`). Side by side
+ * offers "the scenario's own" as a column when this is not one of the loop's named policies (or is undefined).
  */
 const OWN_POLICY: Partial<Record<LoopId, (config: unknown) => string | undefined>> = {
   'incus-hpa': (c) => { const p = (c as { policy?: unknown }).policy; return typeof p === 'string' ? p : undefined; },
