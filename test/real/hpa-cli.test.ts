@@ -8,7 +8,7 @@ import type { IncusClient } from '../../real/incus';
 import type { Trace } from '../../sim/trace';
 import { controllerOf } from '../../sim/trace';
 import { parseTrace } from '../../sim/trace-schema';
-import { connectForSuite, ownedInstances, runCli, skipReal, sleep, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { connectForSuite, expectConforms, ownedInstances, runCli, skipReal, sleep, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('hpa-cli.test');
 const hpa = uniqueHpa('cl');
@@ -83,6 +83,7 @@ describe.skipIf(skipReal)('loopscope real (the command)', () => {
     const compared = controllerOf(trace.frames.find((f) => f.event === 'xstate.done.actor.observe')!, 'incus-hpa')!;
     expect({ running: compared.pods.running, avg: compared.averagePercent, actions: compared.decision?.actions, desired: compared.decision?.desired })
       .toEqual({ running: 0, avg: null, actions: [{ kind: 'create' }, { kind: 'create' }], desired: 2 });
+    expectConforms(out);
   }, 60_000);
 
   it('`real load` spreads a demand across the owned running pods through exec, and --demand 0 removes it', async () => {
@@ -133,6 +134,8 @@ describe.skipIf(skipReal)('loopscope real (the command)', () => {
     const trace = JSON.parse(readFileSync(out, 'utf8')) as Trace;
     expect(trace.frames.some((f) => f.event === 'CONFIG.UPDATE' && f.note?.includes('min 3'))).toBe(true);
     expect(trace.frames.some((f) => f.note?.startsWith('config edit ignored'))).toBe(true);
+    // The trace written on SIGTERM: the edit applied, the refused ones kept out of the machine.
+    expect(expectConforms(out).replayed.configEdits).toBeGreaterThanOrEqual(1);
   }, 90_000);
 
   it('after kill -9 mid-create and mid-delete, the next run adopts what it owns and converges', async () => {
@@ -140,13 +143,16 @@ describe.skipIf(skipReal)('loopscope real (the command)', () => {
     const up = writeConfig('up.yaml', { min: 5, max: 5 });
     // A copy killed with -9 keeps its lease until it expires: short lease timings keep this test short.
     const FAST_LEASE = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '500ms'];
+    // The copies killed with -9 (a, b) write no trace (it is written at exit); each next run's is checked.
     const a = startCli(['real', '--config', up, ...FAST_LEASE]);
     await waitUntil('a create decided', async () => a.out.stdout.includes('→ create 2'), 20_000, 20);
     await sleep(120);
     a.child.kill('SIGKILL');
     await a.done;
-    const afterUp = await runCli(['real', '--config', up, '--once', ...FAST_LEASE]);
+    const upOut = join(dir, 'after-up.json');
+    const afterUp = await runCli(['real', '--config', up, '--once', '--out', upOut, ...FAST_LEASE]);
     expect(afterUp.code).toBe(0);
+    expectConforms(upOut);
     let owned = await ownedInstances(client, hpa.name);
     expect(owned.map((i) => i.status)).toEqual(Array(5).fill('Running'));
 
@@ -159,8 +165,10 @@ describe.skipIf(skipReal)('loopscope real (the command)', () => {
     await b.done;
     // The next run also has max lowered to 2: adoption removes the stopped leftover and the extras.
     const down = writeConfig('down.yaml', { min: 1, max: 2 });
-    const afterDown = await runCli(['real', '--config', down, '--once', ...FAST_LEASE]);
+    const downOut = join(dir, 'after-down.json');
+    const afterDown = await runCli(['real', '--config', down, '--once', '--out', downOut, ...FAST_LEASE]);
     expect(afterDown.code).toBe(0);
+    expectConforms(downOut);
     owned = await ownedInstances(client, hpa.name);
     expect(owned.length).toBeLessThanOrEqual(2);
     expect(owned.length).toBeGreaterThanOrEqual(1);

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncusClient } from '../../real/incus';
 import { openHttpsListener, REMOTE, type HttpsListener } from './https-listener';
-import { cleanupOwned, deleteLease, forceDelete, ownedInstances, requireDaemon, skipReal, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { cleanupOwned, deleteLease, expectConforms, forceDelete, ownedInstances, requireDaemon, skipReal, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('https-run.test');
 const hpa = uniqueHpa('hs');
@@ -40,7 +40,8 @@ describe.skipIf(skipReal)('real mode over HTTPS (core.https_address on loopback,
   it('scales to min over HTTPS and wakes on an outside delete through the wss:// events stream', async () => {
     const cfg = join(dir, 'hpa.yaml');
     writeFileSync(cfg, `HPA: { minPods: 2, maxPods: 2 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 15s\nlimitsMemory: 64MiB\n`);
-    const run = startCli(['real', '--config', cfg, '--remote', REMOTE], { INCUS_CONF: https!.confs[0] });
+    const out = join(dir, 'run.json');
+    const run = startCli(['real', '--config', cfg, '--remote', REMOTE, '--out', out], { INCUS_CONF: https!.confs[0] });
     children.push(run);
     const running = async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running');
     // A process start costs 10–40 s on a loaded machine; then one period creates both pods.
@@ -62,5 +63,9 @@ describe.skipIf(skipReal)('real mode over HTTPS (core.https_address on loopback,
     const done = await run.done;
     expect(done.stderr).not.toMatch(/\n\s+at /); // no stack trace
     expect(done.code).toBe(0);
+    // The trace written on SIGTERM: the outside delete is one the model explains, and the wake ended a wait early.
+    const report = expectConforms(out);
+    expect(report.envMoves.map((m) => m.move)).toContain(`someone deleted ${victim}`);
+    expect(report.replayed.earlyPeriods).toBeGreaterThanOrEqual(1);
   }, 240_000);
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { IncusClient } from '../../real/incus';
 import type { Exposition } from './prom-text';
 import { checkHistogram, parseExposition, select, valueOf } from './prom-text';
-import { connectForSuite, forceDelete, ownedInstances, skipReal, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { connectForSuite, expectConforms, forceDelete, ownedInstances, skipReal, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('metrics.test');
 const hpa = uniqueHpa('mx');
@@ -38,7 +38,8 @@ describe.skipIf(skipReal)('real HPA: --metrics and --log-format json', () => {
       'HPA: { minPods: 2, maxPods: 2, memoryThreshold: 50 }', `name: ${hpa.name}`, `namePrefix: ${hpa.prefix}`,
       'policy: fixed', 'period: 15s', 'limitsMemory: 64MiB', 'backoff: { initial: 300ms, max: 2s }', '',
     ].join('\n'));
-    const run = startCli(['real', '--config', cfg, '--metrics', '127.0.0.1:0', '--log-format', 'json']);
+    const out = join(dir, 'run.json');
+    const run = startCli(['real', '--config', cfg, '--metrics', '127.0.0.1:0', '--log-format', 'json', '--out', out]);
     try {
       const url = await waitUntil('the metrics URL', async () => {
         const rec = jsonLines(run.out.stderr).find((r) => typeof r['metrics'] === 'string');
@@ -102,5 +103,6 @@ describe.skipIf(skipReal)('real HPA: --metrics and --log-format json', () => {
       jsonLines(done.stderr);
       await Promise.all((await ownedInstances(client, hpa.name)).map((i) => forceDelete(client, i.name)));
     }
+    expectConforms(out); // the trace written on SIGTERM: the outside delete is one the model explains
   }, 120_000);
 });
