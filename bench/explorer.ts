@@ -2,7 +2,7 @@
  * Explorer benchmark: `loopscope check` end to end (a fresh process each: honest time to verdict
  * and peak RSS) on the bench HPA configurations — ~10⁴ states (bench/scenarios/hpa-bench-small.yaml)
  * and ~10⁵ (hpa-bench-medium.yaml); `large` adds ~10⁶ (max 4 pods, 11 moves, bounded at 10⁶) —
- * with the transition memo on and off, 1 and 2 workers; then SPIN (bench/spin.ts) and fast-check
+ * with the transition memo on and off, symmetry on and off, 1 and 2 workers; then SPIN (bench/spin.ts) and fast-check
  * property runs/s. Wall and CPU time both: other processes load the machine, compare ratios
  * within one run. Run: npx tsx bench/explorer.ts [small|medium|large|all]
  * Targets (issue 14): ≥ 50,000 distinct states/s on one core at ~10⁴; ~10⁵ no slower than SPIN
@@ -18,7 +18,7 @@ import { propertyRunsPerSecond } from '../test/check/hpa-arbitraries';
 const MiB = 1024 ** 2;
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
-interface Stats { distinct: number; generated: number; complete: boolean; timeMs: number; cpuMs: number; peakRssBytes: number; tableBytes: number; workers: number; memo?: { hits: number; misses: number } }
+interface Stats { symmetry?: { state: string }; distinct: number; generated: number; complete: boolean; timeMs: number; cpuMs: number; peakRssBytes: number; tableBytes: number; workers: number; memo?: { hits: number; misses: number } }
 
 function check(file: string, args: string[]): { wall: number; cpu: number; stats: Stats; outcome: string } {
   const r = spawnSync('bash', ['-c', `TIMEFORMAT='%R %U %S'; { time ( "$@" ) ; } 2> "$TIMEFILE"; cat "$TIMEFILE" >&2`, 'bench',
@@ -48,16 +48,19 @@ if (which === 'medium' || which === 'all') sizes.push(['~10⁵ (max 3, 7 moves)'
 if (which === 'large') sizes.push(['~10⁶ (max 4, 11 moves, bound 10⁶)', largeScenario(), ['--max-states', '1000000']]);
 
 console.log('\n## The explorer: loopscope check end to end (one process each; HPA, fixed policy)\n');
-console.log('| size | memo | workers | distinct | wall | CPU | distinct states/s (wall) | distinct states/s (CPU) | peak RSS | RSS/state | tables/state | memo hits | vs baseline (wall) |');
-console.log('|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+console.log('| size | memo | symmetry | workers | distinct | wall | CPU | distinct states/s (wall) | distinct states/s (CPU) | peak RSS | RSS/state | tables/state | memo hits | vs baseline (wall) |');
+console.log('|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
 for (const [label, file, extra] of sizes) {
   let baseline = 0;
-  for (const [memo, workers] of [[false, 1], [true, 1], [true, 2], [false, 2]] as const) {
-    const r = check(file, [...extra, '--workers', String(workers), ...(memo ? [] : ['--no-memo'])]);
+  // Symmetry off once (memo on, 1 worker): the HPA declares none (sim/properties/incus-hpa.ts), so the
+  // row shows it costs nothing; bench/explorer-symmetry.ts has every loop and the ceiling of any renaming.
+  for (const [memo, workers, symmetry] of [[false, 1, true], [true, 1, true], [true, 1, false], [true, 2, true], [false, 2, true]] as const) {
+    const r = check(file, [...extra, '--workers', String(workers), ...(memo ? [] : ['--no-memo']), ...(symmetry ? [] : ['--no-symmetry'])]);
     const s = r.stats;
     if (!baseline) baseline = r.wall;
     const hits = s.memo ? `${fmt((100 * s.memo.hits) / Math.max(1, s.memo.hits + s.memo.misses))}%` : '–';
-    console.log(`| ${label} | ${memo ? 'on' : 'off'} | ${workers} | ${fmt(s.distinct)}${s.complete ? '' : ' (bounded)'} | ${fmt(r.wall, 1)} s | ${fmt(r.cpu, 1)} s | ${fmt(s.distinct / r.wall)} | ${fmt(s.distinct / r.cpu)} | ${fmt(s.peakRssBytes / MiB)} MiB | ${fmt(s.peakRssBytes / s.distinct)} B | ${fmt(s.tableBytes / s.distinct)} B | ${hits} | ${fmt(baseline / r.wall, 2)}× |`);
+    const sym = s.symmetry?.state === 'none' ? `none${symmetry ? '' : ' (--no-symmetry)'}` : symmetry ? 'on' : 'off';
+    console.log(`| ${label} | ${memo ? 'on' : 'off'} | ${sym} | ${workers} | ${fmt(s.distinct)}${s.complete ? '' : ' (bounded)'} | ${fmt(r.wall, 1)} s | ${fmt(r.cpu, 1)} s | ${fmt(s.distinct / r.wall)} | ${fmt(s.distinct / r.cpu)} | ${fmt(s.peakRssBytes / MiB)} MiB | ${fmt(s.peakRssBytes / s.distinct)} B | ${fmt(s.tableBytes / s.distinct)} B | ${hits} | ${fmt(baseline / r.wall, 2)}× |`);
   }
 }
 console.log('\nWall and CPU include process start (tsx, module load) and, for 2 workers, booting them: this is the time a user waits. Baseline: memo off, 1 worker, same size, same run.');

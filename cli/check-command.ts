@@ -21,7 +21,7 @@ import { loadScenario } from '../sim/loops';
 import { CHECK_EXIT_CODES, UsageError } from './usage';
 
 interface CheckFlags {
-  depth?: string; maxStates?: string; maxMemory?: string; progress?: boolean; memo?: boolean; workers?: string; out?: string; policy?: string; within?: string; table?: boolean; format?: string; emitTest?: string;
+  depth?: string; maxStates?: string; maxMemory?: string; progress?: boolean; memo?: boolean; symmetry?: boolean; workers?: string; out?: string; policy?: string; within?: string; table?: boolean; format?: string; emitTest?: string;
 }
 
 /** Interrupted (Ctrl-C): the partial result was printed (cli/run.ts: 130). */
@@ -98,6 +98,7 @@ export function registerCheck(program: Command): void {
     .option('--workers <n>', `worker threads for the search (default: one per core, here ${defaultWorkers()}); 1 searches in this thread`)
     .option('--no-progress', 'no progress line on stderr (shown for searches longer than 2s)')
     .option('--no-memo', 'do not memoise machine transitions (slower; to measure the memo)')
+    .option('--no-symmetry', "do not merge states that differ only by the names of interchangeable objects (to measure the reduction; loops without any are unaffected)")
     .option('--out <dir>', 'write each counterexample trace (JSON, loadable by the lab) into this directory')
     .option('--emit-test <dir>', 'write a vitest file per counterexample that replays it and fails while the violation is possible')
     .option('--policy <name>', `check this policy of the loop instead of the scenario's (${policiesHelp()})`)
@@ -138,7 +139,7 @@ export function registerCheck(program: Command): void {
           if (interrupt.signal.aborted) break;
           runs.push(await checkScenarioAsync(entry, scenario, {
             ...(policy !== undefined ? { policy } : {}), ...(maxDepth ? { maxDepth } : {}), ...(maxStates ? { maxStates } : {}), ...(withinPeriods ? { withinPeriods } : {}),
-            ...(maxMemoryBytes ? { maxMemoryBytes } : {}), ...(progress ? { onProgress: progress.onProgress } : {}), memo: flags.memo !== false, workers, signal: interrupt.signal,
+            ...(maxMemoryBytes ? { maxMemoryBytes } : {}), ...(progress ? { onProgress: progress.onProgress } : {}), memo: flags.memo !== false, symmetry: flags.symmetry !== false, workers, signal: interrupt.signal,
           }));
           progress?.done();
         }

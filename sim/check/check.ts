@@ -11,6 +11,7 @@ import type { ExploreOptions, ExploreResult, PathStep } from './explorer';
 import { explore, exploreAsync } from './explorer';
 import { Pool, exploreParallel } from './parallel';
 import type { CheckProperty, EnvMove, LoopCheck } from './model';
+import { stateKey } from './symmetry';
 
 export interface CheckOptions extends ExploreOptions {
   /** One of the loop's policies (its definition's `policies`, e.g. an HPA policy). */
@@ -102,11 +103,16 @@ export async function checkScenarioAsync(entry: LoopEntry, scenario: LoadedScena
     // for tests of the parallel search itself). Searches under a second never start a worker.
     const began = performance.now();
     let pool: Pool | undefined;
-    const boot = () => new Pool(workers, { loop: entry.id, scenario, ...(options.policy !== undefined ? { policy: options.policy } : {}), ...(options.withinPeriods ? { withinPeriods: options.withinPeriods } : {}), memo: options.memo ?? true });
+    const boot = () => new Pool(workers, { loop: entry.id, scenario, ...(options.policy !== undefined ? { policy: options.policy } : {}), ...(options.withinPeriods ? { withinPeriods: options.withinPeriods } : {}), memo: options.memo ?? true, symmetry: options.symmetry ?? true });
     try {
       if (options.parallelNow) pool = boot();
       else result = await explore(() => { if (!pool && performance.now() - began > 1000) pool = boot(); return pool?.isReady ?? false; });
-      if (!result) result = await exploreParallel(pool!, properties, options);
+      if (!result) {
+        const parallel = await exploreParallel(pool!, properties, options);
+        // The workers merge states by the same key (symmetry.ts): what they did is decided here alike.
+        const { symmetry } = stateKey(check, { config, world: scenario.world }, alphabet, options.symmetry ?? true);
+        result = { ...parallel, stats: { ...parallel.stats, symmetry } };
+      }
     } finally {
       await pool?.close();
     }

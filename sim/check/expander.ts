@@ -5,6 +5,8 @@ import { Stepper } from '../step';
 import { hashState } from './hash';
 import { judgedColumns } from './judged';
 import type { CheckProperty, EnvMove, LoopCheck } from './model';
+import type { SymmetryUse } from './symmetry';
+import { stateKey } from './symmetry';
 
 /** A state waiting to be expanded: its id, the run, and the environment moves it has left. */
 export interface SearchNode<W, C> { id: number; run: StepState<W, C>; remaining: Uint8Array }
@@ -39,10 +41,12 @@ export class Expander<W, F, C> {
    */
   readonly eventually: CheckProperty<W, C>[];
   private readonly canonical: (run: StepState<W, C>) => string;
+  /** Whether states are merged with their renamed copies (symmetry.ts). */
+  readonly symmetry: SymmetryUse;
 
   constructor(
     binding: LoopBinding<W, F, C>, private readonly check: LoopCheck<W, F, C>, private readonly start: { config: C; world: W },
-    alphabet: readonly EnvMove<F, C>[], properties: readonly CheckProperty<W, C>[], memo: boolean,
+    alphabet: readonly EnvMove<F, C>[], properties: readonly CheckProperty<W, C>[], memo: boolean, symmetry = true,
   ) {
     this.stepper = new Stepper(binding, { memo });
     // Interchangeable moves (equal labels) share one counter, so their orderings are not told apart.
@@ -53,7 +57,9 @@ export class Expander<W, F, C> {
     this.targets = judged.targets;
     this.liveness = judged.liveness;
     this.eventually = judged.columns;
-    this.canonical = check.canonicalizer(start, alphabet);
+    const key = stateKey(check, start, alphabet, symmetry);
+    this.canonical = key.key;
+    this.symmetry = key.symmetry;
   }
 
   initial(): { run: StepState<W, C>; remaining: Uint8Array } {

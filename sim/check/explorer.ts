@@ -6,6 +6,7 @@ import type { SearchNode } from './expander';
 import { Expander } from './expander';
 import { SearchBook } from './search-book';
 import type { Fairness } from './liveness';
+import type { SymmetryUse } from './symmetry';
 
 export { BitColumn, IntColumn, settleTimes } from './columns';
 export { applyEntry } from './expander';
@@ -38,6 +39,8 @@ export interface ExploreOptions {
   progressMs?: number;
   /** Memoise machine transitions by (snapshot, event) (default on; off only to measure it). */
   memo?: boolean;
+  /** Merge states with their copies under the loop's renamings of interchangeable objects (default on; symmetry.ts). */
+  symmetry?: boolean;
   /** Worker threads for the parallel search (sim/check/parallel.ts); 1 = this thread. */
   workers?: number;
   /** Liveness properties are judged on weakly fair runs (default); 'none' only shows what fairness excludes (liveness.ts). */
@@ -80,6 +83,8 @@ export interface ExploreStats {
   workers: number;
   /** Transition memo: hits, misses (XState ran), interned snapshots, unkeyable calls. */
   memo?: MemoStats;
+  /** Symmetry reduction: on, off, or none for this loop (and why); `distinct` counts representatives when on. */
+  symmetry?: SymmetryUse;
 }
 
 export interface ExploreResult<W, C> { stats: ExploreStats; verdicts: Verdict<W, C>[] }
@@ -140,7 +145,7 @@ class Search<W, F, C> {
     binding: LoopBinding<W, F, C>, check: LoopCheck<W, F, C>, start: { config: C; world: W },
     alphabet: readonly EnvMove<F, C>[], properties: readonly CheckProperty<W, C>[], options: ExploreOptions,
   ) {
-    this.expander = new Expander(binding, check, start, alphabet, properties, options.memo ?? true);
+    this.expander = new Expander(binding, check, start, alphabet, properties, options.memo ?? true, options.symmetry ?? true);
     const { always, sometimes, targets, liveness } = this.expander;
     this.book = new SearchBook(always, sometimes, targets, options, () => this.frontier.length - this.at + this.next.length, liveness);
     this.maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
@@ -192,6 +197,7 @@ class Search<W, F, C> {
 
   result(): ExploreResult<W, C> {
     const { pure } = this.expander.stepper;
-    return this.book.result(pure instanceof MemoMachine ? { ...pure.stats } : undefined, 1);
+    const result = this.book.result(pure instanceof MemoMachine ? { ...pure.stats } : undefined, 1);
+    return { ...result, stats: { ...result.stats, symmetry: this.expander.symmetry } };
   }
 }

@@ -87,7 +87,8 @@ const MAX_TURNS = 16;
  * where it began (equal canonical keys): the path to the end of that turn, that turn the cycle.
  * Usually the first turn closes; a loop whose key abstracts generated names (the HPA's random
  * suffixes: only their order counts) may need a few, as the replay's generator sorts a new name
- * elsewhere than the state the search kept did — either way the trace's cycle is one the run repeats.
+ * elsewhere than the state the search kept did — and so may a cycle the search closed up to a
+ * renaming (symmetry.ts): this replay uses the plain key, so the trace's cycle is one the run repeats.
  */
 function closingTurns<W, F, C>(input: ReplayInput<W, F, C>, check: LoopCheck<W, F, C>, alphabet: readonly EnvMove<F, C>[], lasso: LassoPath, name: string): LassoPath {
   const stepper = new Stepper(input.binding);

@@ -2,6 +2,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import type { LoadedScenario } from '../loops/registry';
 import type { TimelineEntry } from '../runner';
 import type { StepState } from '../step';
+import type { LoopSymmetry } from './symmetry';
 
 /** What a property may look at: the controller's snapshot and the world at one instant. */
 export interface CheckView<W, C> {
@@ -67,6 +68,8 @@ export interface LoopCheck<W, F, C> {
    * the environment (times relative to now, counters capped, dead fields dropped).
    */
   canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): MethodLike<[StepState<W, C>], string>;
+  /** Which objects are interchangeable (a representative's key), or why none are (sim/check/symmetry.ts). */
+  symmetry?: LoopSymmetry<W, F, C>;
   /** The properties claimed for this configuration (the policy is part of the config); `world` is
    * the scenario's start world, for bounds that depend on its timings (e.g. Kubernetes' resync). */
   properties(config: C, alphabet: readonly EnvMove<F, C>[], withinPeriods?: number, world?: W): CheckProperty<W, C>[];

@@ -25,7 +25,7 @@ const scenario = setup.scenario as LoadedScenario;
 // is parsed, in the thread that parsed it: parse the file once more here to register it in this one.
 if (entry.id === 'kubernetes' && scenario.file && existsSync(scenario.file)) loadScenario(scenario.file);
 const prepared = prepareCheck(entry, scenario, { ...(setup.policy !== undefined ? { policy: setup.policy } : {}), ...(setup.withinPeriods ? { withinPeriods: setup.withinPeriods } : {}) });
-const expander = new Expander(entry.binding, prepared.check, { config: prepared.config, world: scenario.world }, prepared.alphabet, prepared.properties, setup.memo);
+const expander = new Expander(entry.binding, prepared.check, { config: prepared.config, world: scenario.world }, prepared.alphabet, prepared.properties, setup.memo, setup.symmetry);
 const hash = new Uint32Array(2);
 
 type Node = SearchNode<unknown, unknown>;

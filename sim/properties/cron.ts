@@ -229,6 +229,8 @@ export const cronCheck: LoopCheck<CronWorld, CronFault, CronConfig> = {
   label: cronLabel,
   applicable,
   canonicalizer: cronCanonicalizer,
+  // Symmetry (sim/check/symmetry.ts): no two jobs are interchangeable.
+  symmetry: { none: 'every job has its own schedule, and a CronJob names each Job after its scheduled time' },
   properties: (config, alphabet) => cronProperties(config, alphabet),
   promises: cronPromises,
 };

@@ -234,6 +234,9 @@ export const hpaCheck: LoopCheck<HpaWorld, HpaFault, HpaConfig> = {
   label: hpaLabel,
   applicable,
   canonicalizer,
+  // Symmetry (sim/check/symmetry.ts): the order of created names is read, so they are not interchangeable;
+  // the canonical key already keeps only that order (a created name becomes its position).
+  symmetry: { none: 'Incus lists instances by name and the policies read that order (the seed deletes the last one, fixed removes leftovers in name order, kubernetes sorts stably over it); the key already keeps only the order of created names' },
   properties: hpaProperties,
   promises: promisesOf,
 };

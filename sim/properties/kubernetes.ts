@@ -200,6 +200,8 @@ export const kubernetesCheck: LoopCheck<KubeWorld, KubeFault, ControllerConfig> 
     const failoverAfterMs = typeof start.config.options.failoverAfterMs === 'number' ? start.config.options.failoverAfterMs : DB_FAILOVER_AFTER_MS;
     return (state) => kubernetesKey(state, failoverAfterMs);
   },
+  // Symmetry (sim/check/symmetry.ts): object names are ordered and the order is read, so pods are not interchangeable.
+  symmetry: { none: 'names are ordered and the order is read (informer lists and resyncs go in key order, a ReplicaSet breaks its last tie by name, deletePod by app takes the first by name); generated names come from the seeded generator, which the key keeps' },
   properties: kubernetesProperties,
   promises: kubernetesPromises,
 };

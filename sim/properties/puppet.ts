@@ -281,6 +281,8 @@ export const puppetCheck: LoopCheck<PuppetWorld, PuppetFault, PuppetLoopConfig> 
   label: puppetLabel,
   applicable,
   canonicalizer: puppetCanonicalizer,
+  // Symmetry (sim/check/symmetry.ts): no two resources are interchangeable.
+  symmetry: { none: 'every resource is its own (type, title), with its own content and relationships' },
   properties: puppetProperties,
   promises: puppetPromises,
 };

@@ -273,6 +273,8 @@ export const systemdRestartCheck: LoopCheck<SystemdWorld, SystemdFault, SystemdC
   label: systemdLabel,
   applicable,
   canonicalizer,
+  // Symmetry (sim/check/symmetry.ts): a single unit, nothing to interchange.
+  symmetry: { none: 'one unit and its one main process: nothing to interchange' },
   properties: systemdProperties,
   promises: systemdPromises,
 };

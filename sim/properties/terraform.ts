@@ -371,6 +371,8 @@ export const terraformCheck: LoopCheck<TerraformWorld, TerraformFault, Terraform
   label: terraformLabel,
   applicable,
   canonicalizer: () => terraformCanonicalizer(),
+  // Symmetry (sim/check/symmetry.ts): resources are addressed by the configuration.
+  symmetry: { none: 'every resource has its own address, attributes and dependencies in the configuration' },
   properties: terraformProperties,
   promises: terraformPromises,
 };
