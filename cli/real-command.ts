@@ -15,6 +15,7 @@ import type { RealFrame } from '../real/hpa-runner';
 import { RealHpaRunner } from '../real/hpa-runner';
 import { Leadership } from '../real/leadership';
 import { registerRealStatus } from './real-status';
+import { registerRealRename } from './real-rename';
 import type { IncusClient } from '../real/incus';
 import { IncusError } from '../real/incus';
 import { LOAD_FILE, LoadDriver, spreadLoad } from '../real/load';
@@ -331,6 +332,7 @@ export function registerReal(program: Command): void {
     .action((opts: RunOpts) => runLoop(opts));
 
   registerRealStatus(real);
+  registerRealRename(real);
 
   real
     .command('systemd-unit')
