@@ -10,6 +10,14 @@ import type { ChartSeries } from './chartSpecs';
 import { TIME_INCREMENTS, tickLabels } from './timeAxis';
 
 
+/** After each draw, what was drawn, on the element (tests read it): the points, the last one's time, the time axis's end. */
+const drawnOn = (el: HTMLElement) => (u: uPlot) => {
+  const xs = u.data[0];
+  el.setAttribute('data-points', String(xs.length));
+  el.setAttribute('data-last-t', String(xs.at(-1) ?? ''));
+  el.setAttribute('data-x-max', String(u.scales.x?.max ?? ''));
+};
+
 interface Props {
   session: LabSession;
   frame: Frame;
@@ -61,7 +69,7 @@ export function FrameChart({ session, frame, series, valuesOf }: Props) {
         })),
       ],
       hooks: {
-        draw: [frameMarkerHook(() => marker.current)],
+        draw: [frameMarkerHook(() => marker.current), drawnOn(el)],
       },
     };
     const u = new uPlot(opts, data.current as uPlot.AlignedData, el);
