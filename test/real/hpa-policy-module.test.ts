@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { IncusClient } from '../../real/incus';
 import type { Trace } from '../../sim/trace';
 import { controllerOf } from '../../sim/trace';
-import { ROOT, connectForSuite, ownedInstances, runCli, skipReal, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { ROOT, conformReport, connectForSuite, expectConforms, ownedInstances, runCli, skipReal, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('hpa-policy-module.test');
 const hpa = uniqueHpa('pm');
@@ -28,6 +28,16 @@ function writeConfig(file: string, module: string, min: number): string {
     `policy: { module: ${module} }`, 'period: 1s', 'limitsMemory: 64MiB', 'backoff: { initial: 300ms, max: 2s }', '',
   ].join('\n'));
   return path;
+}
+
+/** The run conforms (the module throws again in the replay: the same failed periods), and the one
+ * promise broken is the module's own (policy-decides): it throws on purpose. */
+function expectThrowsReplayed(file: string) {
+  const report = conformReport(file);
+  expect(report.divergence).toBeUndefined();
+  expect(report.conforms).toBe(true);
+  expect(report.properties.filter((p) => p.result === 'violated').map((p) => p.name)).toEqual(['policy-decides']);
+  return report;
 }
 
 describe.skipIf(skipReal)('loopscope real with a policy module', () => {
@@ -61,22 +71,28 @@ describe.skipIf(skipReal)('loopscope real with a policy module', () => {
     const trace = JSON.parse(readFileSync(out, 'utf8')) as Trace;
     expect(trace.policy).toBe(id);
     expect(controllerOf(trace.frames.at(-1)!, 'incus-hpa')?.policy).toBe(id);
+    expect(expectConforms(out).policy).toBe(id); // replayed with the module itself
   }, 90_000);
 
   it('--dry-run: the module decides on the real pods, nothing is acted on', async () => {
     const cfg = writeConfig('dry.yaml', './step-policy.ts', 3);
-    const r = await runCli(['real', '--config', cfg, '--once', '--dry-run']);
+    const out = join(dir, 'dry.json');
+    const r = await runCli(['real', '--config', cfg, '--once', '--dry-run', '--out', out]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/2 pods < min 3 → create 1/);
+    expectConforms(out);
     expect((await ownedInstances(client, hpa.name))).toHaveLength(2);
   }, 60_000);
 
   it('a module that throws: the period fails like an API error, the loop backs off and goes on, no stack trace', async () => {
     const cfg = writeConfig('throws.yaml', './throws.ts', 1);
-    const once = await runCli(['real', '--config', cfg, '--once']);
+    const onceOut = join(dir, 'throws-once.json');
+    const once = await runCli(['real', '--config', cfg, '--once', '--out', onceOut]);
     expect(once.code).toBe(1);
+    expectThrowsReplayed(onceOut);
     expect(once.stderr).toMatch(/the period ended in an error: policy module:\S+throws\.ts threw Error: cannot count pods/);
-    const run = startCli(['real', '--config', cfg, '--dry-run']);
+    const out = join(dir, 'throws.json');
+    const run = startCli(['real', '--config', cfg, '--dry-run', '--out', out]);
     try {
       await waitUntil('a retry after backoff', async () => run.out.stdout.includes('threw Error: cannot count pods (retry #3)'), 20_000);
     } finally {
@@ -87,5 +103,6 @@ describe.skipIf(skipReal)('loopscope real with a policy module', () => {
     expect(r.stdout).toMatch(/COMPARE .* error: policy module:\S+throws\.ts threw Error: cannot count pods \(retry #1\)/);
     expect(`${r.stdout}\n${r.stderr}\n${once.stderr}`).not.toMatch(/\n\s+at /);
     expect(await ownedInstances(client, hpa.name)).toHaveLength(2); // nothing deleted or created
+    expect(expectThrowsReplayed(out).replayed.observations).toBeGreaterThanOrEqual(3); // each retry observed again
   }, 90_000);
 });

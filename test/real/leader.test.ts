@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { IncusClient } from '../../real/incus';
 import { readLease } from '../../real/lease';
-import { connectForSuite, ownedInstances, runCli, skipReal, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { connectForSuite, expectConforms, ownedInstances, runCli, skipReal, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('leader.test');
 const hpa = uniqueHpa('ld');
@@ -33,10 +33,12 @@ describe.skipIf(skipReal)('real HPA: one leader per HPA name', () => {
       }
     })();
     try {
+      // A is killed with -9 and writes no trace (it is written at exit); B's, written on SIGTERM, is checked.
       const a = startCli(['real', '--config', cfg, ...lease]);
       children.push(a);
       await waitUntil('A leads', async () => ((await readLease(client, hpa.name))?.holder ?? '') !== '', 60_000);
-      const b = startCli(['real', '--config', cfg, ...lease]);
+      const bOut = join(dir, 'b.json');
+      const b = startCli(['real', '--config', cfg, ...lease, '--out', bOut]);
       children.push(b);
       await waitUntil('B says it stands by', async () => b.out.stderr.includes('standby: HPA'), 60_000); // a process start costs 10–40 s on a loaded machine
       await waitUntil('3 pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 3, 40_000);
@@ -66,6 +68,8 @@ describe.skipIf(skipReal)('real HPA: one leader per HPA name', () => {
       expect(bDone.code).toBe(0);
       // Released on a clean exit: a next copy may start at once.
       expect((await readLease(client, hpa.name))?.holder).toBe('');
+      // B's run starts at the takeover: the 3 pods A made are its first observation, and it acts on nothing more.
+      expect(expectConforms(bOut).replayed.acts).toBe(0);
     } finally {
       sampling = false;
       await sampler;

@@ -11,11 +11,12 @@ import type { LiveSource } from '../../real/live-server';
 import { LiveServer } from '../../real/live-server';
 import type { LiveRun } from './live-run';
 import { liveClient, startLiveRun, upgradeStatus, writeLiveConfig } from './live-run';
-import { cleanupOwned, deleteLease, ownedInstances, requireDaemon, runCli, skipReal, socketPath, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { cleanupOwned, deleteLease, expectConforms, ownedInstances, requireDaemon, runCli, skipReal, socketPath, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('live.test');
 const hpa = uniqueHpa('lv');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-live-'));
+const traceOut = join(dir, 'run.json');
 
 describe.skipIf(skipReal)('loopscope real --live', () => {
   let client: IncusClient;
@@ -23,7 +24,7 @@ describe.skipIf(skipReal)('loopscope real --live', () => {
   beforeAll(async () => {
     requireDaemon();
     client = await IncusClient.connect({ socketPath });
-    run = await startLiveRun(writeLiveConfig(dir, hpa, 1, 2), ['--step']);
+    run = await startLiveRun(writeLiveConfig(dir, hpa, 1, 2), ['--step', '--out', traceOut]);
   }, 60_000);
   afterAll(async () => {
     await run?.stop();
@@ -94,6 +95,8 @@ describe.skipIf(skipReal)('loopscope real --live', () => {
     const r = await run.stop();
     expect(r.code).toBe(0);
     expect(await closed).toBe(1001);
+    // The trace written on SIGTERM: the act skipped from the browser, then the one approved, as the model replays them.
+    expect(expectConforms(traceOut).notes.join('\n')).toMatch(/skipped by the operator: create/);
   }, 30_000);
 
   it('--live with a bad port exits 2 before contacting Incus', async () => {

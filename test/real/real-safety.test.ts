@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IncusClient } from '../../real/incus';
 import { runInProcess } from '../cli/in-process';
 import { fingerprintOf, openHttpsListener, type HttpsListener } from './https-listener';
-import { cleanupOwned, deleteLease, ownedInstances, requireDaemon, runCli, skipReal, sleep, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { cleanupOwned, deleteLease, expectConforms, ownedInstances, requireDaemon, runCli, skipReal, sleep, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('real-safety.test');
 const hpa = uniqueHpa('rs');
@@ -76,7 +76,8 @@ describe.skipIf(skipReal)('real mode: bad input is refused before anything is do
 
   it('a partial hpa.yaml mid-run (a key missing) is refused; the loop keeps its config', async () => {
     const cfg = config('live.yaml');
-    const run = startCli(['real', '--config', cfg]);
+    const out = join(dir, 'live.json');
+    const run = startCli(['real', '--config', cfg, '--out', out]);
     try {
       await waitUntil('first period', async () => run.out.stdout.includes('no scale action') || run.out.stdout.includes('create'), 120_000);
       // The same file cut after its fourth line: period, limitsMemory and backoff would fall back to defaults (15 s, 1 GiB …).
@@ -95,6 +96,8 @@ describe.skipIf(skipReal)('real mode: bad input is refused before anything is do
       run.child.kill('SIGTERM');
     }
     expect((await run.done).code).toBe(0);
+    // The trace written on SIGTERM: the refused edits never reached the machine (no CONFIG.UPDATE to replay).
+    expect(expectConforms(out).replayed.configEdits).toBe(0);
   }, 240_000);
 });
 
@@ -133,9 +136,11 @@ describe.skipIf(skipReal)('real mode over HTTPS: pin, trust and URL messages', (
 
   it('a URL that differs from config.yml only by a trailing slash or case keeps its pin (the run works)', async () => {
     // A real process: a run that works ends with process.exit.
-    const r = await runCli(['real', '--config', cfg(), '--once', '--dry-run', '--remote', `${url}/`], { INCUS_CONF: conf }, 180_000);
+    const out = join(conf, 'slash.json'); // this file's dir is gone with the suite above
+    const r = await runCli(['real', '--config', cfg(), '--once', '--dry-run', '--remote', `${url}/`, '--out', out], { INCUS_CONF: conf }, 180_000);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
+    expectConforms(out);
     expect(r.stdout).toContain(`real ${url}`);
     // Upper case scheme and host, default port spelled out: the same pin (checked at connect, in-process).
     const { connectChecked } = await import('../../cli/incus-connect');
