@@ -1,7 +1,8 @@
 // The chart after a rewind and fork (issue 11 item 8): run the Incus HPA scenario to 5:00, scrub back to
 // 0:45, kill a pod there (the run forks: the later frames are discarded) — the chart then plots the
 // forked run only: as many points as the forked run has frames, the last at the fork, the time axis
-// ending there; stepping on extends it with the new history. Read from the chart element's
+// ending there; stepping on extends it with the new history; stepping back at the present (the run
+// itself rewinds) and intervening again forks again, and the chart follows. Read from the chart element's
 // data-points / data-last-t / data-x-max, which FrameChart sets from the uPlot instance's own data and
 // x scale after each setData (what the lines and the time axis show).
 import { join } from 'node:path';
@@ -61,6 +62,19 @@ describe.runIf(runSuite)('the chart after a rewind and fork (chromium)', () => {
     const on = await plotted();
     expect(on.lastT).toBeLessThan(forkT + 60);
     expect(on.xMax).toBeLessThan(forkT + 60);
+
+    // Step back at the present rewinds the run itself (its later frames are dropped), and the kill
+    // from there forks again: the chart follows each time, point for point.
+    const frameCount = async () => Number((await page.getByTestId('frame-index').innerText()).split('/')[1]);
+    for (let i = 0; i < 2; i++) await page.getByTestId('btn-back').click();
+    const rewound = await frameCount();
+    expect(rewound).toBeLessThan(count);
+    await until(rewound);
+    const shownT = Number(await chart.getAttribute('data-last-t'));
+    expect(shownT).toBeLessThan(on.lastT);
+    await page.getByTestId('fault-kill').click();
+    await until(rewound + 1);
+    expect(Number(await chart.getAttribute('data-last-t'))).toBeGreaterThanOrEqual(shownT);
     expect(lab.seen.errors).toEqual([]);
   }, 120_000);
 });
