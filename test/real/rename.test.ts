@@ -131,6 +131,16 @@ describe.skipIf(skipReal)('loopscope real rename', () => {
     expect(await ownedInstances(client, held)).toEqual([]);
     expect((await readLease(client, b))?.holder).toBe(''); // the old name's lease, taken first, given back
 
+    // An unreachable daemon: one line, exit 1.
+    const saved = process.env.INCUS_SOCKET;
+    process.env.INCUS_SOCKET = join(dir, 'no', 'unix.socket');
+    try {
+      const gone = await runInProcess(['real', 'rename', '--config', bCfg, '--to', c]);
+      expect(gone.code).toBe(1);
+      expect(gone.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^loopscope: cannot reach the Incus daemon at .*no\/unix\.socket/)]);
+    } finally {
+      if (saved === undefined) delete process.env.INCUS_SOCKET; else process.env.INCUS_SOCKET = saved;
+    }
     for (const [args, error] of [
       [['--to', 'Bad_Name'], /^loopscope: --to: expected an HPA name of lowercase letters/],
       [['--to', b], /^loopscope: --to: expected a name other than the config's own/],
@@ -162,8 +172,13 @@ describe.skipIf(skipReal)('loopscope real rename', () => {
     const bCfg = config(b, a.prefix, 2);
     const pods = names(await ownedInstances(client, b));
     expect(pods).toHaveLength(2);
-    // Interrupted after its first pod: that pod is c's (marked), the other still b's.
+    // Interrupted (kill -9) after its first pod: that pod is c's (marked), the other still b's, and
+    // the dead rename's lease of b is left held, never renewed (2 s here; a rename writes 15 s).
     expect((await rekeyInstance(client, pods[0]!, b, c)).result).toBe('rekeyed');
+    const dead = new LeaderElector(client, b, { identity: 'loopscope-rename_killed', leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 1_000 });
+    expect(await dead.acquire()).toBe(true);
+    const deadRecord = (await readLease(client, b))!;
+    expect(deadRecord.holder).toBe('loopscope-rename_killed');
 
     // If-Match: the ETag read before another key changed no longer matches; the owner is not written.
     const read = (await readWithEtag(client, pods[1]!))!;
@@ -177,6 +192,10 @@ describe.skipIf(skipReal)('loopscope real rename', () => {
     expect(r.stdout).toContain(`re-keyed ${pods[1]}: ${OWNER_KEY} ${b} → ${c}`);
     expect(r.stdout).not.toContain(`re-keyed ${pods[0]}`);
     expect(r.stdout).toContain(`renamed: 2 pod(s) owned by ${c} (1 re-keyed now, 1 by an earlier run); ${b} owns none`);
+    // The dead holder's lease was watched for its duration, not renewed, and taken over.
+    expect(r.stdout).toContain(`lease ${b}: held by loopscope-rename_killed`);
+    expect(r.stdout).toContain(`lease ${b}: not renewed by loopscope-rename_killed for 2 s: taken over`);
+    expect(await readLease(client, b)).toMatchObject({ holder: '', transitions: deadRecord.transitions + 1 });
     expect(names(await ownedInstances(client, c))).toEqual(pods);
     const adopt = await runCli(['real', '--config', config(c, a.prefix, 2), '--once']);
     expect(adopt.code).toBe(0);
