@@ -145,7 +145,8 @@ Only ownership moves (the instance key ${OWNER_KEY}): the pods keep their names 
 instance is renamed only when stopped), so keep namePrefix in hpa.yaml. Each pod is changed with
 If-Match on the read that found it the old name's: a concurrent change is read again, never
 overwritten; an instance the old name does not own is never written. Refused while a loop of either
-name runs (its lease is renewed) or when the new name owns pods of its own. Safe to run again after
+name runs (its lease is renewed; a loop run with --no-leader-elect takes no lease and cannot be
+seen: stop it first) or when the new name owns pods of its own. Safe to run again after
 an interruption: pods already moved are marked (${RENAMED_FROM_KEY}) and skipped.
 Afterwards: edit name: in hpa.yaml and start the loop; it adopts the pods.
 

@@ -1,6 +1,7 @@
 // `loopscope real rename`: hand an HPA's pods to a new HPA name by re-keying their owner key.
 // The pods keep their Incus names (renaming an instance needs it stopped: POST /1.0/instances/{name}
-// refuses a running one), only ownership moves. Each change is a PATCH with the ETag of the read that
+// of a running one fails "Renaming of running instance not allowed", checked on Incus 6.0.4), only
+// ownership moves. Each change is a PATCH with the ETag of the read that
 // found the pod ours (If-Match: Incus answers 412 when the instance changed since — cmd/incusd/
 // instance_patch.go calls util.EtagCheck, see also identity.ts), so a concurrent change is seen, never
 // overwritten, and an instance not owned by the old name is never written. Each re-keyed pod also
