@@ -86,6 +86,14 @@ export class RealHpaRunner {
   private dirty: { why: string; at: number } | undefined;
   private wakeTimer: ReturnType<typeof setTimeout> | undefined;
   private wakeWhy: string | undefined;
+  /**
+   * When the actor was handed each event (xstate's '@xstate.event' inspection, sent before the event is
+   * processed): the time of its frame. The timers the transition sets start while it is processed,
+   * before the '@xstate.snapshot' inspection (xstate runs a running actor's actions at once, then its
+   * deferred ones — stopping children, whose abort listeners run synchronously); stamped at the
+   * snapshot, a frame could be tens of ms late on a loaded host, and its timer fire "early" after it.
+   */
+  private readonly takenAt = new WeakMap<EventObject, number>();
   private lastObserveAt = -Infinity;
   private period = 0;
   private observeStarted = 0;
@@ -209,6 +217,7 @@ export class RealHpaRunner {
       input: { config: this.config },
       clock: this.clock,
       inspect: (ev: InspectionEvent) => {
+        if (ev.type === '@xstate.event' && ev.actorRef === this.actor) this.takenAt.set(ev.event, this.now());
         if (ev.type === '@xstate.snapshot' && ev.actorRef === this.actor) this.record(ev.event, ev.snapshot as Snapshot);
       },
     });
@@ -355,7 +364,7 @@ export class RealHpaRunner {
       else if (acted?.kind === 'delete') note = `deleted ${acted.name}`;
       this.notDone = undefined;
     }
-    this.pushFrame(event.type, note, snapshot, facts, io);
+    this.pushFrame(event.type, note, snapshot, facts, io, this.takenAt.get(event));
     for (const l of [...this.listeners]) l(snapshot);
   }
 
@@ -375,8 +384,9 @@ export class RealHpaRunner {
     return { demand, pods, apiCalls: this.options.client.requestCount, unownedTouched: 0 };
   }
 
-  private pushFrame(event: string, note: string | undefined, snapshot: Snapshot, facts: FrameFacts = { period: this.period }, io?: HpaFrameIo): void {
-    const t = this.now();
+  private pushFrame(event: string, note: string | undefined, snapshot: Snapshot, facts: FrameFacts = { period: this.period }, io?: HpaFrameIo, takenAt?: number): void {
+    // Frames stay in time order (an event queued behind another is taken after it).
+    const t = Math.max(takenAt ?? this.now(), this.frames.at(-1)?.t ?? 0);
     const frame: RealFrame = {
       t, state: dottedState(snapshot.value), phase: phaseOf(snapshot.tags), event, world: this.summary(),
       controller: realHpaController(snapshot.context, this.lastList, t, this.epoch),
