@@ -11,7 +11,7 @@ import type { PolicyName } from '../../machines/incus-hpa';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import type { IncusClient, Operation } from '../../real/incus';
 import { IncusClient as Client } from '../../real/incus';
-import { ROOT, cleanupOwned, deleteLease, ownedInstances, realConfig, requireDaemon, skipReal, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { ROOT, cleanupOwned, deleteLease, expectConforms, ownedInstances, realConfig, requireDaemon, skipReal, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('ops-crash.test');
 const run = promisify(execFile);
@@ -58,6 +58,7 @@ describe.skipIf(skipReal)('real HPA: crashes', () => {
       const owned = await ownedInstances(client, hpas[p].name);
       expect(owned.map((i) => i.status), p).toEqual(Array(want[p]).fill('Running'));
     }
+    POLICIES.forEach((p, i) => expectConforms(runners[i]!.trace(), `crash-${p}`));
   }, 240_000);
 
   it('parallel scale-up (slow start) killed with -9 mid-batch: the next copy converges, no orphan, never above max', async () => {
@@ -65,6 +66,7 @@ describe.skipIf(skipReal)('real HPA: crashes', () => {
     const cfg = join(dir, 'hpa.yaml');
     writeFileSync(cfg, `HPA: { minPods: 6, maxPods: 6 }\nname: ${batch.name}\nnamePrefix: ${batch.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\nmaxParallel: 4\n`);
     const lease = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '500ms'];
+    const bOut = join(dir, 'b.json');
     let maxSeen = 0;
     let sampling = true;
     const sampler = (async () => {
@@ -75,13 +77,14 @@ describe.skipIf(skipReal)('real HPA: crashes', () => {
       }
     })();
     try {
+      // A is killed with -9 and writes no trace (it is written at exit); the next copy's, written on SIGTERM, is checked.
       const a = startCli(['real', '--config', cfg, ...lease]);
       // Killed while a batch of 2 or more creates is in flight (the first batch is 1).
       await waitUntil('first create done', async () => /created /.test(a.out.stdout), 60_000, 20);
       await waitUntil('the next batch in flight', () => createsInFlight(client, [batch.prefix]), 20_000, 20);
       a.child.kill('SIGKILL');
       await a.done;
-      const b = startCli(['real', '--config', cfg, ...lease]);
+      const b = startCli(['real', '--config', cfg, ...lease, '--out', bOut]);
       try {
         await waitUntil('6 running, nothing else', async () => {
           const owned = await ownedInstances(client, batch.name);
@@ -100,5 +103,6 @@ describe.skipIf(skipReal)('real HPA: crashes', () => {
       await sampler;
     }
     expect(maxSeen).toBeLessThanOrEqual(6);
+    expectConforms(bOut);
   }, 200_000);
 });

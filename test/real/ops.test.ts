@@ -12,7 +12,7 @@ import { RealHpaRunner } from '../../real/hpa-runner';
 import { IdentityChangedError, identityOf } from '../../real/identity';
 import type { IncusClient } from '../../real/incus';
 import { listOwned } from '../../real/owned-observe';
-import { ROOT, connectForSuite, forceDelete, ownedInstances, realConfig, skipReal, sleep, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { ROOT, connectForSuite, expectConforms, forceDelete, ownedInstances, realConfig, skipReal, sleep, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('ops.test');
 const hpa = uniqueHpa('op');
@@ -52,11 +52,13 @@ describe.skipIf(skipReal)('real HPA: operations', () => {
       expect(adoption.adopted).toEqual([`${hpa.prefix}mine`]);
       expect(took).toBeLessThan(10_000);
       expect(runner.frames.flatMap((f) => f.world.pods).every((p) => p.owned)).toBe(true);
+      expectConforms(runner.trace(), 'ops-owned-only');
     } finally {
       await cleanupOthers();
     }
   }, 90_000);
 
+  // No HPA run here (the delete actor's removeOwned called directly): no trace to conform.
   it('identity at the act: a delete decided on one instance refuses a same-named replacement (volatile.uuid differs)', async () => {
     const name = `${hpa.prefix}twin`;
     await make(name, hpa.name, false);
@@ -94,6 +96,8 @@ describe.skipIf(skipReal)('real HPA: operations', () => {
       await runner.stop();
       await cleanupOthers();
     }
+    // The leftover is someone's (created, then gone through our gc: real mode's own, outside the machine).
+    expectConforms(runner.trace(), `ops-gc-${policy}`);
   }, 60_000);
 
   // Event wake-ups (item 11). A 15 s period: a replacement within a few seconds can only come from the
@@ -141,6 +145,7 @@ describe.skipIf(skipReal)('real HPA: operations', () => {
     } finally {
       await runner.stop();
     }
+    expectConforms(runner.trace(), 'ops-wake-delete');
   }, 90_000);
 
   it('wakes on events: an owned pod stopped from outside is replaced; an exec into a pod wakes nothing', async () => {
@@ -164,6 +169,7 @@ describe.skipIf(skipReal)('real HPA: operations', () => {
     } finally {
       await runner.stop();
     }
+    expectConforms(runner.trace(), 'ops-wake-stop');
   }, 90_000);
 
   it('wakes on events after incusd restarted: the stream reconnects (and looks once), then a delete from outside wakes the loop', async () => {
@@ -187,5 +193,6 @@ describe.skipIf(skipReal)('real HPA: operations', () => {
     } finally {
       await runner.stop();
     }
+    expectConforms(runner.trace(), 'ops-wake-restart');
   }, 180_000);
 });
