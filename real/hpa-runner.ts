@@ -88,10 +88,10 @@ export class RealHpaRunner {
   private wakeWhy: string | undefined;
   /**
    * When the actor was handed each event (xstate's '@xstate.event' inspection, sent before the event is
-   * processed): the time of its frame. The timers the transition sets start while it is processed,
-   * before the '@xstate.snapshot' inspection (xstate runs a running actor's actions at once, then its
-   * deferred ones — stopping children, whose abort listeners run synchronously); stamped at the
-   * snapshot, a frame could be tens of ms late on a loaded host, and its timer fire "early" after it.
+   * processed): the time of its frame. The timers a transition sets are scheduled while it is processed
+   * (xstate runs its delayed raises with the deferred effects, before the '@xstate.snapshot' inspection);
+   * a frame stamped at the snapshot came after them — 10 ms on a quiet host, 55 ms under load — and its
+   * timer then fired "early" after it (loopscope conform holds timers to the frame that set them).
    */
   private readonly takenAt = new WeakMap<EventObject, number>();
   private lastObserveAt = -Infinity;
