@@ -5,7 +5,15 @@ import { NotPlainData, stableKey } from './stable-key';
 
 type Step = [AnyMachineSnapshot, ExecutableAction[]];
 
-export interface MemoStats { hits: number; misses: number; snapshots: number; unkeyable: number }
+export interface MemoStats { hits: number; misses: number; snapshots: number; unkeyable: number; flushes: number }
+
+/**
+ * Interned snapshots kept at most (then the memo starts afresh): a snapshot with its context and
+ * the memoised steps that refer to it take ~10 kB for the HPA (measured on hpa-bench-medium: 21,212
+ * snapshots, ~216 MiB), so an unbounded memo can outgrow the search itself; 16,384 caps it near
+ * 160 MiB there. The explorer bench's 10⁶-state case interns ~8,000 (no flush).
+ */
+export const MEMO_MAX_SNAPSHOTS = 16_384;
 
 /**
  * A PureMachine whose transitions are memoised by (snapshot, event): the machine is pure, so a
@@ -21,9 +29,11 @@ export class MemoMachine {
   private readonly interned = new Map<string, [number, AnyMachineSnapshot]>();
   private readonly memo = new Map<string, Step>();
   private readonly eventKeys = new WeakMap<EventObject, string>();
-  readonly stats: MemoStats = { hits: 0, misses: 0, snapshots: 0, unkeyable: 0 };
+  readonly stats: MemoStats = { hits: 0, misses: 0, snapshots: 0, unkeyable: 0, flushes: 0 };
+  /** Never reused, even after a flush: an id names one snapshot content for ever (old objects keep theirs). */
+  private nextId = 0;
 
-  constructor(readonly machine: AnyStateMachine) {
+  constructor(readonly machine: AnyStateMachine, private readonly maxSnapshots = MEMO_MAX_SNAPSHOTS) {
     this.pure = new PureMachine(machine);
   }
 
@@ -63,11 +73,19 @@ export class MemoMachine {
     if (key === undefined) return snapshot;
     const known = this.interned.get(key);
     if (known) return known[1];
-    const id = this.interned.size;
+    if (this.interned.size >= this.maxSnapshots) this.flush();
+    const id = this.nextId++;
     this.interned.set(key, [id, snapshot]);
     this.ids.set(snapshot, id);
     this.stats.snapshots++;
     return snapshot;
+  }
+
+  /** Forgets every interned snapshot and memoised step: only misses follow, never a wrong step (ids are not reused). */
+  private flush(): void {
+    this.interned.clear();
+    this.memo.clear();
+    this.stats.flushes++;
   }
 
   private eventKey(event: EventObject): string | undefined {

@@ -20,5 +20,5 @@ export type ToWorker =
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'records'; records: Int32Array; count: number }
-  | { type: 'stats'; memo?: { hits: number; misses: number; snapshots: number; unkeyable: number } }
+  | { type: 'stats'; memo?: { hits: number; misses: number; snapshots: number; unkeyable: number; flushes: number } }
   | { type: 'error'; message: string };

@@ -115,12 +115,12 @@ const isOutOfMemory = (e: unknown) => e instanceof Error && /reaching memory lim
 
 async function memoStats(pool: Pool): Promise<MemoStats | undefined> {
   const all = await Promise.all(Array.from({ length: pool.size }, (_, i) => pool.ask(i, { type: 'stats' })));
-  const sum: MemoStats = { hits: 0, misses: 0, snapshots: 0, unkeyable: 0 };
+  const sum: MemoStats = { hits: 0, misses: 0, snapshots: 0, unkeyable: 0, flushes: 0 };
   let any = false;
   for (const m of all) {
     if (m.type !== 'stats' || !m.memo) continue;
     any = true;
-    sum.hits += m.memo.hits; sum.misses += m.memo.misses; sum.snapshots += m.memo.snapshots; sum.unkeyable += m.memo.unkeyable;
+    sum.hits += m.memo.hits; sum.misses += m.memo.misses; sum.snapshots += m.memo.snapshots; sum.unkeyable += m.memo.unkeyable; sum.flushes += m.memo.flushes;
   }
   return any ? sum : undefined;
 }

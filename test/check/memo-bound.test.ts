@@ -1,0 +1,36 @@
+import { assign, setup } from 'xstate';
+import { describe, expect, it } from 'vitest';
+import { MemoMachine } from '../../sim/memo-machine';
+import { PureMachine } from '../../sim/pure-machine';
+
+// A counter: every count is a distinct snapshot, so a small cap flushes the memo often.
+const counter = setup({ types: { context: {} as { n: number }, events: {} as { type: 'INC' } | { type: 'DEC' } } }).createMachine({
+  context: { n: 0 },
+  on: { INC: { actions: assign({ n: ({ context }) => context.n + 1 }) }, DEC: { actions: assign({ n: ({ context }) => context.n - 1 }) } },
+});
+
+describe('the transition memo is bounded (sim/memo-machine.ts)', () => {
+  it('flushes past its cap and still answers every transition as XState does, old snapshots included', () => {
+    const memo = new MemoMachine(counter, 4);
+    const pure = new PureMachine(counter);
+    const [start] = memo.initial(undefined);
+    const kept = [start];
+    let s = start;
+    // Up to 12 and back down: 13 distinct snapshots through a cap of 4.
+    for (const type of [...Array<'INC'>(12).fill('INC'), ...Array<'DEC'>(12).fill('DEC')] as const) {
+      const [next] = memo.transition(s, { type });
+      expect((next.context as { n: number }).n).toBe((pure.transition(s, { type })[0].context as { n: number }).n);
+      s = next;
+      kept.push(s);
+    }
+    expect(memo.stats.flushes).toBeGreaterThan(2);
+    // Snapshots interned before a flush keep their ids; a later snapshot never takes one of them, so
+    // a step memoised for it is never answered for an old one (n+1 from each, whatever was flushed).
+    for (const old of kept) {
+      const n = (old.context as { n: number }).n;
+      expect((memo.transition(old, { type: 'INC' })[0].context as { n: number }).n).toBe(n + 1);
+      expect((memo.transition(old, { type: 'INC' })[0].context as { n: number }).n).toBe(n + 1);
+    }
+    expect(memo.stats.hits).toBeGreaterThan(0);
+  });
+});
