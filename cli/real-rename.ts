@@ -78,9 +78,11 @@ async function renameWith(client: IncusClient, file: string, prefix: string, fro
   const stopRenewing = new AbortController();
   let lost: string | undefined;
   let interrupted = false;
+  const interrupt = new AbortController(); // ends a lease watch at once
   const onSignal = (sig: string) => {
     if (interrupted) process.exit(130);
     interrupted = true;
+    interrupt.abort();
     say(`${sig}: stopping after the current pod (run the rename again to finish)`);
   };
   const onInt = () => onSignal('SIGINT');
@@ -90,8 +92,8 @@ async function renameWith(client: IncusClient, file: string, prefix: string, fro
   const results: RekeyResult[] = [];
   try {
     for (const name of [from, to]) {
-      const take = await takeLeaseForRename(client, name, { say });
-      if ('refused' in take) throw new ExitError(1, `refused: ${take.refused}`);
+      const take = await takeLeaseForRename(client, name, { say, signal: interrupt.signal });
+      if ('refused' in take) throw new ExitError(1, interrupted ? `interrupted before any pod was re-keyed (${take.refused})` : `refused: ${take.refused}`);
       leases.push(take.held);
       void take.held.renewUntilLost((why) => { lost ??= `lost the lease of ${name}: ${why}`; }, stopRenewing.signal);
     }

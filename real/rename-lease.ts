@@ -17,13 +17,18 @@ export interface TakeOptions {
   signal?: AbortSignal;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
+  const t = setTimeout(done, ms);
+  function done() { clearTimeout(t); signal?.removeEventListener('abort', done); resolve(); }
+  signal?.addEventListener('abort', done, { once: true });
+});
 
 /** Takes `hpa`'s lease for the rename, or says why not (a live holder). */
 export async function takeLeaseForRename(client: IncusClient, hpa: string, options: TakeOptions): Promise<LeaseTake> {
   const elector = new LeaderElector(client, hpa, { identity: `loopscope-rename_${defaultIdentity()}` });
   const { lock } = elector;
   for (let round = 0; round < 3; round++) {
+    if (options.signal?.aborted) return { refused: `interrupted before taking the lease of ${hpa}` };
     const read = await lock.get();
     if (!read || read.record.holder === '') {
       // Free (or never taken): one attempt; a lost race is looked at again.
@@ -36,8 +41,8 @@ export async function takeLeaseForRename(client: IncusClient, hpa: string, optio
     const deadline = Date.now() + watchMs;
     let now: Awaited<ReturnType<typeof lock.get>> = read;
     while (Date.now() < deadline && now?.etag === read.etag) {
+      await sleep(Math.min(options.pollMs ?? 500, Math.max(0, deadline - Date.now())), options.signal);
       if (options.signal?.aborted) return { refused: `interrupted while watching the lease of ${hpa}` };
-      await sleep(Math.min(options.pollMs ?? 500, Math.max(0, deadline - Date.now())));
       now = await lock.get();
     }
     if (now && now.etag !== read.etag) {

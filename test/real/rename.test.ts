@@ -25,6 +25,7 @@ const a = uniqueHpa('rn');
 const b = `${a.name}-b`;
 const c = `${a.name}-c`;
 const held = `${a.name}-h`;
+const d = `${a.name}-d`;
 const other = uniqueHpa('rno');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-rename-'));
 const decoyUnowned = `${a.prefix}decoy`;
@@ -54,7 +55,7 @@ describe.skipIf(skipReal)('loopscope real rename', () => {
   }, 120_000);
   afterAll(async () => {
     if (!client) return;
-    for (const n of [a.name, b, c, held, other.name]) { await cleanupOwned(client, n); await deleteLease(client, n); }
+    for (const n of [a.name, b, c, d, held, other.name]) { await cleanupOwned(client, n); await deleteLease(client, n); }
     await forceDelete(client, decoyUnowned).catch(() => undefined);
     await forceDelete(client, decoyOther).catch(() => undefined);
     await client.close();
@@ -202,6 +203,25 @@ describe.skipIf(skipReal)('loopscope real rename', () => {
     expect(adopt.stdout).toContain('adopted 2 owned pod(s)');
     expect(adopt.stdout).not.toMatch(/→ create|→ delete/);
   }, 240_000);
+
+  it('SIGINT while it watches a lease (a process): ends at once, releases the lease it took, re-keys nothing', async () => {
+    // d's lease left by a holder that died: a 30 s watch the signal cuts short.
+    const dead = new LeaderElector(client, d, { identity: 'loopscope-dead', leaseDurationMs: 30_000, renewDeadlineMs: 20_000, retryPeriodMs: 2_000 });
+    expect(await dead.acquire()).toBe(true);
+    const run = startCli(['real', 'rename', '--config', config(c, a.prefix, 2), '--to', d]);
+    await waitUntil('the watch', async () => run.out.stdout.includes(`lease ${d}: held by loopscope-dead`), 60_000, 50);
+    expect((await readLease(client, c))?.holder).toMatch(/^loopscope-rename_/); // c's, taken first
+    const sent = Date.now();
+    run.child.kill('SIGINT');
+    const r = await run.done;
+    expect(Date.now() - sent).toBeLessThan(5_000);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split('\n')).toEqual([`loopscope: interrupted before any pod was re-keyed (interrupted while watching the lease of ${d})`]);
+    expect((await readLease(client, c))?.holder).toBe('');
+    expect((await readLease(client, d))?.holder).toBe('loopscope-dead');
+    expect((await ownedInstances(client, c)).length).toBe(2);
+    expect(await ownedInstances(client, d)).toEqual([]);
+  }, 120_000);
 
   it('never touched the decoys (unowned, named like the pods; another HPA\'s)', async () => {
     for (const [n, keys] of decoysBefore) expect(userKeys(await client.getInstance(n))).toEqual(keys);
