@@ -1,5 +1,5 @@
 import type { LoopBinding } from '../../sim/model';
-import type { EnvMove, LoopCheck } from '../../sim/check/model';
+import type { CheckProperty, EnvMove, LoopCheck } from '../../sim/check/model';
 import { applyEntry } from '../../sim/check/explorer';
 import type { StepState } from '../../sim/step';
 import { Stepper } from '../../sim/step';
@@ -13,10 +13,14 @@ export interface KeySafetyReport { states: number; merges: number; mismatches: s
  * Explores up to `limit` states breadth-first, merging states by canonical key exactly as the
  * explorer does, and checks every merge: two different states with one key must have, for every
  * move (the next queued item, or an environment move), equal applicability, equal successor keys
- * and equal elapsed time — otherwise the key drops something their futures depend on.
+ * and equal elapsed time — otherwise the key drops something their futures depend on. Given the
+ * properties, merged states must also agree on each (and on a leads-to's trigger): the explorer
+ * judges only the first state of a key, so a key (or a symmetry's renaming) must not merge a state
+ * that breaks a claim with one that keeps it.
  */
 export function keySafety<W, F, C>(
   binding: LoopBinding<W, F, C>, check: LoopCheck<W, F, C>, start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[], limit = 1500,
+  properties: readonly CheckProperty<W, C>[] = [],
 ): KeySafetyReport {
   const stepper = new Stepper(binding);
   const canonical = check.canonicalizer(start, alphabet);
@@ -48,6 +52,10 @@ export function keySafety<W, F, C>(
       if (!known) { seen.set(key, next); queue.push(next); continue; }
       if (raw(known) === raw(next)) continue;
       report.merges++;
+      for (const p of properties) {
+        const judged = (n: Node) => { const view = { t: n.state.t, snapshot: n.state.snapshot, world: n.state.world as W, config: n.state.config as C }; return `${p.holds(view)}${p.when?.(view) ?? ''}`; };
+        if (judged(known) !== judged(next)) report.mismatches.push(`${key.slice(0, 120)}…: merged states disagree on ${p.name}`);
+      }
       const a = successors(known);
       const b = successors(next);
       const moves = new Set([...a.keys(), ...b.keys()]);
