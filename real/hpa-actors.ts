@@ -12,6 +12,7 @@ import { IncusError, IncusNotFoundError, IncusOperationError } from './incus';
 import { listOwned } from './owned-observe';
 import type { OwnedGc } from './owned-gc';
 import type { OwnActKind, OwnEvents } from './own-events';
+import { SpreadPlacement, targetFor } from './placement';
 import { ActBatches } from './slow-start';
 
 /** A policy asked to touch an instance this HPA does not own: refused, never done. */
@@ -63,6 +64,8 @@ export interface RealActorHooks {
   gc?: OwnedGc;
   /** The lifecycle events our acts cause (they must not wake the loop); see own-events.ts. */
   ownEvents?: OwnEvents;
+  /** Our pods per cluster member, for `placement: spread` (made by realHpaActors when absent). */
+  spread?: SpreadPlacement;
 }
 
 /** Leadership lost (or never held): the act is not started. */
@@ -136,9 +139,11 @@ export async function createPod(hooks: RealActorHooks, config: HpaConfig, name: 
 
 async function createTracked(hooks: RealActorHooks, config: HpaConfig, name: string): Promise<void> {
   const { client, signal } = hooks;
-  const { image, profiles } = hooks.settings();
+  const { image, profiles, placement } = hooks.settings();
   const instanceConfig: Record<string, string> = { [OWNER_KEY]: config.name };
   if (config.limitsMemoryBytes > 0) instanceConfig['limits.memory'] = String(config.limitsMemoryBytes);
+  // Chosen before the try: a failed choice (no member online) has created nothing to remove.
+  const target = placement ? await targetFor(placement, hooks.spread ??= new SpreadPlacement(), client, name, signal) : undefined;
   try {
     // One POST with start:true: created and started in one operation, waited for.
     await client.createInstance({
@@ -147,8 +152,9 @@ async function createTracked(hooks: RealActorHooks, config: HpaConfig, name: str
       config: instanceConfig,
       profiles,
       start: true,
-    }, { signal, timeoutSec: 120 });
+    }, { signal, timeoutSec: 120, ...(target ? { target } : {}) });
   } catch (err) {
+    hooks.spread?.forget(name);
     // A pod created but not started would be left Stopped: remove it (it carries our key; the GC
     // collects it later if the daemon cannot be reached now).
     hooks.ownEvents?.begin(name, 'delete');
@@ -254,6 +260,7 @@ export function realHpaActors(hooks: RealActorHooks) {
   const parallel = (config: HpaConfig) => !hooks.dryRun && !hooks.approve && config.policy !== 'seed' && (hooks.maxParallel?.() ?? 1) > 1;
   const creates = new ActBatches<string, string>(() => hooks.maxParallel?.() ?? 1);
   const deletes = new ActBatches<string, void>(() => hooks.maxParallel?.() ?? 1);
+  hooks.spread ??= new SpreadPlacement();
   const pendingNow = async () => {
     // The invoke starts inside the machine's transition: read the snapshot once it is committed.
     await Promise.resolve();
@@ -264,6 +271,7 @@ export function realHpaActors(hooks: RealActorHooks) {
       // Only this HPA's instances are listed (server-side filter) and only theirs have state read.
       const list = await listOwned(hooks.client, input.config.name, hooks.signal);
       hooks.onList?.(list);
+      hooks.spread?.seen(list);
       hooks.decided?.clear();
       for (const i of list) { const id = identityOf(i); if (id) hooks.decided?.set(i.name, id); }
       creates.reset();

@@ -8,6 +8,7 @@ import { configProblems, hpaConfigFileSchema, toHpaConfig } from '../sim/scenari
 import { readYamlFile } from '../sim/scenario/load';
 import { probePolicyModule } from '../sim/user-controller/policy-hook';
 import { installPolicyModules } from '../sim/user-controller/policy-module';
+import type { Placement } from './placement';
 
 // hpa.yaml may name a policy module (`policy: { module: ./my-policy.ts }`): real mode runs it sandboxed.
 installPolicyModules();
@@ -15,6 +16,9 @@ installPolicyModules();
 /** Incus names: image aliases and profiles are free text but never empty or with a slash. */
 const incusName = (what: string) => z.string({ error: `expected ${what}` })
   .regex(/^[^/\s][^/]*$/, { error: `expected ${what} (non-empty, no slash)` });
+
+const PLACEMENT_EXPECTED = 'expected scheduler, spread, or { target: <cluster member name, or @group> }';
+const TARGET_EXPECTED = 'expected a cluster member name, or @ and a cluster group name (letters, digits, dot, dash; at most 63)';
 
 export const realHpaConfigFileSchema = hpaConfigFileSchema.extend({
   /** Image alias (or fingerprint) created pods are launched from. */
@@ -26,6 +30,12 @@ export const realHpaConfigFileSchema = hpaConfigFileSchema.extend({
     .min(1, { error: 'expected a whole number from 1 to 64' }).max(64, { error: 'expected a whole number from 1 to 64' }).optional(),
   /** Incus project of the pods (the command line's --project wins). */
   project: z.string({ error: 'expected an Incus project name' }).regex(/^[^/\s?#&]{1,63}$/, { error: 'expected an Incus project name (1–63 characters, no slash, space, ?, # or &)' }).optional(),
+  /** Where created pods go in an Incus cluster (real/placement.ts): scheduler (default), spread, or { target: member | @group }. */
+  placement: z.union([
+    z.enum(['scheduler', 'spread']),
+    // Checked in placementSetting: a union would report only its own message for a bad target.
+    z.looseObject({ target: z.unknown() }),
+  ], { error: PLACEMENT_EXPECTED }).optional(),
   /** Incus remote: an incus CLI remote name or https://host[:port] (the command line's --remote wins). */
   remote: z.string({ error: 'expected an incus remote name or https:// URL' }).min(1, { error: 'expected an incus remote name or https:// URL' }).max(2048, { error: 'expected an incus remote name or https:// URL' }).optional(),
 });
@@ -35,6 +45,8 @@ export interface RealSettings {
   image: string;
   profiles: string[];
   maxParallel: number;
+  /** Cluster placement of created pods (absent: the cluster's scheduler). */
+  placement?: Placement;
 }
 
 export interface RealHpaConfig {
@@ -60,7 +72,7 @@ export const DEFAULT_REAL_SETTINGS: RealSettings = { image: 'loopscope-busybox',
 export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: string): RealHpaConfig {
   const parsed = realHpaConfigFileSchema.safeParse(doc ?? {});
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
-  const { image, profiles, maxParallel, project, remote, ...rest } = parsed.data;
+  const { image, profiles, maxParallel, project, remote, placement, ...rest } = parsed.data;
   const config = toHpaConfig(rest, DEFAULT_CONFIG, { file, prefix: '' });
   if (policyOverride !== undefined) {
     if (!(POLICY_NAMES as readonly string[]).includes(policyOverride)) {
@@ -79,11 +91,21 @@ export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: 
     file,
     config,
     settings: { image: image ?? DEFAULT_REAL_SETTINGS.image, profiles: profiles ?? DEFAULT_REAL_SETTINGS.profiles,
-      maxParallel: maxParallel ?? DEFAULT_REAL_SETTINGS.maxParallel },
+      maxParallel: maxParallel ?? DEFAULT_REAL_SETTINGS.maxParallel, ...placementSetting(file, placement) },
     ...(project !== undefined ? { project } : {}),
     ...(remote !== undefined ? { remote } : {}),
     keys: keyPaths(doc),
   };
+}
+
+function placementSetting(file: string, p: 'scheduler' | 'spread' | Record<string, unknown> | undefined): { placement?: Placement } {
+  if (p === undefined || p === 'scheduler') return {};
+  if (p === 'spread') return { placement: { kind: 'spread' } };
+  const extra = Object.keys(p).filter((k) => k !== 'target');
+  if (extra.length) throw new InputErrors(extra.map((k) => new InputError(file, `placement.${k}`, 'unknown key (placement takes only target)')));
+  const { target } = p;
+  if (typeof target !== 'string' || !/^@?[A-Za-z0-9][A-Za-z0-9.-]{0,62}$/.test(target)) throw new InputError(file, 'placement.target', TARGET_EXPECTED);
+  return { placement: { kind: 'target', target } };
 }
 
 export function loadRealHpaConfig(file: string, policyOverride?: string): RealHpaConfig {

@@ -9,8 +9,38 @@ import { OWNER_KEY } from '../machines/incus-hpa';
 import type { IncusClient, Instance, InstanceFull, InstanceState } from './incus';
 import { IncusError, IncusNotFoundError } from './incus';
 
-/** HPA names are [a-z0-9-] (sim/scenario/hpa-config.ts), so the value needs no quoting. */
-export const ownerFilter = (hpa: string) => `${OWNER_KEY} eq ${hpa}`;
+/**
+ * HPA names are [a-z0-9-] (sim/scenario/hpa-config.ts), so the value needs no quoting. `status eq
+ * Error` also brings the entries a cluster could not read (see unreadableStub): they carry no config,
+ * so the owner test alone would drop them silently. Unowned Error instances are dropped here.
+ */
+export const ownerFilter = (hpa: string) => `${OWNER_KEY} eq ${hpa} or status eq Error`;
+
+/**
+ * An instance on a cluster member that did not answer: Incus 6.0 lists it from its database as a stub
+ * — status Error, `config: null`, `location` the member (checked on Incus 6.0.4: member's incusd
+ * stopped or killed, at once when refused, after ~30 s when hung) — so whether it is ours is unknown.
+ * Deciding on the rest would count our pods there as gone and create replacements (above max once
+ * the member is back): the observation fails instead, and the loop backs off until it is readable.
+ */
+export class MemberUnreachableError extends IncusError {
+  override name = 'MemberUnreachableError';
+  constructor(readonly instance: string, readonly member: string) {
+    super(`cannot observe: instance ${instance} on cluster member ${member} could not be read (listed with status Error and no config: `
+      + `the member is unreachable, or the instance changed mid-list), so whether it is owned is unknown; not deciding on a partial view`,
+    { status: 503, errorCode: 503, serverMessage: `cluster member ${member} unreadable`, method: 'GET', path: '/1.0/instances' });
+  }
+}
+
+/** A standalone server lists its instances at location "none" (or ""): a stub there is one being deleted. */
+const inCluster = (location: string | undefined) => !!location && location !== 'none';
+
+/** Owned entries of a recursion=1 list; throws MemberUnreachableError on a cluster stub. */
+function ownedOf(list: Instance[], hpa: string): Instance[] {
+  const stub = list.find((i) => !i.config && inCluster(i.location));
+  if (stub) throw new MemberUnreachableError(stub.name, stub.location);
+  return list.filter((i) => i.config?.[OWNER_KEY] === hpa);
+}
 
 /** Statuses whose state (memory) matters to a policy; a Stopped instance's state is empty. */
 const HAS_STATE = new Set(['Running', 'Starting', 'Frozen', 'Stopping', 'Freezing', 'Error']);
@@ -26,12 +56,14 @@ const isFilterRenderBug = (e: unknown) => e instanceof IncusError && e.status ==
 
 async function listOwnedConfigs(client: IncusClient, hpa: string, signal?: AbortSignal): Promise<Instance[]> {
   const opts = signal ? { signal } : {};
+  let list: Instance[];
   try {
-    return await client.listInstances({ recursion: 1, filter: ownerFilter(hpa), ...opts });
+    list = await client.listInstances({ recursion: 1, filter: ownerFilter(hpa), ...opts });
   } catch (err) {
     if (!isFilterRenderBug(err)) throw err;
-    return (await client.listInstances({ recursion: 1, ...opts })).filter((i) => i.config?.[OWNER_KEY] === hpa);
+    list = await client.listInstances({ recursion: 1, ...opts });
   }
+  return ownedOf(list, hpa);
 }
 
 export async function listOwned(client: IncusClient, hpa: string, signal?: AbortSignal): Promise<InstanceFull[]> {

@@ -451,9 +451,13 @@ export class IncusClient {
     return this.get<InstanceState>(`/1.0/instances/${encodeURIComponent(name)}/state`, opts);
   }
 
-  /** POST /1.0/instances. With `start: true` in `post` the instance is also started. */
-  createInstance(post: InstancesPost, opts: MutateOptions = {}): Promise<Operation | null> {
-    return this.mutate('POST', '/1.0/instances', post, { ...opts, target: this.target }, async () => {
+  /**
+   * POST /1.0/instances. With `start: true` in `post` the instance is also started. `target`: the
+   * cluster member (or `@group`) to create it on, for this call (else the client's own target).
+   */
+  createInstance(post: InstancesPost, opts: MutateOptions & { target?: string } = {}): Promise<Operation | null> {
+    const { target, ...rest } = opts;
+    return this.mutate('POST', '/1.0/instances', post, { ...rest, target: target ?? this.target }, async () => {
       const inst = await this.getInstance(post.name).catch(() => undefined);
       return inst !== undefined && (!post.start || inst.status === 'Running');
     });
