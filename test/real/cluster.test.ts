@@ -1,13 +1,19 @@
-// Real mode on a REAL Incus cluster (issue 13 item 14, its cluster half): two members on this
+// Real mode on a REAL Incus cluster (issue 13 item 14, its cluster half): three members on this
 // machine, each its own incusd with its own INCUS_DIR in its own network namespace, bootstrapped and
 // joined by preseed and token (test/real/cluster/cluster.sh, upstream Incus's own test approach).
-// The loop talks to the first member's unix socket; the cluster answers for both members.
+// The loop talks to the first member's unix socket; the cluster answers for all members.
 // - placement spread: the HPA's pods go to the member with the fewest of them (?target=), all are
 //   observed across members (their `location`), and a scale-down removes pods wherever they are;
 // - placement { target: m2 }: every pod on m2; default: the cluster's scheduler places them;
 // - a member down (incusd killed): its instances are listed as stubs without config, so the
 //   observation fails clearly and the loop backs off — no replacement created, no pod forgotten —
-//   and it converges with the same pods once the member is back.
+//   and it converges with the same pods once the member is back;
+// - `loopscope real --remote` over HTTPS to one member's cluster address, placement from hpa.yaml.
+import { execFileSync } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RealHpaConfig } from '../../real/hpa-config';
 import { RealHpaRunner } from '../../real/hpa-runner';
@@ -16,7 +22,7 @@ import type { Instance } from '../../real/incus';
 import type { Placement } from '../../real/placement';
 import type { Cluster } from './cluster/cluster';
 import { buildCluster, clusterUnavailable, killMember, restartMember, skipCluster, teardownCluster } from './cluster/cluster';
-import { cleanupOwned, expectConforms, ownedInstances, realConfig, uniqueHpa, waitUntil } from './real-helpers';
+import { cleanupOwned, deleteLease, expectConforms, ownedInstances, realConfig, startCli, uniqueHpa, waitUntil } from './real-helpers';
 
 if (skipCluster) console.warn(`[cluster.test] SKIPPED (CI not set): ${clusterUnavailable}`);
 
@@ -30,23 +36,28 @@ function byMember(list: Instance[]): Record<string, number> {
   return out;
 }
 
-describe.skipIf(skipCluster)('real mode on a real 2-member Incus cluster (own incusd, INCUS_DIR and network namespace each)', () => {
+describe.skipIf(skipCluster)('real mode on a real 3-member Incus cluster (own incusd, INCUS_DIR and network namespace each)', () => {
   let cluster: Cluster;
   let client: IncusClient;
   const hpas: string[] = [];
   const runners: RealHpaRunner[] = [];
+  const dirs: string[] = [];
+  const children: ReturnType<typeof startCli>[] = [];
 
   beforeAll(async () => {
-    cluster = buildCluster(2);
+    cluster = buildCluster(3);
     console.log(`[cluster.test] cluster of ${cluster.members.length} built in ${cluster.upSeconds.toFixed(1)} s`);
     client = await IncusClient.connect({ socketPath: cluster.members[0]!.socket });
   }, 200_000);
 
   afterAll(async () => {
     for (const r of runners) await r.stop().catch(() => undefined);
+    for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGKILL');
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
     if (client) {
       for (const h of hpas) {
         await cleanupOwned(client, h);
+        await deleteLease(client, h);
         // No owned leftovers, on any member.
         expect(await ownedInstances(client, h)).toEqual([]);
       }
@@ -65,20 +76,20 @@ describe.skipIf(skipCluster)('real mode on a real 2-member Incus cluster (own in
     return { r, hpa, config };
   }
 
-  it('cluster: both members online, one cluster address each', async () => {
+  it('cluster: all members online, one cluster address each', async () => {
     const members = await client.get<{ server_name: string; status: string; url: string }[]>('/1.0/cluster/members', { query: { recursion: 1 } });
-    expect(members.map((m) => [m.server_name, m.status]).sort()).toEqual([['m1', 'Online'], ['m2', 'Online']]);
+    expect(members.map((m) => [m.server_name, m.status]).sort()).toEqual([['m1', 'Online'], ['m2', 'Online'], ['m3', 'Online']]);
     expect(members.map((m) => m.url).sort()).toEqual(cluster.members.map((m) => `https://${m.address}`).sort());
   });
 
-  it('placement spread: scales up across both members, observes all owned pods, scales down; the run conforms', async () => {
-    const { r, hpa, config } = runner('cs', { minPods: 4, maxPods: 4 }, { kind: 'spread' });
+  it('placement spread: scales up across all members, observes all owned pods, scales down; the run conforms', async () => {
+    const { r, hpa, config } = runner('cs', { minPods: 6, maxPods: 6 }, { kind: 'spread' });
     await r.start();
     try {
-      await waitUntil('4 owned pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 4, 90_000);
-      expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m1: 2, m2: 2 });
-      // The loop's own observation holds all four, from both members.
-      const seen = await r.waitFor((s) => s.matches('waiting') && s.context.observation?.instances.filter((i) => i.status === 'Running').length === 4, 30_000);
+      await waitUntil('6 owned pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 6, 90_000);
+      expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m1: 2, m2: 2, m3: 2 });
+      // The loop's own observation holds all six, from every member.
+      const seen = await r.waitFor((s) => s.matches('waiting') && s.context.observation?.instances.filter((i) => i.status === 'Running').length === 6, 30_000);
       expect(seen.context.observation!.instances.map((i) => i.name).sort()).toEqual((await ownedInstances(client, hpa.name)).map((i) => i.name).sort());
 
       r.update({ ...config, config: { ...config.config, minPods: 1, maxPods: 1 } });
@@ -106,7 +117,7 @@ describe.skipIf(skipCluster)('real mode on a real 2-member Incus cluster (own in
 
   it('default placement: the cluster scheduler places one pod after another on the emptier member', async () => {
     // One create at a time: Incus 6.0's scheduler picks the member with the fewest instances.
-    const { r, hpa } = runner('cd', { minPods: 2, maxPods: 2 }, undefined, 1);
+    const { r, hpa } = runner('cd', { minPods: 3, maxPods: 3 }, undefined, 1);
     // The scheduler counts every instance, and the instance creates it has just run (an operation is
     // kept ~5 s after it ends; seen here: right after 3 creates on m2, the next 2 both went to m1).
     // So: an empty cluster (earlier tests cleaned up) with no operation left.
@@ -114,8 +125,8 @@ describe.skipIf(skipCluster)('real mode on a real 2-member Incus cluster (own in
     await waitUntil('no recent operation', async () => Object.values(await client.get<Record<string, unknown[] | null>>('/1.0/operations')).every((l) => !l?.length), 30_000, 250);
     await r.start();
     try {
-      await waitUntil('2 owned pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 2, 90_000);
-      expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m1: 1, m2: 1 });
+      await waitUntil('3 owned pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 3, 90_000);
+      expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m1: 1, m2: 1, m3: 1 });
     } finally {
       await r.stop();
     }
@@ -123,12 +134,12 @@ describe.skipIf(skipCluster)('real mode on a real 2-member Incus cluster (own in
   }, 150_000);
 
   it('a member down: observation fails naming it, the loop backs off without creating or forgetting a pod; back, it converges on the same pods', async () => {
-    const { r, hpa } = runner('cm', { minPods: 2, maxPods: 2, backoffInitialMs: 300, backoffMaxMs: 1_000 }, { kind: 'spread' });
+    const { r, hpa } = runner('cm', { minPods: 3, maxPods: 3, backoffInitialMs: 300, backoffMaxMs: 1_000 }, { kind: 'spread' });
     await r.start();
     try {
-      await waitUntil('2 owned pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 2, 90_000);
+      await waitUntil('3 owned pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 3, 90_000);
       const pods = (await ownedInstances(client, hpa.name)).map((i) => i.name).sort();
-      expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m1: 1, m2: 1 });
+      expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m1: 1, m2: 1, m3: 1 });
       await r.waitFor((s) => s.matches('waiting'), 30_000);
 
       const killedAt = r.now();
@@ -150,6 +161,36 @@ describe.skipIf(skipCluster)('real mode on a real 2-member Incus cluster (own in
       await r.stop();
     }
     expectConforms(r.trace(), 'cluster-member-down');
+    await cleanupOwned(client, hpa.name);
+  }, 200_000);
+
+  it('loopscope real --remote: HTTPS to a member\'s cluster address with a trusted client certificate, placement: spread from hpa.yaml', async () => {
+    const hpa = uniqueHpa('cr');
+    hpas.push(hpa.name);
+    const dir = mkdtempSync(join(tmpdir(), 'loopscope-cluster-cli-'));
+    dirs.push(dir);
+    const conf = join(dir, 'incus');
+    mkdirSync(join(conf, 'servercerts'), { recursive: true });
+    execFileSync('incus', ['remote', 'generate-certificate'], { env: { ...process.env, INCUS_CONF: conf }, stdio: 'ignore' });
+    const pem = readFileSync(join(conf, 'client.crt'), 'utf8');
+    await client.request('POST', '/1.0/certificates', { body: { type: 'client', name: `${hpa.name}-cert`, certificate: new X509Certificate(pem).raw.toString('base64') } });
+    // A cluster presents one certificate on every member: pinned as the remote's.
+    writeFileSync(join(conf, 'servercerts', 'lscluster.crt'), (await client.server()).environment?.certificate ?? '');
+    const url = `https://${cluster.members[1]!.address}`;
+    writeFileSync(join(conf, 'config.yml'), `default-remote: local\nremotes:\n  lscluster:\n    addr: ${url}\n    protocol: incus\n`);
+    const cfg = join(dir, 'hpa.yaml');
+    writeFileSync(cfg, `HPA: { minPods: 3, maxPods: 3 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 2s\nlimitsMemory: 64MiB\nplacement: spread\n`);
+    const run = startCli(['real', '--config', cfg, '--remote', 'lscluster'], { INCUS_CONF: conf });
+    children.push(run);
+    await waitUntil('3 owned pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 3, 120_000)
+      .catch((e: unknown) => { console.log(run.out.stdout, run.out.stderr); throw e; });
+    expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m1: 1, m2: 1, m3: 1 });
+    expect(run.out.stdout).toContain(`real ${url}`);
+    run.child.kill('SIGTERM');
+    const done = await run.done;
+    expect(done.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(done.code).toBe(0);
+    await client.request('DELETE', `/1.0/certificates/${new X509Certificate(pem).fingerprint256.replaceAll(':', '').toLowerCase()}`);
     await cleanupOwned(client, hpa.name);
   }, 200_000);
 });
