@@ -7,7 +7,9 @@
 //   HPA's own pods are spread whatever else runs on the members.
 // - target: every pod on that member, or on a cluster group (`@group`, the scheduler picks inside it).
 // On a server that is not clustered only `scheduler` applies; spread and target fail the create
-// with the server's own answer (a clear API error the loop backs off on).
+// with the server's own answer, an API error the loop backs off on (spread: GET /1.0/cluster/members
+// answers 500 "Server is not clustered", checked on Incus 6.0.4; target: POST /1.0/instances answers
+// 400 "Target only allowed when clustered", cmd/incusd/instances_post.go).
 import type { IncusClient, InstanceFull } from './incus';
 import { IncusError } from './incus';
 

@@ -22,7 +22,7 @@ import type { Instance } from '../../real/incus';
 import type { Placement } from '../../real/placement';
 import type { Cluster } from './cluster/cluster';
 import { buildCluster, clusterUnavailable, killMember, restartMember, skipCluster, teardownCluster } from './cluster/cluster';
-import { cleanupOwned, deleteLease, expectConforms, ownedInstances, realConfig, startCli, uniqueHpa, waitUntil } from './real-helpers';
+import { cleanupOwned, deleteLease, expectConforms, forceDelete, ownedInstances, realConfig, startCli, uniqueHpa, waitUntil } from './real-helpers';
 
 if (skipCluster) console.warn(`[cluster.test] SKIPPED (CI not set): ${clusterUnavailable}`);
 
@@ -101,6 +101,31 @@ describe.skipIf(skipCluster)('real mode on a real 3-member Incus cluster (own in
     expectConforms(r.trace(), 'cluster-spread');
     await cleanupOwned(client, hpa.name);
   }, 200_000);
+
+  it('events from every member: an owned pod deleted on m3 wakes the loop (15 s period) through m1\'s events stream', async () => {
+    const { r, hpa } = runner('ce', { minPods: 3, maxPods: 3, periodMs: 15_000 }, { kind: 'spread' });
+    await r.start();
+    try {
+      const running = async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running');
+      await waitUntil('3 owned pods running', async () => (await running()).length === 3, 90_000);
+      await r.waitFor((s) => s.matches('waiting'), 30_000);
+      const victim = (await running()).find((i) => i.location === 'm3')!.name;
+      const deletedAt = Date.now();
+      await forceDelete(client, victim);
+      await waitUntil('replaced', async () => {
+        const now = await running();
+        return now.length === 3 && !now.some((i) => i.name === victim);
+      }, 12_000, 100);
+      const tookMs = Date.now() - deletedAt;
+      console.log(`[cluster.test] a pod deleted on m3 replaced ${tookMs} ms later (period 15 s), woken by: ${r.wakeups.map((w) => w.why).join('; ')}`);
+      expect(tookMs).toBeLessThan(8_000);
+      expect(r.wakeups.some((w) => w.why.includes(victim))).toBe(true);
+    } finally {
+      await r.stop();
+    }
+    expectConforms(r.trace(), 'cluster-events');
+    await cleanupOwned(client, hpa.name);
+  }, 150_000);
 
   it('placement { target: m2 }: every pod is created on m2', async () => {
     const { r, hpa } = runner('ct', { minPods: 3, maxPods: 3 }, { kind: 'target', target: 'm2' });
