@@ -11,7 +11,7 @@ import { IncusError, IncusNotFoundError } from './incus';
 
 /**
  * HPA names are [a-z0-9-] (sim/scenario/hpa-config.ts), so the value needs no quoting. `status eq
- * Error` also brings the entries a cluster could not read (see unreadableStub): they carry no config,
+ * Error` also brings the entries a cluster could not read (see MemberUnreachableError): they carry no config,
  * so the owner test alone would drop them silently. Unowned Error instances are dropped here.
  */
 export const ownerFilter = (hpa: string) => `${OWNER_KEY} eq ${hpa} or status eq Error`;
