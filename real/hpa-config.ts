@@ -112,6 +112,8 @@ export function loadRealHpaConfig(file: string, policyOverride?: string): RealHp
   return parseRealHpaConfig(file, readYamlFile(file), policyOverride);
 }
 
+/** A name can also move with its pods (real/rename.ts). */
+const renameHint = (file: string, to: string | undefined) => ` — or, to keep the pods under the new name: stop loopscope and run \`loopscope real rename --config ${file} --to ${to ?? 'NEW'}\``;
 /** How to change what a running loop is: the one message every refused identity edit ends with. */
 export const HANDOVER = 'cannot change while the loop runs (its pods are found by it: the loop would abandon them, or count another HPA\'s). '
   + 'To hand over: stop loopscope, edit the file, start it again — the new identity adopts nothing of the old one\'s pods (delete them first, or keep the old value)';
@@ -140,7 +142,7 @@ export function parseLiveEdit(current: RealHpaConfig, doc: unknown, policyOverri
   }
   const problems: InputError[] = [];
   const same = (field: string, was: string | undefined, now: string | undefined) => {
-    if (was !== now) problems.push(new InputError(file, field, `expected ${was === undefined ? 'no value' : `"${was}"`}: ${field} ${HANDOVER}`));
+    if (was !== now) problems.push(new InputError(file, field, `expected ${was === undefined ? 'no value' : `"${was}"`}: ${field} ${HANDOVER}${field === 'name' ? renameHint(file, now) : ''}`));
   };
   same('name', current.config.name, next.config.name);
   same('namePrefix', current.config.namePrefix, next.config.namePrefix);
