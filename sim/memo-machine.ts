@@ -8,12 +8,14 @@ type Step = [AnyMachineSnapshot, ExecutableAction[]];
 export interface MemoStats { hits: number; misses: number; snapshots: number; unkeyable: number; flushes: number }
 
 /**
- * Interned snapshots kept at most (then the memo starts afresh): a snapshot with its context and
- * the memoised steps that refer to it take ~10 kB for the HPA (measured on hpa-bench-medium: 21,212
- * snapshots, ~216 MiB), so an unbounded memo can outgrow the search itself; 16,384 caps it near
- * 160 MiB there. The explorer bench's 10⁶-state case interns ~8,000 (no flush).
+ * How much the memo may hold, in characters of its keys (interned snapshots' and steps'), before it
+ * starts afresh. The keys' size tracks what they keep alive — snapshots, contexts, memoised steps —
+ * at ~10× their characters (measured: hpa-bench-medium 21,212 snapshots, 23 M key characters,
+ * ~216 MiB retained; kubernetes-check-deployment ~2.6 k characters and ~25 kB a snapshot), while a
+ * snapshot count would let Kubernetes' larger contexts hold twice as much: 16 M characters keep the
+ * memo near 150 MiB for either.
  */
-export const MEMO_MAX_SNAPSHOTS = 16_384;
+export const MEMO_MAX_KEY_CHARS = 16_000_000;
 
 /**
  * A PureMachine whose transitions are memoised by (snapshot, event): the machine is pure, so a
@@ -32,8 +34,10 @@ export class MemoMachine {
   readonly stats: MemoStats = { hits: 0, misses: 0, snapshots: 0, unkeyable: 0, flushes: 0 };
   /** Never reused, even after a flush: an id names one snapshot content for ever (old objects keep theirs). */
   private nextId = 0;
+  /** Characters of the keys held (interned and memo). */
+  private chars = 0;
 
-  constructor(readonly machine: AnyStateMachine, private readonly maxSnapshots = MEMO_MAX_SNAPSHOTS) {
+  constructor(readonly machine: AnyStateMachine, private readonly maxKeyChars = MEMO_MAX_KEY_CHARS) {
     this.pure = new PureMachine(machine);
   }
 
@@ -56,6 +60,7 @@ export class MemoMachine {
     const [next, actions] = this.pure.transition(snapshot, event);
     const step: Step = [this.intern(next), actions];
     this.memo.set(key, step);
+    this.chars += key.length;
     return step;
   }
 
@@ -73,8 +78,9 @@ export class MemoMachine {
     if (key === undefined) return snapshot;
     const known = this.interned.get(key);
     if (known) return known[1];
-    if (this.interned.size >= this.maxSnapshots) this.flush();
+    if (this.chars + key.length > this.maxKeyChars) this.flush();
     const id = this.nextId++;
+    this.chars += key.length;
     this.interned.set(key, [id, snapshot]);
     this.ids.set(snapshot, id);
     this.stats.snapshots++;
@@ -85,6 +91,7 @@ export class MemoMachine {
   private flush(): void {
     this.interned.clear();
     this.memo.clear();
+    this.chars = 0;
     this.stats.flushes++;
   }
 

@@ -75,12 +75,29 @@ export class Expander<W, F, C> {
       if (node.remaining[g] === 0) continue;
       const { entry, index } = groups[g]!.move;
       if (!check.applicable(node.run, entry)) continue;
-      // A repeating move (repeat: true) never runs out: its counter stays as it is, so the state graph has cycles.
-      const remaining = groups[g]!.repeats ? node.remaining : node.remaining.slice();
-      if (!groups[g]!.repeats) remaining[g]!--;
-      emit(applyEntry(stepper, node.run, entry), remaining, 1 + g, index, 0);
+      const next = this.move(node, g);
+      emit(next.run, next.remaining, 1 + g, index, 0);
     }
     return ticked !== undefined;
+  }
+
+  /**
+   * The successor of `order` (as successors() numbers them) again: the stepper is pure, so it is
+   * the state successors() emitted (the lazy frontier re-derives its states: frontier.ts).
+   */
+  successor(node: SearchNode<W, C>, order: number): { run: StepState<W, C>; remaining: Uint8Array } {
+    if (order > 0) return this.move(node, order - 1);
+    const ticked = this.stepper.tick(node.run);
+    if (!ticked) throw new Error('explorer: a state re-derived by its tick has nothing queued');
+    return { run: ticked.state, remaining: node.remaining };
+  }
+
+  private move(node: SearchNode<W, C>, g: number): { run: StepState<W, C>; remaining: Uint8Array } {
+    const group = this.groups[g]!;
+    // A repeating move (repeat: true) never runs out: its counter stays as it is, so the state graph has cycles.
+    const remaining = group.repeats ? node.remaining : node.remaining.slice();
+    if (!group.repeats) remaining[g]!--;
+    return { run: applyEntry(this.stepper, node.run, group.move.entry), remaining };
   }
 
   hash(run: StepState<W, C>, remaining: Uint8Array, out: Uint32Array): void { hashState(this.canonical(run), remaining, out); }

@@ -11,12 +11,12 @@ const counter = setup({ types: { context: {} as { n: number }, events: {} as { t
 
 describe('the transition memo is bounded (sim/memo-machine.ts)', () => {
   it('flushes past its cap and still answers every transition as XState does, old snapshots included', () => {
-    const memo = new MemoMachine(counter, 4);
+    const memo = new MemoMachine(counter, 300); // characters of keys: a few snapshots and steps
     const pure = new PureMachine(counter);
     const [start] = memo.initial(undefined);
     const kept = [start];
     let s = start;
-    // Up to 12 and back down: 13 distinct snapshots through a cap of 4.
+    // Up to 12 and back down: 13 distinct snapshots through a cap of a few.
     for (const type of [...Array<'INC'>(12).fill('INC'), ...Array<'DEC'>(12).fill('DEC')] as const) {
       const [next] = memo.transition(s, { type });
       expect((next.context as { n: number }).n).toBe((pure.transition(s, { type })[0].context as { n: number }).n);
