@@ -13,6 +13,7 @@ import { listOwned } from './owned-observe';
 import type { OwnedGc } from './owned-gc';
 import type { OwnActKind, OwnEvents } from './own-events';
 import { SpreadPlacement, targetFor } from './placement';
+import { sleep } from './sleep';
 import { ActBatches } from './slow-start';
 
 /** A policy asked to touch an instance this HPA does not own: refused, never done. */
@@ -127,7 +128,6 @@ export function newPodName(prefix: string): string {
 }
 
 const isFingerprint = (image: string) => /^[0-9a-f]{12,64}$/.test(image);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Incus refuses to delete while another operation holds the instance or it is still running. */
 const isBusy = (e: unknown) => e instanceof IncusError && /busy|is running/i.test(e.serverMessage);

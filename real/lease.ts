@@ -10,6 +10,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { IncusClient } from './incus';
 import { IncusError, IncusNotFoundError } from './incus';
+import { sleep } from './sleep';
 
 /** client-go's defaults (leaderelection.go, LeaderElectionConfig docs; kube-controller-manager). */
 export const LEASE_DURATION_MS = 15_000;
@@ -120,11 +121,6 @@ export interface ElectorOptions {
 }
 
 export const defaultIdentity = () => `${hostname()}_${process.pid}_${randomBytes(3).toString('hex')}`;
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
-  const t = setTimeout(done, ms);
-  function done() { clearTimeout(t); signal?.removeEventListener('abort', done); resolve(); }
-  signal?.addEventListener('abort', done, { once: true });
-});
 
 export class LeaderElector {
   readonly identity: string;

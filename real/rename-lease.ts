@@ -7,6 +7,7 @@
 import type { IncusClient } from './incus';
 import type { LeaseRecord } from './lease';
 import { LeaderElector, defaultIdentity } from './lease';
+import { sleep } from './sleep';
 
 export type LeaseTake = { held: LeaderElector } | { refused: string };
 
@@ -16,12 +17,6 @@ export interface TakeOptions {
   pollMs?: number;
   signal?: AbortSignal;
 }
-
-const sleep = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => {
-  const t = setTimeout(done, ms);
-  function done() { clearTimeout(t); signal?.removeEventListener('abort', done); resolve(); }
-  signal?.addEventListener('abort', done, { once: true });
-});
 
 /** Takes `hpa`'s lease for the rename, or says why not (a live holder). */
 export async function takeLeaseForRename(client: IncusClient, hpa: string, options: TakeOptions): Promise<LeaseTake> {
