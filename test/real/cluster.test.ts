@@ -22,7 +22,7 @@ import type { Instance } from '../../real/incus';
 import type { Placement } from '../../real/placement';
 import type { Cluster } from './cluster/cluster';
 import { buildCluster, clusterUnavailable, killMember, restartMember, skipCluster, teardownCluster } from './cluster/cluster';
-import { cleanupOwned, deleteLease, expectConforms, forceDelete, ownedInstances, realConfig, startCli, uniqueHpa, waitUntil } from './real-helpers';
+import { cleanupOwned, deleteLease, expectConforms, forceDelete, ownedInstances, realConfig, startCli, uniqueHpa, waitOwnedRunning, waitUntil } from './real-helpers';
 
 if (skipCluster) console.warn(`[cluster.test] SKIPPED (CI not set): ${clusterUnavailable}`);
 
@@ -86,7 +86,7 @@ describe.skipIf(skipCluster)('real mode on a real 3-member Incus cluster (own in
     const { r, hpa, config } = runner('cs', { minPods: 6, maxPods: 6 }, { kind: 'spread' });
     await r.start();
     try {
-      await waitUntil('6 owned pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 6, 90_000);
+      await waitOwnedRunning(client, hpa.name, 6, 90_000);
       expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m1: 2, m2: 2, m3: 2 });
       // The loop's own observation holds all six, from every member.
       const seen = await r.waitFor((s) => s.matches('waiting') && s.context.observation?.instances.filter((i) => i.status === 'Running').length === 6, 30_000);
@@ -131,7 +131,7 @@ describe.skipIf(skipCluster)('real mode on a real 3-member Incus cluster (own in
     const { r, hpa } = runner('ct', { minPods: 3, maxPods: 3 }, { kind: 'target', target: 'm2' });
     await r.start();
     try {
-      await waitUntil('3 owned pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 3, 90_000);
+      await waitOwnedRunning(client, hpa.name, 3, 90_000);
       expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m2: 3 });
     } finally {
       await r.stop();
@@ -150,7 +150,7 @@ describe.skipIf(skipCluster)('real mode on a real 3-member Incus cluster (own in
     await waitUntil('no recent operation', async () => Object.values(await client.get<Record<string, unknown[] | null>>('/1.0/operations')).every((l) => !l?.length), 30_000, 250);
     await r.start();
     try {
-      await waitUntil('3 owned pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 3, 90_000);
+      await waitOwnedRunning(client, hpa.name, 3, 90_000);
       expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m1: 1, m2: 1, m3: 1 });
     } finally {
       await r.stop();
@@ -162,7 +162,7 @@ describe.skipIf(skipCluster)('real mode on a real 3-member Incus cluster (own in
     const { r, hpa } = runner('cm', { minPods: 3, maxPods: 3, backoffInitialMs: 300, backoffMaxMs: 1_000 }, { kind: 'spread' });
     await r.start();
     try {
-      await waitUntil('3 owned pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 3, 90_000);
+      await waitOwnedRunning(client, hpa.name, 3, 90_000);
       const pods = (await ownedInstances(client, hpa.name)).map((i) => i.name).sort();
       expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m1: 1, m2: 1, m3: 1 });
       await r.waitFor((s) => s.matches('waiting'), 30_000);
@@ -207,7 +207,7 @@ describe.skipIf(skipCluster)('real mode on a real 3-member Incus cluster (own in
     writeFileSync(cfg, `HPA: { minPods: 3, maxPods: 3 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 2s\nlimitsMemory: 64MiB\nplacement: spread\n`);
     const run = startCli(['real', '--config', cfg, '--remote', 'lscluster'], { INCUS_CONF: conf });
     children.push(run);
-    await waitUntil('3 owned pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 3, 120_000)
+    await waitOwnedRunning(client, hpa.name, 3, 120_000)
       .catch((e: unknown) => { console.log(run.out.stdout, run.out.stderr); throw e; });
     expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m1: 1, m2: 1, m3: 1 });
     expect(run.out.stdout).toContain(`real ${url}`);

@@ -8,7 +8,7 @@ import type { IncusClient } from '../../real/incus';
 import type { Trace } from '../../sim/trace';
 import { controllerOf } from '../../sim/trace';
 import { parseTrace } from '../../sim/trace-schema';
-import { connectForSuite, expectConforms, ownedInstances, runCli, skipReal, sleep, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { connectForSuite, expectConforms, ownedInstances, runCli, skipReal, sleep, startCli, uniqueHpa, waitOwnedRunning, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('hpa-cli.test');
 const hpa = uniqueHpa('cl');
@@ -109,7 +109,7 @@ describe.skipIf(skipReal)('loopscope real (the command)', () => {
     try {
       await waitUntil('first period', async () => run.out.stdout.includes('no scale action'), 20_000);
       writeConfig('live.yaml', { min: 3, max: 3 });
-      await waitUntil('3 pods after the edit', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 3, 20_000);
+      await waitOwnedRunning(client, hpa.name, 3, 20_000, '3 pods after the edit');
       writeFileSync(cfg, 'HPA: { minPods: "many" }\n');
       await waitUntil('the invalid edit reported', async () => run.out.stderr.includes('config edit ignored'), 10_000);
       expect(run.out.stderr).toContain(`${cfg}: HPA.minPods`);

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { IncusClient } from '../../real/incus';
 import { readLease } from '../../real/lease';
-import { connectForSuite, expectConforms, ownedInstances, runCli, skipReal, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { connectForSuite, expectConforms, ownedInstances, runCli, skipReal, startCli, uniqueHpa, waitOwnedRunning, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('leader.test');
 const hpa = uniqueHpa('ld');
@@ -41,7 +41,7 @@ describe.skipIf(skipReal)('real HPA: one leader per HPA name', () => {
       const b = startCli(['real', '--config', cfg, ...lease, '--out', bOut]);
       children.push(b);
       await waitUntil('B says it stands by', async () => b.out.stderr.includes('standby: HPA'), 60_000); // a process start costs 10–40 s on a loaded machine
-      await waitUntil('3 pods running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 3, 40_000);
+      await waitOwnedRunning(client, hpa.name, 3, 40_000, '3 pods running');
       expect(b.out.stdout).not.toMatch(/create|delete/); // the standby never decided anything
       const holder = (await readLease(client, hpa.name))?.holder ?? '';
       expect(b.out.stderr).toContain(`held by ${holder}`);

@@ -12,7 +12,7 @@ import { RealHpaRunner } from '../../real/hpa-runner';
 import { IdentityChangedError, identityOf } from '../../real/identity';
 import type { IncusClient } from '../../real/incus';
 import { listOwned } from '../../real/owned-observe';
-import { ROOT, connectForSuite, expectConforms, forceDelete, ownedInstances, realConfig, skipReal, sleep, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { ROOT, connectForSuite, expectConforms, forceDelete, ownedInstances, realConfig, skipReal, sleep, uniqueHpa, waitOwnedRunning, waitUntil, warnIfSkipped } from './real-helpers';
 
 warnIfSkipped('ops.test');
 const hpa = uniqueHpa('op');
@@ -85,7 +85,7 @@ describe.skipIf(skipReal)('real HPA: operations', () => {
     const runner = new RealHpaRunner({ client, config: realConfig(hpa, { policy, minPods: 1, maxPods: 2, periodMs: 1_000 }), events: false, gcGraceMs: 1_500 });
     await runner.start();
     try {
-      await waitUntil('1 running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 1, 30_000);
+      await waitOwnedRunning(client, hpa.name, 1, 30_000, '1 running');
       // What an interrupted create leaves: an owned instance created but never started.
       const leftover = `${hpa.prefix}left${policy[0]}`;
       await make(leftover, hpa.name, false);
@@ -107,7 +107,7 @@ describe.skipIf(skipReal)('real HPA: operations', () => {
     const runner = new RealHpaRunner({ client, config: realConfig(hpa, { policy: 'fixed', minPods: 2, maxPods: 2, periodMs: 15_000 }) });
     await runner.start();
     expect(runner.events?.connected, 'events stream open before the first observe').toBe(true);
-    await waitUntil('2 running', async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length === 2, 40_000);
+    await waitOwnedRunning(client, hpa.name, 2, 40_000, '2 running');
     await runner.waitFor((s) => s.matches('waiting') && s.context.pending.length === 0, 30_000);
     await sleep(300); // our own creates' trailing events are in
     // Our own creates woke nothing (their instance-created/-started were expected).

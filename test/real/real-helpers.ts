@@ -112,6 +112,11 @@ export async function waitUntil<T>(what: string, fn: () => Promise<T | undefined
   }
 }
 
+/** Waits until the HPA owns exactly `count` Running instances. */
+export async function waitOwnedRunning(client: IncusClient, hpa: string, count: number, timeoutMs?: number, what = `${count} owned pods running`): Promise<void> {
+  await waitUntil(what, async () => (await ownedInstances(client, hpa)).filter((i) => i.status === 'Running').length === count, timeoutMs);
+}
+
 export interface CliRun {
   code: number | null;
   signal: NodeJS.Signals | null;
