@@ -135,8 +135,6 @@ export class LeaderElector {
   /** Local time of our last successful acquire/renew write. */
   private renewedAt = -Infinity;
   private leading = false;
-  /** The renewal loop while it runs: release() waits for it, so no renewal lands after the release. */
-  private renewing: Promise<void> | undefined;
   private readonly now: () => number;
 
   constructor(client: IncusClient, hpa: string, private readonly options: ElectorOptions = {}) {
@@ -227,12 +225,7 @@ export class LeaderElector {
    * client-go renew: every retryPeriod; when no renewal succeeded within renewDeadline, leadership
    * is lost: `onLost` runs once and the loop ends. Resolves when it ends (lost or aborted).
    */
-  renewUntilLost(onLost: (why: string) => void, signal?: AbortSignal): Promise<void> {
-    this.renewing = this.renewLoop(onLost, signal).finally(() => { this.renewing = undefined; });
-    return this.renewing;
-  }
-
-  private async renewLoop(onLost: (why: string) => void, signal?: AbortSignal): Promise<void> {
+  async renewUntilLost(onLost: (why: string) => void, signal?: AbortSignal): Promise<void> {
     while (!signal?.aborted) {
       await sleep(this.retryPeriodMs, signal);
       if (signal?.aborted) return;
@@ -254,13 +247,8 @@ export class LeaderElector {
     }
   }
 
-  /**
-   * client-go release (ReleaseOnCancel): holder cleared, duration 1 s, so a standby takes over at once.
-   * As client-go releases only after its renew loop has returned, this waits for a renewal still in
-   * flight (the caller has aborted its signal): one landing after the release would take the lease again.
-   */
+  /** client-go release (ReleaseOnCancel): holder cleared, duration 1 s, so a standby takes over at once. */
   async release(): Promise<boolean> {
-    await this.renewing;
     if (!this.leading) return true;
     this.leading = false;
     try {
