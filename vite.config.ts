@@ -12,5 +12,5 @@ export default defineConfig({
   plugins: [react(), statechartLayouts()],
   server: { host: '127.0.0.1', port: 5173, strictPort: false, fs: { allow: ['..'] } },
   preview: { host: '127.0.0.1', port: 4173 },
-  build: { outDir: '../dist', emptyOutDir: true },
+  build: { outDir: '../dist/lab', emptyOutDir: true },
 });

@@ -4,27 +4,28 @@
 // cli/main.ts calls it for the process; tests call it in-process with stdout/stderr captured.
 import { Command, CommanderError } from 'commander';
 import { InputError, InputErrors } from '../sim/scenario/errors';
-import { registerCheck } from './check-command';
-import { registerConform } from './conform-command';
-import { registerExport } from './export-command';
+import { COMMANDS } from './commands';
 import { ExitError } from './exit';
 import { reportInternalError } from './internal-error';
-import { registerInit } from './init-command';
-import { registerReal } from './real-command';
-import { registerSim } from './sim-command';
+import { VERSION } from './package-root';
 import { UsageError } from './usage';
 
-function buildProgram(): Command {
+/** The program with the named command registered in full and the others as one-line entries (for
+ * --help and commander's "did you mean"). */
+async function buildProgram(argv: readonly string[]): Promise<Command> {
   const program = new Command('loopscope')
     .description('control loops as state machines: simulate, check, run for real')
+    .version(VERSION, '-V, --version', 'print the version')
     .exitOverride()
     .showHelpAfterError(false);
-  registerSim(program);
-  registerCheck(program);
-  registerReal(program);
-  registerConform(program);
-  registerInit(program);
-  registerExport(program);
+  // The first word that is not an option names the command (the root program has no option taking
+  // a value); `loopscope help <command>` names it second.
+  const words = argv.slice(2).filter((a) => !a.startsWith('-'));
+  const named = words[0] === 'help' ? words[1] : words[0];
+  for (const entry of COMMANDS) {
+    if (entry.name === named) (await entry.load())(program);
+    else program.command(entry.name).description(entry.summary).helpOption(false).allowUnknownOption().allowExcessArguments();
+  }
   return program;
 }
 
@@ -47,7 +48,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
   const before = process.exitCode;
   process.exitCode = undefined;
   try {
-    await buildProgram().parseAsync([...argv]);
+    await (await buildProgram(argv)).parseAsync([...argv]);
     const code = process.exitCode;
     return typeof code === 'number' ? code : Number(code ?? 0);
   } catch (e) {

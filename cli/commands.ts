@@ -1,0 +1,21 @@
+import type { Command } from 'commander';
+
+/**
+ * Every subcommand: its name, one line for `loopscope --help`, and the module that registers it in
+ * full. Only the module of the command being run is loaded — `--help`, `--version` and each command
+ * start without loading the others' dependencies (XState, the explorer, the Incus client, ELK).
+ */
+export interface CommandEntry {
+  name: string;
+  summary: string;
+  load(): Promise<(program: Command) => void>;
+}
+
+export const COMMANDS: readonly CommandEntry[] = [
+  { name: 'sim', summary: 'simulate a scenario and print its timeline (or write its trace)', load: async () => (await import('./sim-command')).registerSim },
+  { name: 'check', summary: "explore every behaviour of a scenario's environment and check its properties", load: async () => (await import('./check-command')).registerCheck },
+  { name: 'real', summary: 'run the Incus HPA against a real Incus daemon', load: async () => (await import('./real-command')).registerReal },
+  { name: 'conform', summary: 'replay a real run against the model: same states, same decisions', load: async () => (await import('./conform-command')).registerConform },
+  { name: 'init', summary: 'scaffold a starting point: `init controller <dir>`', load: async () => (await import('./init-command')).registerInit },
+  { name: 'export', summary: 'write slides of a scenario: one self-contained HTML page, SVG and PNG pictures', load: async () => (await import('./export-command')).registerExport },
+];
