@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { COMPILED } from '../sim/compiled';
 
 /**
  * Where loopscope's own files are: the clone's root when it runs from source (cli/*.ts) or the
@@ -25,3 +26,7 @@ export const LAB_DIR = packagePath('dist', 'lab');
 
 /** The package's version (package.json), for --version and `init`'s dependency. */
 export const VERSION = (JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { version: string }).version;
+
+/** The words that start this loopscope again (a systemd unit, a scaffolded test): node and the compiled
+ * CLI when installed, the clone's launcher (tsx) from source. */
+export const LAUNCHER: readonly string[] = COMPILED ? [process.execPath, packagePath('dist', 'node', 'loopscope.js')] : [packagePath('cli', 'loopscope')];

@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import { watchFile, unwatchFile, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { POLICY_NAMES } from '../machines/incus-hpa';
 import { formatTimeline } from '../sim/format';
 import { traceJson } from '../sim/trace-schema';
@@ -14,6 +13,7 @@ import { parseYamlText } from '../sim/scenario/load-text';
 import type { RealFrame } from '../real/hpa-runner';
 import { RealHpaRunner } from '../real/hpa-runner';
 import { Leadership } from '../real/leadership';
+import { LAUNCHER, PACKAGE_ROOT } from './package-root';
 import { registerRealStatus } from './real-status';
 import { registerRealRename } from './real-rename';
 import type { IncusClient } from '../real/incus';
@@ -353,9 +353,8 @@ export function registerReal(program: Command): void {
       for (const [option, value] of [['--config', file], ['--remote', opts.remote], ['--project', opts.project]] as const) {
         if (value !== undefined && unitUnsafe(value)) throw new UsageError(option, `expected no control characters (a unit file line cannot hold them), got ${JSON.stringify(value)}`);
       }
-      const launcher = resolve(fileURLToPath(new URL('.', import.meta.url)), 'loopscope');
       process.stdout.write(systemdUnit({
-        command: launcher, config: file, restartSec: Number(opts.restartSec), workingDirectory: resolve(launcher, '..', '..'),
+        command: LAUNCHER, config: file, restartSec: Number(opts.restartSec), workingDirectory: PACKAGE_ROOT,
         ...(opts.policy ? { policy: opts.policy } : {}), ...(opts.remote ? { remote: opts.remote } : {}), ...(opts.project ? { project: opts.project } : {}),
         ...(opts.continuous ? { continuous: true } : {}),
       }));

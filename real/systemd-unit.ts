@@ -4,8 +4,9 @@
 // RestartPreventExitStatus=; systemd.unit(5): StartLimitIntervalSec=0 disables the start rate
 // limit that would otherwise stop a unit restarted forever.
 export interface UnitOptions {
-  /** Absolute path of the loopscope launcher (cli/loopscope). */
-  command: string;
+  /** The words that start loopscope: the clone's launcher (cli/loopscope), or node and the installed
+   * package's compiled CLI (a unit's PATH may not hold the `node` its shebang asks for). */
+  command: readonly string[];
   /** Absolute path of hpa.yaml. */
   config: string;
   policy?: string;
@@ -41,7 +42,7 @@ export function systemdUnit(o: UnitOptions): string {
   if (o.remote) args.push('--remote', o.remote);
   if (o.project) args.push('--project', o.project);
   if (!o.continuous) args.push('--once');
-  for (const a of [o.command, ...args, o.workingDirectory ?? '']) {
+  for (const a of [...o.command, ...args, o.workingDirectory ?? '']) {
     if (unitUnsafe(a)) throw new Error(`a unit file cannot hold control characters: ${JSON.stringify(a)}`);
   }
   return [
@@ -53,7 +54,7 @@ export function systemdUnit(o: UnitOptions): string {
     '',
     '[Service]',
     'Type=simple',
-    `ExecStart=${[o.command, ...args].map(execWord).join(' ')}`,
+    `ExecStart=${[...o.command, ...args].map(execWord).join(' ')}`,
     // WorkingDirectory= is a path (no quoting, no $ substitution) in which specifiers expand.
     ...(o.workingDirectory ? [`WorkingDirectory=${specifiers(o.workingDirectory)}`] : []),
     // The lab's way: one period per run, started again by systemd. Continuous: restart on crash.

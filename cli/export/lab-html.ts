@@ -1,9 +1,11 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { build } from 'vite';
+import { join } from 'node:path';
+import { COMPILED } from '../../sim/compiled';
+import { PACKAGE_ROOT, packagePath } from '../package-root';
 
-const ROOT = resolve(import.meta.dirname, '../..');
+/** The lab folded into one file by the package build (tools/build.ts), the base of every export. */
+export const SINGLE_FILE_LAB = packagePath('dist', 'lab-single.html');
 
 /** What the exported page opens with: its state (the lab's URL parameters) and, when the scenario is not one
  * the lab ships, the scenario's own text (the lab lists it with the shipped ones). */
@@ -19,11 +21,13 @@ const jsonSafe = (text: string) => text.replace(/</g, '\\u003c');
  * the script and the stylesheet inlined, every asset a data: URL. A page opened from file:// may not load
  * module scripts from other files (no origin), and a slide deck should not need a server or a network.
  */
-export async function buildLabHtml(page: ExportedPage): Promise<string> {
+export async function buildSingleFileLab(): Promise<string> {
+  // Loaded here: vite is a build tool, absent from an installed package (which uses SINGLE_FILE_LAB).
+  const { build } = await import('vite');
   const outDir = mkdtempSync(join(tmpdir(), 'loopscope-export-'));
   try {
     await build({
-      configFile: join(ROOT, 'vite.config.ts'), root: join(ROOT, 'web'), logLevel: 'error',
+      configFile: join(PACKAGE_ROOT, 'vite.config.ts'), root: join(PACKAGE_ROOT, 'web'), logLevel: 'error',
       build: {
         outDir, emptyOutDir: true, cssCodeSplit: false, modulePreload: false,
         // Every asset inline (a data: URL), one JS chunk.
@@ -40,11 +44,18 @@ export async function buildLabHtml(page: ExportedPage): Promise<string> {
     html = html.replace(/<link rel="stylesheet"[^>]*\shref="\.\/assets\/([^"]+)"[^>]*>/g,
       (_m, file: string) => `<style>${readFileSync(join(outDir, 'assets', file), 'utf8').replace(/<\/(style)/gi, '<\\/$1')}</style>`);
     if (/\ssrc="\.\/assets\/|\shref="\.\/assets\//.test(html)) throw new Error('the lab build references a file the export did not inline');
-    const embedded = `<script id="loopscope-export-state" type="application/json">${jsonSafe(page.state)}</script>`
-      + (page.scenario ? `\n<script id="loopscope-export-scenario" type="application/json">${jsonSafe(JSON.stringify(page.scenario))}</script>` : '');
-    // Before the lab's script: it reads them as it starts.
-    return html.replace('<div id="root"></div>', `${embedded}\n<div id="root"></div>`);
+    return html;
   } finally {
     rmSync(outDir, { recursive: true, force: true });
   }
+}
+
+/** The single-file lab opening at `page`: the installed package's prebuilt one, or (from source, where
+ * the lab may have changed since the last build) one built now. */
+export async function buildLabHtml(page: ExportedPage): Promise<string> {
+  const html = COMPILED ? readFileSync(SINGLE_FILE_LAB, 'utf8') : await buildSingleFileLab();
+  const embedded = `<script id="loopscope-export-state" type="application/json">${jsonSafe(page.state)}</script>`
+    + (page.scenario ? `\n<script id="loopscope-export-scenario" type="application/json">${jsonSafe(JSON.stringify(page.scenario))}</script>` : '');
+  // Before the lab's script: it reads them as it starts.
+  return html.replace('<div id="root"></div>', `${embedded}\n<div id="root"></div>`);
 }

@@ -1,5 +1,4 @@
 import { existsSync } from 'node:fs';
-import { chromium } from 'playwright-core';
 import { ExitError } from '../exit';
 
 /** Debian's chromium (.ci/setup-chromium.sh); LOOPSCOPE_CHROMIUM names another. */
@@ -11,6 +10,21 @@ export function requireChromium(): string {
   return path;
 }
 
+/** playwright-core drives chromium; it is an optional dependency of the package (only PNGs need it). */
+async function playwright(): Promise<typeof import('playwright-core')> {
+  try {
+    return await import('playwright-core');
+  } catch {
+    throw new ExitError(1, 'export --format png: needs the optional package playwright-core (npm install playwright-core), or leave png out of --format');
+  }
+}
+
+/** Everything PNGs need, checked before anything is written. */
+export async function requirePngTools(): Promise<void> {
+  requireChromium();
+  await playwright();
+}
+
 export interface Picture { svg: string; width: number; height: number }
 
 /**
@@ -18,7 +32,7 @@ export interface Picture { svg: string; width: number; height: number }
  * same way), `scale` device pixels per SVG pixel: a PNG is width×scale by height×scale.
  */
 export async function svgsToPngs(pictures: Picture[], scale: number): Promise<Buffer[]> {
-  const browser = await chromium.launch({
+  const browser = await (await playwright()).chromium.launch({
     executablePath: requireChromium(), headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });

@@ -12,7 +12,8 @@ import { LANGUAGES } from '../../web/i18n/messages';
 import { machineGraph } from '../../web/statechart/graph';
 import { layoutGraph } from '../../web/statechart/layout';
 import { buildLabHtml } from './lab-html';
-import { requireChromium, svgsToPngs } from './png';
+import { requirePngTools, svgsToPngs } from './png';
+import { packagePath } from '../package-root';
 import { UsageError, parseSeed } from '../usage';
 
 import { EXPORT_FORMATS, type ExportFormat as Format } from './formats';
@@ -47,7 +48,7 @@ function labState(loop: string, scenario: string, o: { seed?: number; policy?: s
   return p.toString();
 }
 
-const SHIPPED = resolve(import.meta.dirname, '../../scenarios');
+const SHIPPED = packagePath('scenarios');
 
 export interface ExportOptions { out: string; format: string; at?: string; seed?: string; policy?: string; lang: string; scale: string }
 
@@ -66,7 +67,7 @@ export async function runExport(file: string, opts: ExportOptions): Promise<void
   const { entry, scenario, runner } = runnerFor(file, { ...(seed !== undefined ? { seed } : {}), ...(opts.policy ? { policy: opts.policy } : {}) });
   const moment = at ?? scenario.durationMs;
   if (moment > scenario.durationMs) throw new UsageError('--at', `expected a time within the scenario (it ends at ${formatDuration(scenario.durationMs)}), got "${opts.at}"`);
-  if (formats.has('png')) requireChromium();
+  if (formats.has('png')) await requirePngTools();
 
   runner.run(moment);
   const written: string[] = [];

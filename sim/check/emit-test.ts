@@ -1,14 +1,16 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { COMPILED } from '../compiled';
 import type { CheckRun } from './check';
 import type { Counterexample } from './artifacts';
 import { artifactStem } from './artifacts';
 import { lassoOf } from './lasso-trace';
 import type { EmittedStep, ReplaySpec } from './replay-property';
 
-/** The replay helper the emitted tests import: absolute, so a test works from any directory. */
-const HELPER = fileURLToPath(new URL('./replay-property.ts', import.meta.url));
+/** The replay helper the emitted tests import: the installed package's public entry (resolved from the
+ * user's project), or from source the file itself by absolute path, so a test works from any directory. */
+const HELPER = COMPILED ? 'loopscope/testing' : fileURLToPath(new URL('./replay-property.ts', import.meta.url));
 
 const literal = (value: unknown) => (value === undefined ? 'undefined' : JSON.stringify(value));
 

@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
+import { COMPILED } from '../compiled';
 import type { MemoStats } from '../memo-machine';
 import type { ExploreOptions, ExploreResult } from './explorer';
 import type { CheckProperty } from './model';
@@ -7,6 +8,10 @@ import type { FromWorker, ToWorker, WorkerSetup } from './parallel-protocol';
 import { NO_TICK, R, STRIDE } from './parallel-protocol';
 import { SearchBook } from './search-book';
 import { judgedColumns } from './judged';
+
+// Compiled, the worker is its own entry of the bundle (dist/node/check-worker.js, next to every chunk);
+// from source, a plain-JS entry registers tsx first.
+const WORKER_ENTRY = COMPILED ? new URL('./check-worker.js', import.meta.url) : new URL('./parallel-boot.mjs', import.meta.url);
 
 /** The default for --workers: one per core. */
 export const defaultWorkers = () => Math.max(1, availableParallelism());
@@ -21,7 +26,7 @@ export class Pool {
   readonly ready: Promise<void>;
 
   constructor(n: number, setup: WorkerSetup) {
-    this.workers = Array.from({ length: n }, () => new Worker(new URL('./parallel-boot.mjs', import.meta.url), { workerData: setup }));
+    this.workers = Array.from({ length: n }, () => new Worker(WORKER_ENTRY, { workerData: setup }));
     this.waiting = this.workers.map(() => []);
     let isReady = () => {};
     let failed = (_e: Error) => {};

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
 import { z } from 'zod';
 import type { Decision, ModulePolicyId, Policy, PolicyInput } from '../../machines/incus-hpa';
+import { COMPILED } from '../compiled';
 import { InputError, shorten } from '../scenario/errors';
 import { isolate, readModule, transpile } from './isolate';
 
@@ -14,7 +15,8 @@ import { isolate, readModule, transpile } from './isolate';
 
 export const POLICY_API_SPECIFIER = 'loopscope/policy';
 
-const API_JS = transpile(readFileSync(new URL('./policy-api.ts', import.meta.url), 'utf8'), 'policy-api.ts', 'ts');
+// Compiled, the package carries the API already transpiled; from source it is transpiled here.
+const API_JS = COMPILED?.sandboxApis.policy ?? transpile(readFileSync(new URL('./policy-api.ts', import.meta.url), 'utf8'), 'policy-api.ts', 'ts');
 
 /** Runs inside the context: __decide reads __input (JSON) and leaves the answer in __output (JSON). */
 const BODY = `

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
+import { COMPILED } from '../compiled';
 import { InputError } from '../scenario/errors';
 import { isolate, readModule, transpile } from './isolate';
 
@@ -24,7 +25,8 @@ export interface ControllerSandbox {
   reconcile(request: { namespace: string; name: string }, objects: unknown[]): SandboxOutcome;
 }
 
-const API_JS = transpile(readFileSync(new URL('./api.ts', import.meta.url), 'utf8'), 'api.ts', 'ts');
+// Compiled, the package carries the API already transpiled; from source it is transpiled here.
+const API_JS = COMPILED?.sandboxApis.controller ?? transpile(readFileSync(new URL('./api.ts', import.meta.url), 'utf8'), 'api.ts', 'ts');
 
 /** Runs inside the context after the module loaded: defines __run, which reconciles one request
  * from __input (JSON) into __output (JSON). */

@@ -49,7 +49,7 @@ describe('real systemd-unit', () => {
   });
 
   it.skipIf(!analyze && !CI)('the same path unescaped is refused by systemd (the check can fail)', () => {
-    const unescaped = systemdUnit({ command: join(process.cwd(), 'cli/loopscope'), config, restartSec: 10 }).replaceAll('%%', '%');
+    const unescaped = systemdUnit({ command: [join(process.cwd(), 'cli/loopscope')], config, restartSec: 10 }).replaceAll('%%', '%');
     const v = verify(unescaped);
     expect(v.status).not.toBe(0);
     expect(v.stderr).toMatch(/Failed to resolve unit specifiers/);
