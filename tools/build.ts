@@ -15,11 +15,12 @@ import { CLI_ENTRY, PUBLIC_ENTRIES, WORKER_ENTRY } from './entries';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist');
-const step = (what: string, t0: number) => process.stdout.write(`build: ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+// On stderr: `npm pack --json` runs this (prepack) and prints its JSON on stdout.
+const step = (what: string, t0: number) => process.stderr.write(`build: ${what} (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
 
 async function lab(): Promise<void> {
   const t0 = performance.now();
-  await viteBuild({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'warn' });
+  await viteBuild({ configFile: join(ROOT, 'vite.config.ts'), logLevel: 'error' });
   writeFileSync(join(DIST, 'lab-single.html'), await buildSingleFileLab());
   step('lab → dist/lab, dist/lab-single.html', t0);
 }

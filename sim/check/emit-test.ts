@@ -1,5 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { COMPILED } from '../compiled';
 import type { CheckRun } from './check';
@@ -15,7 +15,10 @@ const HELPER = COMPILED ? 'loopscope/testing' : fileURLToPath(new URL('./replay-
 const literal = (value: unknown) => (value === undefined ? 'undefined' : JSON.stringify(value));
 
 /** The source of one emitted vitest file. */
-export function emittedTestSource(run: CheckRun, ce: Counterexample, spec: ReplaySpec): string {
+export function emittedTestSource(run: CheckRun, ce: Counterexample, spec: ReplaySpec, testFile: string): string {
+  // A URL relative to the test file: each segment escaped (a `#` or `%` in a name is not a fragment or an escape).
+  const segments = relative(dirname(testFile), spec.scenario).split(sep).map((s) => (s === '..' ? s : encodeURIComponent(s)));
+  const scenarioUrl = segments[0] === '..' ? segments.join('/') : `./${segments.join('/')}`;
   const verdict = run.result.verdicts.find((v) => v.property.name === ce.property)!;
   const what = `${run.scenario.name}${run.policy ? ` · policy ${run.policy}` : ''}`;
   const steps = spec.path.map((s) => `  ${JSON.stringify(s)},`).join('\n');
@@ -24,9 +27,11 @@ export function emittedTestSource(run: CheckRun, ce: Counterexample, spec: Repla
 // It fails while the configuration allows the violation and passes once the configuration is fixed
 // (edit the scenario, or POLICY below to check another policy).
 import { expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
 import { replayProperty } from ${literal(HELPER)};
 
-const SCENARIO = ${literal(spec.scenario)};
+// Relative to this file: the test keeps working in a clone of the repository it is committed to.
+const SCENARIO = fileURLToPath(new URL(${literal(scenarioUrl)}, import.meta.url));
 const POLICY: string | undefined = ${literal(spec.policy)};
 const WITHIN_PERIODS: number | undefined = ${literal(spec.withinPeriods)};
 const PATH = [
@@ -55,7 +60,7 @@ export function emitTests(runs: readonly CheckRun[], dir: string, scenarioFile: 
         ...(run.variant !== undefined ? { policy: run.variant } : {}), ...(withinPeriods !== undefined ? { withinPeriods } : {}),
       };
       const file = resolve(join(dir, `${artifactStem(run, ce.property)}.test.ts`));
-      writeFileSync(file, emittedTestSource(run, ce, spec));
+      writeFileSync(file, emittedTestSource(run, ce, spec, file));
       written.set(ce, file);
     }
   }

@@ -17,13 +17,20 @@ async function cli(...args: string[]) {
 }
 
 describe('loopscope init controller', () => {
-  it('writes a module, a scenario that loads and a node:test file', async () => {
-    const dir = join(mkdtempSync(join(tmpdir(), 'loopscope-init-')), 'ctl');
+  it('writes a project: a module, a scenario that loads, a package.json on this version, a vitest test', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'loopscope-init-')), 'My Controller');
     expect((await cli('init', 'controller', dir)).code).toBe(0);
-    for (const f of ['controller.ts', 'check.yaml', 'controller.test.mjs']) expect(existsSync(join(dir, f)), f).toBe(true);
+    for (const f of ['controller.ts', 'check.yaml', 'check.test.ts', 'package.json', 'tsconfig.json', '.gitignore', 'regressions/.gitkeep']) expect(existsSync(join(dir, f)), f).toBe(true);
     const { scenario } = loadScenario(join(dir, 'check.yaml'));
     expect(scenario.name).toBe('my-controller');
-    expect(readFileSync(join(dir, 'controller.test.mjs'), 'utf8')).toContain("'check'");
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
+    const own = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; devDependencies: Record<string, string> };
+    expect(manifest.name).toBe('my-controller');
+    expect(manifest.devDependencies.loopscope).toBe(`^${own.version}`);
+    expect(manifest.devDependencies.vitest).toBe(own.devDependencies.vitest);
+    expect(manifest.scripts.test).toBe('vitest run');
+    expect(manifest.scripts['check:emit']).toContain('--emit-test regressions');
+    expect(readFileSync(join(dir, 'check.test.ts'), 'utf8')).toContain("'check'");
   });
 
   it('never overwrites, and names what it refuses', async () => {
