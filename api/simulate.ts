@@ -4,7 +4,7 @@ import { DEFAULT_MAX_FRAMES } from '../cli/sim-command';
 import { createRunner } from '../sim/loops';
 import { countOption, durationOption, policyOption, seedOption } from './options';
 import type { Scenario } from './scenario';
-import type { Frame, Trace } from './types';
+import type { Frame, LoopId, Trace } from './types';
 import { resolveScenario } from './scenario';
 
 /** Options of `simulate`; each mirrors a `loopscope sim` flag. */
@@ -23,7 +23,7 @@ export interface SimulateOptions {
 
 /** What a run did, in numbers. */
 export interface SimulationSummary {
-  loop: string;
+  loop: LoopId;
   scenario: string;
   seed: number;
   policy?: string;
@@ -89,7 +89,7 @@ export async function simulate(source: Scenario | string, options: SimulateOptio
     trace,
     frames: trace.frames,
     summary: {
-      loop: trace.loop, scenario: trace.scenario, seed: trace.seed, ...(trace.policy !== undefined ? { policy: trace.policy } : {}),
+      loop: entry.id, scenario: trace.scenario, seed: trace.seed, ...(trace.policy !== undefined ? { policy: trace.policy } : {}),
       frames: trace.frames.length, untilMs: end, reachedMs: runner.t, ...(stopped ? { stopped } : {}),
     },
     exitCode: stopped === 'max-frames' ? BOUND_REACHED : stopped === 'aborted' ? INTERRUPTED : 0,
