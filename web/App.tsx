@@ -8,6 +8,7 @@ import { Home } from './home/Home';
 import { LanguageProvider, useT } from './i18n/i18n';
 import { LabPage } from './LabPage';
 import { SCENARIOS, openScenario } from './lab/scenarios';
+import { openPageTrace } from './lab/page-files';
 import { LivePage } from './live/LivePage';
 import { LabSession } from './lab/session';
 import type { LabUrl } from './lab/url';
@@ -68,12 +69,32 @@ function PresenterExit({ onExit }: { onExit(): void }) {
   return <button className="presenter-exit floating" data-testid="presenter-exit" onClick={onExit}>✕ {t('exitPresenter')}</button>;
 }
 
-function initialUrl(): { url: LabUrl; problems: string[] } {
+/** One of the traces the page carries (`loopscope lab run.json`), checked as a file from disk is, at the link's time. */
+function pageTraceSession(index: number, t?: number): { session: LabSession } | { problem: string } {
+  const opened = openPageTrace(index);
+  if (!opened.ok) return { problem: `trace=${index}: ${opened.error}` };
+  const session = new LabSession({ kind: 'trace', trace: opened.trace, fileName: opened.fileName });
+  if (t) session.advanceTo(t);
+  return { session };
+}
+
+/** What a page trace shows in the URL: its loop and number (a scenario, tour or comparison no longer shows). */
+const pageTraceUrl = (session: LabSession, index: number): Partial<LabUrl> =>
+  ({ loop: session.loop, trace: index, scenario: undefined, seed: undefined, policy: undefined, moment: undefined, compare: undefined, tour: undefined });
+
+function initialUrl(): { url: LabUrl; problems: string[]; trace: LabSession | null } {
   const parsed = parseUrl(locationParams());
   const named = checkUrlNames(parsed.url);
+  const problems = [...parsed.problems, ...named.problems];
+  if (named.url.trace !== undefined) {
+    const opened = pageTraceSession(named.url.trace, named.url.t);
+    if ('session' in opened) return { url: { ...named.url, ...pageTraceUrl(opened.session, named.url.trace) }, problems, trace: opened.session };
+    problems.push(opened.problem);
+    delete named.url.trace;
+  }
   // A link to a tour stop without its own moment= opens the stop's chapter.
   if (named.url.tour !== undefined && parsed.url.moment === undefined && named.url.moment) linkMoment(named.url.moment);
-  return { url: named.url, problems: [...parsed.problems, ...named.problems] };
+  return { url: named.url, problems, trace: null };
 }
 
 export function App() {
@@ -81,7 +102,7 @@ export function App() {
   const [url, setUrl] = useState<LabUrl>(first.url);
   const [problems, setProblems] = useState<string[]>(first.problems);
   const [resets, setResets] = useState(0);
-  const [traceSession, setTraceSession] = useState<LabSession | null>(null);
+  const [traceSession, setTraceSession] = useState<LabSession | null>(first.trace);
   // Live mode (web/live/): '' shows the address form; ?live=ws://… connects at once.
   const [live, setLive] = useState<string | null>(() => new URLSearchParams(locationParams()).get('live'));
   const sim = useSimSession(url, resets);
@@ -113,7 +134,7 @@ export function App() {
     // Side by side stays on for another scenario of the same loop (its policies), not for another loop.
     const otherLoop = 'loop' in patch && patch.loop !== url.loop;
     // Another run chosen by hand leaves the tour.
-    change(newRun ? { ...patch, t: undefined, moment: undefined, tour: undefined, ...(otherLoop ? { compare: undefined } : {}) } : patch);
+    change(newRun ? { ...patch, t: undefined, moment: undefined, tour: undefined, trace: undefined, ...(otherLoop ? { compare: undefined } : {}) } : patch);
     // A page opened from the home page starts at its top (banner and controls in view).
     if ('scenario' in patch) window.scrollTo(0, 0);
   };
@@ -125,7 +146,7 @@ export function App() {
     setTraceSession(null);
     setProblems([]);
     setLive(null);
-    change({ tour: stop, loop: to.loop, scenario: to.scenario, seed: undefined, policy: undefined, t: undefined, moment: to.moment, compare: undefined });
+    change({ tour: stop, loop: to.loop, scenario: to.scenario, seed: undefined, policy: undefined, t: undefined, moment: to.moment, compare: undefined, trace: undefined });
     window.scrollTo(0, 0);
   };
   const touring = url.tour !== undefined && live === null && !traceSession && !comparing && url.scenario === TOUR[url.tour - 1]?.scenario;
@@ -133,14 +154,29 @@ export function App() {
     setTraceSession(new LabSession({ kind: 'trace', trace, fileName }));
     setLive(null);
     setProblems([]);
-    change({ loop: trace.loop, scenario: undefined, seed: trace.seed, policy: trace.policy, t: undefined, moment: undefined });
+    change({ loop: trace.loop, scenario: undefined, seed: trace.seed, policy: trace.policy, t: undefined, moment: undefined, trace: undefined });
+  };
+  /** A trace the page carries, chosen in the bar: opens as a file from disk does, and the URL names it. */
+  const onPageTrace = (index: number) => {
+    const opened = pageTraceSession(index);
+    if ('problem' in opened) { setProblems([opened.problem]); return; }
+    setTraceSession(opened.session);
+    setLive(null);
+    setProblems([]);
+    change({ ...pageTraceUrl(opened.session, index), t: undefined });
+  };
+  /** Reset: a page's trace starts over from its first frame; a trace from disk is left (the URL's scenario, if any, runs afresh). */
+  const reset = () => {
+    const again = url.trace !== undefined ? pageTraceSession(url.trace) : null;
+    setTraceSession(again && 'session' in again ? again.session : null);
+    setResets((r) => r + 1);
   };
 
   return (
     <LanguageProvider value={url.lang}>
       <div className={`app${url.presenter ? ' presenter' : ''}`} data-testid="app" data-lang={url.lang}>
         <PanelBoundary name="topbar" resetKey={url}>
-          <ScenarioBar url={url} loop={session?.loop ?? url.loop} onChange={onBarChange} onTrace={onTrace}
+          <ScenarioBar url={url} loop={session?.loop ?? url.loop} onChange={onBarChange} onTrace={onTrace} onPageTrace={onPageTrace}
             traceName={traceSession?.source.kind === 'trace' ? traceSession.source.fileName : undefined} onLive={() => setLive('')} />
         </PanelBoundary>
         {url.presenter && (live !== null || !session) && <PresenterExit onExit={leavePresenter} />}
@@ -161,7 +197,7 @@ export function App() {
             ? <LabPage key={session.id} session={session} presenter={url.presenter} onMoment={onMoment}
                 onExitPresenter={url.presenter ? leavePresenter : undefined}
                 onSideBySide={policies && !traceSession ? () => change({ compare: policies.slice(0, 2) }) : undefined}
-                onReset={() => { setTraceSession(null); setResets((r) => r + 1); }} />
+                onReset={reset} />
             : !sim.error && <Home onOpen={(loop, scenario) => onBarChange({ loop, scenario, seed: undefined, policy: undefined })} onTour={() => goTour(1)} />}
         </PanelBoundary>
       </div>

@@ -3,6 +3,7 @@ import type { Trace } from '../../sim/trace';
 import { useT } from '../i18n/i18n';
 import { LANGUAGES } from '../i18n/messages';
 import type { Language } from '../i18n/messages';
+import { PAGE_TRACES } from '../lab/page-files';
 import { SCENARIOS } from '../lab/scenarios';
 import { LIVE_MESSAGES } from '../live/messages';
 import type { LabUrl } from '../lab/url';
@@ -13,6 +14,8 @@ export interface ScenarioBarProps {
   loop: string | undefined;
   onChange(patch: Partial<LabUrl>): void;
   onTrace(trace: Trace, fileName: string): void;
+  /** Opens one of the traces the page carries (`loopscope lab run.json`), by its number. */
+  onPageTrace?(index: number): void;
   /** The loaded trace file, when the lab shows one. */
   traceName: string | undefined;
   /** Opens live mode (web/live/): watch a running `loopscope real --live`. */
@@ -20,7 +23,7 @@ export interface ScenarioBarProps {
 }
 
 /** The lab's top bar: home, scenario, seed, policy, language, presenter mode. */
-export function ScenarioBar({ url, loop, onChange, onTrace, traceName, onLive }: ScenarioBarProps) {
+export function ScenarioBar({ url, loop, onChange, onTrace, onPageTrace, traceName, onLive }: ScenarioBarProps) {
   const t = useT();
   const policies = loopById(loop)?.policies?.names;
   return (
@@ -53,7 +56,15 @@ export function ScenarioBar({ url, loop, onChange, onTrace, traceName, onLive }:
           </select>
         </label>
       )}
-      {traceName && <span className="trace-name" data-testid="trace-name">{t('traceLoaded')}: {traceName}</span>}
+      {onPageTrace && PAGE_TRACES.length > 0 && (
+        <label>{t('traceLoaded')}{' '}
+          <select data-testid="page-trace" value={url.trace ?? ''} onChange={(e) => { if (e.target.value !== '') onPageTrace(Number(e.target.value)); }}>
+            <option value="" disabled>—</option>
+            {PAGE_TRACES.map((f, i) => <option key={`${i}:${f.name}`} value={i}>{f.name}</option>)}
+          </select>
+        </label>
+      )}
+      {traceName && (url.trace === undefined || !onPageTrace) && <span className="trace-name" data-testid="trace-name">{t('traceLoaded')}: {traceName}</span>}
       <TraceLoader onTrace={onTrace} />
       {onLive && <button data-testid="live-open" onClick={onLive}>● {LIVE_MESSAGES[url.lang].live}</button>}
       <span className="spacer" />

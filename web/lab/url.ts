@@ -2,7 +2,7 @@ import { parseDuration } from '../../sim/units';
 import type { Language } from '../i18n/messages';
 import { LANGUAGES } from '../i18n/messages';
 
-/** Everything a slide can link to: loop, scenario, seed, policy, time (ms), moment, presenter, language. */
+/** Everything a slide can link to: loop, scenario, seed, policy, time (ms), moment, presenter, language, a page's trace. */
 export interface LabUrl {
   loop?: string;
   scenario?: string;
@@ -17,6 +17,8 @@ export interface LabUrl {
   compare?: string[];
   /** The talk's tour: the stop shown (1 = cron … 6 = the Incus HPA lab; web/tour/stops.ts). */
   tour?: number;
+  /** One of the traces the page carries (`loopscope lab run.json`; web/lab/page-files.ts), counted from 0. */
+  trace?: number;
 }
 
 /** A link's time: ms ("90000"), a duration ("1m30s", "90s", "1.5s") or the lab's clock ("1:30", "1:02:03"). */
@@ -53,6 +55,11 @@ export function parseUrl(search: string): { url: LabUrl; problems: string[] } {
     if (/^\d{1,3}$/.test(tour)) url.tour = Number(tour);
     else problems.push(`tour=${tour}: expected a stop number (1, 2, …)`);
   }
+  const trace = p.get('trace');
+  if (trace !== null) {
+    if (/^\d{1,4}$/.test(trace)) url.trace = Number(trace);
+    else problems.push(`trace=${trace}: expected the number of one of the page's trace files (0 for the first)`);
+  }
   const t = p.get('t');
   if (t !== null) {
     const ms = parseLinkTime(t);
@@ -74,6 +81,7 @@ export function urlSearch(u: LabUrl): string {
   if (u.moment) p.set('moment', u.moment);
   if (u.compare?.length) p.set('compare', u.compare.join(','));
   if (u.tour !== undefined) p.set('tour', String(u.tour));
+  if (u.trace !== undefined) p.set('trace', String(u.trace));
   if (u.presenter) p.set('presenter', '1');
   if (u.lang !== 'en') p.set('lang', u.lang);
   const s = p.toString();

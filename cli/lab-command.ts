@@ -1,0 +1,28 @@
+import type { Command } from 'commander';
+import { LANGUAGES } from '../web/i18n/messages';
+
+export interface LabOptions { port?: string; host: string; presenter?: boolean; lang: string }
+
+/** The port `loopscope lab` tries first (the dev server's is 5173); another free one when it is taken. */
+export const DEFAULT_LAB_PORT = 5174;
+
+export function registerLab(program: Command): void {
+  program
+    .command('lab')
+    .description("serve the lab (built, from this package) on 127.0.0.1 and open your own files in it: scenarios join the list, traces open to step through")
+    .argument('[file...]', 'scenario YAML files and trace JSON files (sim --json, check --out, real --out); the URL printed opens the first')
+    .option('--port <n>', `port to listen on (default ${DEFAULT_LAB_PORT}, or any free port when it is taken; 0: any free port)`)
+    .option('--host <address>', 'address to listen on', '127.0.0.1')
+    .option('--presenter', 'open in presenter mode (full screen: one click on the page)')
+    .option('--lang <lang>', `language of the lab: ${LANGUAGES.join(', ')}`, 'en')
+    .addHelpText('after', `
+Prints one line, "lab: <URL>", and serves until Ctrl-C (SIGINT) or SIGTERM. Nothing is fetched from the network.
+Exit codes: 0 stopped by a signal · 1 the environment (the lab not built, the port taken) · 2 bad input (a file the lab cannot open; nothing served)
+LOOPSCOPE_LAB_DIR=<dir> serves another build of the lab (the package's dist/lab by default).
+`)
+    .action(async (files: string[], opts: LabOptions) => {
+      // Loaded here: the scenario parsers and the trace schema would slow every other command's start.
+      const { runLab } = await import('./lab/run-lab');
+      await runLab(files, opts);
+    });
+}
