@@ -1,13 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { TOUR } from '../../web/tour/stops';
 import { englishIn } from './english';
-import { hasChromium, missingChromiumMessage, mustRun, useLabPage } from './harness';
+import { useLabPage, withChromium } from './harness';
 
-// Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/chapters: ${missingChromiumMessage}`);
-
-describe.runIf(runSuite)('chapters (scenario moments) in chromium', () => {
+withChromium.describe('chapters (scenario moments) in chromium', () => {
   const lab = useLabPage();
   const text = (id: string) => lab.page.getByTestId(id).first().innerText();
   const open = async (query: string) => {

@@ -6,14 +6,11 @@
 // data-points / data-last-t / data-x-max, which FrameChart sets from the uPlot instance's own data and
 // x scale after each setData (what the lines and the time axis show).
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runnerFor } from '../../sim/loops';
-import { hasChromium, missingChromiumMessage, mustRun, ROOT, useLabPage } from './harness';
+import { ROOT, useLabPage, withChromium } from './harness';
 
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/chart-fork: ${missingChromiumMessage}`);
-
-describe.runIf(runSuite)('the chart after a rewind and fork (chromium)', () => {
+withChromium.describe('the chart after a rewind and fork (chromium)', () => {
   const lab = useLabPage();
 
   it('plots only the forked run: no point of the abandoned future', async () => {

@@ -1,11 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { join } from 'node:path';
-import { hasChromium, missingChromiumMessage, mustRun, ROOT, useLabPage } from './harness';
-
-// Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/compare: ${missingChromiumMessage}`);
+import { ROOT, useLabPage, withChromium } from './harness';
 
 interface PaneState { policy: string; time: number; frameT: number; decided: string; differs: boolean }
 const panes = (page: Page) => page.$$eval('[data-testid="compare-pane"]', (els) => els.map((e) => ({
@@ -13,7 +9,7 @@ const panes = (page: Page) => page.$$eval('[data-testid="compare-pane"]', (els) 
   decided: e.getAttribute('data-decided')!, differs: e.getAttribute('data-differs') === 'true',
 }))) as Promise<PaneState[]>;
 
-describe.runIf(runSuite)('side by side: one scenario and seed under two or three policies, in step (chromium)', () => {
+withChromium.describe('side by side: one scenario and seed under two or three policies, in step (chromium)', () => {
   const lab = useLabPage();
 
   it('flapping, seed vs kubernetes: panes step together; the divergence marks are where the decided replicas part and meet', async () => {

@@ -1,13 +1,10 @@
 // A counterexample of every loop, found by the explorer, loads in the lab and steps to the frame
 // that breaks the claim (the one `loopscope check --out` marks with ✗).
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { checkScenario } from '../../sim/check/check';
 import { LOOP_IDS, loadScenario } from '../../sim/loops';
 import type { LoopId } from '../../sim/loops';
-import { hasChromium, missingChromiumMessage, mustRun, ROOT, useLabPage } from './harness';
-
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/counterexamples: ${missingChromiumMessage}`);
+import { ROOT, useLabPage, withChromium } from './harness';
 
 /** One small check scenario per loop whose search finds a counterexample (and the policy that shows it). */
 const FINDINGS: Record<LoopId, { file: string; policy?: string }> = {
@@ -19,7 +16,7 @@ const FINDINGS: Record<LoopId, { file: string; policy?: string }> = {
   kubernetes: { file: 'scenarios/kubernetes-check-replicaset-no-expectations.yaml' },
 };
 
-describe.runIf(runSuite)('every loop\'s counterexample opens in the lab (chromium)', () => {
+withChromium.describe('every loop\'s counterexample opens in the lab (chromium)', () => {
   const lab = useLabPage();
   const text = (id: string) => lab.page.getByTestId(id).first().innerText();
 

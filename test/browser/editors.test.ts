@@ -1,11 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { hasChromium, missingChromiumMessage, mustRun, offsite, useLabPage } from './harness';
+import { expect, it } from 'vitest';
+import { offsite, useLabPage, withChromium } from './harness';
 
-// Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/editors: ${missingChromiumMessage}`);
-
-describe.runIf(runSuite)('desired-state editors and interventions in chromium', () => {
+withChromium.describe('desired-state editors and interventions in chromium', () => {
   const lab = useLabPage();
 
   const text = (id: string) => lab.page.getByTestId(id).first().innerText();

@@ -3,20 +3,19 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runInProcess } from '../cli/in-process';
-import { hasChromium, missingChromiumMessage, mustRun, ROOT, useLabPage, watch } from './harness';
+import { requires } from '../prerequisites';
+import { ROOT, useLabPage, watch, withChromium } from './harness';
 
-// Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/export: ${missingChromiumMessage}`);
+const withXmllint = await requires('xmllint');
 
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-export-test-'));
 
-/** Well-formed XML by libxml2 (.ci/setup-tools.sh installs xmllint), and the root's declared size. */
+/** Well-formed XML by libxml2's xmllint (only in `withXmllint` tests), and the root's declared size. */
 function checkSvg(path: string): { width: number; height: number; text: string } {
   const lint = spawnSync('xmllint', ['--noout', path], { encoding: 'utf8' });
-  expect(lint.error, 'xmllint missing: run .ci/setup-tools.sh').toBeUndefined();
+  expect(lint.error, `xmllint on ${path}`).toBeUndefined();
   expect(lint.stderr, `xmllint on ${path}`).toBe('');
   expect(lint.status).toBe(0);
   const text = readFileSync(path, 'utf8');
@@ -33,7 +32,7 @@ function pngSize(path: string): { width: number; height: number } {
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 }
 
-describe.runIf(runSuite)('export for slides (npm run export, the lab\'s Export menu)', () => {
+withChromium.describe('export for slides (npm run export, the lab\'s Export menu)', () => {
   const lab = useLabPage();
 
   it('bad input: one line naming the option or file, exit 2, nothing written', async () => {
@@ -66,7 +65,7 @@ describe.runIf(runSuite)('export for slides (npm run export, the lab\'s Export m
     expect(existsSync(target)).toBe(false);
   }, 60_000);
 
-  it('the CLI writes well-formed SVGs, PNGs of twice their size and one HTML lab that opens from file:// with no request', async () => {
+  withXmllint.it('the CLI writes well-formed SVGs, PNGs of twice their size and one HTML lab that opens from file:// with no request', async () => {
     // A scenario the lab does not ship: it must travel inside the page.
     const scenario = join(dir, 'my-flapping.yaml');
     writeFileSync(scenario, readFileSync(join(ROOT, 'scenarios/flapping.yaml'), 'utf8').replace('name: flapping', 'name: my-flapping'));
@@ -104,7 +103,7 @@ describe.runIf(runSuite)('export for slides (npm run export, the lab\'s Export m
     await page.close();
   }, 120_000);
 
-  it("the lab's Export menu downloads the statechart and the chart of the frame on screen as SVG and PNG", async () => {
+  withXmllint.it("the lab's Export menu downloads the statechart and the chart of the frame on screen as SVG and PNG", async () => {
     const page = lab.page;
     await page.goto(`${lab.base}?loop=incus-hpa&scenario=flapping&t=300000`, { timeout: 120_000 });
     await page.getByTestId('lab').waitFor({ timeout: 120_000 });

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -7,9 +7,9 @@ import { chromium } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
 import { createServer } from 'vite';
 import { afterAll, beforeAll } from 'vitest';
-import { CI } from '../ci';
+import { CHROMIUM, prerequisite, requires } from '../prerequisites';
 
-export const CHROMIUM = '/usr/bin/chromium';
+export { CHROMIUM };
 export const ROOT = resolve(import.meta.dirname, '../..');
 
 /** Where screenshots go: an ignored folder, so tests never touch tracked files; `npm run gallery`
@@ -17,10 +17,10 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 export const GALLERY_DIR = resolve(ROOT, process.env.LOOPSCOPE_GALLERY_DIR ?? 'test-results/gallery');
 mkdirSync(GALLERY_DIR, { recursive: true });
 export const galleryPath = (name: string) => join(GALLERY_DIR, `${name}.png`);
-export const hasChromium = existsSync(CHROMIUM);
-/** In CI a missing browser is a failure, never a skip (see .ci/setup-chromium.sh). */
-export const mustRun = CI;
-export const missingChromiumMessage = `Debian's chromium is not installed at ${CHROMIUM}: run .ci/setup-chromium.sh`;
+/** For bench/web.ts, which is no suite: the suites use `withChromium`. */
+export const hasChromium = (await prerequisite('chromium')) === undefined;
+/** The browser suites' gate: without chromium they skip saying why, and in CI they fail instead. */
+export const withChromium = await requires('chromium');
 
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -71,15 +71,14 @@ export function offsite(requests: string[]): string[] {
   });
 }
 
-/** A lab dev server and a chromium page for one test file: started before its tests (failing if
- * chromium is missing), closed after them. Fields are filled in by beforeAll. */
+/** A lab dev server and a chromium page for one test file (inside a `withChromium` suite): started
+ * before its tests, closed after them. Fields are filled in by beforeAll. */
 export interface LabPage { page: Page; base: string; seen: { requests: string[]; errors: string[] } }
 export function useLabPage(): LabPage {
   const lab = {} as LabPage;
   let server: ViteDevServer | undefined;
   let chrome: Awaited<ReturnType<typeof launchChromium>> | undefined;
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(missingChromiumMessage);
     ({ server, url: lab.base } = await startLab());
     chrome = await launchChromium();
     lab.page = await chrome.context.newPage();

@@ -6,21 +6,16 @@
 // fetched from anywhere else. The command's refusals and the server alone: test/cli/lab-command.test.ts.
 import type { ChildProcess } from 'node:child_process';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Trace } from '../../sim/trace';
 import { clock } from '../../web/lab/format';
-import { CI } from '../ci';
-import { CHROMIUM, launchChromium, offsite, ROOT, watch } from './harness';
-
-// Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
-const runSuite = existsSync(CHROMIUM) || CI;
-if (!runSuite) console.warn(`skipping test/browser/lab-command: Debian's chromium is not installed at ${CHROMIUM}: run .ci/setup-chromium.sh`);
+import { launchChromium, offsite, ROOT, watch, withChromium } from './harness';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-lab-browser-'));
 const labDir = join(dir, 'lab');
@@ -44,7 +39,7 @@ function startLab(args: string[]): { child: ChildProcess; url: Promise<string>; 
   return { child, url, exit };
 }
 
-describe.runIf(runSuite)('loopscope lab: your own files in the built lab (chromium)', () => {
+withChromium.describe('loopscope lab: your own files in the built lab (chromium)', () => {
   let chrome: Awaited<ReturnType<typeof launchChromium>> | undefined;
   let page: Page;
   let seen: { requests: string[]; errors: string[] };

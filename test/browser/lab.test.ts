@@ -3,13 +3,9 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { parse } from 'yaml';
 import type { ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOOPS, runnerFor } from '../../sim/loops/index';
-import { galleryPath, hasChromium, launchChromium, missingChromiumMessage, mustRun, offsite, ROOT, startLab, watch } from './harness';
-
-// Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser: ${missingChromiumMessage}`);
+import { galleryPath, launchChromium, offsite, ROOT, startLab, watch, withChromium } from './harness';
 
 /** The first scenario file of each registered loop (the lab lists the same files). */
 function scenarioPerLoop(): { loop: string; id: string }[] {
@@ -23,7 +19,7 @@ function scenarioPerLoop(): { loop: string; id: string }[] {
   return out;
 }
 
-describe.runIf(runSuite)('web lab in chromium', () => {
+withChromium.describe('web lab in chromium', () => {
   let server: ViteDevServer;
   let base: string;
   let chrome: Awaited<ReturnType<typeof launchChromium>>;
@@ -31,7 +27,6 @@ describe.runIf(runSuite)('web lab in chromium', () => {
   let seen: ReturnType<typeof watch>;
 
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(missingChromiumMessage);
     ({ server, url: base } = await startLab());
     chrome = await launchChromium();
     page = await chrome.context.newPage();

@@ -1,14 +1,11 @@
 // A liveness counterexample (a lasso: the seed rule flapping for ever under an oscillating load)
 // loads in the lab, which draws its cycle under the scrubber as a loop back to the cycle's start.
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { checkScenario } from '../../sim/check/check';
 import { loadScenario } from '../../sim/loops';
-import { galleryPath, hasChromium, missingChromiumMessage, mustRun, ROOT, useLabPage } from './harness';
+import { galleryPath, ROOT, useLabPage, withChromium } from './harness';
 
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/lasso: ${missingChromiumMessage}`);
-
-describe.runIf(runSuite)('a lasso counterexample in the lab (chromium)', () => {
+withChromium.describe('a lasso counterexample in the lab (chromium)', () => {
   const lab = useLabPage();
   const text = (id: string) => lab.page.getByTestId(id).first().innerText();
 

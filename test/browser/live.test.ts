@@ -6,20 +6,19 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import type { ViteDevServer } from 'vite';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { IncusClient } from '../../real/incus';
 import type { LiveRun } from '../real/live-run';
 import { startLiveRun, writeLiveConfig } from '../real/live-run';
-import { cleanupOwned, deleteLease, ownedInstances, requireDaemon, skipReal, socketPath, uniqueHpa, warnIfSkipped } from '../real/real-helpers';
-import { hasChromium, launchChromium, missingChromiumMessage, mustRun, offsite, startLab, watch } from './harness';
+import { requires } from '../prerequisites';
+import { cleanupOwned, deleteLease, ownedInstances, socketPath, uniqueHpa } from '../real/real-helpers';
+import { launchChromium, offsite, startLab, watch } from './harness';
 
-const runSuite = (hasChromium || mustRun) && !skipReal;
-if (!hasChromium && !mustRun) console.warn(`skipping test/browser/live: ${missingChromiumMessage}`);
-warnIfSkipped('browser/live.test');
+const withChromiumAndIncus = await requires('chromium', 'incus');
 const hpa = uniqueHpa('bl');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-browser-live-'));
 
-describe.runIf(runSuite)('live mode in the lab (chromium + real Incus)', () => {
+withChromiumAndIncus.describe('live mode in the lab (chromium + real Incus)', () => {
   let server: ViteDevServer;
   let base: string;
   let chrome: Awaited<ReturnType<typeof launchChromium>>;
@@ -29,8 +28,6 @@ describe.runIf(runSuite)('live mode in the lab (chromium + real Incus)', () => {
   let client: IncusClient;
 
   beforeAll(async () => {
-    if (!hasChromium) throw new Error(missingChromiumMessage);
-    requireDaemon();
     client = await IncusClient.connect({ socketPath });
     [{ server, url: base }, chrome, run] = await Promise.all([startLab(), launchChromium(), startLiveRun(writeLiveConfig(dir, hpa, 1, 2), ['--step'])]);
     page = await chrome.context.newPage();

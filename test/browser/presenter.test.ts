@@ -4,12 +4,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { LOOP_IDS } from '../../sim/loops/registry';
-import { galleryPath, hasChromium, missingChromiumMessage, mustRun, ROOT, useLabPage } from './harness';
-
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/presenter: ${missingChromiumMessage}`);
+import { galleryPath, ROOT, useLabPage, withChromium } from './harness';
 
 /** Each loop's first scenario (talk-lab for the HPA), as the lab lists them. */
 function scenarioPerLoop(): { loop: string; id: string }[] {
@@ -43,7 +40,7 @@ const FIT = `(() => {
 type Fit = { scrollHeight: number; scrollWidth: number; panels: { id: string; top: number; bottom: number; left: number; right: number }[] };
 type Measured = { nodes: number[]; edges: number[]; activeInView: boolean };
 
-describe.runIf(runSuite)('presenter mode and keyboard (chromium)', () => {
+withChromium.describe('presenter mode and keyboard (chromium)', () => {
   const lab = useLabPage();
   // The first page of a cold dev server transforms the whole lab: opened once before the timed tests.
   it('opens the lab once (warms the dev server)', async () => {

@@ -1,13 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { englishIn } from './english';
-import { hasChromium, missingChromiumMessage, mustRun, ROOT, useLabPage } from './harness';
-
-// Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/pt-br: ${missingChromiumMessage}`);
+import { ROOT, useLabPage, withChromium } from './harness';
 
 /** Every visible text and every title/placeholder/aria-label, except quoted tool output (lang="en"
  * inside the page), code, form values and the statechart's machine identifiers. A string, so no
@@ -34,7 +30,7 @@ const SCENARIOS = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith(
 
 const STEPS_LATER = Number(process.env.LOOPSCOPE_PTBR_STEPS ?? 9);
 
-describe.runIf(runSuite)('the lab in Portuguese (pt-BR) in chromium', () => {
+withChromium.describe('the lab in Portuguese (pt-BR) in chromium', () => {
   const lab = useLabPage();
 
   it('every scenario of every loop, stepped, shows no untranslated English', async () => {

@@ -3,15 +3,12 @@
 // intervention while scrubbed back forks the run there and says so. Also: the banner as rendered,
 // and a scenario opened from a scrolled home page starts at the top.
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runnerFor } from '../../sim/loops';
 import type { Trace } from '../../sim/trace';
-import { hasChromium, missingChromiumMessage, mustRun, ROOT, useLabPage } from './harness';
+import { ROOT, useLabPage, withChromium } from './harness';
 
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/robustness: ${missingChromiumMessage}`);
-
-describe.runIf(runSuite)('bad input, forks and the banner (chromium)', () => {
+withChromium.describe('bad input, forks and the banner (chromium)', () => {
   const lab = useLabPage();
   const text = (id: string) => lab.page.getByTestId(id).first().innerText();
   const goto = async (query: string) => {

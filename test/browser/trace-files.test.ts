@@ -3,18 +3,15 @@
 // a message naming the field, never a blank page.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { runnerFor } from '../../sim/loops';
 import type { Trace } from '../../sim/trace';
 import { controllerOf } from '../../sim/trace';
-import { hasChromium, missingChromiumMessage, mustRun, ROOT, useLabPage } from './harness';
-
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/trace-files: ${missingChromiumMessage}`);
+import { ROOT, useLabPage, withChromium } from './harness';
 
 const V1_FIXTURE = join(ROOT, 'test/trace/fixtures/talk-lab.v1.json');
 
-describe.runIf(runSuite)('trace files in the lab (chromium)', () => {
+withChromium.describe('trace files in the lab (chromium)', () => {
   const lab = useLabPage();
   const text = (id: string) => lab.page.getByTestId(id).first().innerText();
   /** The element's text once it matches (a file is read asynchronously: the old message may still show). */

@@ -6,16 +6,16 @@ import { createInterface } from 'node:readline';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { checkScenario } from '../../sim/check/check';
 import { loadScenario, runnerFor } from '../../sim/loops';
 import type { Trace } from '../../sim/trace';
-import { hasChromium, missingChromiumMessage, mustRun, ROOT, useLabPage } from './harness';
+import { requires } from '../prerequisites';
+import { ROOT, useLabPage, withChromium } from './harness';
 
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/user-controller: ${missingChromiumMessage}`);
+const withPython = await requires('python3');
 
-describe.runIf(runSuite)('a user controller\'s traces open in the lab (chromium)', () => {
+withChromium.describe('a user controller\'s traces open in the lab (chromium)', () => {
   const lab = useLabPage();
   const text = (id: string) => lab.page.getByTestId(id).first().innerText();
 
@@ -43,7 +43,7 @@ describe.runIf(runSuite)('a user controller\'s traces open in the lab (chromium)
     await open(c!.trace, true);
   }, 120_000);
 
-  it('a run with the Python sync hook (examples/metacontroller)', async () => {
+  withPython.it('a run with the Python sync hook (examples/metacontroller)', async () => {
     const hook = spawn('python3', [`${ROOT}/examples/metacontroller/sync.py`, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       const port = await new Promise<string>((ok) => createInterface({ input: hook.stdout! }).once('line', ok));

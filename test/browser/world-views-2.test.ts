@@ -1,12 +1,8 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { galleryPath, hasChromium, missingChromiumMessage, mustRun, offsite, useLabPage } from './harness';
+import { galleryPath, offsite, useLabPage, withChromium } from './harness';
 
-// Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/world-views-2: ${missingChromiumMessage}`);
-
-describe.runIf(runSuite)('puppet and terraform world views in chromium', () => {
+withChromium.describe('puppet and terraform world views in chromium', () => {
   const lab = useLabPage();
 
   const open = async (query: string) => {

@@ -1,12 +1,8 @@
 import type { Page } from 'playwright-core';
-import { describe, expect, it } from 'vitest';
-import { galleryPath, hasChromium, missingChromiumMessage, mustRun, offsite, useLabPage } from './harness';
+import { expect, it } from 'vitest';
+import { galleryPath, offsite, useLabPage, withChromium } from './harness';
 
-// Without chromium: skipped with a reason locally, a failure in CI (never a silent skip there).
-const runSuite = hasChromium || mustRun;
-if (!runSuite) console.warn(`skipping test/browser/world-views: ${missingChromiumMessage}`);
-
-describe.runIf(runSuite)('dedicated world views in chromium', () => {
+withChromium.describe('dedicated world views in chromium', () => {
   const lab = useLabPage();
 
   const text = (id: string) => lab.page.getByTestId(id).first().innerText();

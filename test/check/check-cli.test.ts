@@ -13,14 +13,12 @@ import { xmlAttr, xmlText } from '../../sim/check/junit';
 import { formatTimeline } from '../../sim/format';
 import { loadScenario } from '../../sim/loops';
 import type { Trace } from '../../sim/trace';
-import { CI } from '../ci';
+import { requires } from '../prerequisites';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const SMALL = 'scenarios/incus-hpa-check-small.yaml';
 const SCHEMA = join(ROOT, 'test/fixtures/junit.xsd');
-/** In CI a missing xmllint is a failure, never a skip (.ci/setup-tools.sh installs it). */
-const hasXmllint = spawnSync('xmllint', ['--version']).error === undefined;
-if (!hasXmllint && !CI) console.warn('[check-cli] junit schema tests SKIPPED (CI not set): xmllint is missing, run .ci/setup-tools.sh');
+const withXmllint = await requires('xmllint');
 
 const TMP = mkdtempSync(join(tmpdir(), 'loopscope-check-cli-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
@@ -51,7 +49,7 @@ function once<T>(f: () => T): () => T {
 
 function xmllint(...args: string[]) {
   const r = spawnSync('xmllint', args, { encoding: 'utf8' });
-  if (r.error) throw new Error(`xmllint: ${r.error.message} (install Debian's libxml2-utils: .ci/setup-tools.sh)`);
+  if (r.error) throw new Error(`xmllint: ${r.error.message}`);
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -170,7 +168,7 @@ describe('--format json', () => {
   }, 60_000);
 });
 
-describe.skipIf(!hasXmllint && !CI)('--format junit (validated with xmllint against test/fixtures/junit.xsd)', () => {
+withXmllint.describe('--format junit (validated with xmllint against test/fixtures/junit.xsd)', () => {
   it('the schema rejects what is not a JUnit report (the validation can fail)', () => {
     const bad = [
       '<testsuites><testsuite name="s" tests="1"><testcase classname="c"/></testsuite></testsuites>', // testcase without name

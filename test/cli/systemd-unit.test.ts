@@ -6,12 +6,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CI } from '../ci';
 import { execWord, systemdUnit } from '../../real/systemd-unit';
+import { requires } from '../prerequisites';
 import { runInProcess } from './in-process';
 
-const analyze = spawnSync('systemd-analyze', ['--version']).status === 0;
-if (!analyze && !CI) console.warn('[systemd-unit.test] systemd-analyze missing (apt-get install systemd; .ci/setup-tools.sh): verify cases skipped');
+const withAnalyze = await requires('systemd-analyze');
 
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-unit-'));
 // %z is no systemd specifier (verify fails on it unescaped); $HOME would be substituted; the quote and space need quoting.
@@ -35,7 +34,7 @@ describe('real systemd-unit', () => {
     expect(execWord('back\\slash')).toBe('"back\\\\slash"');
   });
 
-  it.skipIf(!analyze && !CI)('prints a unit that systemd-analyze verify accepts, with the odd path escaped', async () => {
+  withAnalyze.it('prints a unit that systemd-analyze verify accepts, with the odd path escaped', async () => {
     const r = await runInProcess(['real', 'systemd-unit', '--config', config, '--project', 'default']);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
@@ -48,14 +47,14 @@ describe('real systemd-unit', () => {
     expect(v.status).toBe(0);
   });
 
-  it.skipIf(!analyze && !CI)('the same path unescaped is refused by systemd (the check can fail)', () => {
+  withAnalyze.it('the same path unescaped is refused by systemd (the check can fail)', () => {
     const unescaped = systemdUnit({ command: [join(process.cwd(), 'cli/loopscope')], config, restartSec: 10 }).replaceAll('%%', '%');
     const v = verify(unescaped);
     expect(v.status).not.toBe(0);
     expect(v.stderr).toMatch(/Failed to resolve unit specifiers/);
   });
 
-  it.skipIf(!analyze && !CI)('continuous mode verifies too (Restart=on-failure, exit 2 still not restarted)', async () => {
+  withAnalyze.it('continuous mode verifies too (Restart=on-failure, exit 2 still not restarted)', async () => {
     const r = await runInProcess(['real', 'systemd-unit', '--config', config, '--continuous', '--restart-sec', '3']);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^Restart=on-failure$/m);

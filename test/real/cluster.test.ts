@@ -14,17 +14,15 @@ import { X509Certificate } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RealHpaConfig } from '../../real/hpa-config';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import { IncusClient } from '../../real/incus';
 import type { Instance } from '../../real/incus';
 import type { Placement } from '../../real/placement';
 import type { Cluster } from './cluster/cluster';
-import { buildCluster, clusterUnavailable, killMember, restartMember, skipCluster, teardownCluster } from './cluster/cluster';
+import { buildCluster, killMember, restartMember, teardownCluster, withCluster } from './cluster/cluster';
 import { cleanupOwned, deleteLease, expectConforms, forceDelete, ownedInstances, realConfig, startCli, uniqueHpa, waitOwnedRunning, waitUntil } from './real-helpers';
-
-if (skipCluster) console.warn(`[cluster.test] SKIPPED (CI not set): ${clusterUnavailable}`);
 
 const withPlacement = (cfg: RealHpaConfig, placement?: Placement): RealHpaConfig =>
   ({ ...cfg, settings: { ...cfg.settings, ...(placement ? { placement } : {}) } });
@@ -36,7 +34,7 @@ function byMember(list: Instance[]): Record<string, number> {
   return out;
 }
 
-describe.skipIf(skipCluster)('real mode on a real 3-member Incus cluster (own incusd, INCUS_DIR and network namespace each)', () => {
+withCluster.describe('real mode on a real 3-member Incus cluster (own incusd, INCUS_DIR and network namespace each)', () => {
   let cluster: Cluster;
   let client: IncusClient;
   const hpas: string[] = [];

@@ -4,13 +4,12 @@
 import { copyFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import type { IncusClient } from '../../real/incus';
 import type { ConformReport } from '../../sim/conform/conform';
 import type { HpaFrameIo } from '../../sim/trace-io';
-import { ROOT, connectForSuite, ownedInstances, runCli, skipReal, uniqueHpa, warnIfSkipped } from './real-helpers';
+import { ROOT, connectForSuite, ownedInstances, runCli, uniqueHpa, withIncus } from './real-helpers';
 
-warnIfSkipped('conform.test');
 const hpa = uniqueHpa('cf');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-real-conform-'));
 
@@ -33,7 +32,7 @@ function altered(file: string, name: string, change: (doc: Doc) => void): string
   return out;
 }
 
-describe.skipIf(skipReal)('loopscope conform on real runs', () => {
+withIncus.describe('loopscope conform on real runs', () => {
   let client!: IncusClient;
   connectForSuite(hpa.name, (c) => { client = c; });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

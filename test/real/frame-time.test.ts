@@ -5,14 +5,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import { backoffDelay } from '../../machines/incus-hpa/machine';
 import { loadRealHpaConfig } from '../../real/hpa-config';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import type { IncusClient } from '../../real/incus';
-import { conformReport, connectForSuite, realConfig, skipReal, sleep, uniqueHpa, warnIfSkipped } from './real-helpers';
+import { conformReport, connectForSuite, realConfig, sleep, uniqueHpa, withIncus } from './real-helpers';
 
-warnIfSkipped('frame-time.test');
 const hpa = uniqueHpa('ft');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-frame-time-'));
 const STALL_MS = 80;
@@ -33,7 +32,7 @@ async function stallingAfter<T>(delays: ReadonlySet<number>, fn: () => Promise<T
   }
 }
 
-describe.skipIf(skipReal)('real runner: frame times', () => {
+withIncus.describe('real runner: frame times', () => {
   let client!: IncusClient;
   connectForSuite(hpa.name, (c) => { client = c; });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

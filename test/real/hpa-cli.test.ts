@@ -3,14 +3,15 @@
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import type { IncusClient } from '../../real/incus';
 import type { Trace } from '../../sim/trace';
 import { controllerOf } from '../../sim/trace';
 import { parseTrace } from '../../sim/trace-schema';
-import { connectForSuite, expectConforms, ownedInstances, runCli, skipReal, sleep, startCli, uniqueHpa, waitOwnedRunning, waitUntil, warnIfSkipped } from './real-helpers';
+import { requires } from '../prerequisites';
+import { connectForSuite, expectConforms, ownedInstances, runCli, sleep, startCli, uniqueHpa, waitOwnedRunning, waitUntil, withIncus } from './real-helpers';
 
-warnIfSkipped('hpa-cli.test');
+const asRoot = await requires('root');
 const hpa = uniqueHpa('cl');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-real-cli-'));
 chmodSync(dir, 0o755); // readable by the unprivileged user of the permission test
@@ -25,7 +26,7 @@ function writeConfig(file: string, over: { min: number; max: number; period?: st
   return path;
 }
 
-describe.skipIf(skipReal)('loopscope real (the command)', () => {
+withIncus.describe('loopscope real (the command)', () => {
   let client!: IncusClient;
   connectForSuite(hpa.name, (c) => { client = c; });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -49,7 +50,8 @@ describe.skipIf(skipReal)('loopscope real (the command)', () => {
     expect(await instances()).toEqual(before);
   }, 60_000);
 
-  it('a missing socket or a permission error gives a clear message and exits 1', async () => {
+  // The permission half runs the CLI as nobody (setpriv), which only root may do.
+  asRoot.it('a missing socket or a permission error gives a clear message and exits 1', async () => {
     const cfg = writeConfig('ok.yaml', { min: 1, max: 2 });
     const missing = await runCli(['real', '--config', cfg, '--once'], { INCUS_SOCKET: join(dir, 'no', 'unix.socket') });
     expect(missing.code).toBe(1);

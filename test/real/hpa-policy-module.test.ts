@@ -5,13 +5,12 @@
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import type { IncusClient } from '../../real/incus';
 import type { Trace } from '../../sim/trace';
 import { controllerOf } from '../../sim/trace';
-import { ROOT, conformReport, connectForSuite, expectConforms, ownedInstances, runCli, skipReal, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { ROOT, conformReport, connectForSuite, expectConforms, ownedInstances, runCli, startCli, uniqueHpa, waitUntil, withIncus } from './real-helpers';
 
-warnIfSkipped('hpa-policy-module.test');
 const hpa = uniqueHpa('pm');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-real-policy-'));
 copyFileSync(join(ROOT, 'examples/hpa-policy/step-policy.ts'), join(dir, 'step-policy.ts'));
@@ -40,7 +39,7 @@ function expectThrowsReplayed(file: string) {
   return report;
 }
 
-describe.skipIf(skipReal)('loopscope real with a policy module', () => {
+withIncus.describe('loopscope real with a policy module', () => {
   let client!: IncusClient;
   connectForSuite(hpa.name, (c) => { client = c; });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -3,16 +3,15 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import type { IncusClient } from '../../real/incus';
-import { ROOT, expectConforms, forceDelete, ownedInstances, realConfig, skipReal, uniqueHpa, waitUntil, warnIfSkipped, connectForSuite } from './real-helpers';
+import { ROOT, expectConforms, forceDelete, ownedInstances, realConfig, uniqueHpa, waitUntil, connectForSuite, withIncus } from './real-helpers';
 
-warnIfSkipped('hpa-recovery.test');
 const hpa = uniqueHpa('rc');
 const run = promisify(execFile);
 
-describe.skipIf(skipReal)('real HPA: recovery', () => {
+withIncus.describe('real HPA: recovery', () => {
   let client!: IncusClient;
   connectForSuite(hpa.name, (c) => { client = c; });
 

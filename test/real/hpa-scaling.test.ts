@@ -1,5 +1,5 @@
 // The HPA machine, unchanged, scaling REAL Incus containers (the real binding in real/).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { OWNER_KEY } from '../../machines/incus-hpa';
 import { PassThrough } from 'node:stream';
@@ -9,9 +9,8 @@ import { describeAct, ttyApprover } from '../../real/step-prompt';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import { IncusClient } from '../../real/incus';
 import { LoadDriver } from '../../real/load';
-import { MiB, cleanupOwned, expectConforms, ownedInstances, realConfig, requireDaemon, skipReal, sleep, socketPath, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { MiB, cleanupOwned, expectConforms, ownedInstances, realConfig, sleep, socketPath, uniqueHpa, waitUntil, withIncus } from './real-helpers';
 
-warnIfSkipped('hpa-scaling.test');
 const hpa = uniqueHpa('sc');
 // Named like this HPA's pods (same prefix) but without its key: must never be touched.
 const neighbour = `${hpa.prefix}neighbour`;
@@ -20,12 +19,11 @@ const otherOwned = `${hpa.prefix}other`;
 
 const runningOwned = async (client: IncusClient) => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running');
 
-describe.skipIf(skipReal)('real HPA: scaling real containers', () => {
+withIncus.describe('real HPA: scaling real containers', () => {
   let client: IncusClient;
   const createdAt = new Map<string, string>();
 
   beforeAll(async () => {
-    requireDaemon();
     client = await IncusClient.connect({ socketPath });
     const image = realConfig(hpa).settings.image;
     await client.createInstance({ name: neighbour, source: { type: 'image', alias: image }, config: { 'limits.memory': String(64 * MiB) }, start: true });

@@ -6,22 +6,20 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { IncusClient } from '../../real/incus';
 import { openHttpsListener, REMOTE, type HttpsListener } from './https-listener';
-import { cleanupOwned, deleteLease, expectConforms, forceDelete, ownedInstances, requireDaemon, skipReal, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { cleanupOwned, deleteLease, expectConforms, forceDelete, ownedInstances, socketPath, startCli, uniqueHpa, waitUntil, withIncusHttps } from './real-helpers';
 
-warnIfSkipped('https-run.test');
 const hpa = uniqueHpa('hs');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-https-run-'));
 
-describe.skipIf(skipReal)('real mode over HTTPS (core.https_address on loopback, trusted client certificate)', () => {
+withIncusHttps.describe('real mode over HTTPS (core.https_address on loopback, trusted client certificate)', () => {
   let client: IncusClient;
   let https: HttpsListener | undefined;
   const children: ReturnType<typeof startCli>[] = [];
 
   beforeAll(async () => {
-    requireDaemon();
     client = await IncusClient.connect({ socketPath });
     https = await openHttpsListener(client, `${hpa.name}-cert`);
   }, 120_000);

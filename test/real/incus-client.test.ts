@@ -21,12 +21,11 @@ import {
   defaultSocketPath,
   resolveConnection,
 } from '../../real/incus';
-import { MiB, requireDaemon, skipReal, socketPath, warnIfSkipped } from './real-helpers';
+import { MiB, socketPath, withIncus, withIncusHttps } from './real-helpers';
 import { openHttpsListener, type HttpsListener } from './https-listener';
 
 const IMAGE = process.env.LOOPSCOPE_INCUS_IMAGE ?? 'loopscope-busybox';
 const RUN = `lstest-${randomBytes(3).toString('hex')}`;
-warnIfSkipped('incus-client.test');
 
 /** Delete, retrying while the server is still busy with another operation on the instance. */
 async function deleteWhenIdle(client: IncusClient, name: string): Promise<void> {
@@ -53,11 +52,10 @@ async function rejection(p: Promise<unknown>): Promise<unknown> {
   throw new Error('expected the promise to reject');
 }
 
-describe.skipIf(skipReal)('IncusClient against the real daemon', () => {
+withIncus.describe('IncusClient against the real daemon', () => {
   let client: IncusClient;
 
   beforeAll(async () => {
-    requireDaemon();
     client = await IncusClient.connect({ socketPath });
   }, 120_000);
 
@@ -244,7 +242,7 @@ describe.skipIf(skipReal)('IncusClient against the real daemon', () => {
     await client.deleteInstance(name);
   }, 60_000);
 
-  describe('https remote (core.https_address on loopback, client certificate)', () => {
+  withIncusHttps.describe('https remote (core.https_address on loopback, client certificate)', () => {
     let https: HttpsListener | undefined;
     let conf: string;
     let url: string;

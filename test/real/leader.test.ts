@@ -4,16 +4,15 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, expect, it } from 'vitest';
 import type { IncusClient } from '../../real/incus';
 import { readLease } from '../../real/lease';
-import { connectForSuite, expectConforms, ownedInstances, runCli, skipReal, startCli, uniqueHpa, waitOwnedRunning, waitUntil, warnIfSkipped } from './real-helpers';
+import { connectForSuite, expectConforms, ownedInstances, runCli, startCli, uniqueHpa, waitOwnedRunning, waitUntil, withIncus } from './real-helpers';
 
-warnIfSkipped('leader.test');
 const hpa = uniqueHpa('ld');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-leader-'));
 
-describe.skipIf(skipReal)('real HPA: one leader per HPA name', () => {
+withIncus.describe('real HPA: one leader per HPA name', () => {
   let client!: IncusClient;
   connectForSuite(hpa.name, (c) => { client = c; });
   const children: ReturnType<typeof startCli>[] = [];

@@ -11,18 +11,16 @@ import type { LiveSource } from '../../real/live-server';
 import { LiveServer } from '../../real/live-server';
 import type { LiveRun } from './live-run';
 import { liveClient, startLiveRun, upgradeStatus, writeLiveConfig } from './live-run';
-import { cleanupOwned, deleteLease, expectConforms, ownedInstances, requireDaemon, runCli, skipReal, socketPath, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { cleanupOwned, deleteLease, expectConforms, ownedInstances, runCli, socketPath, uniqueHpa, waitUntil, withIncus } from './real-helpers';
 
-warnIfSkipped('live.test');
 const hpa = uniqueHpa('lv');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-live-'));
 const traceOut = join(dir, 'run.json');
 
-describe.skipIf(skipReal)('loopscope real --live', () => {
+withIncus.describe('loopscope real --live', () => {
   let client: IncusClient;
   let run: LiveRun;
   beforeAll(async () => {
-    requireDaemon();
     client = await IncusClient.connect({ socketPath });
     run = await startLiveRun(writeLiveConfig(dir, hpa, 1, 2), ['--step', '--out', traceOut]);
   }, 60_000);

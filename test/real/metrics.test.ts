@@ -5,13 +5,12 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { IncusClient } from '../../real/incus';
 import type { Exposition } from './prom-text';
 import { checkHistogram, parseExposition, select, valueOf } from './prom-text';
-import { connectForSuite, expectConforms, forceDelete, ownedInstances, skipReal, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { connectForSuite, expectConforms, forceDelete, ownedInstances, startCli, uniqueHpa, waitUntil, withIncus } from './real-helpers';
 
-warnIfSkipped('metrics.test');
 const hpa = uniqueHpa('mx');
 
 async function scrape(url: string): Promise<{ exposition: Exposition; contentType: string | null }> {
@@ -27,7 +26,7 @@ const jsonLines = (text: string) => text.split('\n').filter((l) => l !== '').map
   return rec;
 });
 
-describe.skipIf(skipReal)('real HPA: --metrics and --log-format json', () => {
+withIncus.describe('real HPA: --metrics and --log-format json', () => {
   let client!: IncusClient;
   connectForSuite(hpa.name, (c) => { client = c; });
 

@@ -6,14 +6,13 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { PolicyName } from '../../machines/incus-hpa';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import type { IncusClient, Operation } from '../../real/incus';
 import { IncusClient as Client } from '../../real/incus';
-import { ROOT, cleanupOwned, deleteLease, expectConforms, ownedInstances, realConfig, requireDaemon, skipReal, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { ROOT, cleanupOwned, deleteLease, expectConforms, ownedInstances, realConfig, socketPath, startCli, uniqueHpa, waitUntil, withIncus } from './real-helpers';
 
-warnIfSkipped('ops-crash.test');
 const run = promisify(execFile);
 const POLICIES: PolicyName[] = ['seed', 'fixed', 'kubernetes'];
 const hpas = Object.fromEntries(POLICIES.map((p) => [p, uniqueHpa(`cr${p[0]}`)])) as Record<PolicyName, { name: string; prefix: string }>;
@@ -25,9 +24,9 @@ async function createsInFlight(client: IncusClient, prefixes: string[]): Promise
     && (op.resources?.instances ?? []).some((p) => prefixes.some((x) => decodeURIComponent(p).includes(`/${x}`))));
 }
 
-describe.skipIf(skipReal)('real HPA: crashes', () => {
+withIncus.describe('real HPA: crashes', () => {
   let client!: IncusClient;
-  beforeAll(async () => { requireDaemon(); client = await Client.connect({ socketPath }); }, 60_000);
+  beforeAll(async () => { client = await Client.connect({ socketPath }); }, 60_000);
   afterAll(async () => {
     for (const h of [...Object.values(hpas), batch]) { await cleanupOwned(client, h.name); await deleteLease(client, h.name); }
     await client.close();

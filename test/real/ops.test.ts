@@ -4,7 +4,7 @@
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { OWNER_KEY } from '../../machines/incus-hpa';
 import type { RealActorHooks } from '../../real/hpa-actors';
 import { removeOwned } from '../../real/hpa-actors';
@@ -12,14 +12,13 @@ import { RealHpaRunner } from '../../real/hpa-runner';
 import { IdentityChangedError, identityOf } from '../../real/identity';
 import type { IncusClient } from '../../real/incus';
 import { listOwned } from '../../real/owned-observe';
-import { ROOT, connectForSuite, expectConforms, forceDelete, ownedInstances, realConfig, skipReal, sleep, uniqueHpa, waitOwnedRunning, waitUntil, warnIfSkipped } from './real-helpers';
+import { ROOT, connectForSuite, expectConforms, forceDelete, ownedInstances, realConfig, sleep, uniqueHpa, waitOwnedRunning, waitUntil, withIncus } from './real-helpers';
 
-warnIfSkipped('ops.test');
 const hpa = uniqueHpa('op');
 const IMAGE = realConfig(hpa).settings.image;
 const run = promisify(execFile);
 
-describe.skipIf(skipReal)('real HPA: operations', () => {
+withIncus.describe('real HPA: operations', () => {
   let client!: IncusClient;
   connectForSuite(hpa.name, (c) => { client = c; });
   const others: string[] = [];

@@ -1,5 +1,5 @@
 // Shared helpers of the real-mode HPA tests. They run against the REAL Incus daemon (never a
-// mock). With CI set, a missing daemon fails the suites; elsewhere they skip with the reason.
+// mock), in `withIncus` suites: with CI set a missing daemon fails them; elsewhere they skip with the reason.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -20,35 +20,15 @@ import { formatConform } from '../../sim/conform/report';
 import type { Trace } from '../../sim/trace';
 import { traceJson } from '../../sim/trace-schema';
 
-export { CI } from '../ci';
-import { CI } from '../ci';
+import { requires } from '../prerequisites';
+
+/** The real-Incus suites' gate (test/prerequisites.ts): a daemon must answer on the socket. */
+export const withIncus = await requires('incus');
+/** The HTTPS suites' gate: the daemon, and the incus command that makes their client certificates (https-listener.ts). */
+export const withIncusHttps = await requires('incus', 'incus-cli');
 export const socketPath = defaultSocketPath();
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const MiB = 1024 * 1024;
-
-async function probe(): Promise<string | undefined> {
-  const c = new IncusClient({ socketPath, timeoutMs: 5_000 });
-  try {
-    await c.server();
-    return undefined;
-  } catch (err) {
-    return err instanceof Error ? err.message : String(err);
-  } finally {
-    await c.close();
-  }
-}
-
-export const unavailable = await probe();
-/** Skip only outside CI; in CI a missing daemon is a failure (see requireDaemon). */
-export const skipReal = unavailable !== undefined && !CI;
-
-export function warnIfSkipped(file: string): void {
-  if (skipReal) console.warn(`[${file}] SKIPPED (CI not set) because no Incus daemon answers: ${unavailable}`);
-}
-
-export function requireDaemon(): void {
-  if (unavailable !== undefined) throw new Error(`real-Incus tests need a running daemon (CI=true, not skipping): ${unavailable}`);
-}
 
 /** A unique HPA name and pod prefix per test file, so files never see each other's pods. */
 export function uniqueHpa(tag: string): { name: string; prefix: string } {
@@ -144,12 +124,11 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
   return run.done.finally(() => clearTimeout(timer));
 }
 
-/** Connects before a file's tests (failing if no daemon) and, after them, removes what the HPA
+/** Connects before a file's tests (inside a `withIncus` suite) and, after them, removes what the HPA
  * owns and closes the client. `use` receives the connected client. */
 export function connectForSuite(hpaName: string | undefined, use: (client: IncusClient) => void): void {
   let client: IncusClient | undefined;
   beforeAll(async () => {
-    requireDaemon();
     client = await IncusClient.connect({ socketPath });
     use(client);
   }, 60_000);

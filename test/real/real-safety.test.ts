@@ -9,13 +9,12 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { IncusClient } from '../../real/incus';
 import { runInProcess } from '../cli/in-process';
 import { fingerprintOf, openHttpsListener, type HttpsListener } from './https-listener';
-import { cleanupOwned, deleteLease, expectConforms, ownedInstances, requireDaemon, runCli, skipReal, sleep, socketPath, startCli, uniqueHpa, waitUntil, warnIfSkipped } from './real-helpers';
+import { cleanupOwned, deleteLease, expectConforms, ownedInstances, runCli, sleep, socketPath, startCli, uniqueHpa, waitUntil, withIncus, withIncusHttps } from './real-helpers';
 
-warnIfSkipped('real-safety.test');
 const hpa = uniqueHpa('rs');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-real-safety-'));
 
@@ -30,10 +29,9 @@ function config(name: string, extra = '', body?: string): string {
 
 const oneLine = (stderr: string) => stderr.trim().split('\n');
 
-describe.skipIf(skipReal)('real mode: bad input is refused before anything is done', () => {
+withIncus.describe('real mode: bad input is refused before anything is done', () => {
   let client: IncusClient;
   beforeAll(async () => {
-    requireDaemon();
     client = await IncusClient.connect({ socketPath });
   }, 60_000);
   afterAll(async () => {
@@ -101,7 +99,7 @@ describe.skipIf(skipReal)('real mode: bad input is refused before anything is do
   }, 240_000);
 });
 
-describe.skipIf(skipReal)('real mode over HTTPS: pin, trust and URL messages', () => {
+withIncusHttps.describe('real mode over HTTPS: pin, trust and URL messages', () => {
   let client: IncusClient;
   let https: HttpsListener | undefined;
   let conf: string;
@@ -111,7 +109,6 @@ describe.skipIf(skipReal)('real mode over HTTPS: pin, trust and URL messages', (
   let fingerprint: string;
 
   beforeAll(async () => {
-    requireDaemon();
     client = await IncusClient.connect({ socketPath });
     https = await openHttpsListener(client, `${hpa.name}-cert`, 2);
     [conf, untrusted] = https.confs as [string, string];

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { OWNER_KEY } from '../../machines/incus-hpa';
 import type { Instance } from '../../real/incus';
 import { IncusClient } from '../../real/incus';
@@ -15,11 +15,10 @@ import { LeaderElector, readLease } from '../../real/lease';
 import { RENAMED_FROM_KEY, patchOwnerIfMatch, readWithEtag, rekeyInstance } from '../../real/rename';
 import { runInProcess } from '../cli/in-process';
 import {
-  cleanupOwned, deleteLease, forceDelete, ownedInstances, realConfig, requireDaemon, runCli, skipReal, socketPath, startCli,
-  uniqueHpa, waitUntil, warnIfSkipped,
+  cleanupOwned, deleteLease, forceDelete, ownedInstances, realConfig, runCli, socketPath, startCli,
+  uniqueHpa, waitUntil, withIncus,
 } from './real-helpers';
 
-warnIfSkipped('rename.test');
 const a = uniqueHpa('rn');
 /** The names the pods pass through; the prefix stays a's (pods keep their names). */
 const b = `${a.name}-b`;
@@ -41,11 +40,10 @@ const uuids = (pods: Instance[]) => pods.map((i) => i.config['volatile.uuid']).s
 /** The user.* keys of an instance: what a rename could have written. */
 const userKeys = (i: Instance) => Object.fromEntries(Object.entries(i.config).filter(([k]) => k.startsWith('user.')));
 
-describe.skipIf(skipReal)('loopscope real rename', () => {
+withIncus.describe('loopscope real rename', () => {
   let client!: IncusClient;
   const decoysBefore = new Map<string, Record<string, string>>();
   beforeAll(async () => {
-    requireDaemon();
     client = await IncusClient.connect({ socketPath });
     const image = realConfig(a).settings.image;
     // Named like a's pods but not owned; owned by another HPA. Never started: only their keys matter.

@@ -1,7 +1,7 @@
 // One scenario, two worlds: the seeded simulator and a REAL Incus host. Same policy, same demand
 // steps (time scaled from the scenario's 15 s period to 1 s) → the same create/delete decisions.
 import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import type { IncusClient } from '../../real/incus';
 import { LoadDriver } from '../../real/load';
@@ -11,9 +11,8 @@ import { runnerFor } from '../../sim/loops';
 import type { Frame } from '../../sim/trace';
 import { formatTimeline } from '../../sim/format';
 import { hpaColumns } from '../../sim/loops/incus-hpa-format';
-import { ROOT, realConfig, skipReal, sleep, uniqueHpa, warnIfSkipped, connectForSuite, expectConforms } from './real-helpers';
+import { ROOT, realConfig, sleep, uniqueHpa, connectForSuite, expectConforms, withIncus } from './real-helpers';
 
-warnIfSkipped('sim-vs-real.test');
 const hpa = uniqueHpa('cmp');
 const SCENARIO = resolve(ROOT, 'scenarios/real-compare.yaml');
 const REAL_PERIOD_MS = 1_000;
@@ -24,7 +23,7 @@ function decisions(frames: Frame[]): string[] {
     : f.event === 'xstate.done.actor.deletePod' ? ['delete'] : []);
 }
 
-describe.skipIf(skipReal)('the same scenario in the simulator and on real Incus', () => {
+withIncus.describe('the same scenario in the simulator and on real Incus', () => {
   let client!: IncusClient;
   connectForSuite(hpa.name, (c) => { client = c; });
 

@@ -9,25 +9,17 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { checkScenario } from '../../sim/check/check';
 import { loadScenario, runnerFor } from '../../sim/loops';
 import type { KubeWorld } from '../../sim/worlds/kubernetes';
+import { requires } from '../prerequisites';
 
+const withPython = await requires('python3');
 const ROOT = resolve(import.meta.dirname, '../..');
 const DIR = mkdtempSync(join(tmpdir(), 'loopscope-decorator-'));
 let hook: ChildProcess | undefined;
 let url = '';
-
-beforeAll(async () => {
-  hook = spawn('python3', [join(ROOT, 'examples/metacontroller/decorator_sync.py'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((ok, fail) => {
-    createInterface({ input: hook!.stdout! }).once('line', ok);
-    hook!.once('exit', (code) => fail(new Error(`decorator_sync.py exited with ${code}`)));
-  });
-  url = `http://127.0.0.1:${port.trim()}/sync`;
-}, 30_000);
-afterAll(() => { hook?.kill(); });
 
 /** The shipped scenario pointed at the running hook; `controller` replaced for the built-in twin; `keep`: timeline entries kept. */
 function scenario(name: string, options: { builtin?: boolean; keep?: number[] } = {}): string {
@@ -47,7 +39,18 @@ const lastWorld = (file: string) => {
   return { trace: runner.trace(), world: runner.world as KubeWorld };
 };
 
-describe('a DecoratorController webhook (python3 on loopback)', () => {
+// The hook starts inside the gated suite: without python3 nothing is spawned.
+withPython.describe('a DecoratorController webhook (python3 on loopback)', () => {
+  beforeAll(async () => {
+    hook = spawn('python3', [join(ROOT, 'examples/metacontroller/decorator_sync.py'), '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const port = await new Promise<string>((ok, fail) => {
+      createInterface({ input: hook!.stdout! }).once('line', ok);
+      hook!.once('exit', (code) => fail(new Error(`decorator_sync.py exited with ${code}`)));
+    });
+    url = `http://127.0.0.1:${port.trim()}/sync`;
+  }, 30_000);
+  afterAll(() => { hook?.kill(); });
+
   it('decorates as the built-in decorator does: same store at the end of the same run', () => {
     const hooked = lastWorld(scenario('hooked'));
     const builtin = lastWorld(scenario('builtin', { builtin: true }));

@@ -8,10 +8,12 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { checkScenario } from '../../sim/check/check';
 import { loadScenario, runnerFor } from '../../sim/loops';
+import { requires } from '../prerequisites';
 
+const withPython = await requires('python3');
 const ROOT = resolve(import.meta.dirname, '../..');
 const DIR = mkdtempSync(join(tmpdir(), 'loopscope-webhook-'));
 const hooks: ChildProcess[] = [];
@@ -39,10 +41,6 @@ function scenarioFor(url: string, name: string, keep: number[] = [0, 1, 2], time
 
 let fixedUrl = '';
 let buggyUrl = '';
-beforeAll(async () => {
-  [fixedUrl, buggyUrl] = await Promise.all([startHook('examples/metacontroller/sync.py', '0'), startHook('examples/metacontroller/buggy_sync.py', '0')]);
-}, 30_000);
-afterAll(() => { for (const h of hooks) h.kill(); });
 
 /** Bounded: a hook that keeps failing keeps the workqueue's failure count growing (no fixed point). */
 const verdictsOf = (file: string) => {
@@ -51,7 +49,13 @@ const verdictsOf = (file: string) => {
   return { run, verdicts: Object.fromEntries(run.result.verdicts.map((v) => [v.property.name, v.status])) };
 };
 
-describe('a Metacontroller webhook (python3 on loopback) under the explorer', () => {
+// The hooks start inside the gated suite: without python3 nothing is spawned.
+withPython.describe('a Metacontroller webhook (python3 on loopback) under the explorer', () => {
+  beforeAll(async () => {
+    [fixedUrl, buggyUrl] = await Promise.all([startHook('examples/metacontroller/sync.py', '0'), startHook('examples/metacontroller/buggy_sync.py', '0')]);
+  }, 30_000);
+  afterAll(() => { for (const h of hooks) h.kill(); });
+
   it('the planted bug (spec.host indexed, KeyError → HTTP 500) is found with its shortest trace', () => {
     const { run, verdicts } = verdictsOf(scenarioFor(buggyUrl, 'buggy', [0]));
     expect(verdicts['no-crash']).toBe('violated');

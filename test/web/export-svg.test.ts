@@ -4,19 +4,21 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { LOOP_IDS, runnerFor } from '../../sim/loops';
 import { exportFigures } from '../../web/export/figures';
 import { machineGraph } from '../../web/statechart/graph';
 import { layoutGraph } from '../../web/statechart/layout';
+import { requires } from '../prerequisites';
 
+const withXmllint = await requires('xmllint');
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-svg-'));
 /** One shipped, non-check scenario per loop. */
 const FIRST = LOOP_IDS.map((loop) => readdirSync(join(ROOT, 'scenarios')).sort().find((f) =>
   !f.includes('-check-') && (parse(readFileSync(join(ROOT, 'scenarios', f), 'utf8')) as { loop?: string } | null)?.loop === loop)!);
 
-describe('slide pictures (web/export): the statechart and the chart of every loop as SVG', () => {
+withXmllint.describe('slide pictures (web/export): the statechart and the chart of every loop as SVG', () => {
   it.each(FIRST)('%s: well-formed SVG, the active state lit, every series a step line', async (file) => {
     const { entry, scenario, runner } = runnerFor(join(ROOT, 'scenarios', file));
     runner.run(Math.min(scenario.durationMs, 5 * 60_000));
@@ -29,7 +31,7 @@ describe('slide pictures (web/export): the statechart and the chart of every loo
       const path = join(dir, `${scenario.name}-${kind}.svg`);
       writeFileSync(path, p.svg);
       const lint = spawnSync('xmllint', ['--noout', path], { encoding: 'utf8' });
-      expect(lint.error, 'xmllint missing: run .ci/setup-tools.sh').toBeUndefined();
+      expect(lint.error, `xmllint on ${path}`).toBeUndefined();
       expect(lint.stderr).toBe('');
       expect(p.svg).toMatch(new RegExp(`^<\\?xml[^>]*>\\n<svg [^>]*width="${p.width}" height="${p.height}"`));
     }

@@ -1,11 +1,11 @@
 // A real Incus cluster for the tests (cluster.sh builds it: each member its own incusd, INCUS_DIR and
-// network namespace). Building needs root and network namespaces; with CI set a cluster that cannot
-// be built fails the suite (clusterUnavailable says why), elsewhere the suite skips with the reason.
+// network namespace). Building needs root and network namespaces: suites run inside `withCluster`,
+// which fails them with CI set when the machine cannot build one, and elsewhere skips them saying why.
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CI } from '../../ci';
+import { requires } from '../../prerequisites';
 
 const SCRIPT = fileURLToPath(new URL('./cluster.sh', import.meta.url));
 export const CLUSTER_DIR = process.env.LOOPSCOPE_CLUSTER_DIR ?? '/tmp/loopscope-cluster';
@@ -34,22 +34,11 @@ function run(args: string[], timeoutMs: number): string {
   }
 }
 
-/** Why no cluster can be built here (undefined: it can be tried). */
-export const clusterUnavailable: string | undefined = (() => {
-  if (process.getuid?.() !== 0) return 'building a cluster needs root (network namespaces, incusd)';
-  try {
-    execFileSync('sh', ['-c', 'command -v ip && command -v nsenter && command -v unshare && (command -v incusd || test -x /usr/libexec/incus/incusd) && command -v incus'], { stdio: 'ignore' });
-  } catch {
-    return 'missing ip (iproute2), nsenter/unshare (util-linux), incusd (incus-base) or incus (incus-client)';
-  }
-  return undefined;
-})();
-
-export const skipCluster = clusterUnavailable !== undefined && !CI;
+/** The cluster suites' gate: root (network namespaces, daemons of its own) and the programs cluster.sh runs. */
+export const withCluster = await requires('root', 'cluster-tools');
 
 /** Builds a fresh cluster of `members` (tearing down any leftover first). */
 export function buildCluster(members = 2): Cluster {
-  if (clusterUnavailable) throw new Error(`a real Incus cluster cannot be built here (CI=true, not skipping): ${clusterUnavailable}`);
   const t0 = performance.now();
   process.stderr.write(run(['up', String(members)], 180_000));
   const upSeconds = (performance.now() - t0) / 1000;
