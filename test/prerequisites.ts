@@ -121,8 +121,8 @@ export interface Gate {
 
 const warned = new Set<string>();
 
-/** The gate for `missing` reasons (undefined entries are prerequisites that are there). `ci` is the
- * CI flag, a parameter so that its test can try both. */
+/** The gate for prerequisites whose `reasons` were looked up (undefined: that one is there). `ci` is
+ * the CI flag, a parameter so that its test can try both. */
 export function gate(reasons: (string | undefined)[], ci: boolean = CI): Gate {
   const known = reasons.filter((r): r is string => r !== undefined);
   const missing = known.length ? known.join('; ') : undefined;
