@@ -35,7 +35,7 @@ async function node(): Promise<void> {
   await esbuild({
     absWorkingDir: ROOT, entryPoints, outdir: join(DIST, 'node'), bundle: true, splitting: true, format: 'esm',
     platform: 'node', target: 'node20', packages: 'external', sourcemap: false, legalComments: 'none', logLevel: 'warning',
-    chunkNames: 'chunk-[hash]', define: { LOOPSCOPE_COMPILED: JSON.stringify(facts) },
+    chunkNames: 'chunk-[hash]', minifySyntax: true, define: { LOOPSCOPE_COMPILED: JSON.stringify(facts), LOOPSCOPE_BUNDLED: 'true' },
   });
   // The bin: a node shebang (npm links it and sets the executable bit on install; set it here for the clone).
   const bin = join(DIST, 'node', 'loopscope.js');

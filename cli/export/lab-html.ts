@@ -1,8 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { COMPILED } from '../../sim/compiled';
 import { PACKAGE_ROOT, packagePath } from '../package-root';
+
+/** `true` in the package build (tools/build.ts); undeclared from source. */
+declare const LOOPSCOPE_BUNDLED: true | undefined;
 
 /** The lab folded into one file by the package build (tools/build.ts), the base of every export. */
 export const SINGLE_FILE_LAB = packagePath('dist', 'lab-single.html');
@@ -53,7 +55,9 @@ export async function buildSingleFileLab(): Promise<string> {
 /** The single-file lab opening at `page`: the installed package's prebuilt one, or (from source, where
  * the lab may have changed since the last build) one built now. */
 export async function buildLabHtml(page: ExportedPage): Promise<string> {
-  const html = COMPILED ? readFileSync(SINGLE_FILE_LAB, 'utf8') : await buildSingleFileLab();
+  // The build's boolean define read in place: esbuild folds the test to a constant and drops the other
+  // branch, so the bundle holds no import of vite at all.
+  const html = typeof LOOPSCOPE_BUNDLED !== 'undefined' ? readFileSync(SINGLE_FILE_LAB, 'utf8') : await buildSingleFileLab();
   const embedded = `<script id="loopscope-export-state" type="application/json">${jsonSafe(page.state)}</script>`
     + (page.scenario ? `\n<script id="loopscope-export-scenario" type="application/json">${jsonSafe(JSON.stringify(page.scenario))}</script>` : '');
   // Before the lab's script: it reads them as it starts.
