@@ -6,6 +6,7 @@ import { DEFAULT_CONFIG, POLICY_NAMES } from '../machines/incus-hpa';
 import { InputError, InputErrors, issuesToErrors } from '../sim/scenario/errors';
 import { configProblems, hpaConfigFileSchema, toHpaConfig } from '../sim/scenario/hpa-config';
 import { readYamlFile } from '../sim/scenario/load';
+import { didYouMean } from '../sim/scenario/suggest';
 import { probePolicyModule } from '../sim/user-controller/policy-hook';
 import { installPolicyModules } from '../sim/user-controller/policy-module';
 import type { Placement } from './placement';
@@ -76,7 +77,7 @@ export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: 
   const config = toHpaConfig(rest, DEFAULT_CONFIG, { file, prefix: '' });
   if (policyOverride !== undefined) {
     if (!(POLICY_NAMES as readonly string[]).includes(policyOverride)) {
-      throw new InputError('--policy', '', `expected one of ${POLICY_NAMES.join(', ')}, got "${policyOverride}"`);
+      throw new InputError('--policy', '', `expected one of ${POLICY_NAMES.join(', ')}, got "${policyOverride}"${didYouMean(policyOverride, POLICY_NAMES)}`);
     }
     config.policy = policyOverride as HpaConfig['policy'];
   }
@@ -102,7 +103,7 @@ function placementSetting(file: string, p: 'scheduler' | 'spread' | Record<strin
   if (p === undefined || p === 'scheduler') return {};
   if (p === 'spread') return { placement: { kind: 'spread' } };
   const extra = Object.keys(p).filter((k) => k !== 'target');
-  if (extra.length) throw new InputErrors(extra.map((k) => new InputError(file, `placement.${k}`, 'unknown key (placement takes only target)')));
+  if (extra.length) throw new InputErrors(extra.map((k) => new InputError(file, `placement.${k}`, `unknown key${didYouMean(k, ['target']) || ' (placement takes only target)'}`)));
   const { target } = p;
   if (typeof target !== 'string' || !/^@?[A-Za-z0-9][A-Za-z0-9.-]{0,62}$/.test(target)) throw new InputError(file, 'placement.target', TARGET_EXPECTED);
   return { placement: { kind: 'target', target } };

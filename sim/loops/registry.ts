@@ -2,6 +2,7 @@ import { Runner } from '../runner';
 import { InputError } from '../scenario/errors';
 import { parseYamlText } from '../scenario/load-text';
 import { takeRepeats } from '../scenario/repeat';
+import { didYouMean } from '../scenario/suggest';
 import { POLICY_NAMES } from '../../machines/incus-hpa';
 import { cronCheck } from '../properties/cron';
 import { hpaCheck } from '../properties/incus-hpa';
@@ -64,7 +65,7 @@ export const loopById = (id: unknown): AnyLoop | undefined => (isLoopId(id) ? LO
 export function parseScenario(file: string, name: string, doc: unknown, seed?: number) {
   const loop = (doc && typeof doc === 'object' && 'loop' in doc) ? (doc as { loop: unknown }).loop : undefined;
   const entry = loopById(loop);
-  if (!entry) throw new InputError(file, 'loop', `expected one of ${Object.keys(LOOPS).join(', ')}, got ${JSON.stringify(loop)}`);
+  if (!entry) throw new InputError(file, 'loop', `expected one of ${Object.keys(LOOPS).join(', ')}, got ${JSON.stringify(loop)}${didYouMean(loop, Object.keys(LOOPS))}`);
   // `repeat: true` (any loop's timeline entry) is read here; the loop's parser sees the entry without it.
   const { doc: entries, repeating } = takeRepeats(file, doc);
   const scenario = entry.parse(file, name, entries, seed);
@@ -92,6 +93,6 @@ export function createRunner(entry: LoopEntry, scenario: LoadedScenario, options
 export function withPolicy(entry: AnyLoop, scenario: LoadedScenario, policy: string): unknown {
   const names = entry.policies?.names ?? [];
   if (!entry.policies || names.length === 0) throw new InputError('--policy', '', `expected no --policy: loop ${entry.id} has no policies`);
-  if (!names.includes(policy)) throw new InputError('--policy', '', `expected one of ${names.join(', ')} (the policies of ${entry.id}), got "${policy}"`);
+  if (!names.includes(policy)) throw new InputError('--policy', '', `expected one of ${names.join(', ')} (the policies of ${entry.id}), got "${policy}"${didYouMean(policy, names)}`);
   return entry.policies.apply(scenario.config, policy);
 }

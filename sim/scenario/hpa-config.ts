@@ -4,6 +4,7 @@ import type { HpaConfig } from '../../machines/incus-hpa';
 import { loadPolicyModule } from '../user-controller/policy-hook';
 import { DEFAULT_CONFIG, POLICY_NAMES } from '../../machines/incus-hpa';
 import { KUBERNETES_RELEASES } from '../../machines/hpa-algorithm/release';
+import { namedError } from './suggest';
 
 const count = (what: string) => z.number({ error: `expected ${what}: a whole number ≥ 0` })
   .int({ error: `expected ${what}: a whole number ≥ 0` }).min(0, { error: `expected ${what}: a whole number ≥ 0` });
@@ -36,7 +37,7 @@ export const hpaConfigFileSchema = z.strictObject({
   name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'expected a name of lowercase letters, digits and dashes' }).optional(),
   // A built-in policy, or the user's own: a module exporting policy(input) → Decision (sandboxed).
   policy: z.union([z.enum(POLICY_NAMES as [string, ...string[]]), z.strictObject({ module: z.string().min(1) })],
-    { error: `expected one of ${POLICY_NAMES.join(', ')} or { module: ./my-policy.ts }` }).optional(),
+    { error: namedError(`expected one of ${POLICY_NAMES.join(', ')} or { module: ./my-policy.ts }`, POLICY_NAMES) }).optional(),
   period: durationField.optional(),
   namePrefix: z.string().regex(/^[a-z][a-z0-9-]*$/, { error: 'expected an instance-name prefix (lowercase letters, digits, dashes)' }).optional(),
   limitsMemory: bytesField.optional(),
