@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { shorten } from '../sim/scenario/errors';
+import { shorten } from '../sim/scenario/input-error';
 
 /** Writes the details to a file under the OS temp dir; returns the one line to print. */
 export function reportInternalError(error: unknown, argv: readonly string[]): string {

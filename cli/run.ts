@@ -3,7 +3,7 @@
 //   3 a bound reached (check, sim) · 130 interrupted — and never a stack trace on stderr.
 // cli/main.ts calls it for the process; tests call it in-process with stdout/stderr captured.
 import { Command, CommanderError } from 'commander';
-import { InputError, InputErrors } from '../sim/scenario/errors';
+import { InputError, InputErrors } from '../sim/scenario/input-error';
 import { COMMANDS } from './commands';
 import { ExitError } from './exit';
 import { reportInternalError } from './internal-error';
