@@ -3,29 +3,28 @@ import { mkdirSync } from 'node:fs';
 import type { Artifacts, Counterexample } from '../sim/check/artifacts';
 import { otherTracePath, writeTraces } from '../sim/check/artifacts';
 import type { CheckRun } from '../sim/check/check';
-import { checkScenarioAsync, variantNames } from '../sim/check/check';
+import { checkOf, checkScenarioAsync, variantNames } from '../sim/check/check';
 import { parseBytes } from '../sim/units';
+import { isCheckScenario, notACheckScenarioWarning, UNMARKED_BOUNDS } from './check-bounds';
 import { progressReporter } from './check-progress';
 import { defaultWorkers } from '../sim/check/parallel';
 import { emitTests } from '../sim/check/emit-test';
 import { checkJson } from '../sim/check/json';
 import { lassoOf } from '../sim/check/lasso-trace';
 import { junitReport } from '../sim/check/junit';
-import { exitCode, summaryLine } from '../sim/check/outcome';
+import { EXIT, exitCode, summaryLine, wasInterrupted } from '../sim/check/outcome';
 import type { LoopEntry } from '../sim/loops/registry';
 import { LOOPS } from '../sim/loops/registry';
 import { findingsTable, formatReport } from '../sim/check/report';
 import { formatTimeline } from '../sim/format';
 import type { Frame } from '../sim/trace';
 import { loadScenario } from '../sim/loops';
+import { didYouMean } from '../sim/scenario/suggest';
 import { CHECK_EXIT_CODES, UsageError } from './usage';
 
 interface CheckFlags {
   depth?: string; maxStates?: string; maxMemory?: string; progress?: boolean; memo?: boolean; symmetry?: boolean; workers?: string; out?: string; policy?: string; within?: string; table?: boolean; format?: string; emitTest?: string;
 }
-
-/** Interrupted (Ctrl-C): the partial result was printed (cli/run.ts: 130). */
-const INTERRUPTED = 130;
 
 const FORMATS = ['text', 'json', 'junit'] as const;
 type Format = (typeof FORMATS)[number];
@@ -38,7 +37,7 @@ function positive(option: string, text: string | undefined): number | undefined 
 
 function formatOf(text: string | undefined): Format {
   const format = FORMATS.find((f) => f === (text ?? 'text'));
-  if (!format) throw new UsageError('--format', `expected one of ${FORMATS.join(', ')}, got "${text}"`);
+  if (!format) throw new UsageError('--format', `expected one of ${FORMATS.join(', ')}, got "${text}"${didYouMean(text, FORMATS)}`);
   return format;
 }
 
@@ -118,7 +117,7 @@ export function registerCheck(program: Command): void {
       const names = variantNames(entry);
       if (flags.policy !== undefined && names.length === 0) throw new UsageError('--policy', `expected no --policy: loop ${entry.binding.loop} has no policies`);
       if (flags.policy !== undefined && !names.includes(flags.policy)) {
-        throw new UsageError('--policy', `expected one of ${names.join(', ')} (the policies of ${entry.binding.loop}), got "${flags.policy}"`);
+        throw new UsageError('--policy', `expected one of ${names.join(', ')} (the policies of ${entry.binding.loop}), got "${flags.policy}"${didYouMean(flags.policy, names)}`);
       }
       const out = outputDir('--out', flags.out);
       const emitDir = outputDir('--emit-test', flags.emitTest);
@@ -127,19 +126,28 @@ export function registerCheck(program: Command): void {
       const own = (scenario.config as { policy?: unknown }).policy;
       const ownColumn = typeof own === 'string' && !names.includes(own) ? [undefined] : [];
       const variants: (string | undefined)[] = flags.table && names.length ? [...ownColumn, ...names] : [flags.policy];
-      // Ctrl-C (or SIGTERM) stops the search: the partial result is reported, undecided verdicts unknown.
+      // A scenario made for sim: bad input first (the loop's check rejects what it cannot explore),
+      // then one line before the search, which runs under a default bound unless the user chose one.
+      checkOf(entry).validate(scenario);
+      const unmarked = !isCheckScenario(file, scenario) && maxDepth === undefined && maxStates === undefined && maxMemoryBytes === undefined;
+      const bounds = unmarked ? UNMARKED_BOUNDS : { ...(maxDepth ? { maxDepth } : {}), ...(maxStates ? { maxStates } : {}), ...(maxMemoryBytes ? { maxMemoryBytes } : {}) };
+
+      // Ctrl-C (or SIGTERM) stops the search: the partial result is reported, undecided verdicts
+      // unknown. A variant of --table not yet started runs with the signal already given: it stops
+      // after its first slice, so the report and the exit code say "interrupted" (exitCode, 130).
       const interrupt = new AbortController();
-      const stop = () => interrupt.abort();
+      let signal: NodeJS.Signals | undefined;
+      const stop = (received: NodeJS.Signals) => { signal ??= received; interrupt.abort(); };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
+      if (unmarked) process.stderr.write(`loopscope: ${notACheckScenarioWarning(file, scenario)}\n`);
       const progress = flags.progress === false ? undefined : progressReporter();
       const runs: CheckRun[] = [];
       try {
         for (const policy of variants) {
-          if (interrupt.signal.aborted) break;
           runs.push(await checkScenarioAsync(entry, scenario, {
-            ...(policy !== undefined ? { policy } : {}), ...(maxDepth ? { maxDepth } : {}), ...(maxStates ? { maxStates } : {}), ...(withinPeriods ? { withinPeriods } : {}),
-            ...(maxMemoryBytes ? { maxMemoryBytes } : {}), ...(progress ? { onProgress: progress.onProgress } : {}), memo: flags.memo !== false, symmetry: flags.symmetry !== false, workers, signal: interrupt.signal,
+            ...(policy !== undefined ? { policy } : {}), ...bounds, ...(withinPeriods ? { withinPeriods } : {}),
+            ...(progress ? { onProgress: progress.onProgress } : {}), memo: flags.memo !== false, symmetry: flags.symmetry !== false, workers, signal: interrupt.signal,
           }));
           progress?.done();
         }
@@ -158,6 +166,8 @@ export function registerCheck(program: Command): void {
       if (format === 'json') process.stdout.write(checkJson(runs, files));
       else if (format === 'junit') process.stdout.write(junitReport(runs, entry.columns, files));
       else printText(runs, entry.columns, files, flags.table ?? false);
-      process.exitCode = interrupt.signal.aborted ? INTERRUPTED : exitCode(runs);
+      // The exit code the report states is the process's: 130 when interrupted (cli/run.ts).
+      process.exitCode = exitCode(runs);
+      if (wasInterrupted(runs)) process.stderr.write(`loopscope: check interrupted (${signal ?? 'signal'}): the report above is partial · exit ${EXIT.interrupted}\n`);
     });
 }
