@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { scenarioArgument } from './shipped';
 import { LANGUAGES } from '../web/i18n/messages';
 import { EXPORT_FORMATS } from './export/formats';
 import type { ExportOptions } from './export/run-export';
@@ -16,7 +17,8 @@ export function registerExport(program: Command): void {
     .option('--lang <lang>', `language of the pictures and the page: ${LANGUAGES.join(', ')}`, 'en')
     .option('--scale <n>', 'PNG pixels per SVG pixel, 1 to 4', '2')
     .addHelpText('after', '\nExit codes: 0 written · 1 the environment (no chromium for png) · 2 bad input (nothing written)\n')
-    .action(async (file: string, opts: ExportOptions) => {
+    .action(async (argument: string, opts: ExportOptions) => {
+      const file = scenarioArgument(argument);
       // Loaded here: the export's dependencies (ELK, playwright, the lab's HTML) would slow every other command's start.
       const { runExport } = await import('./export/run-export');
       await runExport(file, opts);

@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { scenarioArgument } from './shipped';
 import { writeFileSync } from 'node:fs';
 import { runnerFor } from '../sim/loops';
 import { formatTimeline } from '../sim/format';
@@ -31,7 +32,8 @@ export function registerSim(program: Command): void {
     .option('--max-frames <n>', `stop after this many frames (exit 3; default ${DEFAULT_MAX_FRAMES})`)
     .option('--progress', 'print progress on stderr (default: when stderr is a terminal)')
     .addHelpText('after', '\nExit codes: 0 done · 2 bad input · 3 stopped at --max-frames (the timeline so far is printed) · 130 Ctrl-C (likewise)\n')
-    .action(async (file: string, opts: { seed?: string; until?: string; policy?: string; json?: boolean; out?: string; maxFrames?: string; progress?: boolean }) => {
+    .action(async (argument: string, opts: { seed?: string; until?: string; policy?: string; json?: boolean; out?: string; maxFrames?: string; progress?: boolean }) => {
+      const file = scenarioArgument(argument);
       const seed = opts.seed === undefined ? undefined : parseSeed(opts.seed);
       const until = opts.until === undefined ? undefined : parseDuration(opts.until);
       if (until === null) throw new UsageError('--until', `expected a duration like 30m or 2h, got "${opts.until}"`);
