@@ -192,6 +192,7 @@ export function App() {
             ? <LivePage initialUrl={live} presenter={url.presenter} />
             : comparing && listing && policies
             ? <ComparePage listing={listing} seed={url.seed} columns={comparing} policies={policies} presenter={url.presenter}
+                startAt={sim.session?.time}
                 onColumns={(compare) => change({ compare })} onExit={() => change({ compare: undefined })} />
             : session
             ? <LabPage key={session.id} session={session} presenter={url.presenter} onMoment={onMoment}

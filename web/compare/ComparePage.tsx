@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import type { Frame } from '../../sim/trace';
+import type { ComponentProps } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { createRunner, parseScenarioText } from '../../sim/loops/registry';
 import { Controls } from '../components/Controls';
 import { PanelBoundary } from '../components/PanelBoundary';
@@ -19,6 +19,7 @@ import { CompareSession } from './CompareSession';
 import type { Divergence } from './divergence';
 import { decisionOf, divergences, ownPolicyOf } from './divergence';
 import { COMPARE_TEXT } from './messages';
+import { PaneChart } from './PaneChart';
 
 export interface ComparePageProps {
   listing: ScenarioListing;
@@ -28,8 +29,10 @@ export interface ComparePageProps {
   onColumns(columns: string[]): void;
   policies: readonly string[];
   onExit(): void;
-  /** Presenter mode: each pane shows its world or its chart (key c), so three columns fit 1280×720. */
+  /** Presenter mode (the page's type and colours; each pane shows its world above its chart in either mode). */
   presenter: boolean;
+  /** The virtual time (ms) the panes open at: the lab's when switched from it, the link's `t`; 0 if absent. */
+  startAt?: number;
 }
 
 /** One run per column, same scenario text, same seed: only the policy differs. */
@@ -90,17 +93,22 @@ function useDivergences(listing: ScenarioListing, seed: number | undefined, colu
  * that step, play and rewind together; the moments where their decisions part are marked on a shared
  * timeline, and a pane whose decision differs from the first column's is flagged.
  */
-export function ComparePage({ listing, seed, columns, onColumns, policies, onExit, presenter }: ComparePageProps) {
+export function ComparePage({ listing, seed, columns, onColumns, policies, onExit, presenter, startAt }: ComparePageProps) {
   const t = useT();
   const text = COMPARE_TEXT[useLanguage()];
+  // Where new panes open: first the given time, then (another set of columns) wherever the page has got to.
+  const openAt = useRef(startAt ?? 0);
   const compare = useMemo(() => {
     const panes = columns.map((c) => {
       const { runner, scenario } = runnerFor(listing, seed, c, true);
       return { session: new LabSession({ kind: 'sim', runner, durationMs: scenario.durationMs, scenario: scenario.name }), duration: scenario.durationMs };
     });
-    return new CompareSession(panes.map((p) => p.session), panes[0]!.duration);
+    const made = new CompareSession(panes.map((p) => p.session), panes[0]!.duration);
+    if (openAt.current > 0) made.advanceTo(openAt.current);
+    return made;
   }, [listing, seed, columns]);
   useSyncExternalStore(compare.subscribe, compare.getVersion);
+  openAt.current = compare.time;
   const marks = useDivergences(listing, seed, columns, compare.faults);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(10);
@@ -108,14 +116,14 @@ export function ComparePage({ listing, seed, columns, onColumns, policies, onExi
   const step = useCallback(() => { setPlaying(false); compare.step(); }, [compare]);
   const stepBack = useCallback(() => { setPlaying(false); compare.stepBack(); }, [compare]);
   const togglePlay = useCallback(() => setPlaying((p) => !p && !compare.finished), [compare]);
-  const [show, setShow] = useState<'world' | 'charts'>('world');
-  const toggleShow = useCallback(() => setShow((v) => (v === 'world' ? 'charts' : 'world')), []);
-  useShortcuts({ togglePlay, step, stepBack, speed, setSpeed, toggleSideTab: toggleShow });
+  useShortcuts({ togglePlay, step, stepBack, speed, setSpeed });
   const own = useOwnPolicy(listing, policies);
   const seek = (at: number) => { setPlaying(false); compare.advanceTo(at); };
   const decide = decisionOf(listing.loop);
   const values = compare.panes.map((p) => (decide ? decide(p.frame) : null));
   const label = (c: string) => (c === SCENARIO_POLICY ? `${text.scenarioPolicy}${own.own && !own.named ? ` (${own.own})` : ''}` : c);
+  const describe = describeMark(text, columns.map(label));
+  const axis = [0, compare.durationMs] as const;
 
   return (
     <div className="compare" data-testid="compare" data-loop={listing.loop} data-columns={columns.join(',')}>
@@ -134,16 +142,15 @@ export function ComparePage({ listing, seed, columns, onColumns, policies, onExi
             );
           })}
         </span>
-        {presenter && <button data-testid="compare-show" aria-pressed={show === 'charts'} onClick={toggleShow} title="c">{show === 'world' ? t('chartsTab') : t('world')}</button>}
         <button data-testid="compare-exit" onClick={onExit}>✕ {text.back}</button>
         {listing.loop === 'incus-hpa' && <CompareInterventions compare={compare} />}
       </div>
-      <DivergenceTimeline marks={marks} time={compare.time} duration={compare.durationMs} columns={columns.map(label)} onSeek={seek} />
+      <DivergenceTimeline marks={marks} time={compare.time} duration={compare.durationMs} describe={describe} onSeek={seek} />
       <div className="compare-panes" style={{ gridTemplateColumns: `repeat(${columns.length}, minmax(0, 1fr))` }}>
         {compare.panes.map((session, i) => (
           <PanelBoundary key={`${columns[i]}-${session.id}`} name={`pane ${columns[i]}`} resetKey={session}>
             <Pane session={session} policy={label(columns[i]!)} value={values[i] ?? null} differs={values[i] !== values[0]} time={compare.time}
-              world={!presenter || show === 'world'} charts={!presenter || show === 'charts'} />
+              chart={{ axisMs: axis, marks, describe, onSeek: seek }} />
           </PanelBoundary>
         ))}
       </div>
@@ -151,10 +158,13 @@ export function ComparePage({ listing, seed, columns, onColumns, policies, onExi
   );
 }
 
-function DivergenceTimeline({ marks, time, duration, columns, onSeek }: { marks: Divergence[] | null; time: number; duration: number; columns: string[]; onSeek(t: number): void }) {
+/** A mark's words: when, which way, and what each column decided then. */
+const describeMark = (text: (typeof COMPARE_TEXT)[keyof typeof COMPARE_TEXT], columns: readonly string[]) => (m: Divergence): string =>
+  `${clock(m.t)} ${m.kind === 'diverge' ? text.diverge : text.converge}: ${m.values.map((v, i) => `${columns[i]} ${v ?? '–'}`).join(' · ')}`;
+
+function DivergenceTimeline({ marks, time, duration, describe, onSeek }: { marks: Divergence[] | null; time: number; duration: number; describe(m: Divergence): string; onSeek(t: number): void }) {
   const text = COMPARE_TEXT[useLanguage()];
   const pct = (t: number) => `${(100 * t) / Math.max(1, duration)}%`;
-  const describe = (m: Divergence) => `${clock(m.t)} ${m.kind === 'diverge' ? text.diverge : text.converge}: ${m.values.map((v, i) => `${columns[i]} ${v ?? '–'}`).join(' · ')}`;
   return (
     <section className="compare-timeline" aria-label={text.timeline}>
       <div className="compare-track" data-testid="compare-track" onClick={(e) => {
@@ -178,8 +188,10 @@ function DivergenceTimeline({ marks, time, duration, columns, onSeek }: { marks:
   );
 }
 
-/** One column: the policy, its phase, decision and latest note, then the loop's own world view and chart. */
-function Pane({ session, policy, value, differs, time, world, charts }: { session: LabSession; policy: string; value: number | null; differs: boolean; time: number; world: boolean; charts: boolean }) {
+type PaneChartPlacement = Pick<ComponentProps<typeof PaneChart>, 'axisMs' | 'marks' | 'describe' | 'onSeek'>;
+
+/** One column: the policy, its phase, decision and latest note, then the loop's own world view and, below it, its chart. */
+function Pane({ session, policy, value, differs, time, chart }: { session: LabSession; policy: string; value: number | null; differs: boolean; time: number; chart: PaneChartPlacement }) {
   const t = useT();
   const lang = useLanguage();
   const text = COMPARE_TEXT[lang];
@@ -200,8 +212,8 @@ function Pane({ session, policy, value, differs, time, world, charts }: { sessio
         {lines.decided && <div data-testid="pane-decision">{t('decision')}: {lines.decided}</div>}
         {note && <div className="pane-note">@{clock(note.t)} <NoteText loop={session.loop} note={note.note ?? ''} /></div>}
       </div>
-      {world && <views.World session={session} frame={frame} />}
-      {charts && views.Charts && <views.Charts session={session} frame={frame} />}
+      <div className="pane-world"><views.World session={session} frame={frame} /></div>
+      {views.Charts && <PaneChart session={session} frame={frame} {...chart} />}
     </section>
   );
 }

@@ -24,6 +24,14 @@ interface Props {
   series: ChartSeries[];
   /** One value per series for a frame (stepped lines: counts change at events). */
   valuesOf(frame: Frame): (number | null)[];
+  /** Side by side: the pages' charts share one time axis (ms), instead of each spanning its own frames. */
+  axisMs?: readonly [number, number];
+  /** The height follows the chart's box (a flex child the page sizes) instead of a fixed 180 px. */
+  fill?: boolean;
+  /** A click travels here (side by side moves every pane) instead of seeking this session. */
+  onSeek?(t: number): void;
+  /** After each draw, the plot (side by side places its divergence marks over the plot area). */
+  onDraw?(u: uPlot): void;
 }
 
 /**
@@ -33,7 +41,7 @@ interface Props {
  * and a click travelling there. Its data is rebuilt from the first frame that differs, so after a
  * rewind that forks a new history it never shows the old one; a language switch keeps the data.
  */
-export function FrameChart({ session, frame, series, valuesOf }: Props) {
+export function FrameChart({ session, frame, series, valuesOf, axisMs, fill = false, onSeek, onDraw }: Props) {
   const t = useT();
   const lang = useLanguage();
   const box = useRef<HTMLDivElement>(null);
@@ -42,19 +50,27 @@ export function FrameChart({ session, frame, series, valuesOf }: Props) {
   marker.current = frame.t / 1000;
   const valuesRef = useRef(valuesOf);
   valuesRef.current = valuesOf;
+  const onSeekRef = useRef(onSeek);
+  onSeekRef.current = onSeek;
+  const onDrawRef = useRef(onDraw);
+  onDrawRef.current = onDraw;
   const data = useRef<(number | null)[][]>([]);
   /** The frames the data was built from: a rewind that forks a new history replaces them. */
   const built = useRef<Frame[]>([]);
-  const key = `${lang}\u0000${series.map((s) => s.label).join('\u0000')}`;
+  const key = `${lang}\u0000${series.map((s) => s.label).join('\u0000')}\u0000${axisMs?.join('-') ?? ''}\u0000${fill}`;
   const hasPct = series.some((s) => s.scale === 'pct');
 
   useEffect(() => {
     const el = box.current!;
     data.current = [[], ...series.map(() => [])];
     built.current = [];
+    // Filling its box: the plot takes the box's height less the legend's (the box is sized by the page, never by the plot).
+    const sizeOf = (u?: uPlot) => fill
+      ? { width: Math.max(120, el.clientWidth), height: Math.max(80, el.clientHeight - (u?.root.querySelector('.u-legend')?.clientHeight ?? 40)) }
+      : { width: Math.max(300, el.clientWidth), height: 180 };
     const opts: uPlot.Options = {
-      width: Math.max(300, el.clientWidth), height: 180,
-      scales: { x: { time: false }, n: { range: (_u, _min, max) => [0, Math.max(2, max + 1)] }, pct: { range: [0, 100] } },
+      ...sizeOf(),
+      scales: { x: { time: false, ...(axisMs ? { auto: false, range: [axisMs[0] / 1000, axisMs[1] / 1000] } : {}) }, n: { range: (_u, _min, max) => [0, Math.max(2, max + 1)] }, pct: { range: [0, 100] } },
       axes: [
         { incrs: TIME_INCREMENTS, values: (_u, splits) => tickLabels(splits, lang) },
         ...(hasPct ? [{ scale: 'pct', values: (_u: uPlot, splits: number[]) => splits.map((v) => `${v.toLocaleString(lang)}%`) }] : []),
@@ -69,13 +85,19 @@ export function FrameChart({ session, frame, series, valuesOf }: Props) {
         })),
       ],
       hooks: {
-        draw: [frameMarkerHook(() => marker.current), drawnOn(el)],
+        draw: [frameMarkerHook(() => marker.current), drawnOn(el), (u) => onDrawRef.current?.(u)],
       },
     };
     const u = new uPlot(opts, data.current as uPlot.AlignedData, el);
     plot.current = u;
-    seekOnClick(u, session);
-    const resize = new ResizeObserver(() => u.setSize({ width: Math.max(300, el.clientWidth), height: 180 }));
+    if (onSeekRef.current) {
+      u.over.addEventListener('click', () => {
+        const left = u.cursor.left;
+        if (left !== undefined && left >= 0) onSeekRef.current?.(Math.round(u.posToVal(left, 'x') * 1000));
+      });
+    } else seekOnClick(u, session);
+    if (fill) u.setSize(sizeOf(u));
+    const resize = new ResizeObserver(() => u.setSize(sizeOf(u)));
     resize.observe(el);
     return () => { resize.disconnect(); u.destroy(); plot.current = null; };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` names the series
@@ -107,9 +129,9 @@ export function FrameChart({ session, frame, series, valuesOf }: Props) {
   useEffect(() => () => { if (timer.current) clearTimeout(timer.current); timer.current = null; }, []);
 
   return (
-    <section className="charts" data-testid="charts">
+    <section className={`charts${fill ? ' fill' : ''}`} data-testid="charts">
       <h3>{t('charts')}</h3>
-      <div ref={box} data-testid="chart" />
+      <div ref={box} data-testid="chart" className={fill ? 'chart-fill' : undefined} />
     </section>
   );
 }
