@@ -18,6 +18,8 @@ export const RENEW_DEADLINE_MS = 10_000;
 export const RETRY_PERIOD_MS = 2_000;
 /** wait.JitterUntil's factor for the standby's retries (leaderelection.go JitterFactor). */
 const JITTER_FACTOR = 1.2;
+/** A release's requests may take this long even with a short retry period (a loaded daemon at exit). */
+const RELEASE_REQUEST_MIN_MS = 2_000;
 
 const KEY = 'user.loopscope.lease.';
 
@@ -54,8 +56,22 @@ function fromConfig(config: Record<string, string> | undefined): LeaseRecord {
 
 interface Profile { name: string; description: string; config: Record<string, string>; devices: Record<string, Record<string, string>> }
 
+/** A read of the lock: the record, and what an update of it must send back (the ETag for If-Match). */
+export interface LeaseRead { record: LeaseRecord; etag: string | undefined; devices: Profile['devices']; description: string }
+
+/** What the elector needs of a lock (client-go's resourcelock.Interface): ProfileLeaseLock, or a test's. */
+export interface LeaseLock {
+  readonly profile: string;
+  /** The record and the ETag it was read with; null when there is no lease yet. */
+  get(timeoutMs?: number): Promise<LeaseRead | null>;
+  /** Creates the lease holding `record`; false when another copy created it first. */
+  create(record: LeaseRecord, timeoutMs?: number): Promise<boolean>;
+  /** Writes `record` only if the lease is still as `read` saw it (If-Match); false when it changed. */
+  update(record: LeaseRecord, read: LeaseRead, timeoutMs?: number): Promise<boolean>;
+}
+
 /** The lock: get / create / update-if-unchanged of the lease profile (client-go's resourcelock.Interface). */
-export class ProfileLeaseLock {
+export class ProfileLeaseLock implements LeaseLock {
   readonly profile: string;
   constructor(private readonly client: IncusClient, readonly hpa: string) {
     this.profile = leaseProfileName(hpa);
@@ -64,7 +80,7 @@ export class ProfileLeaseLock {
   private get path() { return `/1.0/profiles/${encodeURIComponent(this.profile)}`; }
 
   /** The record and the ETag it was read with; null when there is no lease profile yet. */
-  async get(timeoutMs?: number): Promise<{ record: LeaseRecord; etag: string | undefined; devices: Profile['devices']; description: string } | null> {
+  async get(timeoutMs?: number): Promise<LeaseRead | null> {
     try {
       // The ETag header is the hash PUT compares an If-Match against (Incus util.EtagHash).
       const { envelope, headers } = await this.client.request<Profile>('GET', this.path, timeoutMs ? { timeoutMs } : {});
@@ -92,7 +108,7 @@ export class ProfileLeaseLock {
   }
 
   /** PUT with If-Match: false when the lease changed since it was read (HTTP 412). */
-  async update(record: LeaseRecord, read: { etag: string | undefined; devices: Profile['devices']; description: string }, timeoutMs?: number): Promise<boolean> {
+  async update(record: LeaseRecord, read: LeaseRead, timeoutMs?: number): Promise<boolean> {
     if (!read.etag) throw new IncusError(`GET ${this.path} sent no ETag: cannot update the lease safely`);
     try {
       await this.client.request('PUT', this.path, {
@@ -118,6 +134,8 @@ export interface ElectorOptions {
   /** A failed attempt (the daemon unreachable, a lost race), for the log. */
   onAttemptFailed?: (why: string) => void;
   now?: () => number;
+  /** The lock (default: the HPA's lease profile); tests give one whose requests they control. */
+  lock?: LeaseLock;
 }
 
 export const defaultIdentity = () => `${hostname()}_${process.pid}_${randomBytes(3).toString('hex')}`;
@@ -127,7 +145,7 @@ export class LeaderElector {
   readonly leaseDurationMs: number;
   readonly renewDeadlineMs: number;
   readonly retryPeriodMs: number;
-  readonly lock: ProfileLeaseLock;
+  readonly lock: LeaseLock;
   private observed: LeaseRecord | null = null;
   /** Local monotonic-ish time when `observed` last changed (client-go observedTime): no clock skew. */
   private observedAt = 0;
@@ -135,6 +153,12 @@ export class LeaderElector {
   /** Local time of our last successful acquire/renew write. */
   private renewedAt = -Infinity;
   private leading = false;
+  /** Set when release() begins: no attempt writes the lease after that (one that read it released would take it again). */
+  private releasing = false;
+  /** An attempt was made that may have written the lease: release() has something to give back. */
+  private mayHold = false;
+  /** The attempt whose requests are in flight: release() waits for it, as client-go releases after renew() returned. */
+  private inFlight: Promise<boolean> | undefined;
   private readonly now: () => number;
 
   constructor(client: IncusClient, hpa: string, private readonly options: ElectorOptions = {}) {
@@ -146,7 +170,7 @@ export class LeaderElector {
       // The same checks as NewLeaderElector: otherwise a leader could still act after a standby took over.
       throw new Error('leader election: need leaseDuration > renewDeadline > 1.2 × retryPeriod');
     }
-    this.lock = new ProfileLeaseLock(client, hpa);
+    this.lock = options.lock ?? new ProfileLeaseLock(client, hpa);
     this.now = options.now ?? (() => performance.now());
   }
 
@@ -164,6 +188,17 @@ export class LeaderElector {
 
   /** client-go tryAcquireOrRenew: one attempt, true when we hold the lease afterwards. */
   async tryAcquireOrRenew(): Promise<boolean> {
+    if (this.releasing) return false;
+    const attempt = this.tryOnce();
+    this.inFlight = attempt;
+    try {
+      return await attempt;
+    } finally {
+      if (this.inFlight === attempt) this.inFlight = undefined;
+    }
+  }
+
+  private async tryOnce(): Promise<boolean> {
     // Each request may take up to the renew deadline (client-go bounds the renew attempt by it); a
     // retry-period bound made a loaded daemon cost a short-lease leader its lease.
     const timeoutMs = this.renewDeadlineMs;
@@ -171,6 +206,10 @@ export class LeaderElector {
     const iso = new Date().toISOString();
     const mine: LeaseRecord = { holder: this.identity, leaseDurationSeconds: Math.round(this.leaseDurationMs / 1000), acquireTime: iso, renewTime: iso, transitions: 0 };
     const current = await this.lock.get(timeoutMs);
+    // Checked again after the read and before any write: a release that began meanwhile may have
+    // landed already, and this read may be of the released lease, free for anyone to take.
+    if (this.releasing) return false;
+    this.mayHold = true;
     if (!current) {
       if (!(await this.lock.create(mine, timeoutMs))) return false;
       this.observe(mine, start);
@@ -211,8 +250,10 @@ export class LeaderElector {
 
   /** client-go acquire: retries every retryPeriod (jittered) until we hold the lease or `signal` aborts. */
   async acquire(signal?: AbortSignal): Promise<boolean> {
-    while (!signal?.aborted) {
+    while (!signal?.aborted && !this.releasing) {
       if (await this.attempt()) {
+        // Released while this attempt was in flight (a signal while standing by): release() gives it back.
+        if (this.releasing) return false;
         this.leading = true;
         return true;
       }
@@ -247,15 +288,34 @@ export class LeaderElector {
     }
   }
 
-  /** client-go release (ReleaseOnCancel): holder cleared, duration 1 s, so a standby takes over at once. */
+  /**
+   * client-go release (ReleaseOnCancel): holder cleared, duration 1 s, so a standby takes over at once.
+   * client-go releases only once renew() has returned, so no renewal of its own lands after the
+   * release (leaderelection.go: renew ends `if le.config.ReleaseOnCancel { le.release() }`). The same
+   * here: from now on no attempt writes, the one in flight is waited for, and the release is written
+   * with If-Match on a read that shows this holder. A 412 means the lease changed after that read —
+   * a write of ours still landing — so it is read again and retried while the holder is still us.
+   * The caller stops renewing first (aborts renewUntilLost's signal): release() does not wait for
+   * the loop, only for the attempt in flight, so it cannot hang on a loop that was not stopped.
+   */
   async release(): Promise<boolean> {
-    if (!this.leading) return true;
+    this.releasing = true;
     this.leading = false;
+    await this.inFlight?.catch(() => false);
+    if (!this.mayHold) return true;
+    const timeoutMs = Math.max(this.retryPeriodMs, RELEASE_REQUEST_MIN_MS);
+    const deadline = this.now() + this.renewDeadlineMs;
     try {
-      const current = await this.lock.get(this.retryPeriodMs);
-      if (!current || current.record.holder !== this.identity) return true;
-      const released: LeaseRecord = { ...current.record, holder: '', leaseDurationSeconds: 1 };
-      return await this.lock.update(released, current, this.retryPeriodMs);
+      for (;;) {
+        const current = await this.lock.get(timeoutMs);
+        if (!current || current.record.holder !== this.identity) return true;
+        const released: LeaseRecord = { ...current.record, holder: '', leaseDurationSeconds: 1 };
+        if (await this.lock.update(released, current, timeoutMs)) {
+          this.observe(released, this.now());
+          return true;
+        }
+        if (this.now() >= deadline) return false;
+      }
     } catch {
       return false;
     }
