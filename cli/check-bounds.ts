@@ -18,9 +18,9 @@ export function isCheckScenario(file: string, scenario: Pick<LoadedScenario, 'na
 
 /**
  * The default bound for a scenario not made for check, so that it answers within seconds: 5,000
- * states take a second or two for incus-hpa or cron and 10–25 s for scenarios/kubernetes-decorator.yaml
- * (the slowest per state: 70–100 KB of RSS each) on a 2-core machine shared with other work. The memory cap keeps a loop
- * with still larger states from swapping.
+ * states take a second or two for incus-hpa or cron, and 10–25 s for
+ * scenarios/kubernetes-decorator.yaml (the slowest per state: 70–100 KB of RSS each) on a 2-core
+ * machine shared with other work. The memory cap keeps a loop with still larger states from swapping.
  */
 export const UNMARKED_BOUNDS = { maxStates: 5_000, maxMemoryBytes: 1024 ** 3 } as const;
 

@@ -92,7 +92,7 @@ export function registerCheck(program: Command): void {
     .description('explore every reachable state of a small scenario; the timeline is what the environment may do, at any instant, in any order')
     .argument('<scenario>', 'scenario YAML file (see scenarios/*-check-*.yaml)')
     .option('--depth <n>', 'stop expanding after this many steps from the start')
-    .option('--max-states <n>', 'stop after this many distinct states (default 2000000)')
+    .option('--max-states <n>', `stop after this many distinct states (default 2000000; ${UNMARKED_BOUNDS.maxStates} for a scenario not made for check)`)
     .option('--max-memory <size>', 'stop cleanly once the process uses this much memory (e.g. 2GiB); verdicts so far, the rest unknown')
     .option('--workers <n>', `worker threads for the search (default: one per core, here ${defaultWorkers()}); 1 searches in this thread`)
     .option('--no-progress', 'no progress line on stderr (shown for searches longer than 2s)')
