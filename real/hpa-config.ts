@@ -18,10 +18,22 @@ installPolicyModules();
 const incusName = (what: string) => z.string({ error: `expected ${what}` })
   .regex(/^[^/\s][^/]*$/, { error: `expected ${what} (non-empty, no slash)` });
 
+/**
+ * The HPA's name has no default in real mode: created pods carry it as their owner key, so a
+ * file without it (empty, only comments, or saved half way) would run as the default HPA `hpa`,
+ * orphaning this HPA's pods or acting on another's. The simulator's files may omit it.
+ */
+const NAME_EXPECTED = 'expected the HPA\'s name (its pods are owned by it; no default)';
+const kindOf = (v: unknown) => (v === undefined || v === null ? 'nothing' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'a mapping' : `a ${typeof v}`);
+const requiredName = z.string({ error: (issue) => `${NAME_EXPECTED}, got ${kindOf(issue.input)}` })
+  // The simulator's rule for a name (lowercase letters, digits and dashes), applied once present.
+  .pipe(hpaConfigFileSchema.shape.name.unwrap());
+
 const PLACEMENT_EXPECTED = 'expected scheduler, spread, or { target: <cluster member name, or @group> }';
 const TARGET_EXPECTED = 'expected a cluster member name, or @ and a cluster group name (letters, digits, dot, dash; at most 63)';
 
 export const realHpaConfigFileSchema = hpaConfigFileSchema.extend({
+  name: requiredName,
   /** Image alias (or fingerprint) created pods are launched from. */
   image: incusName('an image alias').optional(),
   /** Profiles given to created pods (Incus default: ["default"]). */
@@ -71,7 +83,9 @@ export const DEFAULT_REAL_SETTINGS: RealSettings = { image: 'loopscope-busybox',
 
 /** Validates a parsed hpa.yaml; throws InputErrors naming the file and field. */
 export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: string): RealHpaConfig {
-  const parsed = realHpaConfigFileSchema.safeParse(doc ?? {});
+  // Empty, whitespace or only comments: YAML's null document.
+  if (doc === null || doc === undefined) throw new InputError(file, 'name', `${NAME_EXPECTED}, got an empty file`);
+  const parsed = realHpaConfigFileSchema.safeParse(doc);
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
   const { image, profiles, maxParallel, project, remote, placement, ...rest } = parsed.data;
   const config = toHpaConfig(rest, DEFAULT_CONFIG, { file, prefix: '' });

@@ -120,7 +120,7 @@ describe('fuzz: every CLI input answers (exit 0/2, one line per problem, no stac
     const cases: [string, string[]][] = [
       ['alias', ['sim', write('alias.yaml', 'loop: incus-hpa\nconfig: *nope\n')]],
       ['huge', ['sim', write('huge.yaml', `loop: incus-hpa\nname: "${'n'.repeat(100_000)}"\nconfig: { period: ${'9'.repeat(50)} }\n`)]],
-      ['period 1', ['real', 'systemd-unit', '--config', write('p1.yaml', 'period: 1\n')]],
+      ['period 1', ['real', 'systemd-unit', '--config', write('p1.yaml', 'name: p1\nperiod: 1\n')]],
       ['self alias', ['sim', write('cyc.yaml', 'loop: incus-hpa\nname: &a [*a]\n')]],
     ];
     for (const [name, args] of cases) {

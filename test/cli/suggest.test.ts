@@ -147,18 +147,18 @@ describe('through the command line', () => {
   });
 
   it('hpa.yaml in real mode: its keys, real mode\'s own keys, placement, the policy and --policy', async () => {
-    const config = write('hpa.yaml', 'HPA: { maxpods: 3 }\nimagee: busybox\npolicy: sed\n');
+    const config = write('hpa.yaml', 'name: web\nHPA: { maxpods: 3 }\nimagee: busybox\npolicy: sed\n');
     expect((await rejected(['real', 'systemd-unit', '--config', config])).sort()).toEqual([
       `loopscope: ${config}: HPA.maxpods: unknown key (did you mean maxPods?)`,
       `loopscope: ${config}: imagee: unknown key (did you mean image?)`,
       `loopscope: ${config}: policy: expected one of seed, kubernetes, fixed or { module: ./my-policy.ts } (did you mean seed?)`,
     ]);
-    const placement = write('placement.yaml', 'placement: { target: m1, targets: m2, spread: true }\n');
+    const placement = write('placement.yaml', 'name: web\nplacement: { target: m1, targets: m2, spread: true }\n');
     expect(await rejected(['real', 'systemd-unit', '--config', placement])).toEqual([
       `loopscope: ${placement}: placement.targets: unknown key (did you mean target?)`,
       `loopscope: ${placement}: placement.spread: unknown key (placement takes only target)`,
     ]);
-    const ok = write('ok.yaml', 'HPA: { maxPods: 3 }\n');
+    const ok = write('ok.yaml', 'name: web\nHPA: { maxPods: 3 }\n');
     expect(await rejected(['real', 'systemd-unit', '--config', ok, '--policy', 'kubernetess'])).toEqual(['loopscope: --policy: expected one of seed, kubernetes, fixed, got "kubernetess" (did you mean kubernetes?)']);
   });
 
