@@ -6,7 +6,7 @@ import { OWNER_KEY } from '../machines/incus-hpa';
 import { loadRealHpaConfig } from '../real/hpa-config';
 import type { IncusClient, Instance } from '../real/incus';
 import type { LeaderElector } from '../real/lease';
-import { describeLease, takeLeaseForRename } from '../real/rename-lease';
+import { describeLease, releaseDeadRenameLease, takeLeaseForRename } from '../real/rename-lease';
 import type { RekeyResult, RenamePlan } from '../real/rename';
 import { RENAMED_FROM_KEY, planRename, rekeyInstance } from '../real/rename';
 import { shorten } from '../sim/scenario/errors';
@@ -62,6 +62,14 @@ async function renameWith(client: IncusClient, file: string, prefix: string, fro
     say(first.moved.length
       ? `nothing to re-key: ${from} owns no pods; ${to} owns the ${first.moved.length} pod(s) moved from it (${list(first.moved)})`
       : `nothing to re-key: ${from} owns no pods`);
+    // An earlier rename killed before it released its leases (after its last re-key) left them
+    // held by a process that is gone: give them back, or loops of either name wait a lease duration.
+    if (!dryRun) {
+      for (const name of [from, to]) {
+        const released = await releaseDeadRenameLease(client, name);
+        if (released) say(released);
+      }
+    }
     if (first.moved.length) nextSteps(file, prefix, to, from);
     return;
   }
