@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { scenarioArgument } from './shipped';
 import { mkdirSync } from 'node:fs';
 import type { Artifacts, Counterexample } from '../sim/check/artifacts';
 import { otherTracePath, writeTraces } from '../sim/check/artifacts';
@@ -105,7 +106,8 @@ export function registerCheck(program: Command): void {
     .option('--table', "check every policy of the loop (or the scenario's own config) and print the findings table")
     .option('--format <format>', `output: ${FORMATS.join('|')} (default text)`)
     .addHelpText('after', `\n${CHECK_EXIT_CODES}\n`)
-    .action(async (file: string, flags: CheckFlags) => {
+    .action(async (argument: string, flags: CheckFlags) => {
+      const file = scenarioArgument(argument);
       const maxDepth = positive('--depth', flags.depth);
       const maxStates = positive('--max-states', flags.maxStates);
       const maxMemoryBytes = byteSize('--max-memory', flags.maxMemory);

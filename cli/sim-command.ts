@@ -43,9 +43,10 @@ export function registerSim(program: Command): void {
       const end = until ?? scenario.durationMs;
 
       const progress = new Progress('sim', opts.progress ?? process.stderr.isTTY === true);
-      let interrupted = false;
-      const onSigint = () => { interrupted = true; };
-      process.once('SIGINT', onSigint);
+      let interrupted: NodeJS.Signals | undefined;
+      const onSignal = (signal: NodeJS.Signals) => { interrupted = signal; };
+      process.once('SIGINT', onSignal);
+      process.once('SIGTERM', onSignal);
       let stopped: 'frames' | 'interrupted' | undefined;
       try {
         let items = 0;
@@ -61,7 +62,8 @@ export function registerSim(program: Command): void {
         }
         if (!stopped) runner.run(end);
       } finally {
-        process.removeListener('SIGINT', onSigint);
+        process.removeListener('SIGINT', onSignal);
+        process.removeListener('SIGTERM', onSignal);
         progress.done();
       }
 
@@ -73,7 +75,7 @@ export function registerSim(program: Command): void {
         process.stderr.write(`loopscope: sim stopped at virtual time ${formatDuration(runner.t)} of ${formatDuration(end)}: --max-frames ${maxFrames} reached (shorten with --until, or raise --max-frames)\n`);
         process.exitCode = 3;
       } else if (stopped === 'interrupted') {
-        process.stderr.write(`loopscope: sim interrupted (Ctrl-C) at virtual time ${formatDuration(runner.t)} of ${formatDuration(end)}: the timeline so far is printed\n`);
+        process.stderr.write(`loopscope: sim interrupted (${interrupted ?? 'SIGINT'}) at virtual time ${formatDuration(runner.t)} of ${formatDuration(end)}: the timeline so far is printed · exit 130\n`);
         process.exitCode = 130;
       }
     });

@@ -18,4 +18,5 @@ export const CHECK_EXIT_CODES = `Exit codes:
   1  a promised property is violated
   2  bad input (scenario file or option)
   3  unknown: a bound was reached (--depth, --max-states, or an eventually-property undecided at
-     the bound) before every promised property was decided, and none is violated`;
+     the bound) before every promised property was decided, and none is violated
+  130 interrupted (SIGINT or SIGTERM): the report printed is partial`;

@@ -21,8 +21,8 @@ async function playwright(): Promise<typeof import('playwright-core')> {
 
 /** Everything PNGs need, checked before anything is written. */
 export async function requirePngTools(): Promise<void> {
-  requireChromium();
   await playwright();
+  requireChromium();
 }
 
 export interface Picture { svg: string; width: number; height: number }

@@ -15,22 +15,24 @@ const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.st
 
 interface Interrupted { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
 
-/** Runs `loopscope check …` and sends `signal` once the first line is on stderr. */
-function checkInterrupted(signal: NodeJS.Signals, args: string[]): Promise<Interrupted> {
+/** Runs `loopscope <args>` and sends `signal` once stderr shows `ready` (by default a first whole line). */
+function interrupted(signal: NodeJS.Signals, args: string[], ready = (stderr: string) => stderr.includes('\n')): Promise<Interrupted> {
   return new Promise((done, fail) => {
-    const child = spawn(join(ROOT, 'cli/loopscope'), ['check', ...args], { cwd: ROOT, env });
+    const child = spawn(join(ROOT, 'cli/loopscope'), args, { cwd: ROOT, env });
     let stdout = '';
     let stderr = '';
     let sent = false;
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
-      if (!sent && stderr.includes('\n')) { sent = true; child.kill(signal); }
+      if (!sent && ready(stderr)) { sent = true; child.kill(signal); }
     });
     child.on('error', fail);
     child.on('close', (code, received) => done({ code, signal: received, stdout, stderr }));
   });
 }
+
+const checkInterrupted = (signal: NodeJS.Signals, args: string[]) => interrupted(signal, ['check', ...args]);
 
 const lastLine = (text: string) => text.trimEnd().split('\n').at(-1) ?? '';
 const statedCode = (line: string) => Number(/· exit (\d+)$/.exec(line)?.[1]);
@@ -61,6 +63,18 @@ describe('an interrupted check states the exit code it exits with', () => {
     const report = JSON.parse(r.stdout) as { exitCode: number; runs: { stats: { stopped: string } }[] };
     expect(report.exitCode).toBe(r.code);
     expect(report.runs.map((run) => run.stats.stopped)).toEqual(['interrupted']);
+  }, 180_000);
+});
+
+describe('an interrupted sim states the exit code it exits with', () => {
+  it('SIGTERM during a long run: the timeline so far, and the last stderr line says 130, as the process exits', async () => {
+    // The progress line (forced on: stderr is a pipe) shows the run has started its slices.
+    const r = await interrupted('SIGTERM', ['sim', 'scenarios/bench-200-pods.yaml', '--until', '1000h', '--max-frames', '100000000', '--progress'], (stderr) => stderr.includes('virtual'));
+    expect(r.signal, r.stderr).toBeNull();
+    expect(r.code, r.stderr).toBe(130);
+    expect(lastLine(r.stderr)).toMatch(/^loopscope: sim interrupted \(SIGTERM\) at virtual time .* · exit 130$/);
+    expect(statedCode(lastLine(r.stderr))).toBe(r.code);
+    expect(r.stdout).toMatch(/^# incus-hpa · scenario bench-200-pods/);
   }, 180_000);
 });
 

@@ -7,7 +7,7 @@
 // No file of the clone is used by the installed package; the clone only drives (chromium, the cases).
 import type { ChildProcess } from 'node:child_process';
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -88,6 +88,21 @@ describe('the installed CLI', () => {
     expect(vitest.stdout).toContain(`${emitted.length} failed`);
     expect(vitest.stdout + vitest.stderr).toContain('the replay:');
   }, 240_000);
+
+  it('export writes the one-file lab from the prebuilt page; without the optional playwright-core, PNG is one line', () => {
+    const html = run(['export', 'scenarios/talk-lab.yaml', '--format', 'html', '--at', '1m', '--out', 'slides']);
+    expect(html.status, html.stderr).toBe(0);
+    const page = readFileSync(join(project, 'slides', 'talk-lab.html'), 'utf8');
+    expect(page).toContain('id="loopscope-export-state"');
+    expect(page).not.toMatch(/<script[^>]+src=/);
+    // A user who installed without optional dependencies (npm install --omit=optional).
+    rmSync(join(project, 'node_modules', 'playwright-core'), { recursive: true, force: true });
+    const png = run(['export', 'node_modules/loopscope/scenarios/talk-lab.yaml', '--format', 'png', '--out', 'pngs']);
+    expect(png.status).toBe(1);
+    expect(png.stderr.trim().split('\n')).toHaveLength(1);
+    expect(png.stderr).toContain('needs the optional package playwright-core');
+    expect(existsSync(join(project, 'pngs'))).toBe(false);
+  }, 120_000);
 
   describe('user modules run in the compiled sandbox as from source', () => {
     MODULE_CASES.forEach((c, i) => {
