@@ -24,7 +24,7 @@ interface Props {
   series: ChartSeries[];
   /** One value per series for a frame (stepped lines: counts change at events). */
   valuesOf(frame: Frame): (number | null)[];
-  /** Side by side: the pages' charts share one time axis (ms), instead of each spanning its own frames. */
+  /** Side by side: the page's charts share one time axis (ms), instead of each spanning its own frames. */
   axisMs?: readonly [number, number];
   /** The height follows the chart's box (a flex child the page sizes) instead of a fixed 180 px. */
   fill?: boolean;
@@ -100,7 +100,7 @@ export function FrameChart({ session, frame, series, valuesOf, axisMs, fill = fa
     const resize = new ResizeObserver(() => u.setSize(sizeOf(u)));
     resize.observe(el);
     return () => { resize.disconnect(); u.destroy(); plot.current = null; };
-    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` names the series
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` names the series, the axis and the sizing
   }, [key, session]);
 
   // Redraw at most ~8 times a second (a slower redraw is not seen): playing at 50× changes frames every animation frame.
