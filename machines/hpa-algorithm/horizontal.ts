@@ -10,9 +10,12 @@ export interface Recommendation { at: number; replicas: number }
  * recordInitialRecommendation: the first time the controller sees an HPA (its recommendations are
  * in memory only, so also after every controller restart) it records the current replica count,
  * so nothing scales down during the first stabilisation window.
+ * Only an HPA with no entry at all is seeded: upstream tests `a.recommendations[key] == nil`, so an
+ * entry whose list is empty (horizontal_test.go's `recommendations: []timestampedRecommendation{}`,
+ * as in TestScaleDown) is left empty and the sync may scale down at once.
  */
 export function recordInitialRecommendation(recommendations: readonly Recommendation[] | undefined, current: number, now: number): Recommendation[] {
-  return recommendations && recommendations.length > 0 ? [...recommendations] : [{ at: now, replicas: current }];
+  return recommendations === undefined ? [{ at: now, replicas: current }] : [...recommendations];
 }
 
 /** stabilizeRecommendation: the max recommendation inside the window; replaces one stale sample. */

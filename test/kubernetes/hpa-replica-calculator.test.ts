@@ -185,7 +185,8 @@ describe('recordInitialRecommendation (horizontal.go; TestScaleDownStabilizeInit
     expect(stabilizeRecommendation(seeded, NOW, 300_000, raw).replicas).toBe(5);
     // TestScaleDown: with an empty, non-nil list (not seeded) the same sync goes to 3.
     expect(stabilizeRecommendation([], NOW, 300_000, raw).replicas).toBe(3);
-    // The seed is only written when there is nothing yet.
+    // The seed is only written when there is no entry (nil), not over an empty list.
     expect(recordInitialRecommendation([{ at: 1, replicas: 2 }], 5, NOW)).toEqual([{ at: 1, replicas: 2 }]);
+    expect(recordInitialRecommendation([], 5, NOW)).toEqual([]);
   });
 });

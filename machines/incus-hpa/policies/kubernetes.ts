@@ -39,8 +39,10 @@ export const kubernetesPolicy: Policy = ({ observation, config, memory }) => {
   const current = active.length;
   const target = config.memoryThreshold;
   const now = observation.at;
-  // recordInitialRecommendation runs on every sync before anything else.
-  const seeded = recordInitialRecommendation(memory.recommendations, current, now);
+  // recordInitialRecommendation runs on every sync before anything else. The machine's policy
+  // memory starts (and restarts) as an empty list and never empties after a sync: empty is the
+  // controller's "no entry for this HPA yet".
+  const seeded = recordInitialRecommendation(memory.recommendations.length > 0 ? memory.recommendations : undefined, current, now);
   let desired: number;
   let comparison: string;
   let utilization: number | null = null;

@@ -124,8 +124,10 @@ export const hpaReconciler: Reconciler<HpaMemory> = {
     const pods = view.objects.filter((o) => o.kind === 'Pod' && o.metadata.namespace === namespace && matches(dspec.selector, o.metadata.labels));
     const observed = metricPods(pods, view.podCpuMilli, now);
     const known = memory[request];
-    // recordInitialRecommendation: right after reading the scale, before anything else. (The seed
-    // rule reads no recommendations: it keeps none, so they do not split the explorer's states.)
+    // recordInitialRecommendation: right after reading the scale, before anything else; only an HPA
+    // with no entry is seeded (horizontal.go: `if a.recommendations[key] == nil`), never an entry
+    // whose list is empty. (The seed rule reads no recommendations: it keeps none, so they do not
+    // split the explorer's states.)
     const seeded = options.policy === 'seed' ? (known?.recommendations ?? []) : recordInitialRecommendation(known?.recommendations, current, now);
     const entry: HpaMemoryEntry = { recommendations: seeded, upEvents: known?.upEvents ?? [], downEvents: known?.downEvents ?? [] };
     const conditions: Condition[] = [{ type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound' }];
