@@ -9,7 +9,9 @@ import { useFullscreen } from './components/useFullscreen';
 import { useShortcuts } from './components/useShortcuts';
 import { ViewBoundary } from './components/ViewBoundary';
 import { ExportMenu } from './export/ExportMenu';
+import { CloseIcon, ForkIcon } from './components/icons';
 import { useLanguage, useT } from './i18n/i18n';
+import type { MessageKey } from './i18n/messages';
 import { COMPARE_TEXT } from './compare/messages';
 import { clock } from './lab/format';
 import type { LabSession } from './lab/session';
@@ -31,11 +33,14 @@ export interface LabPageProps {
   onSideBySide?(): void;
 }
 
-type SideTab = 'act' | 'charts';
+/** What presenter mode folds under the world, one at a time: the interventions, the desired-state editor, the charts. */
+type SideTab = 'act' | 'editor' | 'charts';
+const TAB_LABEL = { act: 'interventions', editor: 'editorTab', charts: 'chartsTab' } as const satisfies Record<SideTab, MessageKey>;
 
 /** One loop, one scenario (or a loaded trace): banner, controls, statechart, world, charts, interventions, editor.
- * Presenter mode fits all of it in the window (styles.css `.presenter .lab`): the charts share a tab with the
- * interventions and the desired-state editor (key c). */
+ * Presenter mode fits all of it in the window (styles.css `.presenter .lab`): the world takes the side column and
+ * never gets less than it needs; the interventions, the editor and the charts are tabs under it (key c moves to the
+ * next, clicking the open one folds it). */
 export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter, onSideBySide }: LabPageProps) {
   useSession(session);
   const t = useT();
@@ -44,11 +49,19 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
   const [speed, setSpeed] = useState(10);
   const [diagramOnly, setDiagramOnly] = useState(false);
   const [chartView, setChartView] = useState<ChartView>(presenter ? 'follow' : 'whole');
-  const [tab, setTab] = useState<SideTab>('act');
+  // undefined: the first tab; 'folded': none (the world alone).
+  const [tab, setTab] = useState<SideTab | 'folded' | undefined>(undefined);
   const screen = useFullscreen();
   const views = viewsFor(session.loop);
   const machine = loopById(session.loop)?.binding.machine;
   usePlayLoop(session, playing, speed, () => setPlaying(false));
+  const live = session.runner !== undefined;
+  const tabs: SideTab[] = [...(live && views.Interventions ? ['act' as const] : []), ...(live && views.Editor ? ['editor' as const] : []),
+    ...(views.Charts ? ['charts' as const] : [])];
+  // Outside presenter mode everything shows, one under the other; in it, the open tab (the first until one is chosen).
+  const open = tab === 'folded' ? undefined : tab !== undefined && tabs.includes(tab) ? tab : tabs[0];
+  const shows = (which: SideTab) => tabs.includes(which) && (!presenter || open === which);
+  const nextTab = () => setTab(tabs[(open === undefined ? -1 : tabs.indexOf(open)) + 1] ?? 'folded');
   useEffect(() => setChartView(presenter ? 'follow' : 'whole'), [presenter]);
 
   const step = useCallback(() => { setPlaying(false); session.step(); }, [session]);
@@ -58,7 +71,7 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
     togglePlay, step, stepBack, speed, setSpeed,
     toggleDiagramOnly: () => setDiagramOnly((d) => !d),
     toggleChartView: () => setChartView((v) => (v === 'follow' ? 'whole' : 'follow')),
-    toggleSideTab: () => setTab((x) => (x === 'act' ? 'charts' : 'act')),
+    toggleSideTab: nextTab,
     fullscreen: screen.enter,
   });
 
@@ -67,10 +80,6 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
 
   const frame = session.frame;
   const previous = session.frames[session.index - 1];
-  const live = session.runner !== undefined;
-  const hasActions = live && (views.Interventions !== undefined || views.Editor !== undefined);
-  const showActions = hasActions && (!presenter || tab === 'act');
-  const showCharts = views.Charts !== undefined && (!presenter || !hasActions || tab === 'charts');
   const forked = session.forked;
   return (
     <div className={`lab${diagramOnly ? ' diagram-only' : ''}`} data-testid="lab" data-loop={session.loop} data-playing={playing} data-source={session.source.kind}>
@@ -89,12 +98,13 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
         {onSideBySide && <button data-testid="side-by-side" onClick={onSideBySide} title={`${COMPARE_TEXT[lang].sideBySide}: ${COMPARE_TEXT[lang].sideBySideTitle}`}
           aria-label={COMPARE_TEXT[lang].sideBySide}>⇆{presenter ? '' : ` ${COMPARE_TEXT[lang].sideBySide}`}</button>}
         <ExportMenu session={session} compact={presenter} />
-        {onExitPresenter && <button className="presenter-exit" data-testid="presenter-exit" onClick={onExitPresenter} title="Esc">✕ {t('exitPresenter')}</button>}
+        {onExitPresenter && <button className="presenter-exit" data-testid="presenter-exit" onClick={onExitPresenter} title={`${t('exitPresenter')} (Esc)`}
+          aria-label={t('exitPresenter')}><CloseIcon /></button>}
       </div>
       <Chapters session={session} />
       {forked && (
         <div className="fork-notice" data-testid="fork-notice" role="status">
-          ⑂ {t('forkedAt')} {clock(forked.at)}: {t('forkedDiscarded')} {clock(forked.was)}).
+          <ForkIcon /> {t('forkedAt')} {clock(forked.at)}: {t('forkedDiscarded')} {clock(forked.was)}).
         </div>
       )}
       <div className="lab-main">
@@ -107,21 +117,23 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
             <ViewBoundary loop={session.loop} index={session.index}>
               <views.World session={session} frame={frame} />
             </ViewBoundary>
-            {presenter && hasActions && views.Charts && (
-              <div className="side-tabs" role="tablist">
-                <button role="tab" data-testid="tab-act" aria-selected={tab === 'act'} onClick={() => setTab('act')}>{t('worldTab')}</button>
-                <button role="tab" data-testid="tab-charts" aria-selected={tab === 'charts'} onClick={() => setTab('charts')} title="c">{t('chartsTab')}</button>
+            {presenter && tabs.length > 0 && (
+              <div className="side-tabs" role="tablist" title={`${t('tabsTitle')}`}>
+                {tabs.map((which) => (
+                  <button key={which} role="tab" data-testid={`tab-${which}`} aria-selected={open === which}
+                    onClick={() => setTab(open === which ? 'folded' : which)}>{t(TAB_LABEL[which])}</button>
+                ))}
               </div>
             )}
-            {showCharts && views.Charts && (
+            {shows('charts') && views.Charts && (
               <ViewBoundary loop={session.loop} index={session.index}>
                 <views.Charts session={session} frame={frame} />
               </ViewBoundary>
             )}
-            {showActions && (
+            {(shows('act') || shows('editor')) && (
               <div className="side-actions">
-                {views.Interventions && <PanelBoundary name="interventions" resetKey={frame}><views.Interventions session={session} frame={frame} /></PanelBoundary>}
-                {views.Editor && <PanelBoundary name="editor" resetKey={session}><views.Editor session={session} frame={frame} /></PanelBoundary>}
+                {shows('act') && views.Interventions && <PanelBoundary name="interventions" resetKey={frame}><views.Interventions session={session} frame={frame} /></PanelBoundary>}
+                {shows('editor') && views.Editor && <PanelBoundary name="editor" resetKey={session}><views.Editor session={session} frame={frame} /></PanelBoundary>}
               </div>
             )}
           </div>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { momentIndex, momentTitle } from '../../sim/scenario/moments';
 import { useLanguage } from '../i18n/i18n';
 import { clock } from '../lab/format';
@@ -41,10 +41,17 @@ export function Chapters({ session, linked }: ChaptersProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [session]);
 
+  // On one scrolling row (presenter mode) the current chapter is kept in view.
+  const nav = useRef<HTMLElement>(null);
+  const index = session.index;
+  useEffect(() => {
+    nav.current?.querySelector('[data-current="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [index]);
+
   const moments = declaredMoments(session);
   if (moments.length === 0 && !problem) return null;
   return (
-    <nav className="chapters" data-testid="chapters" aria-label={text.chapters}>
+    <nav ref={nav} className="chapters" data-testid="chapters" aria-label={text.chapters}>
       <b>{text.chapters}</b>
       {moments.map((m) => {
         const i = momentIndex(m, session.frames);

@@ -1,4 +1,5 @@
 import { useT } from '../i18n/i18n';
+import { PauseIcon } from './icons';
 import { SPEEDS } from '../lab/format';
 
 export interface ControlsProps {
@@ -19,7 +20,7 @@ export function Controls(p: ControlsProps) {
     <div className="controls" role="toolbar">
       <button data-testid="btn-back" onClick={p.onStepBack} disabled={!p.canStepBack} title={`${t('stepBack')} (←)`}>← {t('stepBack')}</button>
       <button data-testid="btn-play" onClick={p.onTogglePlay} title={`${p.playing ? t('pause') : t('play')} (space)`}>
-        {p.playing ? `⏸ ${t('pause')}` : `▶ ${t('play')}`}
+        {p.playing ? <><PauseIcon /> {t('pause')}</> : `▶ ${t('play')}`}
       </button>
       <button data-testid="btn-step" onClick={p.onStep} title={`${t('step')} (→)`}>{t('step')} →</button>
       <button data-testid="btn-reset" onClick={p.onReset}>↺ {t('reset')}</button>

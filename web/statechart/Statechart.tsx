@@ -11,6 +11,7 @@ import { deserializeLayout } from './layout';
 import type { StateFlowNode } from './StateNodeView';
 import { StateNodeView } from './StateNodeView';
 import type { RoutedFlowEdge } from './RoutedEdge';
+import { FollowIcon } from '../components/icons';
 import { RoutedEdge } from './RoutedEdge';
 import type { Box } from './viewport';
 import { absoluteBoxes, fitBox, neighbourhood, union } from './viewport';
@@ -84,7 +85,7 @@ export const Statechart = memo(function Statechart({ machine, state, previousSta
         <div className="sc-tools" role="group">
           <button data-testid="sc-view" aria-pressed={view === 'whole'} onClick={() => setView(view === 'follow' ? 'whole' : 'follow')}
             title={`${view === 'follow' ? t('chartWhole') : t('chartFollow')} (w)`}>
-            {view === 'follow' ? `⊞ ${t('chartWhole')}` : `⌖ ${t('chartFollow')}`}
+            {view === 'follow' ? `⊞ ${t('chartWhole')}` : <><FollowIcon /> {t('chartFollow')}</>}
           </button>
           {onDiagramOnly && (
             <button data-testid="sc-diagram-only" aria-pressed={diagramOnly} onClick={onDiagramOnly} title={`${t('diagramOnly')} (d)`}>

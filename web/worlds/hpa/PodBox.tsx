@@ -6,8 +6,9 @@ import { statusText } from '../../i18n/status';
 
 type Pod = HpaWorldSummary['pods'][number];
 
-/** One instance: name, status, a memory bar against the threshold line. */
-export const PodBox = memo(function PodBox({ pod, threshold }: { pod: Pod; threshold: number | null }) {
+/** One instance: name, status, a memory bar against the threshold line. A compact box (many pods on a projector)
+ * is the bar with the percentage's number across it, a dash for a pod with none (its status is in the tooltip and the border). */
+export const PodBox = memo(function PodBox({ pod, threshold, compact = false }: { pod: Pod; threshold: number | null; compact?: boolean }) {
   const fill = pod.total > 0 ? Math.min(100, (pod.usage * 100) / pod.total) : 0;
   const hot = threshold !== null && pod.pct !== null && pod.pct >= threshold;
   const lang = useLanguage();
@@ -21,10 +22,10 @@ export const PodBox = memo(function PodBox({ pod, threshold }: { pod: Pod; thres
         <div className="bar-fill" style={{ height: `${fill}%` }} />
         {threshold !== null && <div className="bar-threshold" style={{ bottom: `${threshold}%` }} />}
       </div>
-      <div className="pod-meta">{pod.pct !== null ? `${pod.pct}%` : status}</div>
+      <div className="pod-meta">{pod.pct !== null ? `${pod.pct}${compact ? '' : '%'}` : compact ? '–' : status}</div>
     </div>
   );
-}, (a, b) => a.threshold === b.threshold && samePod(a.pod, b.pod));
+}, (a, b) => a.threshold === b.threshold && a.compact === b.compact && samePod(a.pod, b.pod));
 
 // Summaries are rebuilt every frame: compare pods by value so unchanged boxes skip rendering.
 const samePod = (a: Pod, b: Pod) => a.name === b.name && a.status === b.status && a.usage === b.usage

@@ -1,4 +1,5 @@
 import { useLanguage, useT } from '../../i18n/i18n';
+import { LockIcon } from '../../components/icons';
 import { clock } from '../../lab/format';
 import type { WorldViewProps } from '../types';
 import '../worlds.css';
@@ -15,7 +16,7 @@ export function TerraformWorldView({ frame }: WorldViewProps) {
       <dl className="facts">
         <dt>{t('stateLock')}</dt>
         <dd data-testid="tf-lock" data-holder={world.lockHolder ?? ''}>
-          {world.lock ? <><b className="tf-locked">🔒 {world.lock.who}</b> · {world.lock.operation} · ID {world.lock.id.slice(0, 8)}… · {clock(world.lock.since)}</> : <span className="muted">{t('unlocked')}</span>}
+          {world.lock ? <><b className="tf-locked"><LockIcon /> {world.lock.who}</b> · {world.lock.operation} · ID {world.lock.id.slice(0, 8)}… · {clock(world.lock.since)}</> : <span className="muted">{t('unlocked')}</span>}
         </dd>
         <dt>{t('stateSerial')}</dt>
         <dd data-testid="tf-serial">{world.serial}</dd>
