@@ -1,0 +1,75 @@
+// SIGTERM of a leading `loopscope real`, many times over, against the REAL daemon, with renewals every
+// 100 ms so that one is often in flight when the signal comes. A clean exit must give the lease back
+// every time (real/lease.ts release: no renewal of its own lands after it): the copy exits 0, the
+// lease is no longer its own, and a standby leads within 2 s instead of waiting out the lease (3 s).
+// Each copy runs an HPA of 0 pods: only the lease is exercised. Copies are started ahead, as
+// standbys, so a process start-up (seconds) overlaps the previous leader's run.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import type { IncusClient } from '../../real/incus';
+import { readLease } from '../../real/lease';
+import { connectForSuite, startCli, uniqueHpa, waitUntil, withIncus } from './real-helpers';
+
+const RUNS = 30;
+const STANDBYS = 2;
+const TAKEOVER_MS = 2_000;
+const hpa = uniqueHpa('ls');
+const dir = mkdtempSync(join(tmpdir(), 'loopscope-leader-sigterm-'));
+const timings = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '100ms'];
+
+type Copy = ReturnType<typeof startCli>;
+/** The process id in a loop's holder identity (`host_pid_hex`, real/lease.ts defaultIdentity). */
+const pidOf = (holder: string | undefined) => Number(/_(\d+)_[0-9a-f]+$/.exec(holder ?? '')?.[1] ?? NaN);
+
+withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease every time', () => {
+  let client!: IncusClient;
+  connectForSuite(hpa.name, (c) => { client = c; });
+  const copies: Copy[] = [];
+  afterAll(() => {
+    for (const c of copies) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(`${RUNS} SIGTERM exits while renewing every 100 ms: exit 0, lease not left held, a standby leads within ${TAKEOVER_MS / 1000} s`, async () => {
+    const cfg = join(dir, 'hpa.yaml');
+    writeFileSync(cfg, `HPA: { minPods: 0, maxPods: 1 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
+    let started = 0;
+    const start = () => { started++; const c = startCli(['real', '--config', cfg, ...timings]); copies.push(c); return c; };
+    const waiting: Copy[] = [];
+    for (let i = 0; i <= STANDBYS; i++) waiting.push(start());
+    const leaderAmong = async () => {
+      const pid = pidOf((await readLease(client, hpa.name))?.holder);
+      return waiting.find((c) => c.child.pid === pid);
+    };
+    const takeLeader = (c: Copy) => {
+      waiting.splice(waiting.indexOf(c), 1);
+      if (started < RUNS + 1) waiting.push(start());
+      return c;
+    };
+    let leader = takeLeader(await waitUntil('a first copy leads', leaderAmong, 90_000, 20));
+    const left: string[] = [];
+    const takeovers: number[] = [];
+    for (let run = 1; run <= RUNS; run++) {
+      // A standby that has read the lease is there to take over (a process start costs seconds).
+      await waitUntil(`a standby for run ${run}`, async () => waiting.some((c) => c.out.stderr.includes('standby: HPA')), 90_000, 20);
+      leader.child.kill('SIGTERM');
+      const exit = await leader.done;
+      const exitedAt = Date.now();
+      expect(exit.code, `run ${run}: exit code (stderr: ${exit.stderr})`).toBe(0);
+      const after = await readLease(client, hpa.name);
+      if (pidOf(after?.holder) === leader.child.pid) left.push(`run ${run}: still held by the exited copy ${after?.holder}`);
+      const next = await waitUntil(`run ${run}: a standby leads`, leaderAmong, 15_000, 20);
+      const ms = Date.now() - exitedAt;
+      takeovers.push(ms);
+      if (ms > TAKEOVER_MS) left.push(`run ${run}: the next copy led ${ms} ms after the exit`);
+      leader = takeLeader(next);
+    }
+    for (const c of [leader, ...waiting]) c.child.kill('SIGTERM');
+    for (const c of [leader, ...waiting]) expect((await c.done).code).toBe(0);
+    expect((await readLease(client, hpa.name))?.holder ?? '').toBe('');
+    expect(left, `takeover times (ms): ${takeovers.join(', ')}`).toEqual([]);
+    expect(takeovers).toHaveLength(RUNS);
+  }, 300_000);
+});
