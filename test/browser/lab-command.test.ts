@@ -4,18 +4,17 @@
 // `loopscope check --out` wrote opens at its first frame and steps; the user's scenario is listed
 // beside the shipped ones and runs; presenter mode and the language reach the page; nothing is
 // fetched from anywhere else. The command's refusals and the server alone: test/cli/lab-command.test.ts.
-import type { ChildProcess } from 'node:child_process';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import type { Page } from 'playwright-core';
 import { build } from 'vite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Trace } from '../../sim/trace';
 import { clock } from '../../web/lab/format';
 import { launchChromium, offsite, ROOT, watch, withChromium } from './harness';
+import { startLabProcess } from './lab-process';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-lab-browser-'));
 const labDir = join(dir, 'lab');
@@ -23,21 +22,8 @@ const labDir = join(dir, 'lab');
 const SCENARIO = 'my-flapping';
 const HOSTILE = '</script><script>window.__pwned = 1</script>';
 
-/** `cli/loopscope lab …` run in `dir` (the files named relative to it); resolves its one printed line. */
-function startLab(args: string[]): { child: ChildProcess; url: Promise<string>; exit: Promise<number | null> } {
-  const child = spawn(join(ROOT, 'cli/loopscope'), ['lab', ...args, '--port', '0'], { cwd: dir, env: { ...process.env, LOOPSCOPE_LAB_DIR: labDir }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
-  const exit = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
-  const url = new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).once('line', (line) => {
-      const m = /^lab: (http:\/\/127\.0\.0\.1:\d+\/\S*)$/.exec(line);
-      if (m) ok(m[1]!); else fail(new Error(`expected "lab: <URL>", got ${JSON.stringify(line)}`));
-    });
-    void exit.then((code) => fail(new Error(`loopscope lab ended (exit ${code}) before printing its URL: ${stderr}`)));
-  });
-  return { child, url, exit };
-}
+/** `cli/loopscope lab …` run in `dir` (the files named relative to it), serving the fresh build. */
+const startLab = (args: string[]) => startLabProcess([join(ROOT, 'cli/loopscope')], args, dir, { ...process.env, LOOPSCOPE_LAB_DIR: labDir });
 
 withChromium.describe('loopscope lab: your own files in the built lab (chromium)', () => {
   let chrome: Awaited<ReturnType<typeof launchChromium>> | undefined;

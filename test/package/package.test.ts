@@ -5,13 +5,12 @@
 // counterexample to chromium, `real --once --dry-run` against the Incus daemon, the public types under
 // Node's own module resolution, and `init controller`'s project going green with `npm test`.
 // No file of the clone is used by the installed package; the clone only drives (chromium, the cases).
-import type { ChildProcess } from 'node:child_process';
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../browser/harness';
+import { startLabProcess } from '../browser/lab-process';
 import { requires } from '../prerequisites';
 import { MODULE_CASES, runModuleCase } from '../user-controller/module-cases';
 import { install, installedVersion, installProject, tarball } from './packed';
@@ -116,22 +115,6 @@ describe('the installed CLI', () => {
   });
 });
 
-/** `loopscope lab …` from the installed package; resolves the URL it prints. */
-function startLab(args: string[], cwd: string): { child: ChildProcess; url: Promise<string>; exit: Promise<number | null> } {
-  const child = spawn(process.execPath, [bin, 'lab', ...args, '--port', '0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
-  const exit = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
-  const url = new Promise<string>((ok, fail) => {
-    createInterface({ input: child.stdout! }).once('line', (line) => {
-      const m = /^lab: (http:\/\/127\.0\.0\.1:\d+\/\S*)$/.exec(line);
-      if (m) ok(m[1]!); else fail(new Error(`expected "lab: <URL>", got ${JSON.stringify(line)}`));
-    });
-    void exit.then((code) => fail(new Error(`loopscope lab ended (exit ${code}) before printing its URL: ${stderr}`)));
-  });
-  return { child, url, exit };
-}
-
 withChromium.describe('the installed lab (chromium)', () => {
   let chrome: Awaited<ReturnType<typeof launchChromium>> | undefined;
   afterAll(async () => { await chrome?.close(); });
@@ -141,7 +124,7 @@ withChromium.describe('the installed lab (chromium)', () => {
     cpSync(join(project, 'node_modules', 'loopscope', 'examples', 'podservice'), pod, { recursive: true });
     expect(run(['check', 'check-buggy.yaml', '--out', 'cex'], pod).status).toBe(1);
     const trace = JSON.parse(readFileSync(join(pod, 'cex', 'podservice-module-buggy.one-pod.trace.json'), 'utf8')) as { frames: { phase: string; state: string }[] };
-    const lab = startLab(['cex/podservice-module-buggy.one-pod.trace.json'], pod);
+    const lab = startLabProcess([process.execPath, bin], ['cex/podservice-module-buggy.one-pod.trace.json'], pod);
     try {
       chrome = await launchChromium();
       const page = await chrome.context.newPage();
