@@ -1,9 +1,10 @@
-import { LOOP_IDS, loopById } from '../../sim/loops/registry';
+import { loopById } from '../../sim/loops/registry';
 import type { Trace } from '../../sim/trace';
 import { useT } from '../i18n/i18n';
 import { LANGUAGES } from '../i18n/messages';
 import type { Language } from '../i18n/messages';
 import { PAGE_TRACES } from '../lab/page-files';
+import { groupScenarios } from '../lab/scenarioGroups';
 import { SCENARIOS } from '../lab/scenarios';
 import { LIVE_MESSAGES } from '../live/messages';
 import type { LabUrl } from '../lab/url';
@@ -37,9 +38,10 @@ export function ScenarioBar({ url, loop, onChange, onTrace, onPageTrace, traceNa
           if (s) onChange({ loop: s.loop, scenario: s.id, seed: undefined });
         }}>
           <option value="" disabled>—</option>
-          {LOOP_IDS.map((l) => (
-            <optgroup key={l} label={l}>
-              {SCENARIOS.filter((s) => s.loop === l).map((s) => <option key={s.id} value={s.id}>{s.id}</option>)}
+          {groupScenarios(SCENARIOS).map((g) => (
+            <optgroup key={g.kind === 'loop' ? g.loop : g.kind} data-group={g.kind}
+              label={g.kind === 'talk' ? t('talkGroup') : g.kind === 'checks' ? t('checksGroup') : g.loop}>
+              {g.scenarios.map((s) => <option key={s.id} value={s.id}>{s.id}</option>)}
             </optgroup>
           ))}
         </select>
