@@ -39,8 +39,9 @@ function checkOutDir(dir: string): string {
 }
 
 /** The lab's URL parameters for the exported moment (the page keeps them in its hash). */
-function labState(loop: string, scenario: string, o: { seed?: number; policy?: string; t: number; lang: Language }): string {
+function labState(loop: string, scenario: string, o: { seed?: number; policy?: string; t: number; lang: Language; presenter: boolean }): string {
   const p = new URLSearchParams({ loop, scenario });
+  if (o.presenter) p.set('presenter', '1');
   if (o.seed !== undefined) p.set('seed', String(o.seed));
   if (o.policy) p.set('policy', o.policy);
   p.set('t', String(Math.round(o.t)));
@@ -49,10 +50,14 @@ function labState(loop: string, scenario: string, o: { seed?: number; policy?: s
 }
 
 const SHIPPED = packagePath('scenarios');
+/** With no scenario named, the talk's: a slide deck's lab, opening in presenter mode. */
+const TALK = join(SHIPPED, 'talk-lab.yaml');
 
 export interface ExportOptions { out: string; format: string; at?: string; seed?: string; policy?: string; lang: string; scale: string }
 
-export async function runExport(file: string, opts: ExportOptions): Promise<void> {
+export async function runExport(given: string | undefined, opts: ExportOptions): Promise<void> {
+  const file = given ?? TALK;
+  const presenter = given === undefined;
   // Every check first: bad input writes nothing.
   const formats = parseFormats(opts.format);
   if (!(LANGUAGES as readonly string[]).includes(opts.lang)) throw new UsageError('--lang', `expected one of ${LANGUAGES.join(', ')}, got "${opts.lang}"`);
@@ -87,7 +92,7 @@ export async function runExport(file: string, opts: ExportOptions): Promise<void
     }
   }
   if (formats.has('html')) {
-    const state = labState(entry.id, scenario.name, { ...(seed !== undefined ? { seed } : {}), ...(opts.policy ? { policy: opts.policy } : {}), t: moment, lang });
+    const state = labState(entry.id, scenario.name, { ...(seed !== undefined ? { seed } : {}), ...(opts.policy ? { policy: opts.policy } : {}), t: moment, lang, presenter });
     // A scenario the lab does not ship travels inside the page (same name and text as the file).
     const text = readFileSync(file, 'utf8');
     const shipped = join(SHIPPED, basename(file));
