@@ -129,6 +129,10 @@ function fromAddr(addr: string, name: string | undefined, configDir: string, env
   const url = normaliseRemoteUrl(addr);
   const cert = readPem(join(configDir, 'client.crt'), 'certificate');
   const key = readPem(join(configDir, 'client.key'), 'key');
+  // One without the other sends no client certificate: the server would answer "not trusted",
+  // hiding that a file is missing.
+  if (cert && !key) throw new InputError(join(configDir, 'client.key'), '', `file not found (expected the private key of ${join(configDir, 'client.crt')}: a client certificate is not sent without its key)`);
+  if (key && !cert) throw new InputError(join(configDir, 'client.crt'), '', `file not found (expected the client certificate of ${join(configDir, 'client.key')}: a key is not sent without its certificate)`);
   const ca = name ? readPem(join(configDir, 'servercerts', `${name}.crt`), 'certificate') : undefined;
   return { url, ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(ca ? { ca } : {}) };
 }

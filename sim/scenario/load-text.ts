@@ -1,4 +1,5 @@
-import { parseDocument } from 'yaml';
+import type { Document } from 'yaml';
+import { isAlias, isCollection, isMap, isNode, isScalar, parseDocument, visit } from 'yaml';
 import { InputError, InputErrors } from './errors';
 
 /**
@@ -22,15 +23,40 @@ function aliasLine(text: string, name?: string): number | undefined {
   return m ? lineOf(text, m.index + m[1]!.length) : undefined;
 }
 
+/**
+ * The first mapping key that is not a scalar of text or number (`? [a, b]`, `? {a: 1}`, an alias to
+ * either, `? !!binary …`): plain data has string keys only, and the yaml library would stringify
+ * such a key with a warning.
+ */
+function nonTextKey(doc: Document): { offset: number; what: string } | undefined {
+  let found: { offset: number; what: string } | undefined;
+  visit(doc, {
+    Pair(_, pair) {
+      const key = pair.key;
+      const node = isAlias(key) ? key.resolve(doc) : key;
+      const what = isCollection(node) ? (isMap(node) ? 'a mapping' : 'a list')
+        : isScalar(node) && node.value !== null && typeof node.value === 'object' ? 'binary data' : undefined;
+      if (what === undefined) return undefined;
+      found = { offset: isNode(key) ? key.range?.[0] ?? 0 : 0, what };
+      return visit.BREAK;
+    },
+  });
+  return found;
+}
+
 /** YAML text → plain data; malformed YAML is an InputError naming the line and column. */
 export function parseYamlText(file: string, text: string): unknown {
-  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
+  // logLevel error: the library's warnings go to process.emitWarning (stderr); what they warn of is
+  // refused here instead, as one line.
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, logLevel: 'error' });
   if (doc.errors.length) {
     throw new InputErrors(doc.errors.map((e) => {
       const pos = e.linePos?.[0];
       return new InputError(file, pos ? `line ${pos.line}, column ${pos.col}` : '', `malformed YAML: ${e.message.split('\n')[0]}`);
     }));
   }
+  const key = nonTextKey(doc);
+  if (key) throw new InputError(file, `line ${lineOf(text, key.offset)}`, `expected a mapping key of plain text, got ${key.what} as a key`);
   let data: unknown;
   try {
     data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
