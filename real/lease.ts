@@ -209,8 +209,8 @@ export class LeaderElector {
     // Checked again after the read and before any write: a release that began meanwhile may have
     // landed already, and this read may be of the released lease, free for anyone to take.
     if (this.releasing) return false;
-    this.mayHold = true;
     if (!current) {
+      this.mayHold = true;
       if (!(await this.lock.create(mine, timeoutMs))) return false;
       this.observe(mine, start);
       this.renewedAt = start;
@@ -223,6 +223,7 @@ export class LeaderElector {
     const next: LeaseRecord = iAmHolder
       ? { ...mine, acquireTime: old.acquireTime, transitions: old.transitions }
       : { ...mine, transitions: old.transitions + 1 };
+    this.mayHold = true;
     if (!(await this.lock.update(next, current, timeoutMs))) return false;
     this.observe(next, start);
     // Counted from before the read: the standby's clock started no earlier than our write.

@@ -128,9 +128,16 @@ describe('leader lease: release while an attempt of this holder is in flight', (
     expect(lock.record.holder).toBe('other');
   });
 
-  it('a copy that never tried to take the lease releases without a request', async () => {
+  it('a copy that never wrote the lease releases without a request', async () => {
     const lock = new MemoryLock();
     lock.holdNextRead = () => Promise.reject(new Error('release read the lock'));
     expect(await elector(lock).release()).toBe(true);
+    // A standby that only ever saw another copy's live lease.
+    const standby = elector(lock);
+    lock.record = { holder: 'other', leaseDurationSeconds: 3, acquireTime: '', renewTime: '', transitions: 0 };
+    expect(await standby.tryAcquireOrRenew()).toBe(false);
+    lock.holdNextRead = () => Promise.reject(new Error('release read the lock'));
+    expect(await standby.release()).toBe(true);
+    expect(lock.writes).toEqual([]);
   });
 });
