@@ -132,6 +132,8 @@ describe('leader lease: release while an attempt of this holder is in flight', (
     const lock = new MemoryLock();
     lock.holdNextRead = () => Promise.reject(new Error('release read the lock'));
     expect(await elector(lock).release()).toBe(true);
+    expect(lock.holdNextRead).toBeDefined(); // never consumed: the release read nothing
+    lock.holdNextRead = undefined;
     // A standby that only ever saw another copy's live lease.
     const standby = elector(lock);
     lock.record = { holder: 'other', leaseDurationSeconds: 3, acquireTime: '', renewTime: '', transitions: 0 };
