@@ -106,6 +106,15 @@ const PROBLEMS = `(() => {
   return { problems, pods: pods.length };
 })()`;
 
+/** The editor's buttons that are not wholly inside its scrolling panel and the window. Runs in the page. */
+const EDITOR_BUTTONS = `(() => {
+  const panel = document.querySelector('.side-actions').getBoundingClientRect();
+  return [...document.querySelectorAll('[data-testid="config-editor"] button')].filter((b) => {
+    const r = b.getBoundingClientRect();
+    return !(r.top >= panel.top - 1 && r.bottom <= Math.min(panel.bottom, window.innerHeight) + 1 && r.left >= panel.left - 1 && r.right <= panel.right + 1);
+  }).map((b) => 'editor: button "' + b.textContent.trim() + '" is cut or out of view');
+})()`;
+
 withChromium.describe('presenter mode on a projector (chromium)', () => {
   const lab = useLabPage();
   // The first page of a cold dev server transforms the whole lab: opened once before the timed cases.
@@ -134,6 +143,14 @@ withChromium.describe('presenter mode on a projector (chromium)', () => {
           await lab.page.screenshot({ path: join(SHOTS, `${scenario}-${width}x${height}-${when}.png`) });
           if (loop === 'incus-hpa' && when === 'later') expect(seen.pods, `${scenario}: pods drawn`).toBeGreaterThan(scenario === 'bench-200-pods' ? 100 : 1);
           found.push(...seen.problems.map((p) => `${when}: ${p}`));
+        }
+        // The editor's tab, opened: its buttons (Apply) are on screen, not scrolled out of its panel.
+        const editorTab = lab.page.getByTestId('tab-editor');
+        if (await editorTab.count()) {
+          await editorTab.click();
+          await lab.page.getByTestId('config-editor').waitFor();
+          found.push(...((await lab.page.evaluate(EDITOR_BUTTONS)) as string[]));
+          await lab.page.screenshot({ path: join(SHOTS, `${scenario}-${width}x${height}-editor.png`) });
         }
         expect(found, `${scenario} at ${width}×${height}`).toEqual([]);
       }, 120_000);
