@@ -172,6 +172,8 @@ async function runLoop(opts: RunOpts): Promise<void> {
   try {
     await r.start();
   } catch (e) {
+    // A signal during adoption aborts its requests: shutdown() releases the lease and exits 0.
+    if (stopping) return;
     if (e instanceof IncusError) { log.message('error', `adopting owned pods failed: ${shortenValues(e.message, 240)}`); return finish(1); }
     throw e;
   }

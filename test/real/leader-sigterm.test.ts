@@ -13,7 +13,7 @@ import { readLease } from '../../real/lease';
 import { connectForSuite, startCli, uniqueHpa, waitUntil, withIncus } from './real-helpers';
 
 const RUNS = 30;
-const STANDBYS = 2;
+const STANDBYS = 4;
 const TAKEOVER_MS = 2_000;
 const hpa = uniqueHpa('ls');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-leader-sigterm-'));
@@ -51,12 +51,17 @@ withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease e
     let leader = takeLeader(await waitUntil('a first copy leads', leaderAmong, 90_000, 20));
     const left: string[] = [];
     const takeovers: number[] = [];
+    /** Per run: ms waiting for a standby + ms from SIGTERM to exit (where the test's time goes). */
+    const phases: string[] = [];
     for (let run = 1; run <= RUNS; run++) {
       // A standby that has read the lease is there to take over (a process start costs seconds).
+      const t0 = Date.now();
       await waitUntil(`a standby for run ${run}`, async () => waiting.some((c) => c.out.stderr.includes('standby: HPA')), 90_000, 20);
+      const signalledAt = Date.now();
       leader.child.kill('SIGTERM');
       const exit = await leader.done;
       const exitedAt = Date.now();
+      phases.push(`${signalledAt - t0}+${exitedAt - signalledAt}`);
       expect(exit.code, `run ${run}: exit code (stderr: ${exit.stderr})`).toBe(0);
       const after = await readLease(client, hpa.name);
       if (pidOf(after?.holder) === leader.child.pid) left.push(`run ${run}: still held by the exited copy ${after?.holder}`);
@@ -69,7 +74,8 @@ withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease e
     for (const c of [leader, ...waiting]) c.child.kill('SIGTERM');
     for (const c of [leader, ...waiting]) expect((await c.done).code).toBe(0);
     expect((await readLease(client, hpa.name))?.holder ?? '').toBe('');
-    expect(left, `takeover times (ms): ${takeovers.join(', ')}`).toEqual([]);
+    expect(left, `takeover times (ms): ${takeovers.join(', ')}; standby wait + exit (ms): ${phases.join(', ')}`).toEqual([]);
     expect(takeovers).toHaveLength(RUNS);
+    console.log(`leader-sigterm: takeovers (ms) ${takeovers.join(', ')}; standby wait + exit (ms) ${phases.join(', ')}`);
   }, 300_000);
 });
