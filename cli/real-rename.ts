@@ -157,7 +157,9 @@ If-Match on the read that found it the old name's: a concurrent change is read a
 overwritten; an instance the old name does not own is never written. Refused while a loop of either
 name runs (its lease is renewed; a loop run with --no-leader-elect takes no lease and cannot be
 seen: stop it first) or when the new name owns pods of its own. Safe to run again after
-an interruption: pods already moved are marked (${RENAMED_FROM_KEY}) and skipped.
+an interruption: pods already moved are marked (${RENAMED_FROM_KEY}) and skipped, and the
+leases of a rename of this host that was killed (its process gone) are taken, or released when
+nothing is left to re-key, at once.
 Afterwards: edit name: in hpa.yaml and start the loop; it adopts the pods.
 
 Exit codes: 0 renamed (or nothing to do), 1 refused, interrupted or Incus failed, 2 bad input.`)
