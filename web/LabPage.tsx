@@ -49,7 +49,8 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
   const [speed, setSpeed] = useState(10);
   const [diagramOnly, setDiagramOnly] = useState(false);
   const [chartView, setChartView] = useState<ChartView>(presenter ? 'follow' : 'whole');
-  // undefined: the first tab; 'folded': none (the world alone).
+  // undefined: the first tab, with what room the world leaves; chosen: that tab, with room kept for it (styles.css);
+  // 'folded': none (the world alone). Clicking the open tab gives it room the first time, folds it the second.
   const [tab, setTab] = useState<SideTab | 'folded' | undefined>(undefined);
   const screen = useFullscreen();
   const views = viewsFor(session.loop);
@@ -113,7 +114,7 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
             view={chartView} onView={setChartView} diagramOnly={diagramOnly} onDiagramOnly={() => setDiagramOnly((d) => !d)} />}
         </PanelBoundary>
         {!diagramOnly && (
-          <div className="lab-side">
+          <div className="lab-side" data-tab-chosen={presenter && tab !== undefined && tab !== 'folded'}>
             <ViewBoundary loop={session.loop} index={session.index}>
               <views.World session={session} frame={frame} />
             </ViewBoundary>
@@ -121,7 +122,7 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
               <div className="side-tabs" role="tablist" title={`${t('tabsTitle')}`}>
                 {tabs.map((which) => (
                   <button key={which} role="tab" data-testid={`tab-${which}`} aria-selected={open === which}
-                    onClick={() => setTab(open === which ? 'folded' : which)}>{t(TAB_LABEL[which])}</button>
+                    onClick={() => setTab(open === which && tab !== undefined ? 'folded' : which)}>{t(TAB_LABEL[which])}</button>
                 ))}
               </div>
             )}
