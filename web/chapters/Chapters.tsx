@@ -45,7 +45,13 @@ export function Chapters({ session, linked }: ChaptersProps) {
   const nav = useRef<HTMLElement>(null);
   const index = session.index;
   useEffect(() => {
-    nav.current?.querySelector('[data-current="true"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const row = nav.current;
+    const current = row?.querySelector('[data-current="true"]');
+    // Only the row scrolls (scrollIntoView would scroll the page too, under the presenter's pointer).
+    if (!row || !current || row.scrollWidth <= row.clientWidth) return;
+    const box = row.getBoundingClientRect();
+    const at = current.getBoundingClientRect();
+    if (at.left < box.left || at.right > box.right) row.scrollLeft += at.left - box.left - 8;
   }, [index]);
 
   const moments = declaredMoments(session);
