@@ -1,6 +1,7 @@
 // Presenter mode on a projector: at 1280×720 and 1920×1080 every loop's world panel shows its whole
 // picture (nothing cut by the panel or by an overflow inside it), the HPA draws each pod's bar and
-// threshold line, nothing spills out of the window, and no text is smaller than 12 px.
+// threshold line, nothing spills out of the window, the controls and the chapters keep to one line, and no
+// text is smaller than 12 px.
 //
 // The list is capped on purpose: each case opens the lab once (at a later frame, then Reset for the start)
 // at two sizes, and on a loaded 2-core machine a page costs seconds. One scenario per loop — the one the talk's tour
@@ -51,6 +52,11 @@ const PROBLEMS = `(() => {
     if (!shown(e)) continue;
     const r = e.getBoundingClientRect();
     if (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1) problems.push(name(e) + ' spills out of the window: ' + [r.left, r.top, r.right, r.bottom].map(Math.round).join(','));
+  }
+  // The presenter's controls on one line, the chapters on one row.
+  for (const sel of ['.lab-bar > *', '.chapters > *']) {
+    const tops = [...document.querySelectorAll(sel)].filter(shown).map((e) => { const r = e.getBoundingClientRect(); return (r.top + r.bottom) / 2; });
+    if (tops.length && Math.max(...tops) - Math.min(...tops) > 8) problems.push(sel.split(' ')[0] + ' wraps onto more than one line');
   }
   const world = document.querySelector('[data-testid="world"]');
   if (!world) return { problems: [...problems, 'no world panel'], pods: 0 };
