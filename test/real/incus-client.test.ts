@@ -217,8 +217,12 @@ withIncus.describe('IncusClient against the real daemon', () => {
 
   it('a failing operation (start that cannot succeed) rejects with IncusOperationError and the server err', async () => {
     const name = `${RUN}-fail`;
-    // A 1 MiB memory limit makes LXC's start fail; the wait answers HTTP 200 with an error envelope.
-    await client.createInstance({ name, source: { type: 'image', alias: IMAGE }, config: { 'limits.memory': '1MiB' } });
+    // A disk device whose source folder is gone by the start: Incus accepts the device (the folder exists
+    // then) and fails the start's own validation inside the operation, so the wait answers HTTP 200 with an
+    // error envelope. (A 1 MiB memory limit did this only where the daemon's cgroups enforce memory.)
+    const source = mkdtempSync(join(tmpdir(), 'loopscope-gone-'));
+    await client.createInstance({ name, source: { type: 'image', alias: IMAGE }, devices: { gone: { type: 'disk', source, path: '/mnt' } } });
+    rmSync(source, { recursive: true });
     const err = await rejection(client.updateInstanceState(name, { action: 'start', timeout: 30 }));
     expect(err).toBeInstanceOf(IncusOperationError);
     expect((err as IncusOperationError).serverMessage).toMatch(/\S/);
