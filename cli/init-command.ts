@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import { packagePath, VERSION } from './package-root';
+import { MANIFEST, packagePath, VERSION } from './package-root';
 import { UsageError } from './usage';
 
 /**
@@ -14,8 +14,7 @@ import { UsageError } from './usage';
 
 /** The vitest (and Node types) the project's own tests use: the ones loopscope's emitted tests are written for. */
 function devRange(name: 'vitest' | '@types/node'): string {
-  const manifest = JSON.parse(readFileSync(packagePath('package.json'), 'utf8')) as { devDependencies?: Record<string, string> };
-  const range = manifest.devDependencies?.[name];
+  const range = MANIFEST.devDependencies?.[name];
   if (range === undefined) throw new Error(`loopscope's package.json names no ${name}`);
   return range;
 }

@@ -4,7 +4,7 @@
 // Without them (a newcomer's `npm test`) the tarball is packed here from a copy of the working tree
 // — never in the clone, whose dist/ other suites may be reading — and installed preferring the cache.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -47,5 +47,4 @@ export function install(dir: string, specs: string[]): void {
   const mode = process.env.LOOPSCOPE_NPM_OFFLINE === '1' ? '--offline' : '--prefer-offline';
   const r = spawnSync('npm', ['install', mode, '--no-audit', '--no-fund', ...specs], { cwd: dir, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`npm install ${mode} ${specs.join(' ')} failed in ${dir}:\n${r.stderr.split('\n').filter((l) => /error/.test(l)).join('\n')}`);
-  readdirSync(join(dir, 'node_modules', '.bin'));
 }
