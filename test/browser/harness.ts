@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
-import { createServer } from 'vite';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
+import type { LabServer } from '../../cli/lab/serve';
+import { startLabServer } from '../../cli/lab/serve';
 import { CHROMIUM, prerequisite, requires } from '../prerequisites';
 
 export { CHROMIUM };
@@ -27,18 +27,11 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
-/** A Vite dev server on 127.0.0.1 (a free port) with the project's vite.config.ts. */
-export async function startLab(): Promise<{ server: ViteDevServer; url: string }> {
-  const server = await createServer({
-    configFile: join(ROOT, 'vite.config.ts'),
-    root: join(ROOT, 'web'),
-    logLevel: 'error',
-    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false, watch: null },
-  });
-  await server.listen();
-  const address = server.httpServer?.address();
-  if (!address || typeof address === 'string') throw new Error('vite did not report a TCP address');
-  return { server, url: `http://127.0.0.1:${address.port}/` };
+/** The lab the browser project built once (build-lab.ts), served as `loopscope lab` serves it, on
+ * 127.0.0.1 at a free port. */
+export async function startLab(): Promise<{ server: LabServer; url: string }> {
+  const server = await startLabServer({ labDir: inject('labDir'), host: '127.0.0.1', port: 0, embedded: '' });
+  return { server, url: `http://127.0.0.1:${server.port}/` };
 }
 
 /** Chromium with a fresh profile, so no extension or cache can change what a test sees. */
@@ -71,12 +64,12 @@ export function offsite(requests: string[]): string[] {
   });
 }
 
-/** A lab dev server and a chromium page for one test file (inside a `withChromium` suite): started
+/** A lab server and a chromium page for one test file (inside a `withChromium` suite): started
  * before its tests, closed after them. Fields are filled in by beforeAll. */
 export interface LabPage { page: Page; base: string; seen: { requests: string[]; errors: string[] } }
 export function useLabPage(): LabPage {
   const lab = {} as LabPage;
-  let server: ViteDevServer | undefined;
+  let server: LabServer | undefined;
   let chrome: Awaited<ReturnType<typeof launchChromium>> | undefined;
   beforeAll(async () => {
     ({ server, url: lab.base } = await startLab());

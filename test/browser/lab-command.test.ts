@@ -1,5 +1,5 @@
-// `loopscope lab <scenario.yaml> <counterexample.json>` end to end: the lab built (vite, into a temp
-// folder: the test sees the sources as they are, never a stale dist/lab, and writes no tracked file),
+// `loopscope lab <scenario.yaml> <counterexample.json>` end to end: the lab the browser project built
+// (build-lab.ts, a temp folder: the test sees the sources as they are, never a stale dist/lab),
 // served by the command as a process, opened in chromium at the URL it prints. The counterexample
 // `loopscope check --out` wrote opens at its first frame and steps; the user's scenario is listed
 // beside the shipped ones and runs; presenter mode and the language reach the page; nothing is
@@ -9,21 +9,19 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { build } from 'vite';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type { Trace } from '../../sim/trace';
 import { clock } from '../../web/lab/format';
 import { launchChromium, offsite, ROOT, watch, withChromium } from './harness';
 import { startLabProcess } from './lab-process';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-lab-browser-'));
-const labDir = join(dir, 'lab');
 /** A scenario the lab does not ship (a renamed copy of a shipped one), with text that would end a script element. */
 const SCENARIO = 'my-flapping';
 const HOSTILE = '</script><script>window.__pwned = 1</script>';
 
 /** `cli/loopscope lab …` run in `dir` (the files named relative to it), serving the fresh build. */
-const startLab = (args: string[]) => startLabProcess([join(ROOT, 'cli/loopscope')], args, dir, { ...process.env, LOOPSCOPE_LAB_DIR: labDir });
+const startLab = (args: string[]) => startLabProcess([join(ROOT, 'cli/loopscope')], args, dir, { ...process.env, LOOPSCOPE_LAB_DIR: inject('labDir') });
 
 withChromium.describe('loopscope lab: your own files in the built lab (chromium)', () => {
   let chrome: Awaited<ReturnType<typeof launchChromium>> | undefined;
@@ -34,8 +32,6 @@ withChromium.describe('loopscope lab: your own files in the built lab (chromium)
   const text = (id: string) => page.getByTestId(id).first().innerText();
 
   beforeAll(async () => {
-    // The lab as `npm run build` builds it (the project's vite config), into the temp folder.
-    await build({ configFile: join(ROOT, 'vite.config.ts'), root: join(ROOT, 'web'), logLevel: 'error', build: { outDir: labDir, emptyOutDir: true } });
     // The counterexample, written as a user would: `loopscope check … --out` (exit 1: the property is violated).
     const check = spawnSync(join(ROOT, 'cli/loopscope'), ['check', join(ROOT, 'examples/podservice/check-buggy.yaml'), '--out', join(dir, 'cex')], { encoding: 'utf8' });
     expect(check.status, check.stderr).toBe(1);

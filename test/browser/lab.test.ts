@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { parse } from 'yaml';
-import type { ViteDevServer } from 'vite';
+import type { LabServer } from '../../cli/lab/serve';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { LOOPS, runnerFor } from '../../sim/loops/index';
 import { galleryPath, launchChromium, offsite, ROOT, startLab, watch, withChromium } from './harness';
@@ -20,7 +20,7 @@ function scenarioPerLoop(): { loop: string; id: string }[] {
 }
 
 withChromium.describe('web lab in chromium', () => {
-  let server: ViteDevServer;
+  let server: LabServer;
   let base: string;
   let chrome: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;

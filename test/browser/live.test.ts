@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import type { ViteDevServer } from 'vite';
+import type { LabServer } from '../../cli/lab/serve';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { IncusClient } from '../../real/incus';
 import type { LiveRun } from '../real/live-run';
@@ -19,7 +19,7 @@ const hpa = uniqueHpa('bl');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-browser-live-'));
 
 withChromiumAndIncus.describe('live mode in the lab (chromium + real Incus)', () => {
-  let server: ViteDevServer;
+  let server: LabServer;
   let base: string;
   let chrome: Awaited<ReturnType<typeof launchChromium>>;
   let page: Page;
