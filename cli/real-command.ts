@@ -166,20 +166,22 @@ async function runLoop(opts: RunOpts): Promise<void> {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
   if (leader) {
-    if (!(await leader.waitToLead())) return; // a signal while standing by: shutdown() finishes
+    // A signal while standing by: shutdown() releases and exits. Awaited, not returned from: main exits
+    // once this function returns, and would cut the release short.
+    if (!(await leader.waitToLead())) return stopping;
     leader.keepLeading((why) => { r.abortNow(`lost the lease: ${why}`); void finish(1); });
   }
   try {
     await r.start();
   } catch (e) {
-    // A signal during adoption aborts its requests: shutdown() releases the lease and exits 0.
-    if (stopping) return;
+    // A signal during adoption aborts its requests: shutdown() releases the lease and exits 0 (awaited, as above).
+    if (stopping) return stopping;
     if (e instanceof IncusError) { log.message('error', `adopting owned pods failed: ${shortenValues(e.message, 240)}`); return finish(1); }
     throw e;
   }
   if (opts.once) {
     const outcome = await r.runOnce();
-    if (stopping) return;
+    if (stopping) return stopping;
     await r.stop();
     await leader?.release();
     if (outcome === 'error') log.message('error', `the period ended in an error: ${r.context?.lastError ?? 'unknown'}`);

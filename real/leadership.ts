@@ -1,6 +1,6 @@
 // How `loopscope real` uses the lease (lease.ts): wait as a standby and say so, lead, keep renewing,
 // stop acting at once when renewal fails, release on a clean exit so a standby takes over at once.
-import type { IncusClient } from './incus';
+import { IncusClient } from './incus';
 import type { ElectorOptions } from './lease';
 import { LeaderElector } from './lease';
 
@@ -8,9 +8,17 @@ export class Leadership {
   readonly elector: LeaderElector;
   private readonly abort = new AbortController();
   private standbySaid = false;
+  /**
+   * The lease's own connections to the daemon, as kube-controller-manager gives leader election a
+   * client of its own (its "leader-election" client): a renewal never queues behind the loop's
+   * requests, and the loop's aborted requests (a signal during adoption) never leave the release
+   * waiting on a connection they broke — seen with undici 7: a PUT on such a pool that never ends.
+   */
+  private readonly leaseClient: IncusClient;
 
   constructor(client: IncusClient, hpa: string, private readonly log: (line: string) => void, options: ElectorOptions = {}) {
-    this.elector = new LeaderElector(client, hpa, {
+    this.leaseClient = new IncusClient({ ...client.connection, connections: 2 });
+    this.elector = new LeaderElector(this.leaseClient, hpa, {
       ...options,
       onNewLeader: (holder) => {
         if (holder && holder !== this.elector.identity) {
@@ -46,6 +54,7 @@ export class Leadership {
   /** Stop waiting/renewing and give the lease up (a standby may start at once). */
   async release(): Promise<void> {
     this.abort.abort();
-    await this.elector.release();
+    if (!(await this.elector.release())) this.log(`lease: not released; a standby takes over within ${this.elector.leaseDurationMs / 1000} s`);
+    await this.leaseClient.close();
   }
 }

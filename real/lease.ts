@@ -315,9 +315,10 @@ export class LeaderElector {
           this.observe(released, this.now());
           return true;
         }
-        if (this.now() >= deadline) return false;
+        if (this.now() >= deadline) { this.options.onAttemptFailed?.('release: the lease kept changing until the renew deadline'); return false; }
       }
-    } catch {
+    } catch (err) {
+      this.options.onAttemptFailed?.(`release: ${err instanceof Error ? err.message : String(err)}`);
       return false;
     }
   }

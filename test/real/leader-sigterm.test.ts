@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import type { IncusClient } from '../../real/incus';
 import { readLease } from '../../real/lease';
-import { connectForSuite, startCli, uniqueHpa, waitUntil, withIncus } from './real-helpers';
+import { connectForSuite, deleteLease, startCli, uniqueHpa, waitUntil, withIncus } from './real-helpers';
 
 const RUNS = 30;
 const STANDBYS = 4;
@@ -22,6 +22,8 @@ const timings = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-pe
 type Copy = ReturnType<typeof startCli>;
 /** The process id in a loop's holder identity (`host_pid_hex`, real/lease.ts defaultIdentity). */
 const pidOf = (holder: string | undefined) => Number(/_(\d+)_[0-9a-f]+$/.exec(holder ?? '')?.[1] ?? NaN);
+/** A copy's state for a failure message: pid, exit, the end of what it printed. */
+const describe = (c: Copy) => `pid ${c.child.pid} exit ${c.child.exitCode ?? c.child.signalCode ?? 'running'}: ${c.out.stderr.trim().split('\n').slice(-4).join(' / ')}`;
 
 withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease every time', () => {
   let client!: IncusClient;
@@ -65,7 +67,10 @@ withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease e
       expect(exit.code, `run ${run}: exit code (stderr: ${exit.stderr})`).toBe(0);
       const after = await readLease(client, hpa.name);
       if (pidOf(after?.holder) === leader.child.pid) left.push(`run ${run}: still held by the exited copy ${after?.holder}`);
-      const next = await waitUntil(`run ${run}: a standby leads`, leaderAmong, 15_000, 20);
+      const next = await waitUntil(`run ${run}: a standby leads`, leaderAmong, 15_000, 20).catch(async (err: unknown) => {
+        throw new Error(`${err instanceof Error ? err.message : String(err)}; lease: ${JSON.stringify(await readLease(client, hpa.name))}; `
+          + `standbys: ${waiting.map(describe).join(' | ')}; the exited leader ${describe(leader)}`);
+      });
       const ms = Date.now() - exitedAt;
       takeovers.push(ms);
       if (ms > TAKEOVER_MS) left.push(`run ${run}: the next copy led ${ms} ms after the exit`);
@@ -81,5 +86,31 @@ withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease e
     expect(left, `takeover times (ms): ${takeovers.join(', ')}; standby wait + exit (ms): ${phases.join(', ')}`).toEqual([]);
     expect(takeovers).toHaveLength(RUNS);
     console.log(`leader-sigterm: takeovers (ms) ${takeovers.join(', ')}; standby wait + exit (ms) ${phases.join(', ')}`);
+  }, 300_000);
+
+  // The moment a copy takes the lease it starts adopting; a SIGTERM then aborts adoption's requests.
+  // The release must still land before the process exits (it once did not: the command returned
+  // while the release was in flight, and the release's PUT could hang on the pool those aborted
+  // requests had used).
+  it('SIGTERM the moment a copy leads (adoption in flight), 12 times: exit 0 and the lease released each time', async () => {
+    const cfg = join(dir, 'hpa-at-once.yaml');
+    const at = uniqueHpa('lr');
+    writeFileSync(cfg, `HPA: { minPods: 0, maxPods: 1 }\nname: ${at.name}\nnamePrefix: ${at.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
+    const held: string[] = [];
+    try {
+      for (let i = 1; i <= 12; i++) {
+        const c = startCli(['real', '--config', cfg, ...timings]);
+        copies.push(c);
+        await waitUntil(`copy ${i} leads`, async () => pidOf((await readLease(client, at.name))?.holder) === c.child.pid, 60_000, 5);
+        c.child.kill('SIGTERM');
+        const exit = await c.done;
+        expect(exit.code, `copy ${i}: exit code (stderr: ${exit.stderr})`).toBe(0);
+        const holder = (await readLease(client, at.name))?.holder ?? '';
+        if (holder !== '') held.push(`copy ${i}: still held by ${holder} (stderr: ${exit.stderr.trim().split('\n').join(' / ')})`);
+      }
+    } finally {
+      await deleteLease(client, at.name);
+    }
+    expect(held).toEqual([]);
   }, 300_000);
 });
