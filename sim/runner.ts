@@ -56,6 +56,8 @@ export class Runner<W, F, C> {
   get config(): C { return this.state.config; }
   get phase(): Phase { return phaseOf(this.state.snapshot.tags); }
   get stateValue(): string { return dottedState(this.state.snapshot.value); }
+  /** The stepper's state now (immutable: steps make new ones), for a canonical key (sim/check). */
+  get stepState(): Readonly<StepState<W, C>> { return this.state; }
 
   /** When the next thing happens (a timeline entry, a delayed event, an operation's end). */
   get nextEventAt(): number | undefined {

@@ -72,7 +72,7 @@ export function prepareCheck(entry: LoopEntry, scenario: LoadedScenario, options
   const binding: LoopBinding<unknown, unknown, unknown> = entry.binding;
   const replayInput = {
     binding, scenario: scenario.name, seed: scenario.seed, ...(policy ? { policy } : {}), config, world: scenario.world,
-    alphabet: scenario.timeline,
+    alphabet: scenario.timeline, key: check.canonicalizer({ config, world: scenario.world }, alphabet),
   };
   return { check, config, ...(policy ? { policy } : {}), alphabet, properties, promises, replayInput };
 }

@@ -1,6 +1,7 @@
 import type { LoopBinding } from '../model';
 import { Runner } from '../runner';
 import type { TimelineEntry } from '../runner';
+import type { StepState } from '../step';
 import type { Trace } from '../trace';
 import type { PathStep } from './explorer';
 import type { CheckProperty, CheckView } from './model';
@@ -13,6 +14,28 @@ export interface ReplayInput<W, F, C> {
   config: C;
   world: W;
   alphabet: readonly TimelineEntry<F, C>[];
+  /** The explorer's canonical key of a state (times relative to now): equal keys, equal futures. */
+  key: (state: StepState<W, C>) => string;
+}
+
+/**
+ * The environment stops: the loop runs on alone up to `horizon`, `onState` called after each step.
+ * Quiet steps are deterministic, so once a state's canonical key repeats the run only goes round
+ * that cycle for ever: it ends there, however far the horizon (a backoff of days would otherwise
+ * be stepped period by period). Returns the frame where the repeating part begins, if it does.
+ */
+export function runQuiet<W, F, C>(
+  runner: Runner<W, F, C>, key: ReplayInput<W, F, C>['key'], horizon: number, onState: () => void,
+): { cycleFrame?: number } {
+  const seen = new Map<string, number>([[key(runner.stepState), runner.frames.length - 1]]);
+  while (runner.nextEventAt !== undefined && runner.nextEventAt <= horizon && runner.processNext()) {
+    onState();
+    const k = key(runner.stepState);
+    const at = seen.get(k);
+    if (at !== undefined) return { cycleFrame: at };
+    seen.set(k, runner.frames.length - 1);
+  }
+  return {};
 }
 
 /**
@@ -69,12 +92,13 @@ export function counterexampleTrace<W, F, C>(
     const horizon = runner.t + (settleMs !== undefined && Number.isFinite(settleMs) ? settleMs : bound + bound / 2);
     let lastFailing = fails ? pathFrames - 1 : -1;
     let lastFailingT = runner.t;
-    while (runner.nextEventAt !== undefined && runner.nextEventAt <= horizon && runner.processNext()) {
+    const { cycleFrame } = runQuiet(runner, input.key, horizon, () => {
       if (!property.holds(viewOf(runner))) { lastFailing = runner.frames.length - 1; lastFailingT = runner.t; }
-    }
+    });
     mark(pathFrames - 1, `environment stops here; ${property.name} must hold within ${property.within ?? ''}`);
     const late = (lastFailingT - (runner.frames[pathFrames - 1]?.t ?? 0)) / 1000;
-    mark(lastFailing, `✗ ${property.name}: still failing ${late}s after the environment stopped`);
+    const forEver = cycleFrame !== undefined && lastFailing > cycleFrame;
+    mark(lastFailing, `✗ ${property.name}: still failing ${late}s after the environment stopped${forEver ? `; from frame ${cycleFrame + 2} the run repeats, so it fails for ever` : ''}`);
   }
   const trace = runner.trace();
   return { ...trace, scenario: `${trace.scenario} · counterexample: ${property.name}` };

@@ -1,7 +1,7 @@
 import { formatTimeline } from '../format';
 import { loadScenario } from '../loops';
 import { prepareCheck } from './check';
-import { replay, viewOf } from './counterexample';
+import { replay, runQuiet, viewOf } from './counterexample';
 import type { PathStep } from './explorer';
 import { LassoMismatch, lassoTrace } from './lasso-trace';
 import { isLiveness } from './model';
@@ -34,7 +34,8 @@ const seconds = (ms: number) => `${ms / 1000}s`;
  * Replays a counterexample's path through the real Runner against the scenario file as it is
  * now and checks the property along it: an always-property in every state of the path; an
  * eventually-property must hold within its bound K after the path (the environment stops there)
- * and stay so — a replay cannot look forever, so "stays" is checked up to 2K.
+ * and stay so — "stays" is checked up to 2K, or for ever when the quiet run comes round to a state
+ * it was in (it then repeats that cycle).
  */
 export function replayProperty(spec: ReplaySpec): ReplayResult {
   const { entry, scenario } = loadScenario(spec.scenario);
@@ -75,11 +76,15 @@ export function replayProperty(spec: ReplaySpec): ReplayResult {
   const stopped = runner.t;
   const bound = property.withinMs ?? 0;
   let lastFailing = property.holds(viewOf(runner)) ? undefined : runner.t;
-  while (runner.nextEventAt !== undefined && runner.nextEventAt <= stopped + 2 * bound && runner.processNext()) {
+  const { cycleFrame } = runQuiet(runner, prepared.replayInput.key, stopped + 2 * bound, () => {
     if (!property.holds(viewOf(runner))) lastFailing = runner.t;
-  }
-  if (lastFailing !== undefined && lastFailing - stopped > bound) {
-    failures.push(`${property.name} still fails at t = ${seconds(lastFailing)}, ${seconds(lastFailing - stopped)} after the environment stopped; it must hold within ${property.within ?? seconds(bound)} and stay so (checked up to ${seconds(2 * bound)})`);
+  });
+  // Ended on a cycle where it still fails: it fails for ever, past any bound.
+  const cycleAt = cycleFrame === undefined ? undefined : runner.frames[cycleFrame]?.t;
+  const forEver = cycleAt !== undefined && lastFailing !== undefined && lastFailing >= cycleAt;
+  if (lastFailing !== undefined && (forEver || lastFailing - stopped > bound)) {
+    const checked = forEver ? `for ever: from t = ${seconds(cycleAt)} the run repeats a cycle on which it fails` : `checked up to ${seconds(2 * bound)}`;
+    failures.push(`${property.name} still fails at t = ${seconds(lastFailing)}, ${seconds(lastFailing - stopped)} after the environment stopped; it must hold within ${property.within ?? seconds(bound)} and stay so (${checked})`);
   }
   return { failures, timeline: formatTimeline(runner.trace(), entry.columns) };
 }
