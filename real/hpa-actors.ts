@@ -153,6 +153,7 @@ async function createTracked(hooks: RealActorHooks, config: HpaConfig, name: str
       profiles,
       start: true,
     }, { signal, timeoutSec: 120, ...(target ? { target } : {}) });
+    hooks.spread?.settled(name);
   } catch (err) {
     hooks.spread?.forget(name);
     // A pod created but not started would be left Stopped: remove it (it carries our key; the GC

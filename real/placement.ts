@@ -32,38 +32,57 @@ export class NoMemberError extends IncusError {
 export class SpreadPlacement {
   /** Member of each owned pod in the last observation. */
   private observed = new Map<string, string>();
-  /** Creates sent since that observation (by name), with the member asked for. */
+  /** Creates sent and not yet seen in an observation (by name), with the member asked for. */
   private readonly sent = new Map<string, string>();
+  /** Of those, the ones whose request has ended (created, or failed and cleaned up). */
+  private readonly ended = new Set<string>();
 
   /**
-   * A new observation (the owned list, each with its `location`). The machine observes only
-   * between acts, so every create sent before is finished and listed (or gone): forgotten here.
+   * A new observation (the owned list, each with its `location`). A create it lists is counted
+   * through its location from now on; one it does not list is forgotten only if its request has
+   * ended (the pod is gone again). A create still in flight stays counted: parallel creates may
+   * outlive an observation (one failed, the loop backed off and looked again), and forgetting
+   * them put two pods of three on one member.
    */
-  seen(owned: readonly InstanceFull[]): void {
+  seen(owned: readonly Pick<InstanceFull, 'name' | 'location'>[]): void {
     this.observed = new Map(owned.map((i) => [i.name, i.location]));
-    this.sent.clear();
+    for (const name of [...this.sent.keys()]) {
+      if (this.observed.has(name) || this.ended.has(name)) this.forget(name);
+    }
+  }
+
+  /** The create of `name` has ended, whatever its outcome: the next observation tells. */
+  settled(name: string): void {
+    if (this.sent.has(name)) this.ended.add(name);
   }
 
   /** A create failed (nothing, or a removed leftover, is there now). */
   forget(name: string): void {
     this.sent.delete(name);
+    this.ended.delete(name);
   }
 
-  /** The member for pod `name`: online, fewest of our pods, then by name. Recorded as sent. */
+  /** The member for pod `name` among `online` ones: the fewest of our pods, then by name. Recorded as sent. */
+  pick(online: readonly string[], name: string): string {
+    const count = new Map([...online].sort().map((m) => [m, 0]));
+    for (const member of [...this.observed.values(), ...this.sent.values()]) {
+      if (count.has(member)) count.set(member, count.get(member)! + 1);
+    }
+    const members = [...count.keys()];
+    const member = members.reduce((best, m) => (count.get(m)! < count.get(best)! ? m : best), members[0]!);
+    this.sent.set(name, member);
+    return member;
+  }
+
+  /** The member for pod `name`: asks the cluster which members are online, then picks. */
   async choose(client: IncusClient, name: string, signal?: AbortSignal): Promise<string> {
     const members = await client.get<ClusterMember[]>('/1.0/cluster/members', { query: { recursion: 1 }, ...(signal ? { signal } : {}) });
-    const online = members.filter((m) => m.status === 'Online').map((m) => m.server_name).sort();
+    const online = members.filter((m) => m.status === 'Online').map((m) => m.server_name);
     if (!online.length) {
       const why = members.map((m) => `${m.server_name} ${m.status}${m.message ? ` (${m.message})` : ''}`).join(', ');
       throw new NoMemberError(`placement spread: no cluster member is online to create ${name} on (${why || 'no members: not a cluster?'})`);
     }
-    const count = new Map(online.map((m) => [m, 0]));
-    for (const member of [...this.observed.values(), ...this.sent.values()]) {
-      if (count.has(member)) count.set(member, count.get(member)! + 1);
-    }
-    const member = online.reduce((best, m) => (count.get(m)! < count.get(best)! ? m : best));
-    this.sent.set(name, member);
-    return member;
+    return this.pick(online, name);
   }
 }
 
