@@ -18,22 +18,26 @@ export interface ReplayInput<W, F, C> {
   key: (state: StepState<W, C>) => string;
 }
 
+/** How many times the trace goes round a quiet cycle before it ends: enough to see it repeat. */
+const CYCLE_ROUNDS = 3;
+
 /**
  * The environment stops: the loop runs on alone up to `horizon`, `onState` called after each step.
  * Quiet steps are deterministic, so once a state's canonical key repeats the run only goes round
- * that cycle for ever: it ends there, however far the horizon (a backoff of days would otherwise
- * be stepped period by period). Returns the frame where the repeating part begins, if it does.
+ * that cycle for ever: it ends after going round it CYCLE_ROUNDS times, however far the horizon (a
+ * backoff of days would otherwise be stepped period by period). Returns the frame where the
+ * repeating part begins, if it does.
  */
 export function runQuiet<W, F, C>(
   runner: Runner<W, F, C>, key: ReplayInput<W, F, C>['key'], horizon: number, onState: () => void,
 ): { cycleFrame?: number } {
-  const seen = new Map<string, number>([[key(runner.stepState), runner.frames.length - 1]]);
+  const seen = new Map<string, { frame: number; times: number }>([[key(runner.stepState), { frame: runner.frames.length - 1, times: 1 }]]);
   while (runner.nextEventAt !== undefined && runner.nextEventAt <= horizon && runner.processNext()) {
     onState();
     const k = key(runner.stepState);
     const at = seen.get(k);
-    if (at !== undefined) return { cycleFrame: at };
-    seen.set(k, runner.frames.length - 1);
+    if (at && ++at.times > CYCLE_ROUNDS) return { cycleFrame: at.frame };
+    if (!at) seen.set(k, { frame: runner.frames.length - 1, times: 1 });
   }
   return {};
 }
