@@ -43,12 +43,23 @@ export class Leadership {
     return led;
   }
 
-  /** Renews in the background; `onLost` runs once if the lease cannot be kept. */
+  /**
+   * Renews in the background; `onLost` runs once if another copy holds the lease now. A renewal that
+   * fails because the daemon does not answer only suspends acting until it answers again with the
+   * lease still ours (lease.ts renewUntilLost): a lone loop rides out an outage of its daemon.
+   */
   keepLeading(onLost: (why: string) => void): void {
+    let suspendedAt = 0;
     void this.elector.renewUntilLost((why) => {
       this.log(`lost the lease: ${why}; stopped acting`);
       onLost(why);
-    }, this.abort.signal);
+    }, this.abort.signal, {
+      onSuspended: (why) => {
+        suspendedAt = performance.now();
+        this.log(`lease: ${why}; stopped acting until Incus answers and the lease is still ours`);
+      },
+      onResumed: () => this.log(`lease: renewed again after ${((performance.now() - suspendedAt) / 1000).toFixed(1)} s; acting again`),
+    });
   }
 
   /** Stop waiting/renewing and give the lease up (a standby may start at once). */

@@ -263,11 +263,23 @@ export class LeaderElector {
     return false;
   }
 
+  /** Someone else's record is the last one read: the lease was taken, or released by another. */
+  private heldByOther(): boolean {
+    return !!this.observed && this.observed.holder !== this.identity;
+  }
+
   /**
-   * client-go renew: every retryPeriod; when no renewal succeeded within renewDeadline, leadership
-   * is lost: `onLost` runs once and the loop ends. Resolves when it ends (lost or aborted).
+   * client-go renew: every retryPeriod; a renewal must succeed within renewDeadline. Past it the
+   * loop stops acting at once (holdsLease is false), as client-go's leader does. Unlike client-go,
+   * whose lease lives in the API server it also acts on, ours lives in the very daemon whose outage
+   * made the renewal fail — so a lease that cannot be read is not a lease someone else took. It
+   * keeps trying; `onSuspended` says so, and `onResumed` when a renewal lands again: the record
+   * read still names this holder (nobody else writes our identity) and the write goes through
+   * If-Match, so a standby that took over meanwhile makes it fail instead. Only a lease held or
+   * released by someone else ends leadership: `onLost` runs once and the loop ends. Resolves when
+   * it ends (lost or aborted).
    */
-  async renewUntilLost(onLost: (why: string) => void, signal?: AbortSignal): Promise<void> {
+  async renewUntilLost(onLost: (why: string) => void, signal?: AbortSignal, suspension?: { onSuspended(why: string): void; onResumed(): void }): Promise<void> {
     while (!signal?.aborted) {
       await sleep(this.retryPeriodMs, signal);
       if (signal?.aborted) return;
@@ -275,16 +287,24 @@ export class LeaderElector {
       let renewed = false;
       while (!signal?.aborted && this.now() < deadline) {
         if (await this.attempt()) { renewed = this.observed?.holder === this.identity; break; }
-        if (this.observed && this.observed.holder !== this.identity) break; // someone else holds it
+        if (this.heldByOther()) break;
         await sleep(Math.min(this.retryPeriodMs, Math.max(0, deadline - this.now())), signal);
       }
       if (signal?.aborted) return;
-      if (!renewed) {
-        this.leading = false;
-        onLost(this.observed && this.observed.holder !== this.identity
-          ? `the lease is now held by ${this.observed.holder}`
+      if (renewed) continue;
+      this.leading = false;
+      if (this.heldByOther() || !suspension) {
+        onLost(this.heldByOther() ? `the lease is now held by ${this.observed!.holder || 'nobody (released by another copy)'}`
           : `could not renew the lease within ${this.renewDeadlineMs / 1000} s`);
         return;
+      }
+      suspension.onSuspended(`could not renew the lease within ${this.renewDeadlineMs / 1000} s`);
+      for (;;) {
+        await sleep(this.retryPeriodMs, signal);
+        if (signal?.aborted) return;
+        const held = await this.attempt();
+        if (held && this.observed?.holder === this.identity) { this.leading = true; suspension.onResumed(); break; }
+        if (this.heldByOther()) { onLost(`the lease is now held by ${this.observed!.holder || 'nobody (released by another copy)'}`); return; }
       }
     }
   }
