@@ -144,7 +144,7 @@ try {
   const takeoverMs = performance.now() - lastRenew;
   await b.release();
   await client.request('DELETE', `/1.0/profiles/loopscope-lease-${lockName}`).catch(() => undefined);
-  rows.push(`| leader takeover after the leader dies (lease 15 s, renew 10 s, retry 2 s) | ${fmt(takeoverMs / 1000, 2)} s | ${fmt(takeoverMs / 15_000, 2)}× of the lease | from the dead leader's last renewal to the standby leading (≤ lease + retry × 2.2 jitter) |`);
+  rows.push(`| leader takeover after the leader dies (lease 15 s, renew 10 s, retry 2 s) | ${fmt(takeoverMs / 1000, 2)} s | ${fmt(takeoverMs / 15_000, 2)}× of the lease | from the dead leader's last renewal to the standby leading (≤ lease + 2 × retry × 2.2 = 23.8 s: the standby sees the renewal up to one jittered retry late, and polls past the lease up to another) |`);
 
 } finally {
   const leftovers = (await client.listInstances({ recursion: 1 }).catch(() => [])).filter((i) => i.config[OWNER_KEY] === name || i.config[OWNER_KEY]?.startsWith(`${name}-w`) || i.name.startsWith(`benchref${hex}`) || i.name.startsWith(`benchun${hex}`));
