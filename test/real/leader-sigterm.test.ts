@@ -86,8 +86,7 @@ withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease e
       if (ms > TAKEOVER_MS) left.push(`run ${run}: the next copy led ${ms} ms after the exit`);
       leader = takeLeader(next);
     }
-    // The standbys first, then the leader: the lease ends free. (Stopping all at once is another race —
-    // a standby taking over while its own SIGTERM is handled — seen once leaving the lease held.)
+    // The standbys first, then the leader: the lease ends free (all at once: the next test).
     const standbys = waiting.filter(alive);
     // Each one running (its SIGTERM handler installed: a copy still starting would die of the signal).
     await waitUntil('the standbys have read the lease', async () => standbys.every((c) => c.out.stderr.includes('standby: HPA')), 90_000, 20);
@@ -100,6 +99,31 @@ withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease e
     expect(ended, 'copies that ended without a signal, other than by losing the lease to another copy').toEqual([]);
     expect(takeovers).toHaveLength(RUNS);
     console.log(`leader-sigterm: takeovers (ms) ${takeovers.join(', ')}; standby wait + exit (ms) ${phases.join(', ')}`);
+  }, 300_000);
+
+  // A leader and its standbys stopped together (systemctl stop of every unit, a node drain): a
+  // standby may take the lease while handling its own SIGTERM; it must give it back before it exits.
+  it('a leader and two standbys sent SIGTERM at once, 4 times: all exit 0 and the lease ends free', async () => {
+    const cfg = join(dir, 'hpa-together.yaml');
+    const together = uniqueHpa('lt');
+    writeFileSync(cfg, `HPA: { minPods: 0, maxPods: 1 }\nname: ${together.name}\nnamePrefix: ${together.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
+    const held: string[] = [];
+    try {
+      for (let round = 1; round <= 4; round++) {
+        const group = [0, 1, 2].map(() => { const c = startCli(['real', '--config', cfg, ...timings]); copies.push(c); return c; });
+        await waitUntil(`round ${round}: one leads, two stand by`, async () => {
+          const pid = pidOf((await readLease(client, together.name))?.holder);
+          return group.some((c) => c.child.pid === pid) && group.filter((c) => c.out.stderr.includes('standby: HPA')).length >= 2;
+        }, 90_000, 20);
+        for (const c of group) c.child.kill('SIGTERM');
+        for (const c of group) expect((await c.done).code, `round ${round}: ${describe(c)}`).toBe(0);
+        const holder = (await readLease(client, together.name))?.holder ?? '';
+        if (holder !== '') held.push(`round ${round}: held by ${holder}; ${group.map(describe).join(' | ')}`);
+      }
+    } finally {
+      await deleteLease(client, together.name);
+    }
+    expect(held).toEqual([]);
   }, 300_000);
 
   // The moment a copy takes the lease it starts adopting; a SIGTERM then aborts adoption's requests.
