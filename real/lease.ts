@@ -263,9 +263,11 @@ export class LeaderElector {
     return false;
   }
 
-  /** Someone else's record is the last one read: the lease was taken, or released by another. */
-  private heldByOther(): boolean {
-    return !!this.observed && this.observed.holder !== this.identity;
+  /** Who has the lease if not us, by the last record read: another holder, or nobody (released by another copy). */
+  private otherHolder(): string | undefined {
+    const holder = this.observed?.holder;
+    if (holder === undefined || holder === this.identity) return undefined;
+    return holder || 'nobody (released by another copy)';
   }
 
   /**
@@ -287,15 +289,15 @@ export class LeaderElector {
       let renewed = false;
       while (!signal?.aborted && this.now() < deadline) {
         if (await this.attempt()) { renewed = this.observed?.holder === this.identity; break; }
-        if (this.heldByOther()) break;
+        if (this.otherHolder() !== undefined) break;
         await sleep(Math.min(this.retryPeriodMs, Math.max(0, deadline - this.now())), signal);
       }
       if (signal?.aborted) return;
       if (renewed) continue;
       this.leading = false;
-      if (this.heldByOther() || !suspension) {
-        onLost(this.heldByOther() ? `the lease is now held by ${this.observed!.holder || 'nobody (released by another copy)'}`
-          : `could not renew the lease within ${this.renewDeadlineMs / 1000} s`);
+      const other = this.otherHolder();
+      if (other !== undefined || !suspension) {
+        onLost(other !== undefined ? `the lease is now held by ${other}` : `could not renew the lease within ${this.renewDeadlineMs / 1000} s`);
         return;
       }
       suspension.onSuspended(`could not renew the lease within ${this.renewDeadlineMs / 1000} s`);
@@ -304,7 +306,8 @@ export class LeaderElector {
         if (signal?.aborted) return;
         const held = await this.attempt();
         if (held && this.observed?.holder === this.identity) { this.leading = true; suspension.onResumed(); break; }
-        if (this.heldByOther()) { onLost(`the lease is now held by ${this.observed!.holder || 'nobody (released by another copy)'}`); return; }
+        const taken = this.otherHolder();
+        if (taken !== undefined) { onLost(`the lease is now held by ${taken}`); return; }
       }
     }
   }
