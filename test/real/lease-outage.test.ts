@@ -73,7 +73,9 @@ withIncus.describe('real HPA: a leader rides out an outage of the daemon that ho
     writeFileSync(cfg, `HPA: { minPods: 2, maxPods: 2 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\nbackoff: { initial: 300ms, max: 2s }\n`);
     const first = startCli(['real', '--config', cfg, ...timings]);
     copies.push(first);
-    await waitUntil('2 owned pods running', async () => (await running()).length === 2, 90_000);
+    // The first copy leads (the pods the previous test left running prove nothing about who leads).
+    const holds = async (c: Copy) => ((await readLease(client, hpa.name))?.holder ?? '').includes(`_${c.child.pid}_`);
+    await waitUntil('the first copy leads with 2 owned pods running', async () => (await holds(first)) && (await running()).length === 2, 90_000);
     const second = startCli(['real', '--config', cfg, ...timings]);
     copies.push(second);
     await waitUntil('the second copy stands by', async () => second.out.stderr.includes('standby: HPA'), 90_000, 50);
