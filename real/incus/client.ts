@@ -163,7 +163,9 @@ export class IncusClient {
   readonly clientFingerprint: string | undefined;
   /** What the client was made with: the events stream opens its websocket the same way. */
   readonly connection: IncusConnectOptions;
-  private readonly pool: Pool;
+  private pool: Pool;
+  /** A fresh pool of connections to the daemon, as the constructor made the first. */
+  private readonly newPool: () => Pool;
 
   constructor(options: IncusConnectOptions) {
     this.connection = options;
@@ -175,7 +177,7 @@ export class IncusClient {
       this.endpoint = options.socketPath;
       this.clientFingerprint = undefined;
       // The origin is only used for the Host header on a unix socket.
-      this.pool = new Pool('http://incus', { socketPath: options.socketPath, connections, keepAliveTimeout: 30_000 });
+      this.newPool = () => new Pool('http://incus', { socketPath: options.socketPath, connections, keepAliveTimeout: 30_000 });
     } else {
       const url = new URL(options.url);
       if (url.protocol !== 'https:') throw new IncusError(`Incus remote URL must be https://, got ${options.url}`);
@@ -198,8 +200,9 @@ export class IncusClient {
           callback(new PinMismatchError(pinned, presented || '(none)'), null);
         })
         : tls;
-      this.pool = new Pool(url.origin, { connections, keepAliveTimeout: 30_000, connect });
+      this.newPool = () => new Pool(url.origin, { connections, keepAliveTimeout: 30_000, connect });
     }
+    this.pool = this.newPool();
   }
 
   /** Create a client and check the daemon answers (fails fast with IncusConnectionError). */
@@ -217,6 +220,12 @@ export class IncusClient {
   /** Close keep-alive connections. */
   async close(): Promise<void> {
     await this.pool.close();
+  }
+
+  private replacePool(): void {
+    const old = this.pool;
+    this.pool = this.newPool();
+    old.close().catch(() => undefined);
   }
 
   // ---- transport ---------------------------------------------------------------
@@ -271,6 +280,10 @@ export class IncusClient {
       const text = await res.body.text();
       return { status: res.statusCode, headers: res.headers, text };
     } catch (err) {
+      // An aborted request (a timeout, a stop) can leave undici 7's pool unable to finish a later
+      // request on it: seen as a PUT, then a GET, that never completed after a stop aborted others.
+      // Later requests go to fresh connections; the old pool closes once what it still carries ends.
+      if (timedOut || opts.signal?.aborted) this.replacePool();
       if (timedOut) throw new IncusTimeoutError(what, timeoutMs, { method, path, cause: err });
       if (opts.signal?.aborted) {
         throw new IncusAbortError(`${what} aborted`, { method, path, cause: opts.signal.reason });
