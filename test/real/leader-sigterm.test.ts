@@ -22,6 +22,9 @@ const dir = mkdtempSync(join(tmpdir(), 'loopscope-leader-sigterm-'));
 const timings = ['--lease-duration', '6s', '--renew-deadline', '4s', '--retry-period', '100ms'];
 
 type Copy = ReturnType<typeof startCli>;
+/** An HPA of 0 pods (only the lease is exercised), written to `file`. */
+const writeLeaseOnlyConfig = (file: string, h: { name: string; prefix: string }) =>
+  writeFileSync(file, `HPA: { minPods: 0, maxPods: 1 }\nname: ${h.name}\nnamePrefix: ${h.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
 /** The process id in a loop's holder identity (`host_pid_hex`, real/lease.ts defaultIdentity). */
 const pidOf = (holder: string | undefined) => Number(/_(\d+)_[0-9a-f]+$/.exec(holder ?? '')?.[1] ?? NaN);
 /** A copy's state for a failure message: pid, exit, the end of what it printed. */
@@ -38,7 +41,7 @@ withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease e
 
   it(`${RUNS} SIGTERM exits while renewing every 100 ms: exit 0, lease not left held, a standby leads within ${TAKEOVER_MS / 1000} s`, async () => {
     const cfg = join(dir, 'hpa.yaml');
-    writeFileSync(cfg, `HPA: { minPods: 0, maxPods: 1 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
+    writeLeaseOnlyConfig(cfg, hpa);
     let started = 0;
     const start = () => { started++; const c = startCli(['real', '--config', cfg, ...timings]); copies.push(c); return c; };
     const waiting: Copy[] = [];
@@ -106,7 +109,7 @@ withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease e
   it('a leader and two standbys sent SIGTERM at once, 4 times: all exit 0 and the lease ends free', async () => {
     const cfg = join(dir, 'hpa-together.yaml');
     const together = uniqueHpa('lt');
-    writeFileSync(cfg, `HPA: { minPods: 0, maxPods: 1 }\nname: ${together.name}\nnamePrefix: ${together.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
+    writeLeaseOnlyConfig(cfg, together);
     const held: string[] = [];
     try {
       for (let round = 1; round <= 4; round++) {
@@ -133,7 +136,7 @@ withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease e
   it('SIGTERM the moment a copy leads (adoption in flight), 12 times: exit 0 and the lease released each time', async () => {
     const cfg = join(dir, 'hpa-at-once.yaml');
     const at = uniqueHpa('lr');
-    writeFileSync(cfg, `HPA: { minPods: 0, maxPods: 1 }\nname: ${at.name}\nnamePrefix: ${at.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
+    writeLeaseOnlyConfig(cfg, at);
     const held: string[] = [];
     try {
       for (let i = 1; i <= 12; i++) {
