@@ -199,6 +199,10 @@ async function removeTracked(hooks: RealActorHooks, config: HpaConfig, name: str
   // What we delete from here on is this very instance, whether or not a uuid was decided on.
   const identity = expected ?? identityOf(instance) ?? undefined;
   if (instance.status !== 'Stopped') {
+    // Every write of a multi-step act asks again: the lease may have lapsed (a daemon outage, a
+    // starved renewal) since the act began, and from then on this copy must not act — the rest is
+    // left to the leader (an owned Stopped pod is collected by the GC, owned-gc.ts).
+    mustAct(hooks, `stop ${name}`);
     const forced = () => client.updateInstanceState(name, { action: 'stop', force: true }, { signal, timeoutSec: 60 });
     try {
       // A clean stop sends SIGPWR to init (our image traps it); bounded, then forced.
@@ -221,6 +225,7 @@ async function removeTracked(hooks: RealActorHooks, config: HpaConfig, name: str
   // Right after a stop Incus may still answer "Instance is busy" / "Instance is running" briefly.
   for (let attempt = 0; ; attempt++) {
     if (!(await reread(hooks, config, name, identity))) return;
+    mustAct(hooks, `delete ${name}`);
     try {
       await client.deleteInstance(name, { signal, timeoutSec: 60 });
       return;

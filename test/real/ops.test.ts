@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { OWNER_KEY } from '../../machines/incus-hpa';
 import type { RealActorHooks } from '../../real/hpa-actors';
-import { removeOwned } from '../../real/hpa-actors';
+import { NotLeaderError, removeOwned } from '../../real/hpa-actors';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import { IdentityChangedError, identityOf } from '../../real/identity';
 import type { IncusClient } from '../../real/incus';
@@ -75,6 +75,28 @@ withIncus.describe('real HPA: operations', () => {
       await removeOwned(hooks, config, name, true, now);
       await removeOwned(hooks, config, name, true, now);
       expect((await ownedInstances(client, hpa.name)).map((i) => i.name)).not.toContain(name);
+    } finally {
+      await cleanupOthers();
+    }
+  }, 60_000);
+
+  it('a delete in flight when the lease lapses stops at its next write: a running pod is not stopped, a stopped one not deleted', async () => {
+    const running = `${hpa.prefix}lapse`;
+    const stopped = `${hpa.prefix}lapsed`;
+    await make(running, hpa.name, true);
+    await make(stopped, hpa.name, false);
+    try {
+      const config = realConfig(hpa).config;
+      // The act is allowed when it starts (removeOwned's own check), then the lease lapses: every later
+      // check says no, as holdsLease() does past the renew deadline.
+      const lapsingAfterStart = (): RealActorHooks => {
+        let asked = 0;
+        return { client, settings: () => realConfig(hpa).settings, clock: () => 0, epoch: Date.now(), canAct: () => asked++ === 0 };
+      };
+      await expect(removeOwned(lapsingAfterStart(), config, running, true)).rejects.toBeInstanceOf(NotLeaderError);
+      expect((await client.getInstance(running)).status).toBe('Running');
+      await expect(removeOwned(lapsingAfterStart(), config, stopped, true)).rejects.toBeInstanceOf(NotLeaderError);
+      expect((await client.getInstance(stopped)).status).toBe('Stopped');
     } finally {
       await cleanupOthers();
     }
