@@ -4,6 +4,7 @@
 // The loop talks to the first member's unix socket; the cluster answers for all members.
 // - placement spread: the HPA's pods go to the member with the fewest of them (?target=), all are
 //   observed across members (their `location`), and a scale-down removes pods wherever they are;
+//   with parallel creates (3 and 6 pods, 10 times each) every member gets its share;
 // - placement { target: m2 }: every pod on m2; default: the cluster's scheduler places them;
 // - a member down (incusd killed): its instances are listed as stubs without config, so the
 //   observation fails clearly and the loop backs off — no replacement created, no pod forgotten —
@@ -16,10 +17,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { RealHpaConfig } from '../../real/hpa-config';
+import type { RealActorHooks } from '../../real/hpa-actors';
+import { createPod, newPodName } from '../../real/hpa-actors';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import { IncusClient } from '../../real/incus';
 import type { Instance } from '../../real/incus';
 import type { Placement } from '../../real/placement';
+import { SpreadPlacement } from '../../real/placement';
 import type { Cluster } from './cluster/cluster';
 import { buildCluster, killMember, restartMember, teardownCluster, withCluster } from './cluster/cluster';
 import { cleanupOwned, deleteLease, expectConforms, forceDelete, ownedInstances, realConfig, startCli, uniqueHpa, waitOwnedRunning, waitUntil } from './real-helpers';
@@ -99,6 +103,26 @@ withCluster.describe('real mode on a real 3-member Incus cluster (own incusd, IN
     expectConforms(r.trace(), 'cluster-spread');
     await cleanupOwned(client, hpa.name);
   }, 200_000);
+
+  it('placement spread with parallel creates, 10 times with 3 pods and 10 with 6: always balanced across the members', async () => {
+    // The create actor itself (real/hpa-actors.ts createPod), all creates of a scale-up sent at once
+    // from one observation, as the fixed and kubernetes policies do with maxParallel: each picks its
+    // member counting the creates still in flight (SpreadPlacement), so timing cannot unbalance them.
+    const hpa = uniqueHpa('cp');
+    hpas.push(hpa.name);
+    const cfg = withPlacement(realConfig(hpa), { kind: 'spread' });
+    for (const pods of [3, 6]) {
+      for (let round = 1; round <= 10; round++) {
+        const spread = new SpreadPlacement();
+        spread.seen(await ownedInstances(client, hpa.name));
+        const hooks: RealActorHooks = { client, settings: () => cfg.settings, clock: () => 0, epoch: Date.now(), spread };
+        const names = Array.from({ length: pods }, () => newPodName(hpa.prefix));
+        await Promise.all(names.map((name) => createPod(hooks, cfg.config, name)));
+        expect(byMember(await ownedInstances(client, hpa.name)), `${pods} pods, round ${round}`).toEqual({ m1: pods / 3, m2: pods / 3, m3: pods / 3 });
+        await Promise.all(names.map((name) => forceDelete(client, name)));
+      }
+    }
+  }, 600_000);
 
   it('events from every member: an owned pod deleted on m3 wakes the loop (15 s period) through m1\'s events stream', async () => {
     const { r, hpa } = runner('ce', { minPods: 3, maxPods: 3, periodMs: 15_000 }, { kind: 'spread' });
