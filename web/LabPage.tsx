@@ -110,7 +110,7 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
       )}
       <div className="lab-main">
         <PanelBoundary name="statechart" resetKey={machine}>
-          {machine && <Statechart machine={machine} state={frame.state} previousState={previous?.state} presenter={presenter}
+          {machine && <Statechart machine={machine} loop={session.loop} state={frame.state} previousState={previous?.state} presenter={presenter}
             view={chartView} onView={setChartView} diagramOnly={diagramOnly} onDiagramOnly={() => setDiagramOnly((d) => !d)} />}
         </PanelBoundary>
         {!diagramOnly && (

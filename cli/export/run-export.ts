@@ -10,6 +10,7 @@ import { exportFigures, figureStem } from '../../web/export/figures';
 import type { Language } from '../../web/i18n/messages';
 import { LANGUAGES } from '../../web/i18n/messages';
 import { machineGraph } from '../../web/statechart/graph';
+import { labelGraph } from '../../web/statechart/labels';
 import { layoutGraph } from '../../web/statechart/layout';
 import { buildLabHtml } from './lab-html';
 import { requirePngTools, svgsToPngs } from './png';
@@ -81,7 +82,7 @@ export async function runExport(given: string | undefined, opts: ExportOptions):
   const stem = figureStem(scenario.name, moment);
   if (formats.has('svg') || formats.has('png')) {
     const machine = entry.binding.machine;
-    const layout = await layoutGraph(new ELK(), machineGraph(machine));
+    const layout = await layoutGraph(new ELK(), labelGraph(entry.id, machineGraph(machine)));
     const frames = runner.frames;
     const figures = exportFigures({ machine, layout, loop: entry.id, scenario: scenario.name, frames, index: frames.length - 1, config: runner.config, lang });
     const pictures = [['statechart', figures.statechart] as const, ...(figures.chart ? [['chart', figures.chart] as const] : [])];

@@ -30,6 +30,8 @@ withChromium.describe('loopscope lab: your own files in the built lab (chromium)
   let counterexample: string;
   let trace: Trace;
   const text = (id: string) => page.getByTestId(id).first().innerText();
+  /** The banner's state and event are shown in words; the machine's ids are on data-machine-id. */
+  const machineId = (id: 'state' | 'event') => page.getByTestId(id).first().getAttribute('data-machine-id');
 
   beforeAll(async () => {
     // The counterexample, written as a user would: `loopscope check … --out` (exit 1: the property is violated).
@@ -53,7 +55,7 @@ withChromium.describe('loopscope lab: your own files in the built lab (chromium)
   /** The frame on screen (frame-index "i/n", counted from 1) is frames[index] of the trace: its state and time. */
   async function expectFrame(index: number): Promise<void> {
     expect(await text('frame-index')).toBe(`${index + 1}/${trace.frames.length}`);
-    expect(await text('state')).toBe(trace.frames[index]!.state);
+    expect(await machineId('state')).toBe(trace.frames[index]!.state);
     expect(await text('time')).toBe(clock(trace.frames[index]!.t));
   }
 
@@ -70,10 +72,10 @@ withChromium.describe('loopscope lab: your own files in the built lab (chromium)
       // A step goes to the next phase: the first frame of another phase, shown from that frame.
       const next = trace.frames.findIndex((f) => f.phase !== trace.frames[0]!.phase);
       expect(next).toBeGreaterThan(0);
-      const before = [await text('state'), await text('time')];
+      const before = [await machineId('state'), await text('time')];
       await page.getByTestId('btn-step').click();
       await expectFrame(next);
-      expect([await text('state'), await text('time')]).not.toEqual(before);
+      expect([await machineId('state'), await text('time')]).not.toEqual(before);
       expect(await page.getByTestId('view-error').count()).toBe(0);
 
       // The user's scenario beside the shipped ones (under its loop), its hostile description inert.

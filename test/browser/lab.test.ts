@@ -38,6 +38,8 @@ withChromium.describe('web lab in chromium', () => {
   });
 
   const text = (id: string) => page.getByTestId(id).first().innerText();
+  /** The banner's state and event are shown in words; the machine's ids are on data-machine-id. */
+  const machineId = (id: 'state' | 'event') => page.getByTestId(id).first().getAttribute('data-machine-id');
   const phase = () => page.getByTestId('phase').getAttribute('data-phase');
   const activeInChart = () => page.getByTestId('statechart').getAttribute('data-active');
   const litNodes = () => page.locator('[data-testid="sc-node"][data-active="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-label')));
@@ -65,7 +67,7 @@ withChromium.describe('web lab in chromium', () => {
   it('opens the talk-lab scenario with its statechart drawn from the machine', async () => {
     await open('?loop=incus-hpa&scenario=talk-lab');
     expect(await phase()).toBe('observe');
-    expect(await text('state')).toBe('observing');
+    expect(await machineId('state')).toBe('observing');
     expect(await page.getByTestId('pod').count()).toBe(1);
     await page.locator('[data-testid="sc-node"]').first().waitFor();
     const labels = await page.locator('[data-testid="sc-node"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-label')));
@@ -74,10 +76,10 @@ withChromium.describe('web lab in chromium', () => {
   });
 
   it('steps forward phase by phase and back again: banner, diagram and world follow', async () => {
-    const before = { phase: await phase(), state: await text('state'), time: await text('time') };
+    const before = { phase: await phase(), state: await machineId('state'), time: await text('time') };
     await page.getByTestId('btn-step').click();
     expect(await phase()).toBe('compare');
-    expect(await text('state')).toBe('comparing');
+    expect(await machineId('state')).toBe('comparing');
     expect(await activeInChart()).toBe('comparing');
     expect(await litNodes()).toEqual(['comparing']);
     expect(await text('decision')).toMatch(/keep 1 pods: no action/);
@@ -86,7 +88,7 @@ withChromium.describe('web lab in chromium', () => {
     await page.keyboard.press('ArrowLeft');
     expect(await phase()).toBe('compare');
     await page.getByTestId('btn-back').click();
-    expect({ phase: await phase(), state: await text('state'), time: await text('time') }).toEqual(before);
+    expect({ phase: await phase(), state: await machineId('state'), time: await text('time') }).toEqual(before);
     // Under stress the loop acts: the compound state "acting" and its child light up together.
     await open('?loop=incus-hpa&scenario=talk-lab&t=75000');
     await stepUntil(async () => (await phase()) === 'act');
@@ -129,7 +131,7 @@ withChromium.describe('web lab in chromium', () => {
     await page.getByTestId('fault-pod').selectOption('pod');
     await page.getByTestId('fault-kill').click();
     expect(await page.locator('[data-testid="pod"][data-name="pod"]').getAttribute('data-status')).toBe('Stopped');
-    expect(await text('event')).toBe('world.inject');
+    expect(await machineId('event')).toBe('world.inject');
     // The seed ignores Stopped instances: running = 0 < min 1 → it creates one.
     await stepUntil(async () => (await page.locator('[data-testid="pod"][data-status="Running"]').count()) === 1);
     expect(await text('note')).toMatch(/create 1 pod|created pod/);
@@ -142,7 +144,7 @@ withChromium.describe('web lab in chromium', () => {
     expect(await text('note')).toMatch(/stress pod → 858.3MiB/);
     await stepUntil(async () => (await phase()) === 'act');
     await page.getByTestId('fault-restart').click();
-    expect(await text('event')).toBe('controller.restart');
+    expect(await machineId('event')).toBe('controller.restart');
     expect(await phase()).toBe('observe');
     expect(await text('note')).toMatch(/controller restarted/);
     await stepUntil(async () => (await page.locator('[data-testid="pod"][data-status="Running"]').count()) >= 3);
@@ -164,14 +166,14 @@ withChromium.describe('web lab in chromium', () => {
     await editor.fill(original.replace('maxPods: 5', 'maxPods: 0'));
     await page.getByTestId('config-apply').click();
     expect(await text('config-error')).toMatch(/hpa\.yaml: HPA\.maxPods: expected maxPods ≥ minPods/);
-    expect(await text('event')).toBe('xstate.init');
+    expect(await machineId('event')).toBe('xstate.init');
     await editor.fill('HPA: { minPods: 3 }\nbogus: 1\n');
     await page.getByTestId('config-apply').click();
     expect(await text('config-error')).toMatch(/bogus: unknown key/);
     await editor.fill(original.replace('minPods: 1', 'minPods: 2'));
     await page.getByTestId('config-apply').click();
     expect(await page.getByTestId('config-error').count()).toBe(0);
-    expect(await text('event')).toBe('CONFIG.UPDATE');
+    expect(await machineId('event')).toBe('CONFIG.UPDATE');
     expect(await text('note')).toMatch(/config: min 2, max 5, threshold 40%/);
     await stepUntil(async () => (await page.locator('[data-testid="pod"][data-status="Running"]').count()) === 2);
   });
@@ -226,10 +228,10 @@ withChromium.describe('web lab in chromium', () => {
       await open(`?loop=${loop}&scenario=${id}`);
       expect(await page.getByTestId('scenario-error').count(), `${id} should open`).toBe(0);
       expect(await page.getByTestId('lab').getAttribute('data-loop')).toBe(loop);
-      const first = { state: await text('state'), frames: await text('frame-index') };
+      const first = { state: await machineId('state'), frames: await text('frame-index') };
       await page.getByTestId('btn-step').click();
       await page.getByTestId('btn-step').click();
-      expect({ state: await text('state'), frames: await text('frame-index') }, `${loop} should move`).not.toEqual(first);
+      expect({ state: await machineId('state'), frames: await text('frame-index') }, `${loop} should move`).not.toEqual(first);
       // The gallery shows each loop a little way into its scenario.
       await open(`?loop=${loop}&scenario=${id}&t=90000`);
       await page.locator('[data-testid="sc-node"]').first().waitFor();

@@ -4,6 +4,7 @@ import { useLanguage, useT } from '../i18n/i18n';
 import { NoteText } from '../i18n/NoteText';
 import type { MessageKey } from '../i18n/messages';
 import { clock } from '../lab/format';
+import { eventPhrase, statePhrase } from '../statechart/labels';
 import { bannerOf } from './banner';
 
 const EXPLAIN: Record<Phase, MessageKey> = {
@@ -56,9 +57,10 @@ export function PhaseBanner({ loop, frames, index, time }: PhaseBannerProps) {
         </> : <div className="banner-row empty">{t('notRecorded')}</div>}
         <div className="status-line">
           <span className="latest" data-testid="note">{latest ? <><span className="at">@{clock(latest.t)}</span> <NoteText loop={loop} note={latest.note ?? ''} /></> : ''}</span>
-          <span>{t('state')}: <code data-testid="state">{frame.state}</code></span>
+          {/* The state and the event in words; the machine's ids in the tooltip and data-machine-id (the CLI prints the ids). */}
+          <span>{t('state')}: <span data-testid="state" data-machine-id={frame.state} title={frame.state}>{statePhrase(loop, frame.state, lang)}</span></span>
           <span>{t('time')}: <code data-testid="time">{clock(time)}</code></span>
-          <span className="event">{t('bannerEvent')}: <code data-testid="event">{frame.event}</code></span>
+          <span className="event">{t('bannerEvent')}: <span data-testid="event" data-machine-id={frame.event} title={frame.event}>{eventPhrase(loop, frame.event, lang)}</span></span>
         </div>
       </div>
     </section>

@@ -4,6 +4,7 @@ import type { Language } from '../i18n/messages';
 import { MESSAGES } from '../i18n/messages';
 import { clock } from '../lab/format';
 import { machineGraph } from '../statechart/graph';
+import { labelGraph } from '../statechart/labels';
 import type { Layout } from '../statechart/layout';
 import { chartSpecOf } from '../worlds/chartSpecs';
 import { chartSvg } from './chartSvg';
@@ -30,8 +31,8 @@ export function exportFigures(i: FigureInput): { statechart: Picture; chart?: Pi
   const t = (key: keyof typeof MESSAGES.en) => MESSAGES[i.lang][key];
   const frame = i.frames[i.index]!;
   const when = `${i.scenario} · ${clock(frame.t)}`;
-  const statechart = statechartSvg(machineGraph(i.machine), i.layout, {
-    state: frame.state, previousState: i.frames[i.index - 1]?.state, caption: `${i.machine.id} · ${when} · ${frame.state}`,
+  const statechart = statechartSvg(labelGraph(i.loop, machineGraph(i.machine)), i.layout, {
+    state: frame.state, previousState: i.frames[i.index - 1]?.state, caption: `${i.machine.id} · ${when} · ${frame.state}`, lang: i.lang,
   });
   const spec = chartSpecOf(i.loop, { t, config: i.config, frames: i.frames });
   if (!spec || spec.series.length === 0) return { statechart };

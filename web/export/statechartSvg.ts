@@ -1,5 +1,7 @@
+import type { Language } from '../i18n/messages';
 import type { ChartGraph } from '../statechart/graph';
 import { activeIds, lastEdge } from '../statechart/graph';
+import { phaseWord } from '../statechart/labels';
 import { EDGE_FONT_PX, NODE_FONT_PX } from '../statechart/layout';
 import type { Layout } from '../statechart/layout';
 import { absoluteBoxes, union } from '../statechart/viewport';
@@ -11,6 +13,8 @@ export interface StatechartSvgOptions {
   previousState?: string | undefined;
   /** A line above the chart: the machine, the scenario, the time. */
   caption: string;
+  /** The language of the states' and edges' words (labelGraph); English when absent. */
+  lang?: Language;
 }
 
 const PAD = 16;
@@ -47,8 +51,8 @@ export function statechartSvg(graph: ChartGraph, layout: Layout, o: StatechartSv
     out.push(`<g data-state="${xml(n.id)}"${on ? ' data-active="true"' : ''}>`);
     out.push(`<rect x="${b.x}" y="${b.y}" width="${b.width}" height="${b.height}" rx="10" fill="${fill}" stroke="${stroke}" stroke-width="${on ? 3 : 2}"/>`);
     const labelY = n.compound ? b.y + 8 + NODE_FONT_PX : b.y + b.height / 2 - (tag ? 2 : -NODE_FONT_PX / 3);
-    out.push(`<text x="${cx}" y="${labelY}" text-anchor="middle" font-size="${NODE_FONT_PX}"${on ? ' font-weight="700"' : ''} fill="${COLOURS.fg}">${n.initial ? '● ' : ''}${xml(n.label)}</text>`);
-    if (tag) out.push(`<text x="${cx}" y="${labelY + 15}" text-anchor="middle" font-size="12" letter-spacing="0.6" fill="${on ? phaseColour(tag) : COLOURS.muted}">${xml(tag.toUpperCase())}</text>`);
+    out.push(`<text x="${cx}" y="${labelY}" text-anchor="middle" font-size="${NODE_FONT_PX}"${on ? ' font-weight="700"' : ''} fill="${COLOURS.fg}">${n.initial ? '● ' : ''}${xml(n.text?.[o.lang ?? 'en'] ?? n.label)}</text>`);
+    if (tag) out.push(`<text x="${cx}" y="${labelY + 15}" text-anchor="middle" font-size="12" letter-spacing="0.6" fill="${on ? phaseColour(tag) : COLOURS.muted}">${xml(phaseWord(tag, o.lang ?? 'en').toUpperCase())}</text>`);
     out.push('</g>');
   }
   for (const e of graph.edges) {
@@ -64,7 +68,7 @@ export function statechartSvg(graph: ChartGraph, layout: Layout, o: StatechartSv
     if (!l || !e.label) continue;
     const last = e.id === taken;
     out.push(`<rect x="${l.x}" y="${l.y}" width="${l.width}" height="${l.height}" fill="#ffffff" fill-opacity="0.85"/>`);
-    out.push(`<text x="${l.x + l.width / 2}" y="${l.y + l.height / 2 + EDGE_FONT_PX / 3}" text-anchor="middle" font-size="${EDGE_FONT_PX}"${last ? ` font-weight="700" fill="${COLOURS.act}"` : ` fill="${COLOURS.muted}"`}>${xml(e.label)}</text>`);
+    out.push(`<text x="${l.x + l.width / 2}" y="${l.y + l.height / 2 + EDGE_FONT_PX / 3}" text-anchor="middle" font-size="${EDGE_FONT_PX}"${last ? ` font-weight="700" fill="${COLOURS.act}"` : ` fill="${COLOURS.muted}"`}>${xml(e.text?.[o.lang ?? 'en'] ?? e.label)}</text>`);
   }
   out.push('</g>');
   return { svg: svgDocument(width, height, out.join('\n') + '\n', o.caption), width: Math.ceil(width), height: Math.ceil(height) };

@@ -3,9 +3,11 @@ import '@xyflow/react/dist/style.css';
 import { memo, useEffect, useMemo, useState } from 'react';
 import LAYOUTS from 'virtual:loopscope-statecharts';
 import type { AnyStateMachine } from 'xstate';
-import { useT } from '../i18n/i18n';
+import { flowLabels } from '../i18n/flow-labels';
+import { useLanguage, useT } from '../i18n/i18n';
 import type { ChartGraph } from './graph';
 import { activeIds, lastEdge, machineGraph } from './graph';
+import { labelGraph, phaseWord } from './labels';
 import type { Layout } from './layout';
 import { deserializeLayout } from './layout';
 import type { StateFlowNode } from './StateNodeView';
@@ -25,6 +27,8 @@ export type ChartView = 'follow' | 'whole';
 
 export interface StatechartProps {
   machine: AnyStateMachine;
+  /** The loop the machine is (its labels: web/i18n/statechart-labels/). */
+  loop: string;
   state: string;
   previousState: string | undefined;
   /** Presenter mode: dark controls, and the chart follows the active state by default. */
@@ -38,12 +42,13 @@ export interface StatechartProps {
 }
 
 /** The machine's own statechart (xstate/graph → elkjs → @xyflow/react); the active state lit. */
-export const Statechart = memo(function Statechart({ machine, state, previousState, presenter = false, diagramOnly = false, onDiagramOnly, view: controlled, onView }: StatechartProps) {
+export const Statechart = memo(function Statechart({ machine, loop, state, previousState, presenter = false, diagramOnly = false, onDiagramOnly, view: controlled, onView }: StatechartProps) {
   const t = useT();
+  const lang = useLanguage();
   const [own, setOwn] = useState<ChartView>(presenter ? 'follow' : 'whole');
   const view = controlled ?? own;
   const setView = (v: ChartView) => { setOwn(v); onView?.(v); };
-  const graph = useMemo(() => machineGraph(machine), [machine]);
+  const graph = useMemo(() => labelGraph(loop, machineGraph(machine)), [loop, machine]);
   // Laid out at build time (vite-plugin.ts); missing only if the dev server predates the machine.
   const placed = useMemo(() => {
     const saved = LAYOUTS[machine.id];
@@ -66,17 +71,20 @@ export const Statechart = memo(function Statechart({ machine, state, previousSta
       return {
         id: n.id, type: 'state', position: { x: p.x, y: p.y }, width: p.width, height: p.height,
         ...(n.parent ? { parentId: n.parent, extent: 'parent' as const } : {}),
-        data: { label: n.label, tags: n.tags, compound: n.compound, active: active.has(n.id), initial: n.initial },
+        data: {
+          label: n.label, text: n.text?.[lang] ?? n.label, tag: n.tags[0] === undefined ? undefined : phaseWord(n.tags[0], lang),
+          tags: n.tags, compound: n.compound, active: active.has(n.id), initial: n.initial,
+        },
         draggable: false, selectable: false, zIndex: n.compound ? 0 : 1,
       };
     });
-  }, [graph, placed, active, missing.length]);
+  }, [graph, placed, active, missing.length, lang]);
 
   const edges = useMemo<RoutedFlowEdge[]>(() => graph.edges.map((e) => ({
     id: e.id, source: e.source, target: e.target, type: 'routed', zIndex: 2,
     markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 },
-    data: { route: placed?.edges.get(e.id), text: e.label, last: e.id === taken },
-  })), [graph, placed, taken]);
+    data: { route: placed?.edges.get(e.id), text: e.text?.[lang] ?? e.label, ids: e.label, last: e.id === taken },
+  })), [graph, placed, taken, lang]);
 
   return (
     <section className="statechart" data-testid="statechart" data-active={state} data-view={view}>
@@ -98,7 +106,7 @@ export const Statechart = memo(function Statechart({ machine, state, previousSta
       <div className="sc-canvas" data-testid="sc-canvas">
         {placed && (
           <ReactFlow nodes={nodes} edges={edges} nodeTypes={NODE_TYPES} edgeTypes={EDGE_TYPES} minZoom={0.02} maxZoom={3}
-            colorMode={presenter ? 'dark' : 'light'}
+            colorMode={presenter ? 'dark' : 'light'} ariaLabelConfig={flowLabels(lang)}
             nodesDraggable={false} nodesConnectable={false} elementsSelectable={false} nodesFocusable={false} edgesFocusable={false}
             zoomOnScroll={false} preventScrolling={false} proOptions={{ hideAttribution: true }}>
             <Framer graph={graph} layout={placed} active={active} view={view} />

@@ -1,18 +1,30 @@
 import type { AnyStateMachine } from 'xstate';
 import type { DirectedGraphNode } from 'xstate/graph';
 import { toDirectedGraph } from 'xstate/graph';
+import type { Text } from '../i18n/statechart-labels/types';
 
 export interface ChartNode {
   id: string;
   /** The state's key (its name in the machine). */
   label: string;
+  /** What the chart shows, per language (labels.ts); the key when a loop has no label for it. */
+  text?: Text;
   parent: string | null;
   compound: boolean;
   tags: string[];
   initial: boolean;
 }
 
-export interface ChartEdge { id: string; source: string; target: string; label: string }
+export interface ChartEdge {
+  id: string; source: string; target: string;
+  /** The machine's ids: "after compareTime [hasActions]" (the tooltip, and the CLI's words). */
+  label: string;
+  /** The transition's event type ('' for an eventless `always`) and its guard, as the machine has them. */
+  event: string;
+  guard?: { type: string; params?: unknown };
+  /** What the chart shows, per language (labels.ts). */
+  text?: Text;
+}
 
 export interface ChartGraph { rootId: string; nodes: ChartNode[]; edges: ChartEdge[] }
 
@@ -28,10 +40,10 @@ export function eventLabel(eventType: string): string {
   return eventType;
 }
 
-function guardLabel(t: Transition): string {
-  const g = t.guard as { type?: unknown } | string | undefined;
-  const name = typeof g === 'string' ? g : typeof g === 'object' && typeof g?.type === 'string' ? g.type : undefined;
-  return name ? ` [${name}]` : '';
+function guardOf(t: Transition): { type: string; params?: unknown } | undefined {
+  const g = t.guard as { type?: unknown; params?: unknown } | string | undefined; // xstate types it as a guard union: read the plain name or object it holds
+  if (typeof g === 'string') return { type: g };
+  return typeof g === 'object' && typeof g?.type === 'string' ? { type: g.type, ...(g.params !== undefined ? { params: g.params } : {}) } : undefined;
 }
 
 /**
@@ -46,7 +58,11 @@ export function machineGraph(machine: AnyStateMachine): ChartGraph {
   const addEdge = (source: string, t: Transition, i: number) => {
     for (const target of t.target ?? []) {
       if (target.id === root.id) continue;
-      edges.push({ id: `${source}#${i}:${target.id}`, source, target: target.id, label: eventLabel(t.eventType) + guardLabel(t) });
+      const guard = guardOf(t);
+      edges.push({
+        id: `${source}#${i}:${target.id}`, source, target: target.id, label: eventLabel(t.eventType) + (guard ? ` [${guard.type}]` : ''),
+        event: t.eventType, ...(guard ? { guard } : {}),
+      });
     }
   };
   const walk = (n: DirectedGraphNode, parent: string | null) => {

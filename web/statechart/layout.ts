@@ -22,6 +22,9 @@ export const EDGE_FONT_PX = 14;
 const LEAF_HEIGHT = 60;
 const leafWidth = (label: string) => Math.max(130, Math.ceil(label.length * NODE_FONT_PX * 0.68) + 44);
 const labelSize = (text: string) => ({ width: Math.ceil(text.length * EDGE_FONT_PX * 0.62) + 12, height: EDGE_FONT_PX + 6 });
+/** One layout serves every language: each box is sized for the longest of the texts it may show. */
+const longest = (x: { label: string; text?: Record<string, string> }) =>
+  x.text ? Object.values(x.text).reduce((a, b) => (b.length > a.length ? b : a), '') : x.label;
 
 /**
  * Lays the statechart out with ELK's layered algorithm: compound states contain their children,
@@ -33,7 +36,7 @@ export async function layoutGraph(elk: ElkApi, graph: ChartGraph): Promise<Layou
   for (const n of graph.nodes) {
     elkNodes.set(n.id, n.compound
       ? { id: n.id, children: [], layoutOptions: { 'elk.padding': '[top=48,left=20,bottom=20,right=20]' } }
-      : { id: n.id, width: leafWidth(n.label), height: LEAF_HEIGHT });
+      : { id: n.id, width: leafWidth(longest(n)), height: LEAF_HEIGHT });
   }
   const top: ElkNode[] = [];
   for (const n of graph.nodes) {
@@ -49,7 +52,7 @@ export async function layoutGraph(elk: ElkApi, graph: ChartGraph): Promise<Layou
       'elk.layered.spacing.nodeNodeBetweenLayers': '60', 'elk.spacing.nodeNode': '40', 'elk.spacing.edgeLabel': '6',
     },
     children: top,
-    edges: graph.edges.map((e) => ({ id: e.id, sources: [e.source], targets: [e.target], labels: [{ text: e.label, ...labelSize(e.label) }] })),
+    edges: graph.edges.map((e) => ({ id: e.id, sources: [e.source], targets: [e.target], labels: [{ text: longest(e), ...labelSize(longest(e)) }] })),
   });
 
   const nodes = new Map<string, Placed>();
