@@ -2,7 +2,8 @@ import type { Command } from 'commander';
 import { scenarioArgument } from './shipped';
 import { mkdirSync } from 'node:fs';
 import type { Artifacts, Counterexample } from '../sim/check/artifacts';
-import { otherTracePath, writeTraces } from '../sim/check/artifacts';
+import type { TraceFormat } from '../sim/check/artifacts';
+import { TRACE_FORMATS, otherTracePath, writeTraces } from '../sim/check/artifacts';
 import type { CheckRun } from '../sim/check/check';
 import { checkOf, checkScenarioAsync, variantNames } from '../sim/check/check';
 import { parseBytes } from '../sim/units';
@@ -24,7 +25,7 @@ import { didYouMean } from '../sim/scenario/suggest';
 import { CHECK_EXIT_CODES, UsageError } from './usage';
 
 interface CheckFlags {
-  depth?: string; maxStates?: string; maxMemory?: string; progress?: boolean; memo?: boolean; symmetry?: boolean; workers?: string; out?: string; policy?: string; within?: string; table?: boolean; format?: string; emitTest?: string;
+  depth?: string; maxStates?: string; maxMemory?: string; progress?: boolean; memo?: boolean; symmetry?: boolean; workers?: string; out?: string; traceFormat?: string; policy?: string; within?: string; table?: boolean; format?: string; emitTest?: string;
 }
 
 const FORMATS = ['text', 'json', 'junit'] as const;
@@ -39,6 +40,14 @@ function positive(option: string, text: string | undefined): number | undefined 
 function formatOf(text: string | undefined): Format {
   const format = FORMATS.find((f) => f === (text ?? 'text'));
   if (!format) throw new UsageError('--format', `expected one of ${FORMATS.join(', ')}, got "${text}"${didYouMean(text, FORMATS)}`);
+  return format;
+}
+
+/** --trace-format: checked before anything is searched or written. */
+function traceFormatOf(text: string | undefined, out: string | undefined): TraceFormat {
+  const format = TRACE_FORMATS.find((f) => f === (text ?? 'json'));
+  if (!format) throw new UsageError('--trace-format', `expected one of ${TRACE_FORMATS.join(', ')}, got "${text}"${didYouMean(text, TRACE_FORMATS)}`);
+  if (text !== undefined && out === undefined) throw new UsageError('--trace-format', 'applies to the traces --out writes: add --out <dir>');
   return format;
 }
 
@@ -100,6 +109,7 @@ export function registerCheck(program: Command): void {
     .option('--no-memo', 'do not memoise machine transitions (slower; to measure the memo)')
     .option('--no-symmetry', "do not merge states that differ only by the names of interchangeable objects (to measure the reduction; loops without any are unaffected)")
     .option('--out <dir>', 'write each counterexample trace (JSON, loadable by the lab) into this directory')
+    .option('--trace-format <format>', `how --out writes each trace: ${TRACE_FORMATS.join('|')} (default json, loopscope's own; itf: Apalache's Informal Trace Format, <name>.itf.json, which the lab opens too)`)
     .option('--emit-test <dir>', 'write a vitest file per counterexample that replays it and fails while the violation is possible')
     .option('--policy <name>', `check this policy of the loop instead of the scenario's (${policiesHelp()})`)
     .option('--within <periods>', 'convergence bound K in periods (default: per policy)')
@@ -114,6 +124,7 @@ export function registerCheck(program: Command): void {
       const workers = positive('--workers', flags.workers) ?? defaultWorkers();
       const withinPeriods = positive('--within', flags.within);
       const format = formatOf(flags.format);
+      const traceFormat = traceFormatOf(flags.traceFormat, flags.out);
       if (flags.table && flags.policy !== undefined) throw new UsageError('--table', 'checks every policy: leave out --policy');
       const { entry, scenario } = loadScenario(file);
       const names = variantNames(entry);
@@ -157,7 +168,7 @@ export function registerCheck(program: Command): void {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
       }
-      const traces = out ? writeTraces(runs, out) : new Map<Counterexample, string>();
+      const traces = out ? writeTraces(runs, out, { format: traceFormat, source: file }) : new Map<Counterexample, string>();
       const tests = emitDir ? emitTests(runs, emitDir, file, withinPeriods) : new Map<Counterexample, string>();
       const files = (ce: Counterexample): Artifacts => {
         const trace = traces.get(ce);

@@ -5,13 +5,13 @@ import { extname } from 'node:path';
 import { parseScenarioText } from '../../sim/loops/registry';
 import { InputError, InputErrors } from '../../sim/scenario/errors';
 import { scenarioNameOf } from '../../sim/scenario/load';
-import { parseTraceText } from '../../sim/trace-schema';
+import { parseAnyTraceText } from '../../sim/itf/read';
 import { traceStateProblem } from '../../web/lab/trace-check';
 import type { PageFile } from '../../web/lab/page-files';
 import { LAB_FILES_ELEMENT } from '../../web/lab/page-files';
 
 const EXPECTED = 'expected a scenario (.yaml) or a trace (.json: sim --json, check --out, real --out)';
-const TRACE = 'expected a loopscope trace (the JSON of sim --json, check --out or real --out)';
+const TRACE = 'expected a loopscope trace (the JSON of sim --json, check --out or real --out, or ITF from check --trace-format itf or trace --to itf)';
 
 /** What a file is meant to be: by its extension, or (another extension: a guess) by its first character. */
 function kindOf(name: string, text: string): { kind: PageFile['kind']; guessed: boolean } {
@@ -57,7 +57,7 @@ function scenarioOf(name: string, text: string): { id: string; loop: string } {
 }
 
 function checkTrace(name: string, text: string): void {
-  const result = parseTraceText(text);
+  const result = parseAnyTraceText(text);
   const problem = result.ok ? traceStateProblem(result.trace) : result.error;
   if (problem !== null) throw new InputError(name, '', `${TRACE}: ${problem}`);
 }

@@ -1,5 +1,5 @@
 import type { Trace } from '../../sim/trace';
-import { parseTraceText } from '../../sim/trace-schema';
+import { parseAnyTraceText } from '../../sim/itf/read';
 import { traceStateProblem } from './trace-check';
 
 /**
@@ -39,7 +39,7 @@ export const PAGE_TRACES: readonly PageFile[] = PAGE_FILES.filter((f) => f.kind 
 export function openPageTrace(index: number): { ok: true; trace: Trace; fileName: string } | { ok: false; error: string } {
   const file = PAGE_TRACES[index];
   if (!file) return { ok: false, error: `no such trace (this page carries ${PAGE_TRACES.length} trace file${PAGE_TRACES.length === 1 ? '' : 's'})` };
-  const result = parseTraceText(file.text);
+  const result = parseAnyTraceText(file.text);
   const problem = result.ok ? traceStateProblem(result.trace) : result.error;
   return result.ok && problem === null ? { ok: true, trace: result.trace, fileName: file.name } : { ok: false, error: `${file.name}: ${problem}` };
 }
