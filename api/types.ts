@@ -1,6 +1,6 @@
 // The project's data types the API hands out, each named and documented here, where a user of the
 // package reads them (their definitions stay where the simulator, checker and conform keep them).
-import type { ExploreStats as SearchStats, StopReason as SearchStop, VerdictStatus as Status } from '../sim/check/explorer';
+import type { ExploreStats as SearchStats, StopReason as SearchStop, VerdictStatus as Status } from '../sim/check/model';
 import type { PropertyKind as Kind } from '../sim/check/model';
 import type { Outcome as VerdictOutcome } from '../sim/check/outcome';
 import type { ConformReport as Report, Divergence as FirstDivergence } from '../sim/conform/conform';
@@ -9,7 +9,7 @@ import type { PropertyResult as Monitored } from '../sim/conform/monitors';
 import type { EnvMoveUsed as OutsideMove } from '../sim/conform/world';
 import type { LoopId as Loop } from '../sim/loops/define';
 import type { Frame as TraceFrame, Phase as LoopPhase, Trace as LoopTrace } from '../sim/trace';
-import type { ControllerSummary as Summary } from '../sim/trace-schema';
+import type { ControllerSummary as Summary } from '../sim/controller-summary';
 
 /** The loops loopscope knows: cron, puppet, systemd-restart, terraform, kubernetes, incus-hpa. */
 export type LoopId = Loop;

@@ -1,4 +1,4 @@
-import type { Progress } from '../sim/check/explorer';
+import type { Progress } from '../sim/check/model';
 
 const MiB = 1024 ** 2;
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');

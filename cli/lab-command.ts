@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
 import { LANGUAGES } from '../web/i18n/messages';
-
-export interface LabOptions { port?: string; host: string; presenter?: boolean; lang: string }
-
-/** The port `loopscope lab` tries first (the dev server's is 5173); another free one when it is taken. */
-export const DEFAULT_LAB_PORT = 5174;
+import type { LabOptions } from './lab/options';
+import { DEFAULT_LAB_PORT } from './lab/options';
 
 export function registerLab(program: Command): void {
   program

@@ -1,5 +1,5 @@
 import type { HpaContext } from '../machines/incus-hpa';
-import type { HpaController } from '../sim/loops/incus-hpa-controller';
+import type { HpaController } from '../sim/loops/incus-hpa-controller-schema';
 import { hpaController } from '../sim/loops/incus-hpa-controller';
 import { observationOf } from './hpa-actors';
 import type { InstanceFull } from './incus';

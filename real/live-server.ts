@@ -11,8 +11,8 @@ import { WebSocketServer } from 'ws';
 import type { HpaConfig, HpaContext } from '../machines/incus-hpa';
 import { incusHpaMachine } from '../machines/incus-hpa';
 import type { ActRequest, ActVerdict, ApproveAct } from './hpa-actors';
-import type { LiveFrame, LivePending, ServerMessage } from './live-protocol';
-import { parseClientMessage } from './live-protocol';
+import type { LiveFrame, LivePending, ServerMessage } from '../sim/live-protocol';
+import { parseClientMessage } from '../sim/live-protocol';
 import { describeAct } from './step-prompt';
 
 export interface LiveSource {

@@ -1,8 +1,9 @@
 // The live-mode protocol between `loopscope real --live` (real/live-server.ts) and the web lab
-// (web/live/). Browser-safe: types and pure helpers only, JSON over one WebSocket.
+// (web/live/). Browser-safe: types and pure helpers only, JSON over one WebSocket. In sim/, below
+// both ends: the lab never imports real/ (undici, sockets), and real/ never imports web/.
 import type { Decision, HpaConfig, Observation } from '../machines/incus-hpa';
-import type { Frame } from '../sim/trace';
-import type { HpaWorldSummary } from '../sim/worlds/incus-hpa';
+import type { Frame } from './trace';
+import type { HpaWorldSummary } from './worlds/incus-hpa';
 
 export type LiveFrame = Frame<HpaWorldSummary>;
 

@@ -1,5 +1,5 @@
 import type { AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
-import type { ControllerSummary } from './trace-schema';
+import type { ControllerSummary } from './controller-summary';
 
 /** The result of a world operation, delivered to the machine as done/error of its actor. */
 export type OpResult = { ok: true; output?: unknown } | { ok: false; error: string };

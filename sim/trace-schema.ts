@@ -1,34 +1,18 @@
-// The trace format, version 2 (DESIGN.md "A trace"): every runner writes it (loopscope sim, check
+// The trace format, version 2 (docs/ARCHITECTURE.md, "A trace"): every runner writes it (loopscope sim, check
 // counterexamples, loopscope real and its live stream) and every reader loads it through
 // parseTrace (the lab, tests). Version 1 traces (no `version`, no `controller`) still load.
 // Browser-safe: zod and the loops' controller schemas only.
 import { z } from 'zod';
-import { cronControllerSchema } from './loops/cron-controller';
-import { hpaControllerSchema } from './loops/incus-hpa-controller';
+import type { TraceLoop } from './controller-summary';
+import { CONTROLLER_SCHEMAS, TRACE_LOOPS } from './controller-summary';
+import { cronControllerSchema } from './loops/cron-controller-schema';
+import { hpaControllerSchema } from './loops/incus-hpa-controller-schema';
 import { kubernetesControllerSchema } from './loops/kubernetes-controller';
-import { puppetControllerSchema } from './loops/puppet-controller';
+import { puppetControllerSchema } from './loops/puppet-controller-schema';
 import { systemdControllerSchema } from './loops/systemd-restart-controller';
 import { terraformControllerSchema } from './loops/terraform-controller';
-import type { LoopId } from './loops/define';
 import type { Frame, Trace } from './trace';
 import { PHASES, TRACE_VERSION } from './trace';
-
-export { TRACE_VERSION };
-
-/** frame.controller of each loop, keyed by the loop's id. */
-export const CONTROLLER_SCHEMAS = {
-  'incus-hpa': hpaControllerSchema,
-  'systemd-restart': systemdControllerSchema,
-  cron: cronControllerSchema,
-  puppet: puppetControllerSchema,
-  terraform: terraformControllerSchema,
-  kubernetes: kubernetesControllerSchema,
-} as const satisfies Record<LoopId, z.ZodType>;
-export type TraceLoop = keyof typeof CONTROLLER_SCHEMAS;
-export const TRACE_LOOPS = Object.keys(CONTROLLER_SCHEMAS) as TraceLoop[];
-
-/** What a frame's controller says, for any loop: narrow it on `loop`. */
-export type ControllerSummary = z.infer<(typeof CONTROLLER_SCHEMAS)[TraceLoop]>;
 
 function frameSchema<S extends z.ZodType>(controller: S) {
   return z.object({

@@ -1,5 +1,5 @@
-/** The trace every runner produces and every viewer consumes (DESIGN.md "A trace"; schema: ./trace-schema). */
-import type { ControllerSummary } from './trace-schema';
+/** The trace every runner produces and every viewer consumes (docs/ARCHITECTURE.md, "A trace"; schema: ./trace-schema). */
+import type { ControllerSummary } from './controller-summary';
 
 /** The trace format's version: 2 added `version` and each frame's `controller`. */
 export const TRACE_VERSION = 2;

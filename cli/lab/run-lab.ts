@@ -4,11 +4,11 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LANGUAGES } from '../../web/i18n/messages';
 import { ExitError } from '../exit';
-import type { LabOptions } from '../lab-command';
-import { DEFAULT_LAB_PORT } from '../lab-command';
 import { LAB_DIR } from '../package-root';
 import { UsageError } from '../usage';
 import { firstFileParams, labFilesElement, readLabFiles } from './files';
+import type { LabOptions } from './options';
+import { DEFAULT_LAB_PORT } from './options';
 import type { LabServer } from './serve';
 import { injectIntoIndex, startLabServer } from './serve';
 

@@ -7,7 +7,7 @@ import { counterexampleTrace, replay, viewOf } from './counterexample';
 import { withLassos } from './lasso-trace';
 import type { OtherHistory } from './other-history';
 import { comparesHistories } from './other-history';
-import type { ExploreOptions, ExploreResult, PathStep } from './explorer';
+import type { ExploreOptions, ExploreResult, PathStep } from './model';
 import { explore, exploreAsync } from './explorer';
 import { Pool, exploreParallel } from './parallel';
 import type { CheckProperty, EnvMove, LoopCheck } from './model';

@@ -3,7 +3,7 @@ import { Runner } from '../runner';
 import type { TimelineEntry } from '../runner';
 import type { StepState } from '../step';
 import type { Trace } from '../trace';
-import type { PathStep } from './explorer';
+import type { PathStep } from './model';
 import type { CheckProperty, CheckView } from './model';
 
 export interface ReplayInput<W, F, C> {

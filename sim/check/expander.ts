@@ -4,8 +4,7 @@ import type { StepState } from '../step';
 import { Stepper } from '../step';
 import { hashState } from './hash';
 import { judgedColumns } from './judged';
-import type { CheckProperty, EnvMove, LoopCheck } from './model';
-import type { SymmetryUse } from './symmetry';
+import type { CheckProperty, EnvMove, LoopCheck, SymmetryUse } from './model';
 import { stateKey } from './symmetry';
 
 /** A state waiting to be expanded: its id, the run, and the environment moves it has left. */

@@ -1,96 +1,10 @@
 import type { LoopBinding } from '../model';
-import type { CheckProperty, EnvMove, LoopCheck } from './model';
-import type { MemoStats } from '../memo-machine';
+import type { CheckProperty, EnvMove, ExploreOptions, ExploreResult, LoopCheck } from './model';
 import { MemoMachine } from '../memo-machine';
 import type { SearchNode } from './expander';
 import { Expander } from './expander';
 import { SearchBook } from './search-book';
 import { LazyLevel } from './frontier';
-import type { Fairness } from './liveness';
-import type { SymmetryUse } from './symmetry';
-
-export { BitColumn, IntColumn, settleTimes } from './columns';
-export { applyEntry } from './expander';
-
-/** One edge of a path: the next queued item happens (time passes), or the environment acts. */
-export type PathStep = { kind: 'tick' } | { kind: 'env'; index: number };
-
-/** Where a search is, for a progress line. */
-export interface Progress {
-  distinct: number;
-  generated: number;
-  depth: number;
-  /** States discovered but not yet expanded. */
-  frontier: number;
-  elapsedMs: number;
-  rssBytes: number;
-  /** The state bound, when one was given (for an ETA). */
-  maxStates?: number;
-}
-
-export interface ExploreOptions {
-  /** Stop expanding beyond this many steps from the start. */
-  maxDepth?: number;
-  /** Stop adding states beyond this many distinct states. */
-  maxStates?: number;
-  /** Stop cleanly (verdicts so far, the rest unknown) once the process's RSS passes this. */
-  maxMemoryBytes?: number;
-  /** Called about every `progressMs` (default 1000) of search time. */
-  onProgress?: (progress: Progress) => void;
-  progressMs?: number;
-  /** Memoise machine transitions by (snapshot, event) (default on; off only to measure it). */
-  memo?: boolean;
-  /** Merge states with their copies under the loop's renamings of interchangeable objects (default on; symmetry.ts). */
-  symmetry?: boolean;
-  /** A frontier level keeps this many states whole, the rest re-derived from their parents (default 65,536; frontier.ts). */
-  lazyFrom?: number;
-  /** Worker threads for the parallel search (sim/check/parallel.ts); 1 = this thread. */
-  workers?: number;
-  /** Liveness properties are judged on weakly fair runs (default); 'none' only shows what fairness excludes (liveness.ts). */
-  fairness?: Fairness;
-}
-
-export type VerdictStatus = 'holds' | 'violated' | 'unknown';
-
-export interface Verdict<W, C> {
-  property: CheckProperty<W, C>;
-  status: VerdictStatus;
-  /** The shortest path to a violation (always, eventually) or, for sometimes, to a witness. */
-  path?: PathStep[];
-  /** eventually: the longest settle time seen (ms); violated: how long the counterexample took. */
-  settleMs?: number;
-  /** Liveness, violated: `path` is a lasso, path[cycleStart …] the cycle repeated for ever. */
-  cycleStart?: number;
-  detail: string;
-}
-
-/** Why the search stopped: it ran out of states, or a bound, a limit or the user stopped it. */
-export type StopReason = 'complete' | 'max-states' | 'max-depth' | 'max-memory' | 'interrupted';
-
-export interface ExploreStats {
-  generated: number;
-  distinct: number;
-  depth: number;
-  /** Every reachable state within the bounds was expanded. */
-  complete: boolean;
-  stopped: StopReason;
-  timeMs: number;
-  /** CPU time of the process (user + system), which a loaded machine distorts less than wall time. */
-  cpuMs: number;
-  distinctPerSecond: number;
-  peakRssBytes: number;
-  peakHeapBytes: number;
-  /** Bytes of the search's own tables (visited set, parents, moves, quiet successors, targets). */
-  tableBytes: number;
-  /** Threads that expanded states (1: the sequential search). */
-  workers: number;
-  /** Transition memo: hits, misses (XState ran), interned snapshots, unkeyable calls. */
-  memo?: MemoStats;
-  /** Symmetry reduction: on, off, or none for this loop (and why); `distinct` counts representatives when on. */
-  symmetry?: SymmetryUse;
-}
-
-export interface ExploreResult<W, C> { stats: ExploreStats; verdicts: Verdict<W, C>[] }
 
 /**
  * Breadth-first search over every reachable (machine snapshot, world, queue, remaining moves)

@@ -1,7 +1,7 @@
 import type { CheckRun } from './check';
 import type { Artifacts, Counterexample } from './artifacts';
 import { otherTracePath } from './artifacts';
-import type { PathStep } from './explorer';
+import type { PathStep } from './model';
 import { exitCode, isPromised, outcomeOf, runOutcome } from './outcome';
 import { lassoOf } from './lasso-trace';
 

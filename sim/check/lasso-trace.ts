@@ -3,7 +3,7 @@ import { Stepper } from '../step';
 import type { ReplayInput } from './counterexample';
 import { replay, viewOf } from './counterexample';
 import { applyEntry } from './expander';
-import type { ExploreResult, PathStep } from './explorer';
+import type { ExploreResult, PathStep } from './model';
 import type { CheckProperty, EnvMove, LoopCheck } from './model';
 
 export interface LassoPath { path: readonly PathStep[]; cycleStart: number }

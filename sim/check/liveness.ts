@@ -1,7 +1,6 @@
 import type { EdgeList } from './edges';
 import { TICK } from './expander';
-import type { PathStep } from './explorer';
-import type { LivenessKind } from './model';
+import type { Fairness, LivenessKind, PathStep } from './model';
 
 /**
  * Liveness over the explored state graph: is there an infinite, weakly fair run on which the
@@ -39,9 +38,6 @@ export interface Lasso {
   path: PathStep[];
   cycleStart: number;
 }
-
-/** 'weak': weak fairness of the tick (above); 'none': every cycle counts (only to show what fairness excludes). */
-export type Fairness = 'weak' | 'none';
 
 const stepOf = (via: number): PathStep => (via === TICK ? { kind: 'tick' } : { kind: 'env', index: via });
 

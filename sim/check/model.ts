@@ -1,8 +1,8 @@
 import type { AnyMachineSnapshot } from 'xstate';
-import type { LoadedScenario } from '../loops/registry';
+import type { MemoStats } from '../memo-machine';
+import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { TimelineEntry } from '../runner';
 import type { StepState } from '../step';
-import type { LoopSymmetry } from './symmetry';
 
 /** What a property may look at: the controller's snapshot and the world at one instant. */
 export interface CheckView<W, C> {
@@ -50,6 +50,25 @@ export interface EnvMove<F, C> {
 }
 
 /**
+ * Symmetry reduction: a loop may declare that some of its objects (pods, nodes, jobs …) are
+ * interchangeable — the machine, the world and every property it claims are invariant under
+ * renaming them — and give a key of a state's representative under those renamings (e.g. names
+ * replaced by labels given in a canonical order, the rest of the canonical key unchanged). The
+ * explorer then merges a state with every renamed copy of it. Only the key changes: the search
+ * stores hashes, parents and moves, and each counterexample is replayed through the Runner from
+ * the start (counterexample.ts; the key: ./symmetry.ts), so a representative's labels never reach a trace.
+ * A loop whose objects are not interchangeable says why (`none`): check reports it.
+ */
+export type LoopSymmetry<W, F, C> =
+  | { none: string }
+  | {
+    /** What is renamed, e.g. "pods created by a ReplicaSet". */
+    what: string;
+    /** The representative's key for this configuration, or why it has none (e.g. a policy that reads name order). */
+    canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): MethodLike<[StepState<W, C>], string> | string;
+  };
+
+/**
  * Everything loop-specific the explorer needs; one module per loop (sim/properties/<loop>.ts),
  * part of the loop's definition (sim/loops/define.ts). The loop's logic is not repeated here: steps go through
  * its machine and WorldModel; this only says what the environment may do, which parts of a
@@ -89,3 +108,92 @@ export interface LoopCheck<W, F, C> {
  * registry without a cast (the same device as @types/react's event handlers).
  */
 export type MethodLike<A extends unknown[], R> = { method(...args: A): R }['method'];
+
+// The explorer's results and options (explorer.ts), here so that the search's parts (search-book.ts,
+// liveness.ts) and its readers share them without importing the explorer.
+
+/** One edge of a path: the next queued item happens (time passes), or the environment acts. */
+export type PathStep = { kind: 'tick' } | { kind: 'env'; index: number };
+
+/** Where a search is, for a progress line. */
+export interface Progress {
+  distinct: number;
+  generated: number;
+  depth: number;
+  /** States discovered but not yet expanded. */
+  frontier: number;
+  elapsedMs: number;
+  rssBytes: number;
+  /** The state bound, when one was given (for an ETA). */
+  maxStates?: number;
+}
+
+export interface ExploreOptions {
+  /** Stop expanding beyond this many steps from the start. */
+  maxDepth?: number;
+  /** Stop adding states beyond this many distinct states. */
+  maxStates?: number;
+  /** Stop cleanly (verdicts so far, the rest unknown) once the process's RSS passes this. */
+  maxMemoryBytes?: number;
+  /** Called about every `progressMs` (default 1000) of search time. */
+  onProgress?: (progress: Progress) => void;
+  progressMs?: number;
+  /** Memoise machine transitions by (snapshot, event) (default on; off only to measure it). */
+  memo?: boolean;
+  /** Merge states with their copies under the loop's renamings of interchangeable objects (default on; symmetry.ts). */
+  symmetry?: boolean;
+  /** A frontier level keeps this many states whole, the rest re-derived from their parents (default 65,536; frontier.ts). */
+  lazyFrom?: number;
+  /** Worker threads for the parallel search (sim/check/parallel.ts); 1 = this thread. */
+  workers?: number;
+  /** Liveness properties are judged on weakly fair runs (default); 'none' only shows what fairness excludes (liveness.ts). */
+  fairness?: Fairness;
+}
+
+export type VerdictStatus = 'holds' | 'violated' | 'unknown';
+
+export interface Verdict<W, C> {
+  property: CheckProperty<W, C>;
+  status: VerdictStatus;
+  /** The shortest path to a violation (always, eventually) or, for sometimes, to a witness. */
+  path?: PathStep[];
+  /** eventually: the longest settle time seen (ms); violated: how long the counterexample took. */
+  settleMs?: number;
+  /** Liveness, violated: `path` is a lasso, path[cycleStart …] the cycle repeated for ever. */
+  cycleStart?: number;
+  detail: string;
+}
+
+/** Why the search stopped: it ran out of states, or a bound, a limit or the user stopped it. */
+export type StopReason = 'complete' | 'max-states' | 'max-depth' | 'max-memory' | 'interrupted';
+
+export interface ExploreStats {
+  generated: number;
+  distinct: number;
+  depth: number;
+  /** Every reachable state within the bounds was expanded. */
+  complete: boolean;
+  stopped: StopReason;
+  timeMs: number;
+  /** CPU time of the process (user + system), which a loaded machine distorts less than wall time. */
+  cpuMs: number;
+  distinctPerSecond: number;
+  peakRssBytes: number;
+  peakHeapBytes: number;
+  /** Bytes of the search's own tables (visited set, parents, moves, quiet successors, targets). */
+  tableBytes: number;
+  /** Threads that expanded states (1: the sequential search). */
+  workers: number;
+  /** Transition memo: hits, misses (XState ran), interned snapshots, unkeyable calls. */
+  memo?: MemoStats;
+  /** Symmetry reduction: on, off, or none for this loop (and why); `distinct` counts representatives when on. */
+  symmetry?: SymmetryUse;
+}
+
+export interface ExploreResult<W, C> { stats: ExploreStats; verdicts: Verdict<W, C>[] }
+
+/** What a search did about symmetry: reduced (on), asked not to (off), or nothing to reduce (none, and why). */
+export interface SymmetryUse { state: 'on' | 'off' | 'none'; detail: string }
+
+/** Liveness (liveness.ts): 'weak': weak fairness of the tick; 'none': every cycle counts (only to show what fairness excludes). */
+export type Fairness = 'weak' | 'none';

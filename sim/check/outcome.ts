@@ -1,5 +1,5 @@
 import type { CheckRun } from './check';
-import type { Verdict } from './explorer';
+import type { Verdict } from './model';
 
 /**
  * What a verdict means for the run: only a property the configuration promises can fail it;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadScenario } from '../loops';
 import { MemoMachine } from '../memo-machine';
-import type { LoadedScenario } from '../loops/registry';
+import type { LoadedScenario } from '../scenario/loaded-scenario';
 import { loopById } from '../loops/registry';
 import type { StepState } from '../step';
 import { prepareCheck } from './check';

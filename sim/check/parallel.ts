@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { COMPILED } from '../compiled';
 import type { MemoStats } from '../memo-machine';
-import type { ExploreOptions, ExploreResult } from './explorer';
+import type { ExploreOptions, ExploreResult } from './model';
 import type { CheckProperty } from './model';
 import type { FromWorker, ToWorker, WorkerSetup } from './parallel-protocol';
 import { NO_TICK, R, STRIDE } from './parallel-protocol';

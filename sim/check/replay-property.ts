@@ -2,7 +2,7 @@ import { formatTimeline } from '../format';
 import { loadScenario } from '../loops';
 import { prepareCheck } from './check';
 import { replay, runQuiet, viewOf } from './counterexample';
-import type { PathStep } from './explorer';
+import type { PathStep } from './model';
 import { LassoMismatch, lassoTrace } from './lasso-trace';
 import { isLiveness } from './model';
 

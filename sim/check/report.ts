@@ -1,5 +1,5 @@
 import type { CheckRun } from './check';
-import type { StopReason, VerdictStatus } from './explorer';
+import type { StopReason, VerdictStatus } from './model';
 import { outcomeOf } from './outcome';
 import { symmetryLine } from './symmetry';
 

@@ -1,11 +1,9 @@
 import type { MemoStats } from '../memo-machine';
 import { BitColumn, IntColumn, settleTimes } from './columns';
 import { TICK } from './expander';
-import type { ExploreOptions, ExploreResult, PathStep, StopReason, Verdict } from './explorer';
-import type { CheckProperty } from './model';
+import type { CheckProperty, ExploreOptions, ExploreResult, Fairness, PathStep, StopReason, Verdict } from './model';
 import { VisitedSet } from './visited-set';
 import { EdgeList } from './edges';
-import type { Fairness } from './liveness';
 import { findLasso } from './liveness';
 import { judgedColumns } from './judged';
 

@@ -1,27 +1,5 @@
 import type { StepState } from '../step';
-import type { EnvMove, LoopCheck, MethodLike } from './model';
-
-/**
- * Symmetry reduction: a loop may declare that some of its objects (pods, nodes, jobs …) are
- * interchangeable — the machine, the world and every property it claims are invariant under
- * renaming them — and give a key of a state's representative under those renamings (e.g. names
- * replaced by labels given in a canonical order, the rest of the canonical key unchanged). The
- * explorer then merges a state with every renamed copy of it. Only the key changes: the search
- * stores hashes, parents and moves, and each counterexample is replayed through the Runner from
- * the start (counterexample.ts), so a representative's labels never reach a trace.
- * A loop whose objects are not interchangeable says why (`none`): check reports it.
- */
-export type LoopSymmetry<W, F, C> =
-  | { none: string }
-  | {
-    /** What is renamed, e.g. "pods created by a ReplicaSet". */
-    what: string;
-    /** The representative's key for this configuration, or why it has none (e.g. a policy that reads name order). */
-    canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): MethodLike<[StepState<W, C>], string> | string;
-  };
-
-/** What a search did about symmetry: reduced (on), asked not to (off), or nothing to reduce (none, and why). */
-export interface SymmetryUse { state: 'on' | 'off' | 'none'; detail: string }
+import type { EnvMove, LoopCheck, SymmetryUse } from './model';
 
 /** The key a search merges states by: the loop's canonical key, or its representative's under the loop's symmetry. */
 export function stateKey<W, F, C>(

@@ -5,7 +5,7 @@
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import type { HpaAction, HpaConfig, HpaContext, HpaEvent } from '../../machines/incus-hpa';
 import { incusHpaMachine } from '../../machines/incus-hpa';
-import type { HpaController } from '../loops/incus-hpa-controller';
+import type { HpaController } from '../loops/incus-hpa-controller-schema';
 import { PureMachine } from '../pure-machine';
 import type { ExecutableAction } from '../pure-machine';
 import { doneEvent } from '../step';

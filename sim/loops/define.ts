@@ -1,30 +1,13 @@
 import type { LoopCheck } from '../check/model';
 import type { LoopBinding } from '../model';
-import type { TimelineEntry } from '../runner';
-import type { Moment } from '../scenario/moments';
+import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { Frame } from '../trace';
+import type { LoopId } from './loop-id';
 
-/** Every loop loopscope knows, in the home page's order of appearance. Registries keyed by LoopId
- * (`satisfies Record<LoopId, …>`) fail to compile when a loop lacks a piece. */
-export const LOOP_IDS = ['cron', 'puppet', 'systemd-restart', 'terraform', 'kubernetes', 'incus-hpa'] as const;
-export type LoopId = (typeof LOOP_IDS)[number];
-export const isLoopId = (id: unknown): id is LoopId => typeof id === 'string' && (LOOP_IDS as readonly string[]).includes(id);
-
-/** What every loop's scenario parser returns: the shared header, then the loop's own parts. */
-export interface LoadedScenario<W = unknown, F = unknown, C = unknown> {
-  file: string;
-  name: string;
-  description: string;
-  seed: number;
-  durationMs: number;
-  /** Named moments (the lab's chapters), in the scenario's order (every parser spreads the shared header, which has them). */
-  moments?: Moment[];
-  config: C;
-  world: W;
-  timeline: TimelineEntry<F, C>[];
-  /** Indexes of the timeline entries marked `repeat: true` (sim/scenario/repeat.ts): for check, moves the environment may make for ever. */
-  repeating?: number[];
-}
+// The ids live in ./loop-id.ts (the trace format needs them below the definitions); a loop's
+// pieces import them from here, next to the definition they key.
+export { LOOP_IDS, isLoopId } from './loop-id';
+export type { LoopId } from './loop-id';
 
 /** Named configurations of a loop (e.g. the HPA's policies): `--policy`, the lab's picker, the
  * columns of `loopscope check --table`. */

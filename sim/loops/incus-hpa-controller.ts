@@ -1,37 +1,8 @@
-import { z } from 'zod';
 import type { HpaAction, HpaContext, Observation } from '../../machines/incus-hpa';
-import { POLICY_NAMES, peekPolicy } from '../../machines/incus-hpa';
+import { peekPolicy } from '../../machines/incus-hpa';
 import type { HpaWorld } from '../worlds/incus-hpa';
 import { observe, settle } from '../worlds/incus-hpa';
-
-const count = z.number().int().min(0);
-const actionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('create') }),
-  z.object({ kind: z.literal('delete'), name: z.string() }),
-]);
-
-/** frame.controller for incus-hpa: what the HPA sees, compares and decides, as data. */
-export const hpaControllerSchema = z.object({
-  loop: z.literal('incus-hpa'),
-  /** A built-in policy's name, or `module:<file>` for a user's policy module. */
-  policy: z.union([z.enum(POLICY_NAMES), z.templateLiteral(['module:', z.string()])]),
-  threshold: z.number(),
-  minPods: count,
-  maxPods: count,
-  /** This HPA's own instances (its owner key) by status, at the frame's time. */
-  pods: z.object({ running: count, starting: count, stopping: count }),
-  /** The policy's own average memory % over the instances as they are at the frame's time. */
-  averagePercent: z.number().nullable(),
-  /** The last decision: when its observation was taken, the policy's numbers and its actions ([] = none). */
-  decision: z.object({
-    observedAt: z.number(), averagePercent: z.number().nullable(), running: count, desired: count, actions: z.array(actionSchema),
-  }).nullable(),
-  /** Actions of this period not yet done. */
-  pending: z.array(actionSchema),
-  consecutiveErrors: count,
-  lastError: z.string().nullable(),
-});
-export type HpaController = z.infer<typeof hpaControllerSchema>;
+import type { HpaController } from './incus-hpa-controller-schema';
 
 const actionOf = (a: HpaAction): HpaController['pending'][number] => (a.kind === 'create' ? { kind: 'create' } : { kind: 'delete', name: a.name });
 

@@ -11,7 +11,8 @@ import { kubernetesCheck } from '../properties/kubernetes';
 import { puppetCheck } from '../properties/puppet';
 import { systemdRestartCheck } from '../properties/systemd-restart';
 import { terraformCheck } from '../properties/terraform';
-import type { AnyLoop, LoadedScenario, LoopId } from './define';
+import type { LoadedScenario } from '../scenario/loaded-scenario';
+import type { AnyLoop, LoopId } from './define';
 import { defineLoop, isLoopId } from './define';
 import { hpaBinding, parseHpaScenario } from './incus-hpa';
 import { hpaColumns } from './incus-hpa-format';
@@ -28,7 +29,8 @@ import { terraformColumns } from './terraform-format';
 
 /** Browser-safe: no node: imports here (the web lab uses this file; the CLI uses ./index). */
 
-export type { AnyLoop, LoadedScenario, LoopId } from './define';
+export type { AnyLoop, LoopId } from './define';
+export type { LoadedScenario } from '../scenario/loaded-scenario';
 export { isLoopId, LOOP_IDS } from './define';
 
 /** A registered loop, as the CLI, the runner, the explorer and the lab see it. */

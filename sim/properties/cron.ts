@@ -1,7 +1,7 @@
 import type { CronConfig, CronContext, CronEntry } from '../../machines/cron';
 import { DEFAULT_CRONJOB, cronJobMatches, entryMatches } from '../../machines/cron';
 import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
-import type { LoadedScenario } from '../loops/registry';
+import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';
 import type { StepState } from '../step';

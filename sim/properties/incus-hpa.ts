@@ -3,7 +3,7 @@ import { backoffDelay, isModulePolicy } from '../../machines/incus-hpa';
 import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
 import type { StepState } from '../step';
 import { opPositions, queueKey } from '../check/queue-key';
-import type { LoadedScenario } from '../loops/registry';
+import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';
 import { formatBytes } from '../units';

@@ -1,7 +1,7 @@
 import type { PuppetContext, Ref, Resource, RunReport, Transaction } from '../../machines/puppet';
 import { dependenciesOf, refOf, splaylimitOf } from '../../machines/puppet';
 import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
-import type { LoadedScenario } from '../loops/registry';
+import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { PuppetLoopConfig } from '../loops/puppet';
 import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';

@@ -3,7 +3,7 @@ import { unitStatus } from '../../machines/systemd-restart';
 import { dottedState } from '../trace';
 import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
 import type { SystemdConfig } from '../loops/systemd-restart';
-import type { LoadedScenario } from '../loops/registry';
+import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';
 import type { StepState } from '../step';

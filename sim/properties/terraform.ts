@@ -1,7 +1,7 @@
 import type { ResourceConfig, TerraformContext } from '../../machines/terraform';
 import { SCHEMAS, dependenciesOf, hasChanges, plan } from '../../machines/terraform';
 import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
-import type { LoadedScenario } from '../loops/registry';
+import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { TerraformLoopConfig } from '../loops/terraform';
 import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';

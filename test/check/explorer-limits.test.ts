@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkScenario, checkScenarioAsync } from '../../sim/check/check';
-import type { Progress } from '../../sim/check/explorer';
+import type { Progress } from '../../sim/check/model';
 import { loadScenario } from '../../sim/loops';
 import { progressLine } from '../../cli/check-progress';
 

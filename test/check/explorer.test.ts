@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { checkScenario } from '../../sim/check/check';
-import { BitColumn, IntColumn, settleTimes } from '../../sim/check/explorer';
+import { BitColumn, IntColumn, settleTimes } from '../../sim/check/columns';
 import { Stepper } from '../../sim/step';
 import { loadScenario } from '../../sim/loops';
 import { hpaBinding } from '../../sim/loops/incus-hpa';

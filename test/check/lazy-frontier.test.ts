@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { prepareCheck } from '../../sim/check/check';
-import type { ExploreResult } from '../../sim/check/explorer';
+import type { ExploreResult } from '../../sim/check/model';
 import { explore } from '../../sim/check/explorer';
 import { loadScenario } from '../../sim/loops';
 

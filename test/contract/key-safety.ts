@@ -1,6 +1,6 @@
 import type { LoopBinding } from '../../sim/model';
 import type { CheckProperty, EnvMove, LoopCheck } from '../../sim/check/model';
-import { applyEntry } from '../../sim/check/explorer';
+import { applyEntry } from '../../sim/check/expander';
 import type { StepState } from '../../sim/step';
 import { Stepper } from '../../sim/step';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RECONCILER_NAMES } from '../../machines/kubernetes';
 import type { CheckRun } from '../../sim/check/check';
 import { checkScenario } from '../../sim/check/check';
-import type { VerdictStatus } from '../../sim/check/explorer';
+import type { VerdictStatus } from '../../sim/check/model';
 import { loadScenario, parseScenarioText } from '../../sim/loops';
 import { InputError } from '../../sim/scenario/errors';
 

@@ -3,7 +3,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import type { ServerMessage } from '../../real/live-protocol';
+import type { ServerMessage } from '../../sim/live-protocol';
 import type { CliRun } from './real-helpers';
 import { startCli, waitUntil } from './real-helpers';
 

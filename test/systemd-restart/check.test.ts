@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckRun } from '../../sim/check/check';
 import { checkScenario } from '../../sim/check/check';
-import type { PathStep } from '../../sim/check/explorer';
+import type { PathStep } from '../../sim/check/model';
 import { loadScenario, parseScenarioText, runnerFor } from '../../sim/loops';
 import { InputError } from '../../sim/scenario/errors';
 import { parseTraceText } from '../../sim/trace-schema';
@@ -27,7 +27,7 @@ const moves = (run: CheckRun, path: readonly PathStep[] | undefined) =>
 describe(`loopscope check ${START_LIMIT}`, () => {
   const run = check(START_LIMIT);
 
-  // 7407 before issue 12: `systemctl start` in the auto-restart hold-off is now the restart itself
+  // 7407 before the hold-off commands followed service.c: `systemctl start` in the auto-restart hold-off is now the restart itself
   // (service_start's shortcut, tested against the start limit twice), `systemctl restart` there
   // cancels and starts, and the key holds the hurry-up flag and the stop-sigterm monitor.
   it('explores the whole bounded space: 8084 distinct states', () => {
@@ -74,7 +74,7 @@ describe(`loopscope check ${START_LIMIT}`, () => {
 describe(`loopscope check ${RESTART_SEC}`, () => {
   const run = check(RESTART_SEC);
 
-  // 8252 with RestartSec=3s before issue 12 (see the start-limit scenario for why counts changed).
+  // 8252 with RestartSec=3s before the hold-off commands followed service.c (see the start-limit scenario for why counts changed).
   it('explores the whole bounded space: 6311 distinct states', () => {
     expect(run.result.stats).toMatchObject({ complete: true, distinct: 6311, depth: 45 });
     expect(run.alphabet.map((m) => m.label)).toEqual([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { CheckRun } from '../../sim/check/check';
 import { checkScenario } from '../../sim/check/check';
-import type { PathStep } from '../../sim/check/explorer';
+import type { PathStep } from '../../sim/check/model';
 import { loadScenario, parseScenario } from '../../sim/loops';
 import { InputError } from '../../sim/scenario/errors';
 import { readYamlFile } from '../../sim/scenario/load';

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { hpaColumns } from '../../sim/loops/incus-hpa-format';
 import { LOOPS, runnerFor } from '../../sim/loops';
 import type { Trace } from '../../sim/trace';
-import { TRACE_LOOPS, parseTrace, parseTraceText, traceJson } from '../../sim/trace-schema';
+import { TRACE_LOOPS } from '../../sim/controller-summary';
+import { parseTrace, parseTraceText, traceJson } from '../../sim/trace-schema';
 import { hpaNumbers } from '../../web/worlds/hpa/summary';
 
 const ROOT = join(import.meta.dirname, '..', '..');

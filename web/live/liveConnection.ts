@@ -1,4 +1,4 @@
-import type { LivePending, ServerMessage } from '../../real/live-protocol';
+import type { LivePending, ServerMessage } from '../../sim/live-protocol';
 import type { Frame, Trace } from '../../sim/trace';
 import { TRACE_VERSION } from '../../sim/trace';
 import { parseFrame } from '../../sim/trace-schema';

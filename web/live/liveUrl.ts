@@ -1,4 +1,4 @@
-import { LIVE_HOSTS } from '../../real/live-protocol';
+import { LIVE_HOSTS } from '../../sim/live-protocol';
 
 /**
  * A pasted live address → the ws URL to open, or why not. Only ws://127.0.0.1 with a token:

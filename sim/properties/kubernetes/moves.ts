@@ -1,6 +1,6 @@
 import type { ControllerConfig, ControllerContext, ReplicaSetSpec } from '../../../machines/kubernetes';
 import { specOf } from '../../../machines/kubernetes';
-import type { LoadedScenario } from '../../loops/registry';
+import type { LoadedScenario } from '../../scenario/loaded-scenario';
 import type { TimelineEntry } from '../../runner';
 import { InputError } from '../../scenario/errors';
 import type { StepState } from '../../step';

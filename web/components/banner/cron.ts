@@ -1,4 +1,4 @@
-import type { CronController as Cron } from '../../../sim/loops/cron-controller';
+import type { CronController as Cron } from '../../../sim/loops/cron-controller-schema';
 import type { Frame } from '../../../sim/trace';
 import { controllerOf } from '../../../sim/trace';
 import type { BannerOf } from './types';

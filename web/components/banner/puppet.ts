@@ -1,4 +1,4 @@
-import type { PuppetController } from '../../../sim/loops/puppet-controller';
+import type { PuppetController } from '../../../sim/loops/puppet-controller-schema';
 import { controllerOf } from '../../../sim/trace';
 import { reportStatusText } from '../../worlds/puppet/puppetView';
 import type { BannerOf } from './types';

@@ -1,4 +1,4 @@
-import type { CronController } from '../../../sim/loops/cron-controller';
+import type { CronController } from '../../../sim/loops/cron-controller-schema';
 import { useT } from '../../i18n/i18n';
 import type { CronWorldSummary } from '../../../sim/worlds/cron';
 
