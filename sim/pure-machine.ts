@@ -17,11 +17,12 @@ export class PureMachine {
 
   constructor(readonly machine: AnyStateMachine) {
     const self = createActor(machine);
+    // Inert: it records the actions XState hands back instead of executing them.
     this.scope = {
       self, defer: () => {}, id: '', logger: () => {}, sessionId: '', stopChild: () => {},
       system: self.system, emit: () => {},
       actionExecutor: (action: ExecutableAction) => { this.actions.push(action); },
-    } as unknown as AnyActorScope; // the scope's type is generic over every logic; this one is inert
+    };
   }
 
   initial(input: unknown): [AnyMachineSnapshot, ExecutableAction[]] {

@@ -123,5 +123,5 @@ export const isPodReady = (p: KObject) => statusOf<PodStatus>(p).ready === true 
 
 /** Typed views of spec/status: the store keeps them as plain records, and each kind's reconciler
  * knows its own shape (the only casts of spec and status; every reader goes through these). */
-export const specOf = <S>(o: KObject) => o.spec as unknown as S;
-export const statusOf = <S>(o: KObject) => o.status as unknown as S;
+export const specOf = <S extends object>(o: KObject): S => o.spec as S; // unchecked by design: the store holds any kind's spec as a record, the caller names its kind's shape
+export const statusOf = <S extends object>(o: KObject): S => o.status as S; // unchecked by design, as specOf: the caller names its kind's status shape

@@ -28,13 +28,13 @@ export function desiredDeployment(app: KObject): Write {
   const s = specOf<ApplicationSpec>(app);
   const name = app.metadata.name;
   const labels = { label: name, app: name };
-  const spec: DeploymentSpec = {
+  const spec = {
     replicas: s.replicas, selector: { label: name },
     template: { labels, containers: [{ name: `${name}-container`, image: s.image, cpuMilli: 100, port: s.port }] },
     strategy: { maxSurge: '25%', maxUnavailable: '25%' },
-  };
+  } satisfies DeploymentSpec;
   return { verb: 'create', object: { kind: 'Deployment', metadata: { namespace: name, name: `${name}-deployment`, labels, annotations: { imageregistry: 'https://hub.docker.com/' },
-    ownerReferences: [{ kind: 'Application', name, uid: app.metadata.uid, controller: false }] }, spec: spec as unknown as Record<string, unknown>, status: {} } };
+    ownerReferences: [{ kind: 'Application', name, uid: app.metadata.uid, controller: false }] }, spec, status: {} } };
 }
 
 export function desiredService(app: KObject): Write {

@@ -131,7 +131,7 @@ export const deploymentReconciler: Reconciler<null> = {
         newReplicas = newRSNewReplicas(spec, owned, 0);
         const template = { labels: { ...spec.template.labels, [TEMPLATE_HASH]: hash }, containers: spec.template.containers };
         writes.push({ verb: 'create', object: { kind: 'ReplicaSet', metadata: { namespace, name: `${name}-${hash}`, labels: { ...spec.template.labels, [TEMPLATE_HASH]: hash }, ownerReferences: [ownerRef(d)] },
-          spec: { replicas: newReplicas, selector: { ...spec.selector, [TEMPLATE_HASH]: hash }, template } as unknown as Record<string, unknown>, status: {} } });
+          spec: { replicas: newReplicas, selector: { ...spec.selector, [TEMPLATE_HASH]: hash }, template } satisfies ReplicaSetSpec, status: {} } });
         steps.push(`create ReplicaSet ${name}-${hash} with ${newReplicas}`);
       } else if (newReplicas !== spec.replicas) {
         const target = newReplicas > spec.replicas ? spec.replicas : newRSNewReplicas(spec, owned, newReplicas);
