@@ -22,4 +22,4 @@ if [ -n "$missing" ]; then
 fi
 echo "xmllint: $(xmllint --version 2>&1 | head -n 1)"
 echo "systemd-analyze: $(systemd-analyze --version | head -n 1)"
-command -v spin >/dev/null || $SUDO apt-get install -y --no-install-recommends spin  # bench/spin.ts: the SPIN comparison (issue 14)
+command -v spin >/dev/null || $SUDO apt-get install -y --no-install-recommends spin  # bench/spin.ts: the SPIN comparison (bench/explorer.ts's targets)

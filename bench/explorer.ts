@@ -5,7 +5,7 @@
  * with the transition memo on and off, symmetry on and off, 1 and 2 workers; then SPIN (bench/spin.ts) and fast-check
  * property runs/s. Wall and CPU time both: other processes load the machine, compare ratios
  * within one run. Run: npx tsx bench/explorer.ts [small|medium|large|all]
- * Targets (issue 14): ≥ 50,000 distinct states/s on one core at ~10⁴; ~10⁵ no slower than SPIN
+ * Targets (what makes exhaustive checking usable interactively): ≥ 50,000 distinct states/s on one core at ~10⁴; ~10⁵ no slower than SPIN
  * end to end; 10⁶ states < 1 GB.
  */
 import { spawnSync } from 'node:child_process';

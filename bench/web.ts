@@ -1,5 +1,5 @@
 /**
- * The web lab's benchmark (issues 7 and 11): headless chromium plays the HPA scenario with 200 pods
+ * The web lab's benchmark (the lab must stay smooth when projected in a talk): headless chromium plays the HPA scenario with 200 pods
  * at 50× in presenter mode at 1920×1080 and counts requestAnimationFrame callbacks per second in the
  * page (median fps); the gzipped JS of a production build; the time from page load to the first
  * step; and the time from a cold `npm start` (a new vite dev server process) to the first step.

@@ -213,7 +213,8 @@ async function removeTracked(hooks: RealActorHooks, config: HpaConfig, name: str
         try {
           await forced();
         } catch (again) {
-          // The finding of issue 13: this "already stopped" used to be re-thrown.
+          // A pod that stopped between the clean stop and the forced one is what we wanted: this
+          // "already stopped" used to be re-thrown, failing an act that had succeeded.
           if (again instanceof IncusNotFoundError) return;
           if (!alreadyStopped(again)) throw again;
         }

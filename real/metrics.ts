@@ -1,4 +1,4 @@
-// Prometheus metrics of a real run (issue 13 item 13), in the text exposition format 0.0.4. Built
+// Prometheus metrics of a real run (`loopscope real --metrics`), in the text exposition format 0.0.4. Built
 // with prom-client (the Node client the Prometheus docs list; it does the format, the escaping of
 // label values and HELP text, and histogram buckets/_sum/_count), on a registry of our own (no
 // process-wide default registry, no default Node metrics). Fed by the runner's frames and their

@@ -1,6 +1,6 @@
 // Which lifecycle events our own acts cause, so they wake nobody — and only those. A time window
 // ("ignore a pod for 3 s after we acted on it") swallowed an operator's delete that came soon after
-// our create on a fast host (issue 13 item 11). Instead each act announces the events it will cause
+// our create on a fast host. Instead each act announces the events it will cause
 // (what Incus 6.0 sends, checked with `incus monitor --type=lifecycle`: a create with start:true →
 // instance-created, instance-started; a stop → instance-shutdown (clean) or instance-stopped
 // (forced); a delete → instance-deleted). Each expected event is used up once; what is left is

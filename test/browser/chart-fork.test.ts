@@ -1,4 +1,4 @@
-// The chart after a rewind and fork (issue 11 item 8): run the Incus HPA scenario to 5:00, scrub back to
+// The chart after a rewind and fork: run the Incus HPA scenario to 5:00, scrub back to
 // 0:45, kill a pod there (the run forks: the later frames are discarded) — the chart then plots the
 // forked run only: as many points as the forked run has frames, the last at the fork, the time axis
 // ending there; stepping on extends it with the new history; stepping back at the present (the run

@@ -1,4 +1,4 @@
-// Presenter mode is the product (issue 11 items 1 and 2): at 1280×720 and 1920×1080 everything a talk
+// Presenter mode is the product (the lab is shown in talks): at 1280×720 and 1920×1080 everything a talk
 // needs is on screen without scrolling, the statechart's type is measured as rendered, and the keyboard
 // drives the lab whatever has focus (except text fields) without a drop-down stealing the arrows.
 import { readdirSync, readFileSync } from 'node:fs';

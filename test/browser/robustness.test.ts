@@ -1,4 +1,4 @@
-// Bad input never blanks the lab (issue 11 item 6): every bad URL parameter gets a visible sentence
+// Bad input never blanks the lab: every bad URL parameter gets a visible sentence
 // naming it and the page opens what it can; a bad trace is refused with the field named; an
 // intervention while scrubbed back forks the run there and says so. Also: the banner as rendered,
 // and a scenario opened from a scrolled home page starts at the top.

@@ -1,4 +1,4 @@
-// Which lifecycle events wake the real loop (issue 13 item 11): our own acts' events are expected and
+// Which lifecycle events wake the real loop: our own acts' events are expected and
 // used up once; an outsider's event on the same pod right after our act still wakes. The event
 // shapes are what Incus 6.0.4 sent here (`incus monitor --type=lifecycle --format=json`).
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// `loopscope real --log-format json` (issue 13 item 13): one JSON object per line with time, level, msg
+// `loopscope real --log-format json`: one JSON object per line with time, level, msg
 // and the structured fields; the text format is the timeline as before. And --metrics/--log-format
 // values that are not valid exit 2 with one line, before any daemon is contacted.
 import { writeFileSync, mkdtempSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Real mode on a REAL Incus cluster (issue 13 item 14, its cluster half): three members on this
+// Real mode on a REAL Incus cluster (https-run.test.ts is the single-host HTTPS half): three members on this
 // machine, each its own incusd with its own INCUS_DIR in its own network namespace, bootstrapped and
 // joined by preseed and token (test/real/cluster/cluster.sh, upstream Incus's own test approach).
 // The loop talks to the first member's unix socket; the cluster answers for all members.

@@ -1,4 +1,4 @@
-// Real mode over HTTPS against the REAL daemon (issue 13 item 14, its HTTPS half): the local
+// Real mode over HTTPS against the REAL daemon (cluster.test.ts is the remote-cluster half): the local
 // incusd's HTTPS listener on loopback with a trusted client certificate, `loopscope real --remote
 // lstest` as a user would run it (incus CLI config directory, pinned server certificate). The loop
 // scales to its minimum, and an owned pod deleted from outside is replaced long before the 15 s

@@ -1,4 +1,4 @@
-// Leader election against the REAL daemon (issue 13 finding 2): two copies of `loopscope real` with
+// Leader election against the REAL daemon: two copies of `loopscope real` with
 // the same HPA name — one acts, the other waits as a standby and says so; after `kill -9` of the
 // leader the standby takes over within one lease duration; never above max throughout.
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// `loopscope real --metrics … --log-format json` against the REAL daemon (issue 13 item 13): the
+// `loopscope real --metrics … --log-format json` against the REAL daemon: the
 // command serves /metrics on loopback while it runs; the scrape parses as the text exposition format
 // 0.0.4, its counters move with the run (periods, decisions, acts, observe latency, owned pods, the
 // lease held, a wake-up), and every stdout/stderr line is one JSON object.

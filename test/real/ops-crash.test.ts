@@ -1,6 +1,6 @@
 // Crashes against the REAL daemon: incusd killed mid-create under every policy leaves nothing behind
-// (issue 13 finding 3), and a parallel scale-up killed with -9 mid-batch converges without orphans
-// and never above max (item 9).
+// (the owned-leftover collection), and a parallel scale-up killed with -9 mid-batch converges without
+// orphans and never above max (slow-start batches count in-flight creates).
 import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

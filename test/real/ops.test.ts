@@ -1,4 +1,4 @@
-// Real-mode operations against the REAL daemon (issue 13 findings 3, 4, 9, 10, 11): owned leftovers
+// Real-mode operations against the REAL daemon, each once wrong against a real host: owned leftovers
 // collected whatever the policy, identity re-read at the act, adoption that ignores unowned
 // operations, owned-only observation, and the event wake-up.
 import { execFile } from 'node:child_process';
@@ -38,7 +38,7 @@ withIncus.describe('real HPA: operations', () => {
       const seen = await listOwned(client, hpa.name);
       expect(seen.map((i) => i.name)).toEqual([`${hpa.prefix}mine`]);
       expect(seen[0]!.state?.status).toBe('Running'); // state read for owned instances
-      // A long exec on the unowned neighbour: adoption used to wait for it (finding 4).
+      // A long exec on the unowned neighbour: adoption used to wait for it, stalling the loop behind work it does not own.
       await client.request('POST', `/1.0/instances/${hpa.prefix}neighbour/exec`, {
         body: { command: ['sleep', '30'], 'wait-for-websocket': false, interactive: false, 'record-output': false, environment: {} },
       });
@@ -121,7 +121,7 @@ withIncus.describe('real HPA: operations', () => {
     expectConforms(runner.trace(), `ops-gc-${policy}`);
   }, 60_000);
 
-  // Event wake-ups (item 11). A 15 s period: a replacement within a few seconds can only come from the
+  // Event wake-ups. A 15 s period: a replacement within a few seconds can only come from the
   // wake. The pod changed from outside is the one created last, right before (what a 3 s "our own
   // events" window used to swallow on a quiet host).
   async function wakeRun(): Promise<RealHpaRunner> {

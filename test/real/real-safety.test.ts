@@ -1,4 +1,4 @@
-// Issue 13 (real-safety) against the REAL daemon: a project that does not exist, values outside
+// Real mode's input safety against the REAL daemon: a project that does not exist, values outside
 // the bounds, a partial hpa.yaml mid-run, and the TLS/403 messages over a real HTTPS listener
 // (core.https_address on 127.0.0.1, restored afterwards). What is refused before the loop starts
 // runs in-process (cli/run.ts, against the real daemon all the same): a process costs 10–40 s of

@@ -1,4 +1,4 @@
-// `loopscope real rename` against the REAL daemon (issue 13 item 1): pods made by `real --once` change
+// `loopscope real rename` against the REAL daemon: pods made by `real --once` change
 // owner to the new name, whose own `real --once` adopts them and creates nothing; refused while a loop
 // of the old name runs (its lease renewed), while the new name's lease is held, and when the new name
 // owns pods of its own; decoys (unowned, another HPA's) untouched; a half-done rename is finished by a

@@ -1,5 +1,5 @@
 /**
- * Issue 12, items 8–10: behaviour checked against systemd's sources and tests (systemd v262;
+ * Behaviour checked against systemd's sources and tests (systemd v262;
  * src/core/service.c, src/shared/exit-status.c, systemd.service(5), systemd.kill(5),
  * test/units/TEST-07-PID1.oom-kill.sh). Each case names the function or test it follows.
  */
@@ -26,7 +26,7 @@ const ctl = (at: number, verb: 'start' | 'stop' | 'restart' | 'reset-failed' | '
 const startTimes = (r: ReturnType<typeof runner>) => r.frames.filter((f) => f.note?.startsWith('Started ')).map((f) => f.t);
 const statusAt = (r: ReturnType<typeof runner>) => { const c = controllerOf(r.frames.at(-1)!, 'systemd-restart')!; return `${c.active} (${c.sub})`; };
 
-describe('item 8: systemctl start / restart during the auto-restart hold-off (service.c service_start, service_enter_restart)', () => {
+describe('systemctl start / restart during the auto-restart hold-off (service.c service_start, service_enter_restart)', () => {
   const crash = program(run(1000, { kind: 'exit', code: 1 }), [run(1000, { kind: 'exit', code: 1 })]);
   const crashThenRun = program(run(3_600_000, { kind: 'exit', code: 0 }), [run(1000, { kind: 'exit', code: 1 })]);
 
@@ -63,7 +63,7 @@ describe('item 8: systemctl start / restart during the auto-restart hold-off (se
   });
 });
 
-describe('item 9: SuccessExitStatus= signals apply to CLD_KILLED only (exit-status.c is_clean_exit)', () => {
+describe('SuccessExitStatus= signals apply to CLD_KILLED only (exit-status.c is_clean_exit)', () => {
   const abort = unit({ successExitStatus: { codes: [], signals: ['SIGABRT'] } });
   it('SIGABRT with a core dump (CLD_DUMPED) is core-dump even when listed; without one (CLD_KILLED) it is success', () => {
     expect(exitFor('SIGABRT')).toEqual({ kind: 'killed', signal: 'SIGABRT', coreDumped: true });
@@ -87,7 +87,7 @@ describe('item 9: SuccessExitStatus= signals apply to CLD_KILLED only (exit-stat
 });
 
 // systemd.service(5) Restart=, Table 2, the Timeout row; oom-kill as service_shall_restart() switches on it.
-describe('item 10: the Restart= table rows for timeout and oom-kill (service_shall_restart)', () => {
+describe('the Restart= table rows for timeout and oom-kill (service_shall_restart)', () => {
   const SETTINGS: RestartSetting[] = ['no', 'always', 'on-success', 'on-failure', 'on-abnormal', 'on-abort', 'on-watchdog'];
   it.each([
     ['timeout', '-X-XX--'],
@@ -97,7 +97,7 @@ describe('item 10: the Restart= table rows for timeout and oom-kill (service_sha
   });
 });
 
-describe('item 10: timeouts (service_dispatch_timer, service_enter_signal; systemd.service(5) TimeoutStartSec=/TimeoutStopSec=/RuntimeMaxSec=)', () => {
+describe('timeouts (service_dispatch_timer, service_enter_signal; systemd.service(5) TimeoutStartSec=/TimeoutStopSec=/RuntimeMaxSec=)', () => {
   it('Type=oneshot over TimeoutStartSec=: "start operation timed out. Terminating." → SIGTERM, result timeout, Restart=on-failure restarts', () => {
     const r = runner({ type: 'oneshot', restart: 'on-failure', timeoutStartMs: 5000, startLimitIntervalMs: 0 },
       program(run(1000, { kind: 'exit', code: 0 }), [run(60_000, { kind: 'exit', code: 0 })]));
@@ -162,7 +162,7 @@ describe('item 10: timeouts (service_dispatch_timer, service_enter_signal; syste
   });
 });
 
-describe('item 10: Type=oneshot (service_enter_start, service_enter_running, service_verify)', () => {
+describe('Type=oneshot (service_enter_start, service_enter_running, service_verify)', () => {
   it('activating (start) while the process runs, then inactive (dead); never active (running)', () => {
     const r = runner({ type: 'oneshot' }, program(run(2000, { kind: 'exit', code: 0 })));
     expect(driveChecking(r, SAFETY, (x) => x.t <= 10_000)).toBeNull();
@@ -209,7 +209,7 @@ describe('item 10: Type=oneshot (service_enter_start, service_enter_running, ser
   });
 });
 
-describe('item 10: OOM kills (service_notify_cgroup_oom_event; test/units/TEST-07-PID1.oom-kill.sh)', () => {
+describe('OOM kills (service_notify_cgroup_oom_event; test/units/TEST-07-PID1.oom-kill.sh)', () => {
   const oomRun = (over: Partial<UnitConfig>) => {
     const r = runner({ startLimitIntervalMs: 0, ...over }, program(run(3_600_000, { kind: 'exit', code: 0 }), [run(2000, { kind: 'oom' })]));
     r.run(2000);
@@ -234,7 +234,7 @@ describe('item 10: OOM kills (service_notify_cgroup_oom_event; test/units/TEST-0
   });
 });
 
-describe('item 10: RestartMode=direct (service_enter_dead skips the *-before-auto-restart states)', () => {
+describe('RestartMode=direct (service_enter_dead skips the *-before-auto-restart states)', () => {
   const crashy = (restartMode: UnitConfig['restartMode']) => {
     const r = runner({ restart: 'on-failure', restartMode, restartSecMs: 1000, startLimitIntervalMs: 0 }, program(run(500, { kind: 'exit', code: 1 })));
     r.run(10_000);
@@ -249,7 +249,7 @@ describe('item 10: RestartMode=direct (service_enter_dead skips the *-before-aut
   });
 });
 
-describe('item 10: RestartRandomizedDelaySec= (v262): a uniform extra delay from the scenario seed', () => {
+describe('RestartRandomizedDelaySec= (v262): a uniform extra delay from the scenario seed', () => {
   const restarts = (seed: number) => {
     const r = runner({ restart: 'always', restartSecMs: 1000, restartRandomizedDelayMs: 5000, startLimitIntervalMs: 0 }, program(run(0, { kind: 'exit', code: 0 })), [], seed);
     expect(driveChecking(r, SAFETY, (x) => x.t <= 60_000)).toBeNull();

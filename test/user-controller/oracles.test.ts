@@ -1,4 +1,4 @@
-// The checks a user's controller gets without writing a property (issue 15, item 4): level-
+// The checks a user's controller gets without writing a property: level-
 // triggered idempotence and Acto's differential oracle. Each finds its planted bug with a pinned
 // shortest trace, and the fixed controller holds on the same bounds.
 import { spawnSync } from 'node:child_process';

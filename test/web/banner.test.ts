@@ -1,6 +1,6 @@
 // The lab's banner (web/components/banner) is built from each frame's controller summary: what was
 // observed, compared, decided and what the act did. These runs check it on every frame of the
-// scenarios issue 11 names: never an act result as the decision, never a line from an older cycle.
+// scenarios below: never an act result as the decision, never a line from an older cycle.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runnerFor } from '../../sim/loops/index';

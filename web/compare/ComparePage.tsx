@@ -89,7 +89,7 @@ function useDivergences(listing: ScenarioListing, seed: number | undefined, colu
 }
 
 /**
- * Side by side (issue 11 item 5): the same scenario and seed under two or three policies, in synced panes
+ * Side by side: the same scenario and seed under two or three policies, in synced panes
  * that step, play and rewind together; the moments where their decisions part are marked on a shared
  * timeline, and a pane whose decision differs from the first column's is flagged.
  */
