@@ -44,7 +44,7 @@ describe('notes in Portuguese (web/i18n/notes.ts)', () => {
     const hpa = [...(notes.get('incus-hpa') ?? [])];
     const quoted = hpa.filter((n) => translateNote('incus-hpa', n, 'pt-BR').every((p) => p.verbatim));
     expect(quoted).toEqual([]);
-    expect(translateNote('incus-hpa', 'avg 93% ≥ threshold 40%, 1 pods < max 5 → create 1 pod', 'pt-BR')).toEqual([{ text: 'média 93% ≥ limite 40%, 1 pods < máx. 5 → criar 1' }]);
+    expect(translateNote('incus-hpa', 'avg 93% ≥ threshold 40%, 1 pods < max 5 → create 1 pod', 'pt-BR')).toEqual([{ text: 'média 93% ≥ limite 40%, 1 pod < máx. 5 → criar 1' }]);
     expect(translateNote('incus-hpa', 'error: Instance is running (retry #1)', 'pt-BR'))
       .toEqual([{ text: 'erro: ' }, { text: 'Instance is running', verbatim: true }, { text: ' (nova tentativa nº 1)' }]);
     expect(translateNote('incus-hpa', 'created pod1', 'en')).toEqual([{ text: 'created pod1' }]);

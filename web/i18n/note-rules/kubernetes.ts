@@ -1,0 +1,108 @@
+import { HPA_ALGORITHM } from './hpa';
+import type { Rule } from './types';
+import { applyAll, eachOf, firstMatch, opt } from './types';
+
+/** One action a reconciler decided on (a child to create, update, recreate or delete). */
+const ACTION: Rule[] = [
+  [/^create (\S+)$/, 'criar $1'],
+  [/^recreate (\S+)$/, 'recriar $1'],
+  [/^update (\S+) \(replicas (\d+), image (\S+)\)$/, 'atualizar $1 (réplicas $2, imagem $3)'],
+  [/^update (\S+)$/, 'atualizar $1'],
+  [/^delete (\S+)$/, 'apagar $1'],
+];
+const actions = eachOf(ACTION, ', ');
+
+/** The database operator's steps (machines/kubernetes/reconcilers: one reconcile can take several, joined by "; "). */
+const DATABASE_STEP: Rule[] = [
+  [/^(\d)\. provision volume (\S+) \((\S+)\)$/, '$1. provisionar o volume $2 ($3)'],
+  [/^(\d)\. volume (\S+) is Pending: wait for it$/, '$1. o volume $2 está ⟦Pending⟧: esperar'],
+  [/^(\d)\. start the primary$/, '$1. iniciar o primário'],
+  [/^(\d)\. wait for primary (\S+) to be ready$/, '$1. esperar o primário $2 ficar pronto'],
+  [/^(\d)\. start (\d+) replica\(s\)$/, (_m, k, n) => `${k}. iniciar ${n} ${n === '1' ? 'réplica' : 'réplicas'}`],
+  [/^(\d)\. configure replication$/, '$1. configurar a replicação'],
+  [/^(\d)\. replication: (.+)$/, '$1. replicação: $2'],
+  [/^(\d)\. schedule backups \((.+)\)$/, '$1. agendar backups ($2)'],
+  [/^(\d)\. backups now from (\S+)$/, '$1. backups agora a partir de $2'],
+];
+
+/** What one Reconcile found and decided, per reconciler (machines/kubernetes/reconcilers). */
+const RECONCILE: Rule[] = [
+  [/^(\S+) not found: ignore \(IsNotFound\)$/, '$1 não encontrado: ignorar (⟦IsNotFound⟧)'],
+  [/^(\S+) not found \(its objects are garbage collected\)$/, '$1 não encontrado (seus objetos são removidos pelo coletor de lixo)'],
+  [/^(\S+) is gone \(children are garbage collected\)$/, '$1 não existe mais (os filhos são removidos pelo coletor de lixo)'],
+  [/^(\S+) is gone or going$/, '$1 não existe mais ou está sendo apagado'],
+  [/^being deleted: delete (.+), then remove the finalizer$/, 'sendo apagado: apagar $1, depois remover o finalizer'],
+  [/^no finalizer: add it$/, 'sem finalizer: adicioná-lo'],
+  [/^((?:create|update|recreate|delete) .+)$/, (_m, list = '') => actions(list)],
+  [/^sync hook → (\d+) desired children; (?:children match|(.+))$/, (_m, n, list) => `hook de sync → ${n} filhos desejados; ${list ? actions(list) : 'os filhos conferem'}`],
+  [/^decorate (\S+): add labels\/annotations(?:, attach (\S+))?$/, (_m, pod, cm) => `decorar ${pod}: adicionar labels/anotações${opt(cm, (c) => `, anexar ${c}`)}`],
+  [/^decorate (\S+): already decorated$/, 'decorar $1: já decorado'],
+  [/^queue (\d+) messages, (\d+) workers: ceil\((.+)\) clamped to \[(\d+), (\d+)\] = (\d+)(?: → scale to (\d+))?$/,
+    (_m, q, w, calc, lo, hi, n, to) => `fila com ${q} mensagens, ${w} workers: ceil(${calc}) limitado a [${lo}, ${hi}] = ${n}${opt(to, (k) => ` → escalar para ${k}`)}`],
+  [/^queue (\d+) messages, (\d+) workers: wants (\d+) but last scale-up (\S+) ago < (\S+): hold$/,
+    'fila com $1 mensagens, $2 workers: quer $3, mas o último aumento foi há $4 < $5: manter'],
+  [/^failover: primary (\S+) unready for (\S+) → promote (\S+)$/, 'failover: primário $1 não pronto há $2 → promover $3'],
+  [/^primary unready for (\S+) \(failover after (\S+)\)$/, 'primário não pronto há $1 (failover após $2)'],
+  [/^(Configuring|Degraded|Ready): nothing to do$/, '⟦$1⟧: nada a fazer'],
+  // ReplicaSet (controller.go syncReplicaSet's manageReplicas) and Deployment (rolling update) reasoning.
+  [/^(\d+)\/(\d+) pods: create (\d+) in batches (.+)$/, '$1/$2 pods: criar $3 em lotes de $4'],
+  [/^(\d+)\/(\d+) pods: delete (.+)$/, '$1/$2 pods: apagar $3'],
+  [/^(\d+)\/(\d+) pods: in sync$/, '$1/$2 pods: em conformidade'],
+  [/^(\d+)\/(\d+) pods in cache, but expectations unmet \(add (\d+), del (\d+)\): wait for the watch$/,
+    '$1/$2 pods no cache, mas as expectativas não foram cumpridas (add $3, del $4): esperar o watch'],
+  [/^(\d+)\/(\d+) available, (\d+) updated \(maxSurge (\S+), maxUnavailable (\S+)\): (.+)$/, (_m, a, d, u, s, x, what = '') =>
+    `${a}/${d} disponíveis, ${u} atualizados (maxSurge ${s}, maxUnavailable ${x}): ${firstMatch(ROLLOUT, what) ?? what}`],
+];
+const ROLLOUT: Rule[] = [
+  [/^create ReplicaSet (\S+) with (\d+)$/, 'criar o ReplicaSet $1 com $2'],
+  [/^scale new (\S+) (\d+) → (\d+)$/, 'escalar o novo $1 $2 → $3'],
+  [/^scale old (\S+) (\d+) → (\d+)$/, 'escalar o antigo $1 $2 → $3'],
+  [/^nothing to scale$/, 'nada a escalar'],
+];
+
+function reconcileBody(body: string): string {
+  // The HPA's calculation (machines/hpa-algorithm), piece by piece; the database operator's steps, one by one.
+  if (body.startsWith('cpu ') || body.startsWith('FailedGetResourceMetric:')) return applyAll(HPA_ALGORITHM, body);
+  if (/^\d\. /.test(body)) return eachOf(DATABASE_STEP, '; ')(body);
+  return firstMatch(RECONCILE, body) ?? body;
+}
+
+/** An API request (a verb on an object: the API's words, quoted), its failure and the workqueue's answer. */
+const REQUEST: Rule[] = [
+  [/^((?:GET|POST|PUT|PATCH|DELETE) \S+ \S+?(?: \w+=\S+)?)(?: ✗ (\w+))?( \(AlreadyExists, ignored\))?( … \+\d+)?$/,
+    (_m, req, failed, exists, more) => `⟦${req}⟧${opt(failed, (f) => ` ✗ ⟦${f}⟧`)}${opt(exists, () => ' (⟦AlreadyExists⟧, ignorado)')}${more ?? ''}`],
+  [/^event (\w+)$/, 'evento ⟦$1⟧'],
+];
+const requests = eachOf(REQUEST, ', ');
+const OUTCOME: Rule[] = [
+  [/^done: Forget$/, 'concluído: Forget'],
+  [/^done, requeue after (\S+)$/, 'concluído, de volta à fila em $1'],
+  [/^error "(.+)": requeue with backoff (\S+) \(failure #(\d+)\)$/, 'erro “⟦$1⟧”: de volta à fila com backoff de $2 (falha nº $3)'],
+];
+const outcome = (key: string, what: string) => `${key}: ${firstMatch(OUTCOME, what) ?? what}`;
+
+/** A controller's loop as loopscope narrates it (sim/loops/kubernetes-notes.ts): informers, workqueue, Reconcile. */
+export const KUBERNETES: Rule[] = [
+  [/^reconcile (\S+): (.+)$/, (_m, key, body = '') => `reconcile ${key}: ${reconcileBody(body)}`],
+  [/^(.+) → (\S+): ((?:done|error).*)$/, (_m, reqs = '', key = '', what = '') => `${requests(reqs)} → ${outcome(key, what)}`],
+  [/^(\S+): ((?:done|error).*)$/, (_m, key = '', what = '') => outcome(key, what)],
+  [/^informer: (resync(?:, )?)?(.*?) → add \[([^\]]*)\](?: → Get ([^,\s]+)(?:, queue \[([^\]]*)\])?)?$/, (_m, resync, events, added, got, queued) =>
+    `informer: ${resync ?? ''}${events ? `⟦${events}⟧` : ''} → na fila [${added}]${opt(got, (g) => ` → Get ${g}`)}${opt(queued, (q) => `, na fila [${q}]`)}`],
+  [/^((?:GET|POST|PUT|PATCH|DELETE) .+)$/, (_m, reqs = '') => requests(reqs)],
+  [/^(kubectl .+)$/, '⟦$1⟧'],
+  [/^node (\S+) failed \(kubelet stops reporting\)$/, 'o nó $1 falhou (o kubelet para de reportar)'],
+  [/^pod (\S+) crashed \(restart #(\d+), (.+)\)$/, 'o pod $1 caiu (reinício nº $2, ⟦$3⟧)'],
+  [/^load on (\S+) → (.+)$/, 'carga em $1 → $2'],
+  [/^queue (\S+): (\d+) messages\/s arriving$/, 'fila $1: chegam $2 mensagens/s'],
+  [/^watch of (.+?) delayed by (\S+) for (\S+)$/, (_m, kind, by, span) => `watch de ${kind === 'every kind' ? 'todos os tipos' : kind} atrasado em ${by} por ${span}`],
+  [/^the next (\d+) watch events of (.+?) are lost \(until a relist\)$/, (_m, n, kind) =>
+    `${n === '1' ? 'o próximo evento' : `os próximos ${n} eventos`} do watch de ${kind === 'any kind' ? 'qualquer tipo' : kind} se ${n === '1' ? 'perde' : 'perdem'} (até uma nova listagem)`],
+  [/^the next (\d+) watch events are reordered \(up to (\S+)\)$/, 'os próximos $1 eventos do watch chegam fora de ordem (atraso de até $2)'],
+  [/^(kubectl [\w ]+): (.+) not found$/, '⟦$1⟧: $2 não encontrado'],
+  [/^(crash|delete): no such pod \((.+)\)$/, (_m, what, pod) => `${what === 'crash' ? 'derrubar' : 'apagar'}: pod inexistente (${pod})`],
+  [/^node (\S+) is back$/, 'o nó $1 voltou'],
+  [/^controller restart$/, 'reinício do controlador'],
+  [/^config: controller (\S+)$/, 'configuração: controlador $1'],
+  [/^error: (.+)$/, 'erro: ⟦$1⟧'],
+  [/^the next (\d+) API writes fail$/, (_m, n) => (n === '1' ? 'a próxima escrita na API falha' : `as próximas ${n} escritas na API falham`)],
+];
