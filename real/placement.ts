@@ -15,8 +15,6 @@ import { IncusError } from './incus';
 
 export type Placement = { kind: 'scheduler' } | { kind: 'spread' } | { kind: 'target'; target: string };
 
-export const DEFAULT_PLACEMENT: Placement = { kind: 'scheduler' };
-
 interface ClusterMember {
   server_name: string;
   status: string;

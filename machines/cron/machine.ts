@@ -146,5 +146,3 @@ export const cronMachine = setup({
     },
   },
 });
-
-export type CronMachine = typeof cronMachine;

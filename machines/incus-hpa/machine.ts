@@ -160,5 +160,3 @@ export const incusHpaMachine = setup({
     },
   },
 });
-
-export type IncusHpaMachine = typeof incusHpaMachine;

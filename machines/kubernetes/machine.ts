@@ -213,5 +213,3 @@ export const controllerMachine = setup({
     failed: { tags: ['error'], after: { instant: { target: 'dequeue' } } },
   },
 });
-
-export type ControllerMachine = typeof controllerMachine;

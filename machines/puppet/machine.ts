@@ -224,5 +224,3 @@ export const puppetMachine = setup({
     },
   },
 });
-
-export type PuppetMachine = typeof puppetMachine;

@@ -482,5 +482,3 @@ export const systemdMachine = setup({
     },
   },
 });
-
-export type SystemdMachine = typeof systemdMachine;

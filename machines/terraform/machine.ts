@@ -253,5 +253,3 @@ export const terraformMachine = setup({
     },
   },
 });
-
-export type TerraformMachine = typeof terraformMachine;

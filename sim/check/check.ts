@@ -139,5 +139,3 @@ function otherHistory(input: ReplayInput<unknown, unknown, unknown>, property: C
   const { trace } = other;
   return { other: { ...other, trace: { ...trace, scenario: `${input.scenario} · ${other.label}`, seed: input.seed, ...(input.policy ? { policy: input.policy } : {}) } } };
 }
-
-export const anyViolated = (run: CheckRun) => run.result.verdicts.some((v) => v.status === 'violated');

@@ -23,7 +23,6 @@ export interface CheckView<W, C> {
  */
 export type PropertyKind = 'always' | 'sometimes' | 'eventually' | LivenessKind;
 export type LivenessKind = 'eventually-always' | 'leads-to';
-export const LIVENESS_KINDS: readonly LivenessKind[] = ['eventually-always', 'leads-to'];
 export const isLiveness = (kind: PropertyKind): kind is LivenessKind => kind === 'eventually-always' || kind === 'leads-to';
 
 export interface CheckProperty<W, C> {

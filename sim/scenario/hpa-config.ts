@@ -47,7 +47,6 @@ export const hpaConfigFileSchema = z.strictObject({
   kubernetesRelease: z.enum(KUBERNETES_RELEASES, { error: `expected one of ${KUBERNETES_RELEASES.map((r) => `"${r}"`).join(', ')} (a quoted string)` }).optional(),
 });
 
-export type HpaConfigFile = z.input<typeof hpaConfigFileSchema>;
 type ParsedFile = z.output<typeof hpaConfigFileSchema>;
 
 /** Where a parsed file came from: a `policy: { module }` is loaded relative to `file`, and its

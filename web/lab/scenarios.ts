@@ -68,5 +68,3 @@ export function openScenario(listing: ScenarioListing, options: OpenOptions = {}
   const runner = createRunner(entry, scenario, { checkpoints: true, ...(options.policy ? { policy: options.policy } : {}) });
   return { entry, scenario, runner };
 }
-
-export type OpenedScenario = ReturnType<typeof openScenario>;

@@ -9,7 +9,7 @@ import { specOf, splitKey } from '../types';
  * - no finalizer yet → add it with an Update and return (the next event brings it back);
  * - deletionTimestamp set → clean up, remove the finalizer (the seed only removes the finalizer
  *   and leaves the Deployment and Service to the garbage collector through their
- *   ownerReferences; here the cleanup is explicit, as the issue asks, and the GC is the net);
+ *   ownerReferences; here the cleanup is explicit, so the finalizer has work to show, and the GC is the net);
  * - otherwise createOrUpdateDeployment ("<name>-deployment" in the namespace named after the
  *   app, Update on every pass) and createService (CreateOrUpdate of "<name>-service");
  * - Result{}: no requeue. It only watches Applications (For, no Owns): a Deployment deleted by
