@@ -23,6 +23,8 @@ import type { LoadTimeline } from '../real/load-timeline';
 import { loadLoadTimeline } from '../real/load-timeline';
 import type { LiveSource } from '../real/live-server';
 import { LiveServer, parseLivePort } from '../real/live-server';
+import { createInspector } from '@statelyai/inspect';
+import { InspectSocket, parseInspectUrl } from './inspect/inspect-socket';
 import { RealMetrics } from '../real/metrics';
 import type { MetricsAddress } from '../real/metrics-server';
 import { MetricsServer, parseMetricsAddress } from '../real/metrics-server';
@@ -39,7 +41,7 @@ interface RunOpts {
   config?: string; policy?: string; once?: boolean; step?: boolean; dryRun?: boolean;
   remote?: string; project?: string; json?: boolean; out?: string; live?: string | true;
   leaderElect?: boolean; leaseDuration?: string; renewDeadline?: string; retryPeriod?: string;
-  metrics?: string; logFormat?: string;
+  metrics?: string; logFormat?: string; inspect?: string;
 }
 
 function parseLogFormat(text: string | undefined): LogFormat {
@@ -106,6 +108,8 @@ async function runLoop(opts: RunOpts): Promise<void> {
   if (opts.step && !process.stdin.isTTY && livePort === undefined) throw new UsageError('--step', 'expected a terminal on stdin (or --live) to ask before each act');
   const logFormat = parseLogFormat(opts.logFormat);
   const metricsAddress = parseMetrics(opts.metrics);
+  const inspectUrl = opts.inspect === undefined ? undefined : parseInspectUrl(opts.inspect);
+  if (typeof inspectUrl === 'string') throw new UsageError('--inspect', inspectUrl);
   // Bad config → InputErrors → exit 2 before anything is contacted or created.
   let current: RealHpaConfig = loadRealHpaConfig(file, opts.policy);
   const client = await connectChecked(where(opts, current));
@@ -118,6 +122,9 @@ async function runLoop(opts: RunOpts): Promise<void> {
   });
   const say = (line: string) => log.message('info', line);
   let runner: RealHpaRunner | undefined;
+  const inspectSocket = inspectUrl ? await InspectSocket.open(inspectUrl, (why) => log.message('warn', `--inspect: ${why}; the loop goes on without it`)) : undefined;
+  // The actor's own inspection (XState's `inspect` option), as createWebSocketInspector would send it.
+  const inspector = inspectSocket ? createInspector(inspectSocket, { autoStart: false, serializationDepthLimit: 64 }) : undefined;
   const live = livePort === undefined ? undefined : await startLive(livePort, {
     scenario: basename(file).replace(/\.ya?ml$/, ''), endpoint: client.endpoint, step: !!opts.step, dryRun: !!opts.dryRun,
     config: () => current.config, frames: () => runner?.frames ?? [], context: () => runner?.context,
@@ -138,6 +145,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
     ...(opts.out || opts.json ? {} : { maxFrames: 1_000 }),
     ...(opts.dryRun ? { dryRun: true } : {}), ...(approve ? { approve } : {}),
     onFrame: (f, facts) => { live?.frame(f); log.frame(f, facts); metrics?.frame(f, facts); },
+    ...(inspector ? { inspect: inspector.inspect } : {}),
   });
   const r = runner;
   const metricsServer = metricsAddress === undefined || !metrics ? undefined : await startMetrics(metricsAddress, metrics, log);
@@ -148,6 +156,11 @@ async function runLoop(opts: RunOpts): Promise<void> {
     unwatchFile(file);
     await live?.close();
     await metricsServer?.close();
+    if (inspectSocket) {
+      // The inspector hands each event on in a timer of its own (createInspector's idleCallback): one more turn sends the last.
+      await new Promise((r) => setTimeout(r, 0));
+      await inspectSocket.close();
+    }
     const json = traceJson(r.trace());
     if (opts.out) writeFileSync(opts.out, json + '\n');
     if (opts.json) process.stdout.write(json + '\n');
@@ -332,6 +345,7 @@ export function registerReal(program: Command): void {
     .option('--renew-deadline <duration>', 'leader election: the leader stops acting when it could not renew for this long (default 10s)')
     .option('--retry-period <duration>', 'leader election: how often to renew or try to acquire (default 2s)')
     .option('--metrics <[host:]port>', 'serve Prometheus metrics at http://HOST:PORT/metrics (a bare port binds 127.0.0.1)')
+    .option('--inspect <ws-url>', "send the loop's actors, events and snapshots to an XState inspector (Stately's protocol over WebSocket)")
     .option('--log-format <text|json>', 'text (default: the timeline and loopscope: lines) or json (one JSON object per line)')
     .action((opts: RunOpts) => runLoop(opts));
 

@@ -8,6 +8,8 @@ import { formatDuration, parseDuration } from '../sim/units';
 import { LOOPS } from '../sim/loops/registry';
 import { Progress } from './progress';
 import { UsageError, parseSeed } from './usage';
+import { InspectSocket, parseInspectUrl } from './inspect/inspect-socket';
+import { inspectRun } from './inspect/run-inspection';
 
 /**
  * A run is bounded by the frames it records, not by its virtual duration: a scenario of 30 days
@@ -31,16 +33,30 @@ export function registerSim(program: Command): void {
     .option('--out <file>', 'also write the trace JSON to this file')
     .option('--max-frames <n>', `stop after this many frames (exit 3; default ${DEFAULT_MAX_FRAMES})`)
     .option('--progress', 'print progress on stderr (default: when stderr is a terminal)')
+    .option('--inspect <ws-url>', "send the run to an XState inspector (Stately's inspection protocol over WebSocket, e.g. the lab's `loopscope lab --inspect`)")
     .addHelpText('after', '\nExit codes: 0 done · 2 bad input · 3 stopped at --max-frames (the timeline so far is printed) · 130 Ctrl-C (likewise)\n')
-    .action(async (argument: string, opts: { seed?: string; until?: string; policy?: string; json?: boolean; out?: string; maxFrames?: string; progress?: boolean }) => {
+    .action(async (argument: string, opts: { seed?: string; until?: string; policy?: string; json?: boolean; out?: string; maxFrames?: string; progress?: boolean; inspect?: string }) => {
       const file = scenarioArgument(argument);
       const seed = opts.seed === undefined ? undefined : parseSeed(opts.seed);
       const until = opts.until === undefined ? undefined : parseDuration(opts.until);
       if (until === null) throw new UsageError('--until', `expected a duration like 30m or 2h, got "${opts.until}"`);
       const maxFrames = opts.maxFrames === undefined ? DEFAULT_MAX_FRAMES : Number(opts.maxFrames);
       if (!/^\d+$/.test(opts.maxFrames ?? '1') || !Number.isSafeInteger(maxFrames) || maxFrames < 1) throw new UsageError('--max-frames', `expected a whole number ≥ 1, got "${opts.maxFrames}"`);
+      const inspectUrl = opts.inspect === undefined ? undefined : parseInspectUrl(opts.inspect);
+      if (typeof inspectUrl === 'string') throw new UsageError('--inspect', inspectUrl);
       const { entry, scenario, runner } = runnerFor(file, { ...(seed !== undefined ? { seed } : {}), ...(opts.policy ? { policy: opts.policy } : {}) });
       const end = until ?? scenario.durationMs;
+
+      // Connected before the run: a receiver that cannot be reached is said before any work is done.
+      const socket = inspectUrl ? await InspectSocket.open(inspectUrl, (why) => process.stderr.write(`loopscope: --inspect: ${why}; the run goes on without it\n`)) : undefined;
+      const inspection = socket ? inspectRun(socket, runner.binding.machine, `${entry.id}:${scenario.name}`) : undefined;
+      let told = 0;
+      const tell = () => {
+        if (!inspection) return;
+        // processNext records at most one frame; the first is the initial snapshot.
+        for (; told < runner.frames.length; told++) inspection.frame(runner.frames[told]!, runner.snapshot, runner.lastEvent);
+      };
+      tell();
 
       const progress = new Progress('sim', opts.progress ?? process.stderr.isTTY === true);
       let interrupted: NodeJS.Signals | undefined;
@@ -52,6 +68,7 @@ export function registerSim(program: Command): void {
         let items = 0;
         for (let next = runner.nextEventAt; next !== undefined && next <= end; next = runner.nextEventAt) {
           runner.processNext();
+          tell();
           if (runner.frames.length >= maxFrames) { stopped = 'frames'; break; }
           if (++items % SLICE === 0) {
             // Let a Ctrl-C in, and tell a watching user how far the run is.
@@ -66,6 +83,7 @@ export function registerSim(program: Command): void {
         process.removeListener('SIGTERM', onSignal);
         progress.done();
       }
+      await socket?.close();
 
       const trace = runner.trace();
       const json = traceJson(trace);

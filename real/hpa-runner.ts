@@ -2,7 +2,7 @@
 // recording the same Frames as the simulator's runner (sim/runner.ts) so sim's timeline printer,
 // the web lab and the tests read a real run like a simulated one. t is wall-clock ms since start.
 import { setMaxListeners } from 'node:events';
-import type { AnyActorRef, EventObject, InspectionEvent } from 'xstate';
+import type { AnyActorRef, EventObject, InspectionEvent, Observer } from 'xstate';
 import { createActor } from 'xstate';
 import type { HpaConfig, HpaContext } from '../machines/incus-hpa';
 import { hpaBinding } from '../sim/loops/incus-hpa';
@@ -48,6 +48,8 @@ export interface RealRunnerOptions {
   connection?: IncusConnectOptions;
   /** How long an owned pod stays Stopped/Error before the GC removes it (default 3 s). */
   gcGraceMs?: number;
+  /** Also hands every inspection event of the actor and its children to this observer (`--inspect`). */
+  inspect?: Observer<InspectionEvent>;
 }
 
 /** A burst of events (a forced delete sends instance-stopped then instance-deleted) makes one wake-up. */
@@ -219,6 +221,7 @@ export class RealHpaRunner {
       inspect: (ev: InspectionEvent) => {
         if (ev.type === '@xstate.event' && ev.actorRef === this.actor) this.takenAt.set(ev.event, this.now());
         if (ev.type === '@xstate.snapshot' && ev.actorRef === this.actor) this.record(ev.event, ev.snapshot as Snapshot);
+        this.options.inspect?.next?.(ev);
       },
     });
     this.actor = actor;

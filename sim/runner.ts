@@ -39,6 +39,7 @@ export class Runner<W, F, C> {
   private readonly timeline: TimelineEntry<F, C>[];
   private readonly record: boolean;
   private readonly keepCheckpoints: boolean;
+  private eventOfLastFrame: EventObject | undefined = { type: 'xstate.init' };
 
   constructor(readonly binding: LoopBinding<W, F, C>, private readonly options: RunnerOptions<W, F, C>) {
     // Stable sort: entries at the same instant keep the scenario's order.
@@ -56,6 +57,11 @@ export class Runner<W, F, C> {
   get config(): C { return this.state.config; }
   get phase(): Phase { return phaseOf(this.state.snapshot.tags); }
   get stateValue(): string { return dottedState(this.state.snapshot.value); }
+  /**
+   * The event the machine was sent for the last frame, payload included (an actor's output, a
+   * config); undefined when that frame is a change of the world the machine was not told of.
+   */
+  get lastEvent(): EventObject | undefined { return this.eventOfLastFrame; }
   /** The stepper's state now (immutable: steps make new ones), for a canonical key (sim/check). */
   get stepState(): Readonly<StepState<W, C>> { return this.state; }
 
@@ -93,7 +99,10 @@ export class Runner<W, F, C> {
     const ticked = this.stepper.tick(this.state)!;
     this.state = ticked.state;
     // An operation whose controller is gone (restarted) changes the world but sends nothing.
-    if (ticked.event) this.pushFrame(ticked.event.type, this.noteFor(ticked.event));
+    if (ticked.event) {
+      this.eventOfLastFrame = ticked.event;
+      this.pushFrame(ticked.event.type, this.noteFor(ticked.event));
+    }
     return true;
   }
 
@@ -147,22 +156,26 @@ export class Runner<W, F, C> {
     if ('config' in entry) {
       this.state = this.stepper.update(this.state, entry.config);
       const event = this.binding.configEvent(entry.config);
+      this.eventOfLastFrame = event;
       this.pushFrame(event.type, this.noteFor(event));
       return;
     }
     const command = this.binding.command?.(entry.fault);
     if (command) {
       this.state = this.stepper.inject(this.state, entry.fault);
+      this.eventOfLastFrame = command;
       this.pushFrame(command.type, this.noteFor(command));
       return;
     }
     if (this.binding.isControllerRestart?.(entry.fault)) {
       this.state = this.stepper.inject(this.state, entry.fault);
+      this.eventOfLastFrame = undefined;
       this.pushFrame('controller.restart', 'controller restarted: memory lost, starts observing again');
       return;
     }
     const { note } = this.binding.world.inject(this.state.world, entry.fault, this.state.t);
     this.state = this.stepper.inject(this.state, entry.fault);
+    this.eventOfLastFrame = undefined;
     this.pushFrame(source, note);
   }
 
