@@ -3,7 +3,7 @@ import { conform } from '../sim/conform/conform';
 import { loadTracePolicies, readRealTrace } from '../sim/conform/load';
 import { conformExitCode, formatConform } from '../sim/conform/report';
 
-export const CONFORM_EXIT_CODES = `Exit codes:
+const CONFORM_EXIT_CODES = `Exit codes:
   0  the run conforms: every recorded answer and decision is one the model allows, and no promised
      property was violated
   1  a divergence (the first is printed: frame, time, what was recorded, what the model allowed

@@ -32,7 +32,7 @@ async function buildProgram(argv: readonly string[]): Promise<Command> {
 const say = (text: string) => { process.stderr.write(`loopscope: ${text.split('\n').join('\nloopscope: ')}\n`); };
 
 /** The exit code an error stands for (printing its one line). */
-export function exitCodeOf(e: unknown, argv: readonly string[]): number {
+function exitCodeOf(e: unknown, argv: readonly string[]): number {
   if (e instanceof CommanderError) {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version') return 0;
     return 2; // commander printed its own one-line message

@@ -16,7 +16,7 @@ const EXPECTED = 'a loopscope trace (the JSON of sim --out, check --out or real 
 /** A real run of weeks is large (the same bound as conform's). */
 const MAX_TRACE_BYTES = 256 * 1024 * 1024;
 
-export const TRACE_EXIT_CODES = `Exit codes:
+const TRACE_EXIT_CODES = `Exit codes:
   0  converted
   2  bad input: no such file, not JSON, not a trace, a bad --to, an --out that cannot be written`;
 

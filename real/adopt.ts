@@ -21,7 +21,7 @@ export interface Adoption {
 }
 
 /** One bound for all the waits of an adoption (not one per operation). */
-export const ADOPT_WAIT_MS = 60_000;
+const ADOPT_WAIT_MS = 60_000;
 
 const instanceNames = (op: Operation) => (op.resources?.instances ?? []).map((path) => decodeURIComponent(path.split('?')[0]!.split('/').pop() ?? ''));
 

@@ -9,7 +9,7 @@ import type { InstanceFull } from './incus';
 import { IncusError } from './incus';
 import { errorKind } from './run-facts';
 
-export function ioError(error: unknown): IoError {
+function ioError(error: unknown): IoError {
   const server = error instanceof IncusError && error.serverMessage ? { server: error.serverMessage } : {};
   return { message: errorMessage(error), kind: errorKind(error), ...server };
 }

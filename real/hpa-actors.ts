@@ -100,7 +100,7 @@ export function ownerOf(instance: { config?: Record<string, string> }): string |
 }
 
 /** One instance of GET /1.0/instances?recursion=2 as the machine sees it. */
-export function toObservedInstance(instance: InstanceFull, epoch: number): ObservedInstance {
+function toObservedInstance(instance: InstanceFull, epoch: number): ObservedInstance {
   const raw = instance.state?.status ?? instance.status;
   const status = (STATUSES as readonly string[]).includes(raw) ? (raw as InstanceStatus) : 'Error';
   const created = Date.parse(instance.created_at);

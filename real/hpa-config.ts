@@ -32,7 +32,7 @@ const requiredName = z.string({ error: (issue) => `${NAME_EXPECTED}, got ${kindO
 const PLACEMENT_EXPECTED = 'expected scheduler, spread, or { target: <cluster member name, or @group> }';
 const TARGET_EXPECTED = 'expected a cluster member name, or @ and a cluster group name (letters, digits, dot, dash; at most 63)';
 
-export const realHpaConfigFileSchema = hpaConfigFileSchema.extend({
+const realHpaConfigFileSchema = hpaConfigFileSchema.extend({
   name: requiredName,
   /** Image alias (or fingerprint) created pods are launched from. */
   image: incusName('an image alias').optional(),
@@ -130,7 +130,7 @@ export function loadRealHpaConfig(file: string, policyOverride?: string): RealHp
 /** A name can also move with its pods (real/rename.ts). */
 const renameHint = (file: string, to: string | undefined) => ` — or, to keep the pods under the new name: stop loopscope and run \`loopscope real rename --config ${file} --to ${to ?? 'NEW'}\``;
 /** How to change what a running loop is: the one message every refused identity edit ends with. */
-export const HANDOVER = 'cannot change while the loop runs (its pods are found by it: the loop would abandon them, or count another HPA\'s). '
+const HANDOVER = 'cannot change while the loop runs (its pods are found by it: the loop would abandon them, or count another HPA\'s). '
   + 'To hand over: stop loopscope, edit the file, start it again — the new identity adopts nothing of the old one\'s pods (delete them first, or keep the old value)';
 
 /**

@@ -13,9 +13,9 @@ import { IncusError, IncusNotFoundError } from './incus';
 import { sleep } from './sleep';
 
 /** client-go's defaults (leaderelection.go, LeaderElectionConfig docs; kube-controller-manager). */
-export const LEASE_DURATION_MS = 15_000;
-export const RENEW_DEADLINE_MS = 10_000;
-export const RETRY_PERIOD_MS = 2_000;
+const LEASE_DURATION_MS = 15_000;
+const RENEW_DEADLINE_MS = 10_000;
+const RETRY_PERIOD_MS = 2_000;
 /** wait.JitterUntil's factor for the standby's retries (leaderelection.go JitterFactor). */
 const JITTER_FACTOR = 1.2;
 /** A release's requests may take this long even with a short retry period (a loaded daemon at exit). */

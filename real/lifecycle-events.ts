@@ -14,7 +14,7 @@ import type { IncusClient, IncusConnectOptions } from './incus';
  * Opens GET /1.0/events?type=… as a websocket: over the unix socket with ws's `ws+unix:` scheme,
  * over HTTPS with the same client certificate and pinned server certificate as the REST calls.
  */
-export function openEvents(connection: IncusConnectOptions, types: string[]): WebSocket {
+function openEvents(connection: IncusConnectOptions, types: string[]): WebSocket {
   const params = new URLSearchParams({ type: types.join(',') });
   if (connection.project) params.set('project', connection.project);
   const path = `/1.0/events?${params.toString()}`;
@@ -56,7 +56,7 @@ export interface WatcherOptions {
 }
 
 /** The instance a lifecycle event is about, from `source` (/1.0/instances/<name>[?project=…]). */
-export function eventInstance(ev: LifecycleEvent): string | null {
+function eventInstance(ev: LifecycleEvent): string | null {
   const source = ev.metadata?.source ?? '';
   const m = /^\/1\.0\/instances\/([^/?]+)/.exec(source);
   return m ? decodeURIComponent(m[1]!) : null;

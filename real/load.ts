@@ -16,20 +16,20 @@ export interface PodLoad {
 }
 
 /** The owned Running pods (sorted by name, so the split is stable). */
-export async function runningOwnedPods(client: IncusClient, hpa: string, signal?: AbortSignal): Promise<string[]> {
+async function runningOwnedPods(client: IncusClient, hpa: string, signal?: AbortSignal): Promise<string[]> {
   const list = await client.listInstances({ recursion: 1, ...(signal ? { signal } : {}) });
   return list.filter((i) => ownerOf(i) === hpa && i.status === 'Running').map((i) => i.name).sort();
 }
 
 /** The shell command that sets one pod's load to `mib` MiB (0 removes it). */
-export function loadCommand(mib: number): string[] {
+function loadCommand(mib: number): string[] {
   // Remove first: rewriting in place would briefly hold old + new and may hit the limit.
   const write = mib > 0 ? ` && dd if=/dev/zero of=${LOAD_FILE} bs=1M count=${mib} 2>/dev/null` : '';
   return ['sh', '-c', `rm -f ${LOAD_FILE}${write}`];
 }
 
 /** Splits `demandBytes` evenly across `pods` (whole MiB, remainder to the first pods). */
-export function splitDemand(demandBytes: number, pods: string[]): Map<string, number> {
+function splitDemand(demandBytes: number, pods: string[]): Map<string, number> {
   const out = new Map<string, number>();
   if (pods.length === 0) return out;
   const totalMib = Math.round(demandBytes / MiB);
@@ -40,7 +40,7 @@ export function splitDemand(demandBytes: number, pods: string[]): Map<string, nu
 }
 
 /** Writes each pod's share through the exec API, in parallel. */
-export async function applyLoad(client: IncusClient, shares: Map<string, number>, signal?: AbortSignal): Promise<PodLoad[]> {
+async function applyLoad(client: IncusClient, shares: Map<string, number>, signal?: AbortSignal): Promise<PodLoad[]> {
   return Promise.all([...shares].map(async ([name, mib]) => {
     const r = await client.exec(name, loadCommand(mib), { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
     return { name, mib, returnCode: r.returnCode };

@@ -14,7 +14,7 @@ import { IncusError, IncusNotFoundError } from './incus';
  * Error` also brings the entries a cluster could not read (see MemberUnreachableError): they carry no config,
  * so the owner test alone would drop them silently. Unowned Error instances are dropped here.
  */
-export const ownerFilter = (hpa: string) => `${OWNER_KEY} eq ${hpa} or status eq Error`;
+const ownerFilter = (hpa: string) => `${OWNER_KEY} eq ${hpa} or status eq Error`;
 
 /**
  * An instance on a cluster member that did not answer: Incus 6.0 lists it from its database as a stub
@@ -23,7 +23,7 @@ export const ownerFilter = (hpa: string) => `${OWNER_KEY} eq ${hpa} or status eq
  * Deciding on the rest would count our pods there as gone and create replacements (above max once
  * the member is back): the observation fails instead, and the loop backs off until it is readable.
  */
-export class MemberUnreachableError extends IncusError {
+class MemberUnreachableError extends IncusError {
   override name = 'MemberUnreachableError';
   constructor(readonly instance: string, readonly member: string) {
     super(`cannot observe: instance ${instance} on cluster member ${member} could not be read (listed with status Error and no config: `

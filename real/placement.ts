@@ -22,7 +22,7 @@ interface ClusterMember {
 }
 
 /** No member can take a pod: every one is offline or evacuated. */
-export class NoMemberError extends IncusError {
+class NoMemberError extends IncusError {
   override name = 'NoMemberError';
 }
 

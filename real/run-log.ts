@@ -18,7 +18,7 @@ export function jsonLine(time: Date, level: LogLevel, msg: string, fields: Field
 }
 
 /** The structured fields of a noted frame. */
-export function frameFields(frame: RealFrame, facts: FrameFacts): { level: LogLevel; fields: Fields } {
+function frameFields(frame: RealFrame, facts: FrameFacts): { level: LogLevel; fields: Fields } {
   const summary = frame.controller;
   const c = summary && summary.loop === 'incus-hpa' ? summary : undefined;
   const fields: Fields = { t: frame.t, period: facts.period, state: frame.state, phase: frame.phase, event: frame.event };

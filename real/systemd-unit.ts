@@ -20,7 +20,7 @@ export interface UnitOptions {
 }
 
 /** loopscope's exit code for bad input (cli/run.ts): restarting cannot fix it. */
-export const BAD_INPUT_EXIT = 2;
+const BAD_INPUT_EXIT = 2;
 
 /**
  * systemd.unit(5) "Specifiers": `%` starts a specifier in most settings, `%%` is a literal `%`.

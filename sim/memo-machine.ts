@@ -15,7 +15,7 @@ export interface MemoStats { hits: number; misses: number; snapshots: number; un
  * snapshot count would let Kubernetes' larger contexts hold twice as much: 16 M characters keep the
  * memo near 150 MiB for either.
  */
-export const MEMO_MAX_KEY_CHARS = 16_000_000;
+const MEMO_MAX_KEY_CHARS = 16_000_000;
 
 /**
  * A PureMachine whose transitions are memoised by (snapshot, event): the machine is pure, so a

@@ -12,7 +12,7 @@ const count = z.number().int().min(0);
 const ms = z.number().min(0);
 
 /** HpaConfig as data (machines/incus-hpa/types.ts): the whole desired state the machine runs on. */
-export const hpaConfigSchema = z.object({
+const hpaConfigSchema = z.object({
   name: z.string(), minPods: count, maxPods: count, memoryThreshold: z.number(), cpuThreshold: z.number().optional(),
   policy: z.union([z.enum(POLICY_NAMES), z.templateLiteral(['module:', z.string()])]),
   periodMs: ms, namePrefix: z.string(), limitsMemoryBytes: z.number().min(0), backoffInitialMs: ms, backoffMaxMs: ms,
@@ -21,7 +21,7 @@ export const hpaConfigSchema = z.object({
 
 const statusSchema = z.enum(['Starting', 'Running', 'Stopping', 'Stopped', 'Frozen', 'Error']);
 
-export const observationSchema = z.object({
+const observationSchema = z.object({
   at: z.number(),
   instances: z.array(z.object({
     name: z.string(), status: statusSchema, owner: z.string().nullable(),

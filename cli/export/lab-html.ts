@@ -7,7 +7,7 @@ import { PACKAGE_ROOT, packagePath } from '../package-root';
 declare const LOOPSCOPE_BUNDLED: true | undefined;
 
 /** The lab folded into one file by the package build (tools/build.ts), the base of every export. */
-export const SINGLE_FILE_LAB = packagePath('dist', 'lab-single.html');
+const SINGLE_FILE_LAB = packagePath('dist', 'lab-single.html');
 
 /** What the exported page opens with: its state (the lab's URL parameters) and, when the scenario is not one
  * the lab ships, the scenario's own text (the lab lists it with the shipped ones). */

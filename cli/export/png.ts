@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { ExitError } from '../exit';
 
 /** Debian's chromium (.ci/setup-chromium.sh); LOOPSCOPE_CHROMIUM names another. */
-export const chromiumPath = (): string => process.env.LOOPSCOPE_CHROMIUM ?? '/usr/bin/chromium';
+const chromiumPath = (): string => process.env.LOOPSCOPE_CHROMIUM ?? '/usr/bin/chromium';
 
-export function requireChromium(): string {
+function requireChromium(): string {
   const path = chromiumPath();
   if (!existsSync(path)) throw new ExitError(1, `export --format png: needs chromium at ${path} to draw the SVGs (install it, e.g. .ci/setup-chromium.sh, set LOOPSCOPE_CHROMIUM, or leave png out of --format)`);
   return path;

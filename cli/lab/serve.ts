@@ -29,7 +29,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-export const contentTypeOf = (file: string): string => CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
+const contentTypeOf = (file: string): string => CONTENT_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
 
 /** Where the page's own scripts are mounted: the user's files go just before it, so the lab reads them as it starts. */
 const ROOT_ELEMENT = '<div id="root"></div>';
@@ -44,7 +44,7 @@ export function injectIntoIndex(html: string, embedded: string): string {
  * The file a request's path names inside the lab folder (real path), or null: outside it (`..`, an
  * encoded `..`, an absolute path, a symbolic link leading out), not a file, or not a well-formed path.
  */
-export function resolveLabPath(labDir: string, pathname: string): string | null {
+function resolveLabPath(labDir: string, pathname: string): string | null {
   let decoded: string;
   try {
     decoded = decodeURIComponent(pathname);

@@ -45,7 +45,7 @@ function offsetMin(timeZone: string, minute: number): number {
 }
 
 /** The wall-clock fields of an absolute minute in a zone (null: UTC). */
-export function localFields(minute: number, timeZone: string | null) {
+function localFields(minute: number, timeZone: string | null) {
   const d = new Date((minute + (timeZone ? offsetMin(timeZone, minute) : 0)) * 60_000);
   return { minute: d.getUTCMinutes(), hour: d.getUTCHours(), dom: d.getUTCDate(), month: d.getUTCMonth(), dow: d.getUTCDay() };
 }
@@ -80,7 +80,7 @@ export function scheduleNext(s: CronJobSchedule, afterMs: number): number | null
 }
 
 /** Go's time.ParseDuration (units ns, us, µs, ms, s, m, h; decimals; a sign), in ms. Null when it is not one. */
-export function parseGoDuration(text: string): number | null {
+function parseGoDuration(text: string): number | null {
   const m = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(text);
   if (!m || text === '0') return text === '0' ? 0 : null;
   const unitMs: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
@@ -90,7 +90,7 @@ export function parseGoDuration(text: string): number | null {
 }
 
 /** robfig constantdelay.go Every(): below one second it is one second; sub-second parts are dropped. */
-export const everyDelayMs = (durationMs: number) => (durationMs < 1000 ? 1000 : durationMs - (durationMs % 1000));
+const everyDelayMs = (durationMs: number) => (durationMs < 1000 ? 1000 : durationMs - (durationMs % 1000));
 
 // https://data.iana.org/time-zones/theory.html#naming, as batch validation's validTimeZoneCharacters.
 const TZ_PART = /^[A-Za-z.\-_0-9+]{1,14}$/;

@@ -25,7 +25,7 @@ export interface CronJobSpec {
 export interface CronJobStatus { lastScheduleTime: number | null; active: string[] }
 
 /** The robfig schedule of a CronJob: @every, or its five fields read in its time zone. */
-export const scheduleOf = (spec: Pick<CronJobSpec, 'entry' | 'timeZone'>): CronJobSchedule =>
+const scheduleOf = (spec: Pick<CronJobSpec, 'entry' | 'timeZone'>): CronJobSchedule =>
   spec.entry.everyMs !== undefined ? { kind: 'every', delayMs: spec.entry.everyMs } : { kind: 'cron', entry: spec.entry, timeZone: spec.timeZone ?? null };
 
 /** Whether a whole minute is a scheduled time of a five-field CronJob schedule (its zone's wall clock). */

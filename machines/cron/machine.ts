@@ -39,7 +39,7 @@ export interface RunJobsInput { runs: DueRun[]; flock: boolean; kill?: DueRun[];
 
 
 /** ms until the next wall-clock minute (cron_sleep(timeRunning + 1)); at least 1 ms. */
-export function untilNextMinute(wallMs: number | null): number {
+function untilNextMinute(wallMs: number | null): number {
   if (wallMs === null) return 0;
   return 60_000 - (((wallMs % 60_000) + 60_000) % 60_000) || 60_000;
 }

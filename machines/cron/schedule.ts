@@ -74,7 +74,7 @@ export const entryDelayMin = (e: CronEntry, randomScale: number) => Math.trunc((
  * entry with a delay is tested at vtime − delay (cron.c: virtualSecond = (vtime - e->delay) * 60),
  * so it runs `delay` minutes after each of its times.
  */
-export function findJobs(entries: CronEntry[], minute: number, doWild: boolean, doNonWild: boolean, randomScale = 0): CronEntry[] {
+function findJobs(entries: CronEntry[], minute: number, doWild: boolean, doNonWild: boolean, randomScale = 0): CronEntry[] {
   return entries.filter((e) => entryMatches(e, minute - entryDelayMin(e, randomScale)) && ((doWild && e.wildcard) || (doNonWild && !e.wildcard)));
 }
 

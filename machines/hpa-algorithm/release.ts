@@ -30,7 +30,7 @@ export function withinTolerance(release: KubernetesRelease, t: Tolerances, usage
 }
 
 /** Whether the release honours behavior.scaleUp/scaleDown.tolerance by default (the feature gate). */
-export const perHpaToleranceEnabled = (release: KubernetesRelease) => minor(release) >= 35;
+const perHpaToleranceEnabled = (release: KubernetesRelease) => minor(release) >= 35;
 
 /**
  * horizontal.go tolerancesForHpa: the cluster-wide tolerance for both directions, replaced per

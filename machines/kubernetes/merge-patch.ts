@@ -18,7 +18,7 @@ export function applyMergePatch(target: unknown, patch: unknown): unknown {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The metadata fields a client may patch here; the rest is the server's (name, uid, generation…). */
-export const PATCHABLE_METADATA = ['labels', 'annotations', 'finalizers', 'ownerReferences', 'resourceVersion'] as const;
+const PATCHABLE_METADATA = ['labels', 'annotations', 'finalizers', 'ownerReferences', 'resourceVersion'] as const;
 
 /** Why a merge patch cannot be applied as modelled (a field the simulator does not let clients set), or undefined. */
 export function patchProblem(patch: Record<string, unknown>, status: boolean): string | undefined {

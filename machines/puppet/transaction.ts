@@ -48,7 +48,7 @@ const emptyStatus = (ref: Ref): ResourceStatus => ({
  * that failed (or failed to restart) plus the failed dependencies of its direct dependencies —
  * so a failure skips everything downstream of it, transitively.
  */
-export function failedDependencies(tx: Transaction, ref: Ref): Ref[] {
+function failedDependencies(tx: Transaction, ref: Ref): Ref[] {
   const out = new Set<Ref>();
   for (const d of dependenciesOf(tx.catalog).get(ref) ?? []) {
     const s = tx.statuses[d];

@@ -1,10 +1,10 @@
 import type { ExitStatusSet, ProcessExit, RestartSetting, ServiceResult, StartRateLimit, UnitConfig } from './types';
 
 /** Signals that count as a clean exit for a daemon (is_clean_exit(), EXIT_CLEAN_DAEMON). */
-export const CLEAN_SIGNALS: readonly string[] = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGPIPE'];
+const CLEAN_SIGNALS: readonly string[] = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGPIPE'];
 
 /** Signals whose default action dumps core (signal(7), "Core"): CLD_DUMPED instead of CLD_KILLED. */
-export const CORE_SIGNALS: readonly string[] = ['SIGQUIT', 'SIGILL', 'SIGABRT', 'SIGFPE', 'SIGSEGV', 'SIGBUS', 'SIGSYS', 'SIGTRAP', 'SIGXCPU', 'SIGXFSZ'];
+const CORE_SIGNALS: readonly string[] = ['SIGQUIT', 'SIGILL', 'SIGABRT', 'SIGFPE', 'SIGSEGV', 'SIGBUS', 'SIGSYS', 'SIGTRAP', 'SIGXCPU', 'SIGXFSZ'];
 
 export const KNOWN_SIGNALS: readonly string[] = [...CLEAN_SIGNALS, ...CORE_SIGNALS, 'SIGKILL', 'SIGUSR1', 'SIGUSR2', 'SIGALRM'];
 
@@ -24,7 +24,7 @@ export function exitFor(signal: string): ProcessExit {
 }
 
 /** exit_status_set_test() (src/shared/exit-status.c): exit codes match CLD_EXITED, signals CLD_KILLED/CLD_DUMPED. */
-export function exitStatusSetTest(set: ExitStatusSet, exit: ProcessExit): boolean {
+function exitStatusSetTest(set: ExitStatusSet, exit: ProcessExit): boolean {
   return exit.kind === 'exited' ? set.codes.includes(exit.code) : set.signals.includes(exit.signal);
 }
 

@@ -18,7 +18,7 @@ export const RESTART_MODES: readonly RestartMode[] = ['normal', 'direct', 'debug
 
 /** Exit codes and signal names, as in RestartPreventExitStatus= / RestartForceExitStatus= / SuccessExitStatus=. */
 export interface ExitStatusSet { codes: number[]; signals: string[] }
-export const EMPTY_STATUS_SET: ExitStatusSet = { codes: [], signals: [] };
+const EMPTY_STATUS_SET: ExitStatusSet = { codes: [], signals: [] };
 
 /** The unit file (the desired state); durations in ms. */
 export interface UnitConfig {

@@ -58,7 +58,7 @@ const OPERATION: Record<RunMode, LockInfo['operation']> = { apply: 'OperationTyp
 const sameState = (a: Record<string, StateResource>, b: Record<string, StateResource>) => JSON.stringify(a) === JSON.stringify(b);
 
 /** The run's outcome from its plan and apply (what `terraform apply` prints at the end). */
-export function runResult(ctx: Pick<TerraformContext, 'runs' | 'runConfig' | 'plan' | 'progress' | 'drift' | 'written' | 'lastError'>): RunResult {
+function runResult(ctx: Pick<TerraformContext, 'runs' | 'runConfig' | 'plan' | 'progress' | 'drift' | 'written' | 'lastError'>): RunResult {
   const p = ctx.progress;
   const doneOf = (kind: ApplyOp['kind']) => (p ? p.ops.filter((o) => o.kind === kind && p.done.includes(o.key)).length : 0);
   const errors = [...(ctx.plan?.errors ?? []), ...(p?.errors ?? []), ...(ctx.lastError ? [ctx.lastError] : [])];

@@ -13,7 +13,7 @@ import { parseYamlText } from '../../sim/scenario/load-text';
 import { IncusClient, type IncusConnectOptions } from './client';
 import { IncusError } from './errors';
 
-export const DEFAULT_INCUS_DIR = '/var/lib/incus';
+const DEFAULT_INCUS_DIR = '/var/lib/incus';
 
 type Env = Record<string, string | undefined>;
 
@@ -24,7 +24,7 @@ export function defaultSocketPath(env: Env = process.env): string {
 }
 
 /** The incus CLI's config directory: $INCUS_CONF, else ~/.config/incus. */
-export function cliConfigDir(env: Env = process.env): string {
+function cliConfigDir(env: Env = process.env): string {
   if (env.INCUS_CONF) return env.INCUS_CONF;
   const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
   return join(base, 'incus');
@@ -77,14 +77,14 @@ function readPem(file: string, kind: 'certificate' | 'key'): Buffer | undefined 
 }
 
 /** Incus's default HTTPS port: the incus CLI adds it to an address given without one (`incus remote add`). */
-export const DEFAULT_INCUS_PORT = 8443;
+const DEFAULT_INCUS_PORT = 8443;
 
 /**
  * An https:// remote address in one canonical form — lowercase host, explicit port (8443 when
  * none), no path or trailing slash — so `https://Host:8443/` finds the pin of `https://host:8443`.
  * Throws IncusError for what is not an https URL with a host.
  */
-export function normaliseRemoteUrl(addr: string): string {
+function normaliseRemoteUrl(addr: string): string {
   let url: URL;
   try {
     url = new URL(addr);

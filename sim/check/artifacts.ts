@@ -16,7 +16,7 @@ export const artifactStem = (run: CheckRun, property: string) => `${run.scenario
 export const TRACE_FORMATS = ['json', 'itf'] as const;
 export type TraceFormat = (typeof TRACE_FORMATS)[number];
 
-export interface TraceFileOptions {
+interface TraceFileOptions {
   format?: TraceFormat;
   /** The scenario file, named as ITF's #meta.source. */
   source?: string;

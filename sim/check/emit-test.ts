@@ -15,7 +15,7 @@ const HELPER = COMPILED ? 'loopscope/testing' : fileURLToPath(new URL('./replay-
 const literal = (value: unknown) => (value === undefined ? 'undefined' : JSON.stringify(value));
 
 /** The source of one emitted vitest file. */
-export function emittedTestSource(run: CheckRun, ce: Counterexample, spec: ReplaySpec, testFile: string): string {
+function emittedTestSource(run: CheckRun, ce: Counterexample, spec: ReplaySpec, testFile: string): string {
   // A URL relative to the test file: each segment escaped (a `#` or `%` in a name is not a fragment or an escape).
   const segments = relative(dirname(testFile), spec.scenario).split(sep).map((s) => (s === '..' ? s : encodeURIComponent(s)));
   const scenarioUrl = segments[0] === '..' ? segments.join('/') : `./${segments.join('/')}`;

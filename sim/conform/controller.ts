@@ -15,7 +15,7 @@ import { builtinAction } from '../xstate-actions';
 import { Diverged } from './diverged';
 
 /** A timer may fire this much before its delay is up, as measured between two frames (ms). */
-export const TIMER_SLACK_MS = 20;
+const TIMER_SLACK_MS = 20;
 
 export interface Spawned { id: string; src: string; input: unknown; at: number }
 interface Timer { event: EventObject; sendId: string | undefined; setAt: number; delay: number }
@@ -23,7 +23,7 @@ interface Timer { event: EventObject; sendId: string | undefined; setAt: number;
 const actionOf = (a: HpaAction) => (a.kind === 'create' ? { kind: 'create' as const } : { kind: 'delete' as const, name: a.name });
 
 /** The parts of frame.controller the machine decides (pods and averagePercent describe the world at the frame). */
-export function decidedPart(c: Pick<HpaController, 'policy' | 'threshold' | 'minPods' | 'maxPods' | 'decision' | 'pending' | 'consecutiveErrors' | 'lastError'>) {
+function decidedPart(c: Pick<HpaController, 'policy' | 'threshold' | 'minPods' | 'maxPods' | 'decision' | 'pending' | 'consecutiveErrors' | 'lastError'>) {
   return { policy: c.policy, threshold: c.threshold, minPods: c.minPods, maxPods: c.maxPods, decision: c.decision, pending: c.pending, consecutiveErrors: c.consecutiveErrors, lastError: c.lastError };
 }
 

@@ -15,7 +15,7 @@ import { MODULE_TIMEOUT_MS } from '../user-controller/hook';
 import { loadPolicySandbox } from '../user-controller/policy-sandbox';
 
 /** A real run of weeks is large: the trace may be bigger than a scenario. */
-export const MAX_TRACE_BYTES = 256 * 1024 * 1024;
+const MAX_TRACE_BYTES = 256 * 1024 * 1024;
 
 export interface RealTrace {
   trace: Trace;

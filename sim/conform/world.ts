@@ -14,7 +14,7 @@ import { Diverged } from './diverged';
 import { CLASS_WORDS, modelErrorClass, realErrorClass } from './outcomes';
 
 /** Clock slack between a frame's time, Incus' created_at and an observation's `at` (ms, one host). */
-export const CLOCK_SLACK_MS = 50;
+const CLOCK_SLACK_MS = 50;
 
 export interface EnvMoveUsed { t: number; move: string }
 

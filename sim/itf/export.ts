@@ -7,7 +7,7 @@ import { ENCODING_NOTE, ITF_FORMAT_DESCRIPTION, NOTE_SEPARATOR, VARS } from './f
 import type { ItfRecord } from './values';
 import { encodeValue } from './values';
 
-export interface ItfOptions {
+interface ItfOptions {
   /** The scenario file the trace was made from, when known (default: the trace's scenario name). */
   source?: string;
 }

@@ -17,7 +17,7 @@ export interface ItfTrace {
   loop?: number;
 }
 
-export interface ItfTraceMeta {
+interface ItfTraceMeta {
   format: 'ITF';
   'format-description': string;
   /** The scenario file when it is known (check --out), else the trace's scenario name. */

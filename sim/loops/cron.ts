@@ -91,7 +91,7 @@ const timelineEntrySchema = z.strictObject({
   flock: z.boolean({ error: 'expected true or false' }).optional(),
 }).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (clockJump, hostDown, controllerDown, overrun, crontab or flock)' });
 
-export const cronScenarioSchema = z.strictObject({
+const cronScenarioSchema = z.strictObject({
   ...headerShape('cron'),
   start: z.string().regex(/^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2})?$/, { error: 'expected a local date and time like "2026-03-29 01:50"' }),
   flock: z.boolean({ error: 'expected true or false' }).optional(),

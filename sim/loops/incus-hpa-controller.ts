@@ -8,7 +8,7 @@ const actionOf = (a: HpaAction): HpaController['pending'][number] => (a.kind ===
 
 /** The average the configured policy computes for an observation: the policy itself, run on it
  * (pure); none when a policy module fails on it (the machine reports that failure itself). */
-export function policyAverage(ctx: HpaContext, observation: Observation): number | null {
+function policyAverage(ctx: HpaContext, observation: Observation): number | null {
   return peekPolicy(ctx.config.policy, { observation, config: ctx.config, memory: ctx.policyMemory })?.averagePercent ?? null;
 }
 

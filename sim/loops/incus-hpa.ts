@@ -79,7 +79,7 @@ const timelineEntrySchema = z.strictObject({
   config: hpaConfigFileSchema.optional(),
 }).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (demand, stress, kill, failApi, slowApi, addInstance, deleteInstance, restartController or config)' });
 
-export const hpaScenarioSchema = z.strictObject({
+const hpaScenarioSchema = z.strictObject({
   ...headerShape('incus-hpa'),
   config: hpaConfigFileSchema.optional(),
   world: worldSchema.optional(),

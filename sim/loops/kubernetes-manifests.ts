@@ -43,9 +43,9 @@ const templateSchema = z.object({
 
 const selectorSchema = z.object({ matchLabels: labels });
 
-export const DEFAULT_CPU_REQUEST = 100;
+const DEFAULT_CPU_REQUEST = 100;
 
-export function toContainer(c: z.output<typeof containerSchema>): Container {
+function toContainer(c: z.output<typeof containerSchema>): Container {
   const port = c.ports?.[0]?.containerPort;
   return { name: c.name, image: c.image, cpuMilli: c.resources?.requests?.cpu ?? DEFAULT_CPU_REQUEST, ...(port !== undefined ? { port } : {}) };
 }
@@ -91,7 +91,7 @@ const kinds = {
 } as const;
 
 export type ManifestKind = keyof typeof kinds;
-export const MANIFEST_KINDS = Object.keys(kinds) as ManifestKind[];
+const MANIFEST_KINDS = Object.keys(kinds) as ManifestKind[];
 
 export function manifestSchemaFor(kind: string): z.ZodType | undefined {
   return (kinds as Record<string, z.ZodType>)[kind];

@@ -90,7 +90,7 @@ const queueSchema = z.strictObject({
   perWorkerPerSec: z.number().min(0), workerSelector: z.record(z.string(), z.string()),
 });
 
-export const kubernetesScenarioSchema = z.strictObject({
+const kubernetesScenarioSchema = z.strictObject({
   ...headerShape('kubernetes'),
   // A built-in controller by name, or the user's own: a module exporting reconcile(request, client).
   controller: z.union([reconcilerName, z.strictObject({ module: z.string().min(1), timeout: durationField.optional() }), webhookControllerSchema, decoratorWebhookSchema],
@@ -129,7 +129,7 @@ function cpu(file: string, field: string, v: string | number): number {
 }
 
 /** Validates one manifest against its kind's schema; errors name the field inside it. */
-export function parseManifest(file: string, field: string, doc: { kind: string }): NewObject {
+function parseManifest(file: string, field: string, doc: { kind: string }): NewObject {
   const schema = manifestSchemaFor(doc.kind);
   if (!schema) throw new InputError(file, `${field}.kind`, `expected one of ${knownKinds().join(', ')}, got ${JSON.stringify(doc.kind)}`);
   const parsed = schema.safeParse(doc);

@@ -152,7 +152,7 @@ const timelineEntrySchema = z.strictObject({
   run: z.literal(true, { error: 'expected true' }).optional(),
 }).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (drift, failInstall, publish, catalog, agent or run)' });
 
-export const puppetScenarioSchema = z.strictObject({
+const puppetScenarioSchema = z.strictObject({
   ...headerShape('puppet'),
   agent: settingsSchema.optional(),
   host: hostSchema.optional(),
@@ -165,7 +165,7 @@ export const puppetScenarioSchema = z.strictObject({
 type ResourceFile = z.output<typeof resourceSchema>;
 
 /** Builds and checks a catalog as the compiler would: unique resources, known references, no cycle. */
-export function toCatalog(file: string, field: string, list: ResourceFile[]): Resource[] {
+function toCatalog(file: string, field: string, list: ResourceFile[]): Resource[] {
   const errors: InputError[] = [];
   const seen = new Set<Ref>();
   const catalog = list.map((r, i): Resource => {

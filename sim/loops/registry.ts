@@ -31,7 +31,7 @@ import { terraformColumns } from './terraform-format';
 
 export type { AnyLoop, LoopId } from './define';
 export type { LoadedScenario } from '../scenario/loaded-scenario';
-export { isLoopId, LOOP_IDS } from './define';
+export { LOOP_IDS } from './define';
 
 /** A registered loop, as the CLI, the runner, the explorer and the lab see it. */
 export type LoopEntry = AnyLoop;

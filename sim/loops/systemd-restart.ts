@@ -204,7 +204,7 @@ const timelineEntrySchema = z.strictObject({
 }).refine((e) => [e.program, e.systemctl, e.unit].filter((x) => x !== undefined).length === 1, { error: 'expected "at" and exactly one change (program, systemctl or unit)' })
   .refine((e) => e.signal === undefined || e.systemctl === 'kill', { error: '"signal" goes with systemctl: kill' });
 
-export const systemdScenarioSchema = z.strictObject({
+const systemdScenarioSchema = z.strictObject({
   ...headerShape('systemd-restart'),
   unit: unitSchema.optional(),
   program: programSchema,
@@ -213,7 +213,7 @@ export const systemdScenarioSchema = z.strictObject({
 
 type UnitFile = z.output<typeof unitSchema>;
 
-export function toUnit(file: UnitFile, base: UnitConfig): UnitConfig {
+function toUnit(file: UnitFile, base: UnitConfig): UnitConfig {
   const u: UnitConfig = { ...base };
   if (file.name !== undefined) u.name = file.name;
   if (file.Type !== undefined) u.type = file.Type as UnitConfig['type'];
@@ -278,7 +278,7 @@ export function parseSystemdScenario(file: string, name: string, doc: unknown, s
 }
 
 /** Rules systemd itself enforces when loading a unit (service_verify()). */
-export function unitProblems(u: UnitConfig): { field: string; expected: string }[] {
+function unitProblems(u: UnitConfig): { field: string; expected: string }[] {
   const out: { field: string; expected: string }[] = [];
   if (u.restartMaxDelayMs !== null && u.restartSteps > 0 && u.restartMaxDelayMs < u.restartSecMs) {
     out.push({ field: 'RestartMaxDelaySec', expected: `expected RestartMaxDelaySec ≥ RestartSec (${u.restartSecMs}ms)` });

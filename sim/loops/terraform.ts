@@ -112,7 +112,7 @@ const timelineEntrySchema = z.strictObject({
   run: z.literal(true, { error: 'expected true' }).optional(),
 }).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (drift, deleteOutside, failCreate, writeData, crash, forceUnlock, resources, mode or run)' });
 
-export const terraformScenarioSchema = z.strictObject({
+const terraformScenarioSchema = z.strictObject({
   ...headerShape('terraform'),
   run: z.strictObject({
     mode: z.enum(['apply', 'plan', 'refresh-only'], { error: 'expected apply, plan or refresh-only' }).optional(),
@@ -126,7 +126,7 @@ export const terraformScenarioSchema = z.strictObject({
 type ResourceFile = z.output<typeof resourceSchema>;
 
 /** Validates the configuration as `terraform validate` would: known types and arguments, declared references, no cycle. */
-export function toResources(file: string, field: string, list: ResourceFile[]): ResourceConfig[] {
+function toResources(file: string, field: string, list: ResourceFile[]): ResourceConfig[] {
   const errors: InputError[] = [];
   const out = list.map((r, i): ResourceConfig => {
     const [type, name] = r.resource.split('.') as [string, string];

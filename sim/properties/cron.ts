@@ -15,7 +15,7 @@ type Prop = CheckProperty<CronWorld, CronConfig>;
 type Which = (e: CronEntry) => boolean;
 
 /** "1h", "2h30m", "45m", "90s": the way the scenarios write durations. */
-export function shortDuration(ms: number): string {
+function shortDuration(ms: number): string {
   const parts: [number, string][] = [[Math.floor(ms / 3_600_000), 'h'], [Math.floor(ms / 60_000) % 60, 'm'], [Math.floor(ms / 1000) % 60, 's']];
   return parts.filter(([n]) => n > 0).map(([n, u]) => `${n}${u}`).join('') || `${ms}ms`;
 }
@@ -104,7 +104,7 @@ export const noOverlap: Prop = {
 };
 
 /** Reachability: a wake-up started a fixed-time job for a minute the clock jumped over. */
-export const catchesUp: Prop = {
+const catchesUp: Prop = {
   name: 'catches-up', kind: 'sometimes',
   claim: 'some wake-up runs a fixed-time job for a minute the clock skipped (the forward-jump rule is reached)',
   holds: (v) => v.snapshot.hasTag('compare') && ctxOf(v).pending.some((r) => r.minute < (ctxOf(v).timeRunning ?? r.minute)
@@ -112,7 +112,7 @@ export const catchesUp: Prop = {
 };
 
 /** Reachability: a wake-up found the clock behind crond's virtual time. */
-export const clockWentBack: Prop = {
+const clockWentBack: Prop = {
   name: 'clock-went-back', kind: 'sometimes',
   claim: 'some wake-up finds the clock behind crond\'s virtual time (the backward-change rule is reached)',
   holds: (v) => ctxOf(v).wakeup?.kind === 'negative' && ctxOf(v).wakeup!.diff < 0,
@@ -139,7 +139,7 @@ export function inStepWithinMs(alphabet: readonly EnvMove<CronFault, CronConfig>
   return Math.max(back, ...outages(alphabet)) + 2 * 60_000;
 }
 
-export function cronProperties(config: CronConfig, alphabet: readonly EnvMove<CronFault, CronConfig>[]): Prop[] {
+function cronProperties(config: CronConfig, alphabet: readonly EnvMove<CronFault, CronConfig>[]): Prop[] {
   if (modeOf(config) === 'kubernetes') {
     const exclusive = config.entries.some((e) => (config.cronJobs?.[e.name] ?? DEFAULT_CRONJOB).concurrencyPolicy !== 'Allow');
     return [oneJobPerTime, everyTimeStarted, ...(exclusive ? [noOverlap] : [])];
@@ -163,7 +163,7 @@ export function cronProperties(config: CronConfig, alphabet: readonly EnvMove<Cr
  * overlap under Forbid/Replace; it starts only the most recent missed time (utils.go), so not
  * every time.
  */
-export function cronPromises(config: CronConfig): readonly string[] {
+function cronPromises(config: CronConfig): readonly string[] {
   return modeOf(config) === 'kubernetes' ? ['one-job-per-time', 'no-overlap'] : ['fixed-no-repeat', 'fixed-no-skip', 'back-in-step'];
 }
 
@@ -171,7 +171,7 @@ export function cronPromises(config: CronConfig): readonly string[] {
 
 const signed = (ms: number) => `${ms < 0 ? '−' : '+'}${shortDuration(Math.abs(ms))}`;
 
-export function cronLabel(entry: Entry): string {
+function cronLabel(entry: Entry): string {
   if ('config' in entry) return `crontab change ${JSON.stringify(entry.config)}`;
   const f = entry.fault;
   switch (f.kind) {

@@ -44,13 +44,13 @@ export const oneOperationAtATime: CheckProperty<HpaWorld, HpaConfig> = {
   holds: (v) => Object.keys(v.snapshot.children).length <= 1,
 };
 
-export const scalesToMax: CheckProperty<HpaWorld, HpaConfig> = {
+const scalesToMax: CheckProperty<HpaWorld, HpaConfig> = {
   name: 'scales-to-max', kind: 'sometimes',
   claim: 'some run reaches maxPods owned Running instances (the bounds let it scale out)',
   holds: (v) => countStatus(ownedOf(v), 'Running') === ctxOf(v).config.maxPods,
 };
 
-export const backsOff: CheckProperty<HpaWorld, HpaConfig> = {
+const backsOff: CheckProperty<HpaWorld, HpaConfig> = {
   name: 'backs-off', kind: 'sometimes',
   claim: 'some run reaches the error (backoff) phase',
   holds: (v) => v.snapshot.hasTag('error'),
@@ -79,7 +79,7 @@ export function convergencePeriods(config: HpaConfig): number {
   return config.policy === 'kubernetes' ? base + Math.ceil(config.downscaleStabilizationMs / config.periodMs) : base;
 }
 
-export const PROMISES: Record<'seed' | 'kubernetes' | 'fixed' | 'module', readonly string[]> = {
+const PROMISES: Record<'seed' | 'kubernetes' | 'fixed' | 'module', readonly string[]> = {
   // fixed.ts: owner key only, Starting counts, clamped to [min, max], leftovers removed.
   fixed: ['never-touches-unowned', 'at-most-max', 'one-operation-at-a-time', 'converges', 'no-leftovers'],
   // kubernetes.ts: owner key only, current = Starting + Running, bounded by [min, max]; it ignores
@@ -95,7 +95,7 @@ export const PROMISES: Record<'seed' | 'kubernetes' | 'fixed' | 'module', readon
 export const promisesOf = (config: HpaConfig): readonly string[] => PROMISES[isModulePolicy(config.policy) ? 'module' : config.policy];
 
 /** Module policies only: a failure fails the period (machine.ts decide); the explorer finds the shortest way to one. */
-export const policyDecides: CheckProperty<HpaWorld, HpaConfig> = {
+const policyDecides: CheckProperty<HpaWorld, HpaConfig> = {
   name: 'policy-decides', kind: 'always',
   claim: 'the policy module returns a valid Decision for every observation (it never throws, hangs or answers another shape)',
   holds: (v) => !ctxOf(v).policyFailed,
@@ -121,7 +121,7 @@ export function hpaProperties(config: HpaConfig, alphabet: readonly EnvMove<HpaF
 
 // ---- what the environment may do ------------------------------------------------------------
 
-export function hpaLabel(entry: Entry): string {
+function hpaLabel(entry: Entry): string {
   if ('config' in entry) return `config ${JSON.stringify(entry.config)}`;
   const f = entry.fault;
   switch (f.kind) {

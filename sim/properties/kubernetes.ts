@@ -31,8 +31,6 @@ export * from './kubernetes/deployment';
 export * from './kubernetes/hpa';
 export * from './kubernetes/operators';
 export * from './kubernetes/metacontroller';
-export { controllerQuiescent, worldAt } from './kubernetes/view';
-export { settleBoundMs } from './kubernetes/bound';
 
 const faultsOf = (alphabet: readonly Move[]): KubeFault[] => alphabet.flatMap((m) => ('fault' in m.entry ? [m.entry.fault] : []));
 

@@ -43,7 +43,7 @@ function ancestors(deps: Map<Ref, Ref[]>, ref: Ref): Set<Ref> {
 // change made outside Puppet (world.faults), all of which the canonical key keeps.
 
 /** transaction.rb: resources are evaluated after everything they depend on (require/before/notify/subscribe). */
-export function orderRespects(order: readonly Ref[], catalog: Resource[]): boolean {
+function orderRespects(order: readonly Ref[], catalog: Resource[]): boolean {
   const pos = new Map(order.map((r, i) => [r, i]));
   for (const [ref, list] of depsOf(catalog)) for (const d of list) if ((pos.get(d) ?? Infinity) > (pos.get(ref) ?? -1)) return false;
   return true;
@@ -54,7 +54,7 @@ export function orderRespects(order: readonly Ref[], catalog: Resource[]): boole
  * failed (or failed-to-restart) resource anywhere upstream is skipped and neither changed nor
  * restarted; a skipped resource has one.
  */
-export function skipsRespected(tx: Transaction): boolean {
+function skipsRespected(tx: Transaction): boolean {
   const deps = depsOf(tx.catalog);
   for (const s of Object.values(tx.statuses)) {
     const failedUpstream = [...ancestors(deps, s.ref)].some((a) => tx.statuses[a]?.failed || tx.statuses[a]?.failedToRestart);
@@ -65,7 +65,7 @@ export function skipsRespected(tx: Transaction): boolean {
 }
 
 /** Report#compute_status and #exit_status agree: failed ⇔ bit 4, changes ⇔ bit 2. */
-export function exitCodeAgrees(r: RunReport): boolean {
+function exitCodeAgrees(r: RunReport): boolean {
   const failed = r.status === 'failed';
   return ((r.exitCode & 4) !== 0) === failed && ((r.exitCode & 2) !== 0) === r.changes > 0
     && (r.status !== 'unchanged' || r.exitCode === 0) && (r.status !== 'changed' || r.exitCode === 2);
@@ -162,13 +162,13 @@ export function noStaleService(v: View): boolean {
   return true;
 }
 
-export const skipsADependent: Property = {
+const skipsADependent: Property = {
   name: 'skips-a-dependent', kind: 'sometimes',
   claim: 'some run skips a resource because of a failed dependency (the failure path is reachable)',
   holds: (v) => (v.world.reports.at(-1)?.resources.skipped ?? 0) > 0,
 };
 
-export const restartsAService: Property = {
+const restartsAService: Property = {
   name: 'restarts-a-service', kind: 'sometimes',
   claim: 'some run restarts a service in answer to notify/subscribe (refresh is reachable)',
   holds: (v) => (v.world.reports.at(-1)?.resources.restarted ?? 0) > 0,
@@ -191,7 +191,7 @@ export function convergenceRuns(alphabet: readonly EnvMove<PuppetFault, PuppetLo
   return 3 + failures;
 }
 
-export function puppetProperties(config: PuppetLoopConfig, alphabet: readonly EnvMove<PuppetFault, PuppetLoopConfig>[], withinPeriods?: number): Property[] {
+function puppetProperties(config: PuppetLoopConfig, alphabet: readonly EnvMove<PuppetFault, PuppetLoopConfig>[], withinPeriods?: number): Property[] {
   const runs = withinPeriods ?? convergenceRuns(alphabet);
   const withinMs = runs * config.settings.runintervalMs;
   const within = `${runs} runintervals (${withinMs / 60_000} min)`;
@@ -213,7 +213,7 @@ export function puppetProperties(config: PuppetLoopConfig, alphabet: readonly En
  * drops its queued refresh events ("Unscheduling all events", PUP-1106, puppetlabs/puppet#3090) and
  * events live only in the run's EventManager, so a lost refresh is a finding, not a bug.
  */
-export function puppetPromises(config: PuppetLoopConfig): readonly string[] {
+function puppetPromises(config: PuppetLoopConfig): readonly string[] {
   const base = PUPPET_INVARIANTS.map((p) => p.name);
   const noop = config.settings.noop || config.catalog.some((r) => r.noop);
   return noop ? base : [...base, 'converges'];

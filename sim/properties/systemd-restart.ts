@@ -98,7 +98,7 @@ export const stopWithinTimeout: Property = {
 };
 
 /** Given up: service_start() refused the start and service_enter_dead(SERVICE_FAILURE_START_LIMIT) made it failed. */
-export const givenUp = (v: { snapshot: View['snapshot'] }) => topOf(v) === 'failed' && ctxOf(v).result === 'start-limit-hit';
+const givenUp = (v: { snapshot: View['snapshot'] }) => topOf(v) === 'failed' && ctxOf(v).result === 'start-limit-hit';
 
 /**
  * K for never-gives-up. `failed` is left only by an operator's request, so once the environment
@@ -121,7 +121,7 @@ export function neverGivesUp(unit: UnitConfig, withinPeriods?: number): Property
   };
 }
 
-export const restartsAutomatically: Property = {
+const restartsAutomatically: Property = {
   name: 'restarts-automatically', kind: 'sometimes',
   claim: 'some run waits in auto-restart (the bounds exercise Restart=)',
   holds: (v) => topOf(v) === 'autoRestart',
@@ -154,7 +154,7 @@ export function startLimitNeverRefuses(unit: UnitConfig, operatorTokens = 0): bo
  * explorer's counterexample is then a finding about the unit file, not a bug. Operator starts
  * count too (startLimitNeverRefuses): a scenario with more of them can still use the burst up.
  */
-export function systemdPromises(config: SystemdConfig): readonly string[] {
+function systemdPromises(config: SystemdConfig): readonly string[] {
   const safety = SAFETY_PROPERTIES.map((p) => p.name);
   return startLimitNeverRefuses(config.unit) ? [...safety, 'never-gives-up'] : safety;
 }
@@ -162,7 +162,7 @@ export function systemdPromises(config: SystemdConfig): readonly string[] {
 /** The claims every unit file makes (systemd's documented behaviour, which the model follows). */
 export const SAFETY_PROPERTIES: readonly Property[] = [startLimitRespected, manualStopNeverRestarts, failedNeedsOperator, restartDelayRespected, oneshotNeverRunning, stopWithinTimeout];
 
-export function systemdProperties(config: SystemdConfig, _alphabet: readonly EnvMove<SystemdFault, SystemdConfig>[], withinPeriods?: number): Property[] {
+function systemdProperties(config: SystemdConfig, _alphabet: readonly EnvMove<SystemdFault, SystemdConfig>[], withinPeriods?: number): Property[] {
   const out = [...SAFETY_PROPERTIES, neverGivesUp(config.unit, withinPeriods)];
   if (config.unit.restart !== 'no') out.push(restartsAutomatically);
   return out;
@@ -172,7 +172,7 @@ export function systemdProperties(config: SystemdConfig, _alphabet: readonly Env
 
 const describeProgram = (p: Program) => [...p.script.map(describeRun), `then ${describeRun(p.then)}`].join(', ');
 
-export function systemdLabel(entry: Entry): string {
+function systemdLabel(entry: Entry): string {
   if ('config' in entry) return `unit edit ${JSON.stringify(entry.config.unit ?? {})}`;
   const f = entry.fault;
   if (f.kind === 'program') return `deploy: ${describeProgram(f.program)}`;

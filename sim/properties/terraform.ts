@@ -53,7 +53,7 @@ function upstream(config: ResourceConfig[]): Map<string, Set<string>> {
  * locks, its request is the latest lock call in flight: a restarted process asks at once, so an
  * earlier request still in flight belongs to the process that was killed.
  */
-export function liveLockId(v: View): string | null {
+function liveLockId(v: View): string | null {
   const ctx = ctxOf(v);
   if (ctx.lockId) return ctx.lockId;
   if (v.snapshot.value !== 'locking') return null;
@@ -84,7 +84,7 @@ export function converged(v: View): boolean {
 }
 
 /** Every object in the cloud is one the state file points at (Terraform knows what it created). */
-export function noOrphans(v: View): boolean {
+function noOrphans(v: View): boolean {
   const known = new Set(Object.values(v.world.state.resources).map((s) => s.id));
   return Object.keys(v.world.cloud).every((id) => known.has(id));
 }
@@ -170,7 +170,7 @@ export const createBeforeDestroyHonoured: Property = {
   },
 };
 
-export const neverDestroysData: Property = {
+const neverDestroysData: Property = {
   name: 'never-destroys-data', kind: 'always',
   claim: 'Terraform never deletes an object that holds data (a database, a bucket with objects)',
   holds: (v) => v.world.monitor.destroyedDataGb === 0,
@@ -178,32 +178,32 @@ export const neverDestroysData: Property = {
 
 // ---- sometimes: the bounds let the interesting thing happen ------------------------------------
 
-export const reachesConverged: Property = {
+const reachesConverged: Property = {
   name: 'reaches-converged', kind: 'sometimes',
   claim: 'some run reaches a converged state (the bounds let it apply the configuration)',
   holds: converged,
 };
 
 /** The bounds let a create_before_destroy replacement happen: the prior object is deposed in the state. */
-export const replacedCreateFirst: Property = {
+const replacedCreateFirst: Property = {
   name: 'replaced-create-first', kind: 'sometimes',
   claim: 'some run replaces an object create-first (the prior object is deposed in the state)',
   holds: (v) => Object.values(v.world.state.resources).some((s) => s.deposedOf !== undefined),
 };
 
-export const planRefused: Property = {
+const planRefused: Property = {
   name: 'plan-refused', kind: 'sometimes',
   claim: 'some plan is refused ("Instance cannot be destroyed": prevent_destroy)',
   holds: (v) => (ctxOf(v).plan?.errors.length ?? 0) > 0,
 };
 
-export const createFailed: Property = {
+const createFailed: Property = {
   name: 'create-failed', kind: 'sometimes',
   claim: 'some run has a create that failed (what failure-stops-dependents is about)',
   holds: (v) => v.world.monitor.run.some((c) => c.ok === false && c.kind === 'create'),
 };
 
-export const lockErrorReached: Property = {
+const lockErrorReached: Property = {
   name: 'lock-error', kind: 'sometimes',
   claim: 'some run fails with "Error acquiring the state lock"',
   holds: (v) => v.snapshot.value === 'failed',
@@ -222,7 +222,7 @@ function allResources(config: TerraformLoopConfig, alphabet: readonly Move[]): R
  * The longest one run can take: lock, refresh (one read per object), then per resource at most a
  * replacement (create + delete) or an update, a state write after each call, the last write, unlock.
  */
-export function runBoundMs(resources: readonly ResourceConfig[]): number {
+function runBoundMs(resources: readonly ResourceConfig[]): number {
   const n = resources.length;
   const calls = resources.reduce((sum, r) => {
     const [create, update, del] = DEFAULT_TIMINGS[r.type] ?? [1000, 1000, 1000];
@@ -238,7 +238,7 @@ export function runBoundMs(resources: readonly ResourceConfig[]): number {
  *   failure the alphabet can still have pending (F: the sum of failCreate times; a tainted
  *   object is replaced by the run after the one that failed). K = R + (1 + F)(period + R).
  */
-export function convergencePeriods(config: TerraformLoopConfig, alphabet: readonly Move[]): number {
+function convergencePeriods(config: TerraformLoopConfig, alphabet: readonly Move[]): number {
   const period = config.everyMs ?? 3_600_000;
   const r = runBoundMs(allResources(config, alphabet));
   const failures = alphabet.reduce((sum, m) => sum + ('fault' in m.entry && m.entry.fault.kind === 'failCreate' ? Math.max(0, m.entry.fault.times) : 0), 0);

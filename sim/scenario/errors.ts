@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { didYouMean } from './suggest';
 import { InputError } from './input-error';
 
-export { InputError, InputErrors, SHOWN_CHARS, shorten, shortenValues } from './input-error';
+export { InputError, InputErrors, shorten, shortenValues } from './input-error';
 
 const fieldOf = (path: readonly PropertyKey[]) =>
   path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('');

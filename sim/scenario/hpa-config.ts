@@ -87,7 +87,7 @@ export function toHpaConfig(file: ParsedFile, base: HpaConfig = DEFAULT_CONFIG, 
  * - Pods: real mode runs every pod on one Incus host (or cluster); 1000 is far above what a
  *   host holds and keeps a run's memory and the explorer's states bounded.
  */
-export const LIMITS = {
+const LIMITS = {
   maxTimerMs: 2 ** 31 - 1,
   minPeriodMs: 100,
   minBackoffMs: 100,

@@ -2,7 +2,7 @@
 // `--help` included, and must not load zod to do so. errors.ts turns zod's issues into them.
 
 /** Longest value an error line echoes (a 100 KB value in a file must not become a 100 KB line). */
-export const SHOWN_CHARS = 80;
+const SHOWN_CHARS = 80;
 
 /** Text shortened to `max` characters with an ellipsis and the full length. */
 export function shorten(text: string, max = SHOWN_CHARS): string {

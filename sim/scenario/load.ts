@@ -3,10 +3,8 @@ import { basename } from 'node:path';
 import { InputError } from './errors';
 import { parseYamlText } from './load-text';
 
-export { parseYamlText };
-
 /** Largest input file read (scenarios and configs are a few KB; this bounds memory and parse time). */
-export const MAX_INPUT_BYTES = 4 * 1024 * 1024;
+const MAX_INPUT_BYTES = 4 * 1024 * 1024;
 
 /**
  * Reads an input file as text, refusing what is not a regular file: a FIFO or a device would

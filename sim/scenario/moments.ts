@@ -13,7 +13,7 @@ import { durationField } from './hpa-config';
  *     - { name: first-scale-up, when: first-act }
  *     - { name: instance-is-running, note: Instance is running }
  */
-export const MOMENT_EVENTS = ['first-act', 'first-error', 'first-fault'] as const;
+const MOMENT_EVENTS = ['first-act', 'first-error', 'first-fault'] as const;
 export type MomentEvent = (typeof MOMENT_EVENTS)[number];
 
 export type MomentTitle = string | { en: string; 'pt-BR'?: string | undefined };
@@ -62,7 +62,7 @@ export const BUILTIN_MOMENTS: readonly Moment[] = MOMENT_EVENTS.map((when) => ({
 const FAULT_EVENTS = new Set(['world.timeline', 'world.inject']);
 
 /** Whether a frame is where an event-triggered moment happens (the first such frame is the moment). */
-export function frameMatches(trigger: Exclude<MomentTrigger, { at: number }>, frame: Frame): boolean {
+function frameMatches(trigger: Exclude<MomentTrigger, { at: number }>, frame: Frame): boolean {
   if ('note' in trigger) return frame.note?.includes(trigger.note) ?? false;
   switch (trigger.when) {
     case 'first-act': return frame.phase === 'act';

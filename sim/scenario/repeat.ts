@@ -6,7 +6,7 @@ import { InputError } from './errors';
  * taken out here, before the loop's own parser (a strict schema per loop) sees the entry, so one
  * syntax serves every loop. `sim` and the lab play the entry once, at its `at`, as written.
  */
-export const REPEAT_KEY = 'repeat';
+const REPEAT_KEY = 'repeat';
 
 const EXPECTED = 'expected true (check: the environment may make this move again and again, for ever) or no repeat key';
 

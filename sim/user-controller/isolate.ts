@@ -121,7 +121,7 @@ export function isolate(source: IsolatedSource, file: string, scenarioFile: stri
 }
 
 /** An error thrown inside the context is not a host Error: read its name and message as data. */
-export function messageOf(err: unknown): string {
+function messageOf(err: unknown): string {
   if (typeof err === 'object' && err !== null && 'message' in err) {
     const name = 'name' in err ? String(err.name) : 'Error';
     return `${name}: ${String(err.message)}`;

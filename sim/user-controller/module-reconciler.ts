@@ -88,7 +88,7 @@ const describeWrite = (w: Write) => (w.verb === 'delete' ? `delete ${w.kind} ${w
       : w.verb === 'patch' ? `patch${w.status ? 'Status' : ''} ${w.kind} ${w.name}` : w.verb);
 
 /** The module as a Reconciler: the same machine, workqueue and backoff as the built-in controllers. */
-export function moduleReconciler(name: string, spec: ModuleControllerSpec, reconcile: (request: { namespace: string; name: string }, objects: KObject[]) => SandboxOutcome): Reconciler<null> {
+function moduleReconciler(name: string, spec: ModuleControllerSpec, reconcile: (request: { namespace: string; name: string }, objects: KObject[]) => SandboxOutcome): Reconciler<null> {
   const owns = spec.owns ?? [];
   return {
     name,
@@ -115,7 +115,7 @@ export function moduleReconciler(name: string, spec: ModuleControllerSpec, recon
 }
 
 /** Loads `controller: { module }` of a scenario, registers it, and returns its reconciler name. */
-export function loadModuleControllerFile(scenarioFile: string, modulePath: string, timeoutMs: number): { name: string; spec: ModuleControllerSpec } {
+function loadModuleControllerFile(scenarioFile: string, modulePath: string, timeoutMs: number): { name: string; spec: ModuleControllerSpec } {
   const field = 'controller.module';
   const file = resolve(dirname(scenarioFile), modulePath);
   const sandbox = loadControllerSandbox(file, scenarioFile, field, timeoutMs);

@@ -6,10 +6,10 @@ import { setPolicyModuleLoader } from './policy-hook';
 import { loadPolicySandbox } from './policy-sandbox';
 
 /** A module's id: `module:` + its path relative to the working directory (as controller modules). */
-export const policyIdOf = (file: string): ModulePolicyId => `module:${relative(process.cwd(), file) || file}`;
+const policyIdOf = (file: string): ModulePolicyId => `module:${relative(process.cwd(), file) || file}`;
 
 /** Loads `policy: { module }` of a config file (path relative to it), registers it, returns its id. */
-export function loadPolicyModuleFile(configFile: string, field: string, modulePath: string): ModulePolicyId {
+function loadPolicyModuleFile(configFile: string, field: string, modulePath: string): ModulePolicyId {
   const file = resolve(dirname(configFile), modulePath);
   const id = policyIdOf(file);
   const sandbox = loadPolicySandbox(file, id, configFile, field, MODULE_TIMEOUT_MS);

@@ -13,7 +13,7 @@ import { isolate, readModule, transpile } from './isolate';
  * 'loopscope/policy' (policy-api.ts, evaluated inside) and must answer synchronously.
  */
 
-export const POLICY_API_SPECIFIER = 'loopscope/policy';
+const POLICY_API_SPECIFIER = 'loopscope/policy';
 
 // Compiled, the package carries the API already transpiled; from source it is transpiled here.
 const API_JS = COMPILED?.sandboxApis.policy ?? transpile(readFileSync(new URL('./policy-api.ts', import.meta.url), 'utf8'), 'policy-api.ts', 'ts');
@@ -40,7 +40,7 @@ const actionSchema = z.discriminatedUnion('kind', [
 ], { error: 'expected { kind: "create" } or { kind: "delete", name, waitForStop }' });
 
 /** machines/incus-hpa/types.ts Decision; `policy` is loopscope's label, so the module may leave it out. */
-export const moduleDecisionSchema = z.strictObject({
+const moduleDecisionSchema = z.strictObject({
   policy: z.string().optional(),
   running: count,
   averagePercent: z.number().nullable(),
@@ -55,7 +55,7 @@ export const moduleDecisionSchema = z.strictObject({
 });
 
 /** A policy module failing during a run: the machine backs off with this message (machine.ts decide). */
-export class PolicyModuleError extends Error {
+class PolicyModuleError extends Error {
   constructor(readonly id: string, readonly reason: string) {
     super(`policy ${id} ${reason}`);
     this.name = 'PolicyModuleError';

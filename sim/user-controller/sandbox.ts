@@ -12,7 +12,7 @@ import { isolate, readModule, transpile } from './isolate';
  * anything else is reported, not waited for.
  */
 
-export const API_SPECIFIER = 'loopscope/controller';
+const API_SPECIFIER = 'loopscope/controller';
 
 /** What one reconcile gave back, before it is turned into the machine's Plan. */
 export type SandboxOutcome =

@@ -72,7 +72,7 @@ const responseSchema = z.looseObject({
 });
 
 /** A desired child back in the simulator's shape (Pods and Services through their manifest schemas). */
-export function desiredChild(child: z.output<typeof childSchema>, index: number): DesiredChild | string {
+function desiredChild(child: z.output<typeof childSchema>, index: number): DesiredChild | string {
   const schema = manifestSchemaFor(child.kind);
   const meta = { name: child.metadata.name, ...(child.metadata.labels ? { labels: child.metadata.labels } : {}), ...(child.metadata.annotations ? { annotations: child.metadata.annotations } : {}) };
   if ((child.kind === 'Pod' || child.kind === 'Service') && schema) {
@@ -86,7 +86,7 @@ export function desiredChild(child: z.output<typeof childSchema>, index: number)
 }
 
 /** One line of a body: a traceback's last line names the exception (Python's KeyError: 'host'). */
-export function short(text: string): string {
+function short(text: string): string {
   const line = text.split('\n').map((l) => l.trim()).filter(Boolean).at(-1) ?? '';
   return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }

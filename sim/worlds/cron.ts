@@ -56,7 +56,7 @@ export interface CronMonitor {
 }
 
 const MONITOR_DAY_MIN = 1440;
-export const emptyMonitor = (): CronMonitor => ({ readUpTo: null, passed: null, runs: {}, repeats: [], outsideContract: false });
+const emptyMonitor = (): CronMonitor => ({ readUpTo: null, passed: null, runs: {}, repeats: [], outsideContract: false });
 
 export type CronFault =
   | { kind: 'clockJump'; byMs: number }

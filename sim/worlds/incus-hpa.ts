@@ -91,7 +91,7 @@ export function settle(world: HpaWorld, t: number): HpaWorld {
 }
 
 /** Memory use of each instance: baseline + its share of the demand + its stress, capped at total. */
-export function memoryOf(world: HpaWorld): Map<string, { usage: number; total: number }> {
+function memoryOf(world: HpaWorld): Map<string, { usage: number; total: number }> {
   const serving = world.instances.filter((i) => i.status === 'Running' && i.serves).length;
   const share = serving > 0 ? world.demandBytes / serving : 0;
   const out = new Map<string, { usage: number; total: number }>();
@@ -260,4 +260,3 @@ function summary(world0: HpaWorld, t: number): HpaWorldSummary {
 }
 
 export const hpaWorldModel: WorldModel<HpaWorld, HpaFault> = { begin, complete, inject, summary };
-export { OWNER_KEY };

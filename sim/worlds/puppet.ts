@@ -16,7 +16,7 @@ export interface Host {
 
 /** How long operations take on this host, ms. */
 export interface Timings { retrieveMs: number; installMs: number; installJitterMs: number; removeMs: number; fileMs: number; serviceMs: number; restartMs: number; userMs: number; reportMs: number }
-export const DEFAULT_TIMINGS: Timings = { retrieveMs: 3000, installMs: 12_000, installJitterMs: 4000, removeMs: 4000, fileMs: 100, serviceMs: 1500, restartMs: 2000, userMs: 300, reportMs: 200 };
+const DEFAULT_TIMINGS: Timings = { retrieveMs: 3000, installMs: 12_000, installJitterMs: 4000, removeMs: 4000, fileMs: 100, serviceMs: 1500, restartMs: 2000, userMs: 300, reportMs: 200 };
 
 type PendingOp = { id: number; kind: 'clock' | 'splay' | 'retrieve' | 'sync' | 'refresh' | 'report'; result: OpResult; sync?: SyncInput; ref?: string; refs?: string[]; report?: RunReport };
 

@@ -4,7 +4,7 @@ export function xml(text: string | number): string {
 }
 
 /** The fonts the lab uses (system fonts only: an exported file needs no network). */
-export const FONT = 'system-ui, -apple-system, Segoe UI, Roboto, DejaVu Sans, sans-serif';
+const FONT = 'system-ui, -apple-system, Segoe UI, Roboto, DejaVu Sans, sans-serif';
 
 /** The lab's colours (web/styles.css :root), written out: a standalone SVG has no stylesheet. */
 export const COLOURS = {

@@ -59,7 +59,7 @@ export function checkUrlNames(url: LabUrl): { url: LabUrl; problems: string[] } 
 export const SCENARIO_POLICY = 'scenario';
 
 /** Side by side needs 2 or 3 different columns, each one of the loop's policies (or the scenario's own). */
-export function compareProblem(columns: readonly string[], names: readonly string[] | undefined, loop: string | undefined): string | null {
+function compareProblem(columns: readonly string[], names: readonly string[] | undefined, loop: string | undefined): string | null {
   if (!names) return `${loop ?? 'this page'} has no policies to compare`;
   const allowed = [SCENARIO_POLICY, ...names];
   const bad = columns.filter((c) => !allowed.includes(c));

@@ -22,7 +22,7 @@ export interface LabUrl {
 }
 
 /** A link's time: ms ("90000"), a duration ("1m30s", "90s", "1.5s") or the lab's clock ("1:30", "1:02:03"). */
-export function parseLinkTime(v: string): number | null {
+function parseLinkTime(v: string): number | null {
   const clockForm = /^(?:(\d+):)?(\d+):([0-5]\d)$/.exec(v);
   if (clockForm) return ((Number(clockForm[1] ?? 0) * 60 + Number(clockForm[2])) * 60 + Number(clockForm[3])) * 1000;
   // A bare number must be whole ms: "90000.5" is refused, not rounded.
@@ -95,7 +95,7 @@ function exportedState(): string | null {
 
 /** Where the lab keeps its state: the query string when served; the hash in an exported file (opened from
  * file://, which has no server to ask and where a query would name another file). */
-export const stateInHash = (): boolean => typeof location !== 'undefined' && (location.protocol === 'file:' || exportedState() !== null);
+const stateInHash = (): boolean => typeof location !== 'undefined' && (location.protocol === 'file:' || exportedState() !== null);
 
 /** The lab's parameters as a query string ("?loop=…"): the URL's query, or its hash (or the export's own state) in an exported file. */
 export function locationParams(): string {

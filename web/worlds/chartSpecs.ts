@@ -25,7 +25,7 @@ export interface ChartSpec {
 }
 
 const PALETTE = ['#1f6feb', '#cf6a00', '#1a7f37', '#8250df', '#cf222e', '#6e7781'];
-export const strokeAt = (i: number) => PALETTE[i % PALETTE.length]!;
+const strokeAt = (i: number) => PALETTE[i % PALETTE.length]!;
 
 type Translate = (key: MessageKey) => string;
 /** The run's desired state (a cron chart's jobs come from the crontab) and its frames (a loaded trace has no config). */

@@ -4,7 +4,7 @@ import { fixedPolicy } from './fixed';
 import { kubernetesPolicy } from './kubernetes';
 import { seedPolicy } from './seed';
 
-export const POLICIES: Record<PolicyName, Policy> = {
+const POLICIES: Record<PolicyName, Policy> = {
   seed: seedPolicy,
   kubernetes: kubernetesPolicy,
   fixed: fixedPolicy,

@@ -59,7 +59,7 @@ export function stabilizeWithBehaviors(recs: TimestampedRecommendation[], now: n
 }
 
 /** getReplicasChangePerPeriod: the pods added (or removed) within the last periodSeconds. */
-export function changeInPeriod(periodSeconds: number, events: ScaleEvent[], now: number): number {
+function changeInPeriod(periodSeconds: number, events: ScaleEvent[], now: number): number {
   const cutoff = now - periodSeconds * 1000;
   return events.filter((e) => e.at > cutoff).reduce((s, e) => s + e.change, 0);
 }

@@ -14,7 +14,7 @@ import { podServiceSync } from './hooks';
  * seed's PodService with children Pod, Service and Ingress.
  */
 
-export const COMPOSITE_CHILD_KINDS = ['Pod', 'Service', 'Ingress'];
+const COMPOSITE_CHILD_KINDS = ['Pod', 'Service', 'Ingress'];
 export type UpdateStrategy = 'OnDelete' | 'Recreate' | 'InPlace';
 const DEFAULT_STRATEGY: Record<string, UpdateStrategy> = { Pod: 'Recreate', Service: 'InPlace', Ingress: 'InPlace' };
 
@@ -40,7 +40,7 @@ export interface CompositeSpec {
 }
 
 /** metacontroller pkg/controller/composite: the finalizer it puts on parents when a finalize hook is set. */
-export const compositeFinalizer = (name: string) => `metacontroller.io/compositecontroller-${name}`;
+const compositeFinalizer = (name: string) => `metacontroller.io/compositecontroller-${name}`;
 
 export const compositeReconciler: Reconciler<null> = compositeController('composite', {
   parentKind: 'PodService', childKinds: COMPOSITE_CHILD_KINDS, sync: (r) => podServiceSync(r),

@@ -46,7 +46,7 @@ export interface DecoratorSpec {
 }
 
 /** metacontroller pkg/controller/decorator: the finalizer it puts on targets when a finalize hook is set. */
-export const decoratorFinalizer = (name: string) => `metacontroller.io/decoratorcontroller-${name}`;
+const decoratorFinalizer = (name: string) => `metacontroller.io/decoratorcontroller-${name}`;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const drifted = (current: Record<string, unknown>, desired: Record<string, unknown>) => Object.keys(desired).some((k) => !same(current[k], desired[k]));

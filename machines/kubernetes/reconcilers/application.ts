@@ -24,7 +24,7 @@ const find = (objects: KObject[], kind: string, namespace: string, name: string)
   objects.find((o) => o.kind === kind && o.metadata.namespace === namespace && o.metadata.name === name);
 
 /** The Deployment the seed builds (labels label=<app>, app=<app>; one container). */
-export function desiredDeployment(app: KObject): Write {
+function desiredDeployment(app: KObject): Write {
   const s = specOf<ApplicationSpec>(app);
   const name = app.metadata.name;
   const labels = { label: name, app: name };
@@ -37,7 +37,7 @@ export function desiredDeployment(app: KObject): Write {
     ownerReferences: [{ kind: 'Application', name, uid: app.metadata.uid, controller: false }] }, spec, status: {} } };
 }
 
-export function desiredService(app: KObject): Write {
+function desiredService(app: KObject): Write {
   const s = specOf<ApplicationSpec>(app);
   const name = app.metadata.name;
   return { verb: 'create', object: { kind: 'Service', metadata: { namespace: name, name: `${name}-service`, labels: { app: name },

@@ -27,7 +27,7 @@ export function templateHash(t: PodTemplate): string {
 }
 
 /** intstr.GetScaledValueFromIntOrPercent. */
-export function scaled(v: number | string, total: number, roundUp: boolean): number {
+function scaled(v: number | string, total: number, roundUp: boolean): number {
   if (typeof v === 'number') return v;
   const pct = Number(v.replace('%', ''));
   const x = (pct * total) / 100;
@@ -96,7 +96,7 @@ export function scaleDownOld(d: DeploymentSpec, oldRSs: KObject[], newRS: KObjec
   return out;
 }
 
-export function deploymentStatus(d: KObject, newRS: KObject | null, all: KObject[]): DeploymentStatus {
+function deploymentStatus(d: KObject, newRS: KObject | null, all: KObject[]): DeploymentStatus {
   const st = (rs: KObject) => statusOf<Partial<ReplicaSetStatus>>(rs);
   const available = sum(all, (rs) => st(rs).availableReplicas ?? 0);
   return {

@@ -26,7 +26,7 @@ export const RECONCILER_NAMES = Object.keys(ALL) as ReconcilerName[];
 
 /** A user's controller module, registered at scenario load (`module:<path>`; sim/user-controller). */
 const userReconcilers = new Map<string, Reconciler<unknown>>();
-export const isReconcilerName = (name: string): name is ReconcilerName => name in ALL;
+const isReconcilerName = (name: string): name is ReconcilerName => name in ALL;
 export function registerReconciler(name: string, reconciler: Reconciler<unknown>): void {
   userReconcilers.set(name, reconciler);
 }

@@ -15,7 +15,7 @@ import { controllerOf, isPodReady, keyOf, ownerRef, specOf, splitKey, statusOf }
  */
 
 export const BURST_REPLICAS = 500;
-export const SLOW_START_INITIAL_BATCH = 1;
+const SLOW_START_INITIAL_BATCH = 1;
 
 export interface ReplicaSetMemory { expectations: Expectations }
 
@@ -25,7 +25,7 @@ export const isActive = (p: KObject) => {
   return phase !== 'Succeeded' && phase !== 'Failed' && p.metadata.deletionTimestamp === undefined;
 };
 
-export const podsOwnedBy = (owner: KObject, objects: KObject[]) =>
+const podsOwnedBy = (owner: KObject, objects: KObject[]) =>
   objects.filter((o) => o.kind === 'Pod' && controllerOf(o)?.uid === owner.metadata.uid);
 
 /** slowStartBatch's batch sizes for `count` calls: 1, 2, 4 … until the count is reached. */
@@ -73,7 +73,7 @@ export function getPodsToDelete(active: KObject[], count: number): KObject[] {
 }
 
 /** The pod a ReplicaSet creates from its template (controller.GetPodFromTemplate). */
-export function podFromTemplate(rs: KObject): NewObject {
+function podFromTemplate(rs: KObject): NewObject {
   const spec = specOf<ReplicaSetSpec>(rs);
   return {
     kind: 'Pod',
@@ -84,7 +84,7 @@ export function podFromTemplate(rs: KObject): NewObject {
 }
 
 /** calculateStatus (replica_set_utils.go). */
-export function replicaSetStatus(rs: KObject, active: KObject[], now: number): ReplicaSetStatus {
+function replicaSetStatus(rs: KObject, active: KObject[], now: number): ReplicaSetStatus {
   const minReady = (specOf<ReplicaSetSpec>(rs).minReadySeconds ?? 0) * 1000;
   const ready = active.filter(isPodReady);
   const available = ready.filter((p) => now - (statusOf<PodStatus>(p).readySince ?? now) >= minReady);

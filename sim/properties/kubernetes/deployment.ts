@@ -62,7 +62,7 @@ export const minAvailable: Property = {
 };
 
 /** Rolled out: the current template's ReplicaSet has spec.replicas ready pods, no other pod is active. */
-export function deploymentsRolledOut(w: KubeWorld): boolean {
+function deploymentsRolledOut(w: KubeWorld): boolean {
   return objectsOf(w, 'Deployment').every((d) => {
     const spec = specOf<DeploymentSpec>(d);
     const hash = templateHash(spec.template);

@@ -79,7 +79,7 @@ function describeDifference(have: ReturnType<typeof normalObject>[], want: Retur
 }
 
 /** Settled: the controller has nothing to do and the world nothing scheduled (pod starts, deliveries…). */
-export function settled(v: View): boolean {
+function settled(v: View): boolean {
   const w = worldAt(v);
   return w.agenda.length === 0 && controllerQuiescent(w, contextOf(v));
 }

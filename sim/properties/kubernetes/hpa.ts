@@ -36,7 +36,7 @@ export const withinBounds: Property = {
 };
 
 /** Steady: the HPA wants what the target has, and the target's pods are all there and ready. */
-export function hpasSteady(w: KubeWorld): boolean {
+function hpasSteady(w: KubeWorld): boolean {
   return objectsOf(w, 'HorizontalPodAutoscaler').every((hpa) => {
     const target = targetOf(w, hpa);
     if (!target) return false;

@@ -94,7 +94,7 @@ export function idempotenceKey(world: KubeWorld): string {
 }
 
 /** The armed key while the store is still exactly as that reconcile left it (for the canonical key too). */
-export function armedKey(world: KubeWorld): string | undefined {
+function armedKey(world: KubeWorld): string | undefined {
   const armed = world.idempotence?.armed;
   return armed && armed.revision === world.store.revision ? armed.key : undefined;
 }
@@ -112,7 +112,7 @@ const same = (a: unknown, b: unknown) => stable(a) === stable(b);
 const putFields = (o: KObject) => ({ l: o.metadata.labels, a: o.metadata.annotations, f: o.metadata.finalizers, o: o.metadata.ownerReferences, s: o.spec });
 
 /** Whether a write would change the objects `seen` (the state the reconcile read). */
-export function changes(w: Write, seen: readonly KObject[]): boolean {
+function changes(w: Write, seen: readonly KObject[]): boolean {
   const find = (kind: string, namespace: string, name: string) =>
     seen.find((o) => o.kind === kind && o.metadata.namespace === namespace && o.metadata.name === name);
   switch (w.verb) {

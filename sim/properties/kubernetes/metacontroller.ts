@@ -29,7 +29,7 @@ export const onePodPerParent: Property = {
 };
 
 /** The children are what the hook asks for: a ready Pod with the parent's image, the Service, the Ingress. */
-export function compositeMatches(w: KubeWorld): boolean {
+function compositeMatches(w: KubeWorld): boolean {
   return objectsOf(w, 'PodService').every((ps) => {
     if (ps.metadata.deletionTimestamp !== undefined) return false;
     const s = specOf<PodServiceSpec>(ps);
@@ -67,7 +67,7 @@ export const recreatesPod: Property = {
 const attachmentsOf = (w: KubeWorld, pod: KObject) => ownedBy(w, pod, 'ConfigMap');
 
 /** Every live matching pod carries the hook's labels and annotations and exactly its attachments. */
-export function podsDecorated(w: KubeWorld): boolean {
+function podsDecorated(w: KubeWorld): boolean {
   return objectsOf(w, 'Pod').every((pod) => {
     if (pod.metadata.deletionTimestamp !== undefined || !matches(DECORATOR_SELECTOR, pod.metadata.labels)) return true;
     const want = sidecarSync(pod);

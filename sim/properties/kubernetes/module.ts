@@ -18,7 +18,7 @@ type Property = CheckProperty<KubeWorld, ControllerConfig>;
 const live = (o: KObject) => o.metadata.deletionTimestamp === undefined;
 
 /** A thrown TypeError/ReferenceError…, a hang past the time limit, an invalid write: Go's panic. */
-export const noCrash: Property = {
+const noCrash: Property = {
   name: 'no-crash', kind: 'always',
   claim: 'the controller never crashes (no runtime error, no hang past its time limit, no invalid write)',
   holds: (v) => {
@@ -29,7 +29,7 @@ export const noCrash: Property = {
 
 /** Children the controller creates carry a controller ownerReference, so the garbage collector
  * removes them with their parent (objects the scenario starts with are not the controller's). */
-export function noOrphans(owns: readonly string[], initialUids: ReadonlySet<string>): Property {
+function noOrphans(owns: readonly string[], initialUids: ReadonlySet<string>): Property {
   return {
     name: 'no-orphans', kind: 'always',
     claim: `every ${owns.join('/') || 'owned object'} the controller creates has a controller ownerReference (none is left behind when its parent goes)`,
@@ -41,7 +41,7 @@ export function noOrphans(owns: readonly string[], initialUids: ReadonlySet<stri
 }
 
 /** A finalizer is removed only after the cleanup: the GC found nothing left of a deleted parent. */
-export function cleanupBeforeFinalizer(forKind: string): Property {
+function cleanupBeforeFinalizer(forKind: string): Property {
   return {
     name: 'cleanup-before-finalizer', kind: 'always',
     claim: `when a ${forKind} leaves the store, the controller has already deleted its children (nothing is left for the garbage collector)`,
@@ -49,7 +49,7 @@ export function cleanupBeforeFinalizer(forKind: string): Property {
   };
 }
 
-export function moduleConverges(withinMs: number, within: string): Property {
+function moduleConverges(withinMs: number, within: string): Property {
   return {
     name: 'converges', kind: 'eventually', withinMs, within,
     claim: `once the environment stops, within ${within}: the controller has nothing left to do (queue empty, cache caught up, no write in flight), and it stays so`,

@@ -11,7 +11,7 @@ import { worldAt } from './view';
 type Entry = TimelineEntry<KubeFault, ControllerConfig>;
 
 /** At most this many environment moves: each may happen at any instant, so the space grows fast. */
-export const MAX_MOVES = 8;
+const MAX_MOVES = 8;
 const MAX_NODES = 3;
 
 const pod = (sel: PodSelector) => ('name' in sel ? sel.name : `app=${sel.app}`);

@@ -41,7 +41,7 @@ export const cleanupBeforeFinalizer: Property = {
 };
 
 /** Every live Application has its Deployment (replicas, image) and Service; a deleted one has gone with them. */
-export function applicationsConverged(w: KubeWorld): boolean {
+function applicationsConverged(w: KubeWorld): boolean {
   return objectsOf(w, 'Application').every((app) => {
     if (app.metadata.deletionTimestamp !== undefined) return false;
     const { deployment, service } = appChildren(w, app);
@@ -80,7 +80,7 @@ export const onePrimary: Property = {
   },
 };
 
-export function databasesReady(w: KubeWorld): boolean {
+function databasesReady(w: KubeWorld): boolean {
   return objectsOf(w, 'Database').every((db) => {
     const status = db.status as DatabaseStatus;
     const pods = livePods(w, db);
@@ -127,7 +127,7 @@ export const workersWithinBounds: Property = {
 };
 
 /** Drained and scaled back: the queue is empty and the workers are back at minReplicas, ready. */
-export function queuesDrained(w: KubeWorld): boolean {
+function queuesDrained(w: KubeWorld): boolean {
   return objectsOf(w, 'QueueScaler').every((qs) => {
     const spec = specOf<QueueScalerSpec>(qs);
     const queue = w.queues.find((q) => q.name === spec.queue);

@@ -12,7 +12,7 @@ import { contextOf, controllerQuiescent, objectsOf, ownedBy, worldAt } from './v
 type Property = CheckProperty<KubeWorld, ControllerConfig>;
 
 const replicasOf = (rs: KObject) => specOf<ReplicaSetSpec>(rs).replicas;
-export const activePods = (world: KubeWorld, rs: KObject) => ownedBy(world, rs, 'Pod').filter(isActive);
+const activePods = (world: KubeWorld, rs: KObject) => ownedBy(world, rs, 'Pod').filter(isActive);
 
 /** Every expected ADDED/DELETED has been observed (SatisfiedExpectations' Fulfilled, not its timeout). */
 function fulfilled(exp: Expectations, key: string): boolean {
@@ -56,7 +56,7 @@ export const noSurplusAtRest: Property = {
 };
 
 /** Every ReplicaSet has exactly spec.replicas active pods, all ready. */
-export function replicaSetsConverged(world: KubeWorld): boolean {
+function replicaSetsConverged(world: KubeWorld): boolean {
   return objectsOf(world, 'ReplicaSet').every((rs) => {
     const active = activePods(world, rs);
     return active.length === replicasOf(rs) && active.every(isPodReady);

@@ -1,4 +1,4 @@
 export * from './world';
 export * from './model';
 export * from './summary';
-export { storeKey, storeKeyOf } from './store';
+export { storeKey } from './store';

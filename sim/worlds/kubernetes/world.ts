@@ -242,7 +242,7 @@ export function deleteObject(world: KubeWorld, key: string, now: number): { worl
 }
 
 /** The object leaves the store; then the garbage collector looks for orphans. */
-export function removeObject(world: KubeWorld, key: string, now: number): KubeWorld {
+function removeObject(world: KubeWorld, key: string, now: number): KubeWorld {
   const r = st.remove(world.store, key);
   if (r.error !== undefined) return world;
   let w = emit({ ...world, store: r.store }, [{ type: 'DELETED', object: r.object }], now);

@@ -6,7 +6,7 @@ import type { CronWorldSummary } from '../../../sim/worlds/cron';
 export const asCron = (frame: Frame) => frame.world as CronWorldSummary;
 
 /** The summary's clock "YYYY-MM-DD HH:MM" is the local wall clock read as UTC (machines/cron formatMinute). */
-export const wallMsOf = (clock: string) => Date.parse(`${clock.replace(' ', 'T')}:00Z`);
+const wallMsOf = (clock: string) => Date.parse(`${clock.replace(' ', 'T')}:00Z`);
 
 const NEXT_RUN_HORIZON_MS = 8 * 86_400_000;
 

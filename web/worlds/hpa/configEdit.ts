@@ -4,7 +4,7 @@ import { InputError, InputErrors, issuesToErrors } from '../../../sim/scenario/e
 import { configProblems, hpaConfigFileSchema, toHpaConfig } from '../../../sim/scenario/hpa-config';
 import { parseYamlText } from '../../../sim/scenario/load-text';
 
-export const EDITOR_FILE = 'hpa.yaml';
+const EDITOR_FILE = 'hpa.yaml';
 
 /** The running config as an hpa.yaml a presenter can edit (the seed's keys first). */
 export function configToYaml(c: HpaConfig): string {

@@ -17,7 +17,7 @@ const GLYPH = 0.64;
 
 /** The largest pods that fit `count` of them, names `nameChars` long, in `width`×`height` px; null when even
  * compact ones at the smallest type do not (the panel then scrolls). */
-export function fitPods(count: number, nameChars: number, width: number, height: number): PodFit | null {
+function fitPods(count: number, nameChars: number, width: number, height: number): PodFit | null {
   if (count === 0 || width <= 0 || height <= 0) return null;
   const cell = (cols: number, gap: number) => {
     const rows = Math.ceil(count / cols);

@@ -8,7 +8,7 @@ import type { WorldViewProps } from '../types';
 const SCALABLE = ['Deployment', 'ReplicaSet'] as const;
 
 /** Parses spec.replicas as kubectl scale --replicas does: a whole number ≥ 0. */
-export function parseReplicas(text: string): { ok: true; replicas: number } | { ok: false; error: string } {
+function parseReplicas(text: string): { ok: true; replicas: number } | { ok: false; error: string } {
   const s = text.trim();
   return /^\d+$/.test(s) && Number.isSafeInteger(Number(s))
     ? { ok: true, replicas: Number(s) }

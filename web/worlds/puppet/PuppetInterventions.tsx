@@ -5,7 +5,7 @@ import type { WorldViewProps } from '../types';
 
 /** A hand edit outside Puppet: the `drift` fault on File[path] (a file's title is its absolute path,
  * Puppet's type/file.rb `validate`), checked here so a bad one changes nothing. */
-export function fileDrift(path: string, content: string, current: string | undefined): { ok: true; fault: PuppetFault } | { ok: false; error: string } {
+function fileDrift(path: string, content: string, current: string | undefined): { ok: true; fault: PuppetFault } | { ok: false; error: string } {
   const p = path.trim();
   if (!/^\/\S*$/.test(p)) return { ok: false, error: `File: expected an absolute path like /etc/motd, got ${JSON.stringify(path)}` };
   if (current === content) return { ok: false, error: `content: expected a change, the file ${p} already has this content` };

@@ -1,7 +1,7 @@
 import type { UnitConfig } from '../../../machines/systemd-restart';
 import { formatSpan, parseUnitKeys } from '../../../sim/loops/systemd-restart';
 
-export const UNIT_FILE = 'app.service';
+const UNIT_FILE = 'app.service';
 
 const span = (ms: number) => (ms === 0 ? '0' : formatSpan(ms));
 

@@ -4,7 +4,7 @@ import type { TerraformWorldSummary } from '../../../sim/worlds/terraform';
 export const asTerraform = (frame: Frame) => frame.world as TerraformWorldSummary;
 
 /** A value as the plan renderer prints it: strings quoted, absent as null. */
-export const planValue = (v: string | number | boolean | null) => (v === null ? 'null' : JSON.stringify(v));
+const planValue = (v: string | number | boolean | null) => (v === null ? 'null' : JSON.stringify(v));
 
 /** CSS class per symbol: the renderer colours + green, ~ yellow, - red, replacements both. */
 export const SYMBOL_CLASS: Record<string, string> = { '+': 'tf-create', '~': 'tf-update', '-': 'tf-delete', '-/+': 'tf-replace', '+/-': 'tf-replace', ' ': 'tf-noop' };
