@@ -29,8 +29,8 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 export const isJsonObject = (v: Json): v is { [key: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export const DECIMAL_TAG = 'decimal';
-export const NULL_TAG = 'null';
+const DECIMAL_TAG = 'decimal';
+const NULL_TAG = 'null';
 
 /** A value loopscope cannot read back: names where (a dotted path) and what was expected. */
 export class ItfValueError extends Error {
@@ -70,7 +70,8 @@ export function encodeValue(value: unknown): ItfValue {
   if (typeof value === 'boolean' || typeof value === 'string') return value;
   if (typeof value === 'number') return encodeNumber(value);
   if (typeof value === 'bigint') return bigint(value);
-  if (Array.isArray(value)) return value.map((item: unknown) => encodeValue(item));
+  // As JSON.stringify: a list item that JSON cannot hold (undefined, a function) is null.
+  if (Array.isArray(value)) return value.map((item: unknown) => encodeValue(typeof item === 'function' || typeof item === 'symbol' ? null : item));
   if (typeof value === 'object') {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol');
     if (entries.every(([k]) => isPlainRecordKey(k))) return Object.fromEntries(entries.map(([k, v]) => [k, encodeValue(v)]));
