@@ -4,6 +4,9 @@ import { controllerOf } from '../../../sim/trace';
 import type { BannerOf } from './types';
 import { EMPTY, list, pick } from './types';
 
+/** How crond classified the wake-up (machines/cron/schedule.ts), in Portuguese; English shows the classification's name. */
+const KIND_PT: Record<string, string> = { small: 'atraso pequeno', medium: 'salto para a frente', negative: 'relógio voltou', large: 'salto grande: correção' };
+
 /** cron: this minute's cycle only — the clocks read, the wake-up classified, the runs found due and started. */
 export const cronBanner: BannerOf = (frames, index, lang) => {
   const now = frames[index]!;
@@ -21,7 +24,7 @@ export const cronBanner: BannerOf = (frames, index, lang) => {
   }
   const w = c.wakeup;
   const compared = !w ? pick(lang, `crond started at ${c.virtualTime}: missed runs are not made up`, `crond iniciou às ${c.virtualTime}: execuções perdidas não são refeitas`)
-    : pick(lang, `woke ${w.diff} min after the last minute (${w.kind}); processed up to ${c.virtualTime}`, `acordou ${w.diff} min após o último minuto (${w.kind}); processado até ${c.virtualTime}`);
+    : pick(lang, `woke ${w.diff} min after the last minute (${w.kind}); processed up to ${c.virtualTime}`, `acordou ${w.diff} min após o último minuto (${KIND_PT[w.kind] ?? w.kind}); processado até ${c.virtualTime}`);
   // The runs found due this cycle: the largest `due` seen in it (acting empties it as runs start).
   const found = cycle.reduce<Cron | undefined>((best, x) => (x.c.due.length + x.c.kill.length > (best ? best.due.length + best.kill.length : -1) ? x.c : best), undefined) ?? c;
   const jobs = found.due.map((r) => r.job);

@@ -3,6 +3,7 @@ import { controllerOf } from '../../../sim/trace';
 import { reportStatusText } from '../../worlds/puppet/puppetView';
 import type { BannerOf } from './types';
 import { EMPTY, list, pick } from './types';
+import { NOUNS, count } from '../../i18n/plural';
 
 type Resource = NonNullable<PuppetController['report']>['resources'][number];
 
@@ -18,8 +19,8 @@ export const puppetBanner: BannerOf = (frames, index, lang) => {
   if (run === undefined) return { ...EMPTY, observed: pick(lang, 'no run yet (waiting for the splay / runinterval)', 'nenhuma execução ainda (esperando o splay / runinterval)') };
   const resources = tx ? tx.resources : r!.resources;
   const total = tx ? tx.total : r!.resources.length;
-  const observed = pick(lang, `run ${run}: catalog version ${tx?.catalogVersion ?? r!.catalogVersion}, current state of ${total} resources`,
-    `execução ${run}: catálogo versão ${tx?.catalogVersion ?? r!.catalogVersion}, estado atual de ${total} recursos`);
+  const observed = pick(lang, `run ${run}: catalog version ${tx?.catalogVersion ?? r!.catalogVersion}, current state of ${count(total, lang, NOUNS.resource)}`,
+    `execução ${run}: catálogo versão ${tx?.catalogVersion ?? r!.catalogVersion}, estado atual de ${count(total, lang, NOUNS.resource)}`);
   const inSync = refs(resources, 'in sync').length;
   const out = resources.length - inSync;
   const compared = pick(lang, `${resources.length}/${total} compared: ${inSync} in sync, ${out} not`, `${resources.length}/${total} comparados: ${inSync} em conformidade, ${out} não`);
@@ -34,7 +35,7 @@ export const puppetBanner: BannerOf = (frames, index, lang) => {
   const changed = refs(resources, 'changed');
   const failed = refs(resources, 'failed');
   const acted = !tx && r
-    ? pick(lang, `report of run ${r.run}: ${r.status}, exit code ${r.exitCode}, ${r.changes} changes`, `relatório da execução ${r.run}: ${reportStatusText(r.status, lang)}, código de saída ${r.exitCode}, ${r.changes} mudanças`)
+    ? pick(lang, `report of run ${r.run}: ${r.status}, exit code ${r.exitCode}, ${count(r.changes, lang, NOUNS.change)}`, `relatório da execução ${r.run}: ${reportStatusText(r.status, lang)}, código de saída ${r.exitCode}, ${count(r.changes, lang, NOUNS.change)}`)
     : [changed.length ? pick(lang, `changed ${list(changed)}`, `alterou ${list(changed)}`) : '', failed.length ? pick(lang, `failed ${list(failed)}`, `falhou ${list(failed)}`) : ''].filter(Boolean).join('; ');
   return { observed, compared, decided, acted };
 };

@@ -1,5 +1,6 @@
 import { controllerOf } from '../../../sim/trace';
 import { activeStateText, restartReasonText, resultText, subStateText } from '../../i18n/systemd-states';
+import { NOUNS, count } from '../../i18n/plural';
 import { formatDuration } from './duration';
 import type { BannerOf } from './types';
 import { EMPTY, pick } from './types';
@@ -11,7 +12,7 @@ export const systemdBanner: BannerOf = (frames, index, lang) => {
   const pid = c.mainPid ?? pick(lang, 'none', 'nenhum');
   const observed = pick(lang, `${c.unit}: ${c.active} (${c.sub}), result ${c.result}, main PID ${pid}`, `${c.unit}: ${activeStateText(c.active, lang)} (${subStateText(c.sub, lang)}), resultado ${resultText(c.result, lang)}, PID principal ${pid}`);
   const limit = c.startLimit.burst && c.startLimit.intervalMs
-    ? pick(lang, `${c.startLimit.count}/${c.startLimit.burst} starts in ${formatDuration(c.startLimit.intervalMs)}`, `${c.startLimit.count}/${c.startLimit.burst} partidas em ${formatDuration(c.startLimit.intervalMs)}`)
+    ? pick(lang, `${c.startLimit.count}/${count(c.startLimit.burst, lang, NOUNS.start)} in ${formatDuration(c.startLimit.intervalMs)}`, `${c.startLimit.count}/${count(c.startLimit.burst, lang, NOUNS.start)} em ${formatDuration(c.startLimit.intervalMs)}`)
     : pick(lang, 'start limit off', 'limite de partidas desligado');
   const compared = pick(lang, `NRestarts ${c.nRestarts}; ${limit}`, `NRestarts ${c.nRestarts}; ${limit}`);
   const d = c.decision;
@@ -21,6 +22,6 @@ export const systemdBanner: BannerOf = (frames, index, lang) => {
   const acted = c.result === 'start-limit-hit'
     ? pick(lang, 'start limit hit: the unit stays failed', 'limite de partidas atingido: a unit fica em falha')
     : c.active === 'activating' ? pick(lang, `starting (restart #${c.nRestarts})`, `iniciando (reinício nº ${c.nRestarts})`)
-    : c.nRestarts ? pick(lang, `${c.nRestarts} restarts so far`, `${c.nRestarts} reinícios até agora`) : '';
+    : c.nRestarts ? pick(lang, `${count(c.nRestarts, lang, NOUNS.restart)} so far`, `${count(c.nRestarts, lang, NOUNS.restart)} até agora`) : '';
   return { observed, compared, decided, acted };
 };

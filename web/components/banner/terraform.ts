@@ -1,6 +1,10 @@
 import { controllerOf } from '../../../sim/trace';
+import { count } from '../../i18n/plural';
 import type { BannerOf } from './types';
 import { EMPTY, list, pick } from './types';
+
+/** Portuguese participles agree with their count (Intl.PluralRules); English ones do not change. */
+const n = (k: number, one: string, other = `${one}s`) => count(k, 'pt-BR', { en: { one, other }, 'pt-BR': { one, other } });
 
 /** terraform: this run's refresh (drift), its plan, what apply does with it, and the operations' results. */
 export const terraformBanner: BannerOf = (frames, index, lang) => {
@@ -23,10 +27,10 @@ export const terraformBanner: BannerOf = (frames, index, lang) => {
   const r = c.result;
   const a = c.applied;
   const acted = r
-    ? (r.ok ? pick(lang, `Apply complete! ${r.added} added, ${r.changed} changed, ${r.destroyed} destroyed`, `Aplicação concluída! ${r.added} criados, ${r.changed} alterados, ${r.destroyed} destruídos`)
-      : pick(lang, `apply failed (exit ${r.exitCode}): ${r.notApplied} not applied${c.lastError ? ` — ${c.lastError}` : ''}`, `apply falhou (saída ${r.exitCode}): ${r.notApplied} não aplicados${c.lastError ? ` — ${c.lastError}` : ''}`))
-    : c.applying ? pick(lang, `${c.applying.address}: ${verb(c.applying.kind)}… (${a?.done.length ?? 0} done)`, `${c.applying.address}: ${verb(c.applying.kind)}… (${a?.done.length ?? 0} feitos)`)
-    : a ? pick(lang, `${a.done.length} done${a.failed.length ? `, ${a.failed.length} failed` : ''}`, `${a.done.length} feitos${a.failed.length ? `, ${a.failed.length} falharam` : ''}`)
+    ? (r.ok ? pick(lang, `Apply complete! ${r.added} added, ${r.changed} changed, ${r.destroyed} destroyed`, `Aplicação concluída! ${n(r.added, 'criado')}, ${n(r.changed, 'alterado')}, ${n(r.destroyed, 'destruído')}`)
+      : pick(lang, `apply failed (exit ${r.exitCode}): ${r.notApplied} not applied${c.lastError ? ` — ${c.lastError}` : ''}`, `apply falhou (saída ${r.exitCode}): ${n(r.notApplied, 'não aplicado')}${c.lastError ? ` — ${c.lastError}` : ''}`))
+    : c.applying ? pick(lang, `${c.applying.address}: ${verb(c.applying.kind)}… (${a?.done.length ?? 0} done)`, `${c.applying.address}: ${verb(c.applying.kind)}… (${n(a?.done.length ?? 0, 'feito')})`)
+    : a ? pick(lang, `${a.done.length} done${a.failed.length ? `, ${a.failed.length} failed` : ''}`, `${n(a.done.length, 'feito')}${a.failed.length ? `, ${n(a.failed.length, 'falhou', 'falharam')}` : ''}`)
     : '';
   return { observed, compared, decided, acted };
 };
