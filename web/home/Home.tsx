@@ -1,7 +1,7 @@
 import { useLanguage, useT } from '../i18n/i18n';
 import { scenariosOf } from '../lab/scenarios';
 import { TOUR_TEXT } from '../tour/messages';
-import { TIMELINE } from './loops';
+import { TIMELINE, cardName } from './loops';
 
 /** The loops as a timeline; a loop is runnable once it has a scenario. */
 export function Home({ onOpen, onTour }: { onOpen(loop: string, scenario: string): void; onTour(): void }) {
@@ -17,7 +17,7 @@ export function Home({ onOpen, onTour }: { onOpen(loop: string, scenario: string
           return (
             <li key={card.id} className={`loop-card${scenarios.length ? ' runnable' : ''}`} data-testid={`loop-card-${card.id}`}>
               <div className="year">{card.year ?? (card.id === 'incus-hpa' ? t('today') : '')}</div>
-              <h2>{card.name}</h2>
+              <h2>{cardName(card, lang)}</h2>
               <dl>
                 <dt className="tag-observe">{t('observe')}</dt><dd>{card.observe[lang]}</dd>
                 <dt className="tag-compare">{t('compare')}</dt><dd>{card.compare[lang]}</dd>

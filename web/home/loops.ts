@@ -9,7 +9,8 @@ export interface LoopCard {
   id: LoopId;
   /** The year the loop appeared; null for the talk's own lab. */
   year: number | null;
-  name: string;
+  /** The tool's own name, or words per language (the talk's lab). */
+  name: string | Words;
   observe: Words;
   compare: Words;
   act: Words;
@@ -48,12 +49,15 @@ const CARDS = {
     act: { en: 'create/delete, requeue with backoff', 'pt-BR': 'cria/apaga, reenfileira com backoff' },
   },
   'incus-hpa': {
-    year: null, name: 'Incus HPA (the talk’s lab)',
+    year: null, name: { en: 'Incus HPA (the talk’s lab)', 'pt-BR': 'Incus HPA (o laboratório da palestra)' },
     observe: { en: 'list instances and their memory', 'pt-BR': 'lista instâncias e sua memória' },
     compare: { en: 'average memory % against the threshold', 'pt-BR': 'memória média % contra o limite' },
     act: { en: 'create or delete one pod', 'pt-BR': 'cria ou apaga um pod' },
   },
 } satisfies Record<LoopId, Omit<LoopCard, 'id'>>;
+
+/** A card's name in the UI language. */
+export const cardName = (card: LoopCard, lang: Language): string => (typeof card.name === 'string' ? card.name : card.name[lang]);
 
 /** The loops in order of appearance (LOOP_IDS), the talk's lab last. */
 export const TIMELINE: readonly LoopCard[] = LOOP_IDS.map((id) => ({ id, ...CARDS[id] }));

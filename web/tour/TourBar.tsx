@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import { isTextField } from '../components/useShortcuts';
-import { TIMELINE } from '../home/loops';
+import { TIMELINE, cardName } from '../home/loops';
 import { useLanguage, useT } from '../i18n/i18n';
 import { TOUR_TEXT } from './messages';
 import { TOUR } from './stops';
@@ -30,7 +30,7 @@ export function TourBar({ stop, onGo, onLeave }: { stop: number; onGo(stop: numb
     <section className="tour-bar" data-testid="tour-bar" data-stop={stop} aria-label={text.tour}>
       <div className="tour-where">
         <b>{text.stop} {stop} {text.of} {TOUR.length}</b>
-        <span className="tour-loop" data-testid="tour-loop">{card.year ?? t('today')} · {card.name}</span>
+        <span className="tour-loop" data-testid="tour-loop">{card.year ?? t('today')} · {cardName(card, lang)}</span>
       </div>
       <dl className="tour-mapping">
         <dt className="tag-observe">{t('observe')}</dt><dd>{card.observe[lang]}</dd>

@@ -19,7 +19,7 @@ export const TOUR: readonly TourStop[] = [
     loop: 'cron', scenario: 'cron-normal', moment: 'seven-oclock',
     point: {
       en: 'The oldest loop: wake every minute, compare the clock with each crontab line, run what matches. It never checks that a job worked.',
-      'pt-BR': 'O loop mais antigo: acorda a cada minuto, compara o relógio com cada linha do crontab, executa o que casa. Nunca verifica se o job funcionou.',
+      'pt-BR': 'O laço mais antigo: acorda a cada minuto, compara o relógio com cada linha do crontab, executa o que casa. Nunca verifica se a tarefa funcionou.',
     },
   },
   {
@@ -33,7 +33,7 @@ export const TOUR: readonly TourStop[] = [
     loop: 'systemd-restart', scenario: 'systemd-crash-loop', moment: 'start-limit-hit',
     point: {
       en: 'Restart= watches one process: it restarts it on failure — until the start limit says a loop that only restarts is not converging.',
-      'pt-BR': 'Restart= observa um processo: reinicia quando falha — até o limite de partidas dizer que um loop que só reinicia não está convergindo.',
+      'pt-BR': 'Restart= observa um processo: reinicia quando falha — até o limite de partidas dizer que um laço que só reinicia não está convergindo.',
     },
   },
   {
@@ -54,7 +54,7 @@ export const TOUR: readonly TourStop[] = [
     loop: 'incus-hpa', scenario: 'talk-lab', moment: 'first-scale-up',
     point: {
       en: 'The talk’s lab: a memory autoscaler for Incus containers. Load arrives, the average crosses the threshold, the loop creates a pod.',
-      'pt-BR': 'O laboratório da palestra: um autoscaler de memória para contêineres Incus. A carga chega, a média passa do limite, o loop cria um pod.',
+      'pt-BR': 'O laboratório da palestra: um autoscaler de memória para contêineres Incus. A carga chega, a média passa do limite, o laço cria um pod.',
     },
   },
 ];
