@@ -8,6 +8,8 @@ import { didYouMean } from '../sim/scenario/suggest';
 import type { Trace } from '../sim/trace';
 import { traceJson } from '../sim/trace-schema';
 import { UsageError } from './usage';
+import { InspectSocket, parseInspectUrl } from './inspect/inspect-socket';
+import { replayTrace } from './inspect/trace-replay';
 
 const TARGETS = ['itf', 'json'] as const;
 type Target = (typeof TARGETS)[number];
@@ -55,10 +57,24 @@ export function registerTrace(program: Command): void {
     .command('trace')
     .description("convert a trace file: loopscope's trace JSON to ITF (Apalache's Informal Trace Format, for TLA+/Quint tools), or an ITF trace loopscope wrote back to trace JSON")
     .argument('<file>', 'trace JSON (sim --out, check --out, real --out) or ITF (check --trace-format itf, trace --to itf)')
-    .requiredOption('--to <format>', `what to write: ${TARGETS.join('|')}`)
+    .option('--to <format>', `what to write: ${TARGETS.join('|')}`)
     .option('--out <path>', 'write to this file instead of stdout')
+    .option('--inspect <ws-url>', "instead: tell the trace's frames to an XState inspector (Stately's protocol over WebSocket)")
     .addHelpText('after', `\n${TRACE_EXIT_CODES}\n`)
-    .action((file: string, opts: { to: string; out?: string }) => {
+    .action(async (file: string, opts: { to?: string; out?: string; inspect?: string }) => {
+      if (opts.inspect !== undefined) {
+        if (opts.to !== undefined || opts.out !== undefined) throw new UsageError('--inspect', 'expected alone: it sends the trace, it does not convert it (no --to, no --out)');
+        const url = parseInspectUrl(opts.inspect);
+        if (typeof url === 'string') throw new UsageError('--inspect', url);
+        const trace = readTrace(file);
+        const socket = await InspectSocket.open(url, (why) => process.stderr.write(`loopscope: --inspect: ${why}\n`));
+        // A trace the schema accepts names a registered loop; this is that guarantee, checked.
+        if (!replayTrace(socket, trace)) throw new InputError(file, 'loop', `expected a loop of this loopscope, got "${trace.loop}"`);
+        await socket.close();
+        process.stderr.write(`loopscope: sent ${trace.frames.length} frames (${socket.count} messages) to ${url.href}\n`);
+        return;
+      }
+      if (opts.to === undefined) throw new UsageError('--to', `expected one of ${TARGETS.join(', ')} (or --inspect <ws-url>)`);
       const target = targetOf(opts.to);
       const text = converted(file, readTrace(file), target);
       if (opts.out === undefined) {

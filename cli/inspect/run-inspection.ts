@@ -13,13 +13,16 @@ import type { AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
 import type { Frame } from '../../sim/trace';
 import type { InspectSocket } from './inspect-socket';
 
+/** What a snapshot message carries: the machine's snapshot, or what a trace file recorded of it. */
+export type ToldSnapshot = Pick<AnyMachineSnapshot, 'status' | 'value' | 'context'>;
+
 /** The machine as an actor the inspector can name: its session id and, for the definition, its logic. */
 interface InspectedActor {
   sessionId: string;
   /** Read by createInspector's actor(): `actorRef.logic.config` is the definition it sends. */
   logic: AnyStateMachine;
   send(): void;
-  getSnapshot(): AnyMachineSnapshot | undefined;
+  getSnapshot(): ToldSnapshot | undefined;
 }
 
 /** The source id of world changes: the simulated environment, which is not an XState actor. */
@@ -27,7 +30,7 @@ const WORLD_SOURCE = 'loopscope.world';
 
 export interface RunInspection {
   /** Tells one frame: the machine's snapshot after it, and the event that led there (undefined: a world change). */
-  frame(frame: Frame, snapshot: AnyMachineSnapshot, event: EventObject | undefined): void;
+  frame(frame: Frame, snapshot: ToldSnapshot, event: EventObject | undefined): void;
 }
 
 export function inspectRun(socket: InspectSocket, machine: AnyStateMachine, sessionId: string, startedAt = Date.now()): RunInspection {
@@ -38,9 +41,9 @@ export function inspectRun(socket: InspectSocket, machine: AnyStateMachine, sess
     serializationDepthLimit: 64,
     serialize: (e) => ({ ...e, createdAt: String(startedAt + virtualMs) }),
   });
-  let current: AnyMachineSnapshot | undefined;
+  let current: ToldSnapshot | undefined;
   const actor: InspectedActor = { sessionId, logic: machine, send() {}, getSnapshot: () => current };
-  const inspected = (s: AnyMachineSnapshot) => ({ status: s.status, value: s.value, context: s.context });
+  const inspected = (s: ToldSnapshot) => ({ status: s.status, value: s.value, context: s.context });
   let announced = false;
   return {
     frame(frame, snapshot, event) {

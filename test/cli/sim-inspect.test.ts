@@ -2,9 +2,9 @@
 // receiver (@statelyai/inspect/server createInspectorServer, @statelyai/inspect
 // createWebSocketReceiver): the loop's actor announced with its machine definition, then one event and
 // one snapshot per frame of the trace the same run writes, stamped in virtual time — and the run is
-// the same with or without an inspector listening.
+// the same with or without an inspector listening; and `trace --inspect` tells a trace file again.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,7 +13,7 @@ import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { createWebSocketReceiver } from '@statelyai/inspect';
 import { createInspectorServer } from '@statelyai/inspect/server';
 import { afterAll, expect, it } from 'vitest';
-import WebSocket from 'ws';
+import WebSocket, { WebSocketServer } from 'ws';
 import type { Trace } from '../../sim/trace';
 import { dottedState } from '../../sim/trace';
 
@@ -92,3 +92,32 @@ it('sim --inspect: a URL that is not ws:// is bad input (exit 2), a receiver tha
   expect(gone?.code).toBe(1);
   expect(gone?.stderr.trim()).toBe(`loopscope: --inspect: cannot connect to ws://127.0.0.1:${port}/: connect ECONNREFUSED 127.0.0.1:${port}`);
 }, 60_000);
+
+it('trace --inspect: a trace file told again (a counterexample check --out wrote), one snapshot per frame with the frame\'s state as the value', async () => {
+  const out = join(dir, 'cex');
+  await run(join(ROOT, 'cli/loopscope'), ['check', join(ROOT, 'scenarios/incus-hpa-check-flapping.yaml'), '--out', out], { cwd: ROOT }).catch((e: { code: number }) => { if (e.code !== 1) throw e; });
+  const file = readdirSync(out).find((f) => f.endsWith('.trace.json'));
+  expect(file, 'check --out wrote a counterexample').toBeDefined();
+  const trace = readTrace(join(out, file!));
+  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+  await new Promise((resolve) => server.once('listening', resolve));
+  const address = server.address();
+  if (!address || typeof address === 'string') throw new Error('expected a TCP address');
+  const got: StatelyInspectionEvent[] = [];
+  const closed = new Promise<void>((resolve) => server.on('connection', (ws) => {
+    ws.on('message', (m) => got.push(JSON.parse(m.toString()) as StatelyInspectionEvent));
+    ws.on('close', () => resolve());
+  }));
+  try {
+    const { stderr } = await run(join(ROOT, 'cli/loopscope'), ['trace', join(out, file!), '--inspect', `ws://127.0.0.1:${address.port}`], { cwd: ROOT });
+    await closed;
+    expect(stderr).toMatch(new RegExp(`sent ${trace.frames.length} frames`));
+    const actor = got.find((e) => e.type === '@xstate.actor');
+    expect(actor?.name).toBe(trace.loop);
+    const snapshots = got.flatMap((e) => (e.type === '@xstate.snapshot' ? [e] : []));
+    expect(snapshots.map((s) => dottedState('value' in s.snapshot ? s.snapshot.value : undefined))).toEqual(trace.frames.map((f) => f.state));
+    expect(snapshots.map((s) => s.event.type)).toEqual(trace.frames.map((f) => f.event));
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}, 120_000);
