@@ -1,8 +1,10 @@
 // A liveness counterexample (a lasso: the seed rule flapping for ever under an oscillating load)
-// loads in the lab, which draws its cycle under the scrubber as a loop back to the cycle's start.
+// loads in the lab, which draws its cycle under the scrubber as a loop back to the cycle's start —
+// as loopscope's trace JSON and as ITF.
 import { expect, it } from 'vitest';
 import { checkScenario } from '../../sim/check/check';
 import { loadScenario } from '../../sim/loops';
+import { itfJson, traceToItf } from '../../sim/itf/export';
 import { galleryPath, ROOT, useLabPage, withChromium } from './harness';
 
 withChromium.describe('a lasso counterexample in the lab (chromium)', () => {
@@ -38,6 +40,17 @@ withChromium.describe('a lasso counterexample in the lab (chromium)', () => {
       expect(lab.seen.errors).toEqual([]);
     }, 60_000);
   }
+
+  it('the same lasso as ITF (check --trace-format itf) loads as a trace with its cycle', async () => {
+    await lab.page.goto(`${lab.base}?loop=incus-hpa`);
+    await lab.page.getByTestId('trace-file').waitFor({ state: 'attached' });
+    await lab.page.getByTestId('trace-file').setInputFiles({ name: 'settles.itf.json', mimeType: 'application/json', buffer: Buffer.from(itfJson(traceToItf(trace))) });
+    await lab.page.waitForSelector('[data-testid="lab"][data-source="trace"]');
+    expect(await lab.page.getByTestId('lasso').getAttribute('data-cycle-start')).toBe(String(cycleStart));
+    expect(await text('frame-index')).toMatch(new RegExp(`/${trace.frames.length}$`));
+    expect(await lab.page.getByTestId('view-error').count()).toBe(0);
+    expect(lab.seen.errors).toEqual([]);
+  }, 60_000);
 
   it('a trace without a lasso draws no loop', async () => {
     const plain = run.counterexamples.find((c) => c.property === 'no-leftovers')!.trace;
