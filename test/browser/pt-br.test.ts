@@ -6,11 +6,12 @@ import { englishIn } from './english';
 import { ROOT, useLabPage, withChromium } from './harness';
 
 /** Every visible text and every title/placeholder/aria-label, except quoted tool output (lang="en"
- * inside the page), code, form values and the statechart's machine identifiers. A string, so no
- * bundler helper leaks into the page. */
+ * inside the page), code, form values and the machine's ids kept as tooltips (data-machine-id). The
+ * statechart's states and edges and the banner's state and event lines are words, and checked. A
+ * string, so no bundler helper leaks into the page. */
 const COLLECT = `(() => {
   const out = [];
-  const sel = 'body [lang="en"], code, pre, textarea, select, input, .react-flow, [translate="no"]';
+  const sel = 'body [lang="en"], code, pre, textarea, select, input, [translate="no"]';
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n.parentElement;
@@ -19,7 +20,10 @@ const COLLECT = `(() => {
     const s = (n.textContent || '').trim(); if (s) out.push(s);
   }
   for (const el of document.querySelectorAll('[title], [placeholder], [aria-label]'))
-    for (const a of ['title', 'placeholder', 'aria-label']) { const v = el.getAttribute(a); if (v && !el.closest(sel)) out.push(v); }
+    for (const a of ['title', 'placeholder', 'aria-label']) {
+      if (a === 'title' && el.hasAttribute('data-machine-id')) continue;
+      const v = el.getAttribute(a); if (v && !el.closest(sel)) out.push(v);
+    }
   return out;
 })()`;
 
@@ -30,6 +34,13 @@ const SCENARIOS = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith(
 
 const STEPS_LATER = Number(process.env.LOOPSCOPE_PTBR_STEPS ?? 9);
 
+/** What the statechart and the banner's event line show (visible text), to prove the collector reads them. */
+const CHART_AND_EVENT = `(() => ({
+  states: [...document.querySelectorAll('[data-testid="sc-node"] .sc-label')].map((e) => (e.textContent || '').replace(/^● /, '').trim()),
+  edges: [...document.querySelectorAll('.sc-edge-label')].map((e) => (e.textContent || '').trim()),
+  event: (document.querySelector('[data-testid="event"]')?.textContent || '').trim(),
+}))()`;
+
 withChromium.describe('the lab in Portuguese (pt-BR) in chromium', () => {
   const lab = useLabPage();
 
@@ -37,11 +48,16 @@ withChromium.describe('the lab in Portuguese (pt-BR) in chromium', () => {
     const page = lab.page;
     const found = new Map<string, string>();
     const check = async (where: string) => {
-      for (const s of await page.evaluate(COLLECT) as string[]) {
+      const seen = await page.evaluate(COLLECT) as string[];
+      for (const s of seen) {
         const hit = englishIn(s);
         if (hit && !found.has(s)) found.set(s, `${where}: ${hit.why}`);
       }
+      return seen;
     };
+    // For one scenario per loop: the chart's states and edges and the event line are among what was checked.
+    const loopsSeen = new Set<string>();
+    const notCollected: string[] = [];
     // Steps clicked in the page in one go (one round trip, not one per click); the lab renders before the next look.
     const step = (n: number) => page.evaluate((count) => {
       for (let k = 0; k < count; k++) document.querySelector<HTMLButtonElement>('[data-testid="btn-step"]')!.click();
@@ -57,7 +73,16 @@ withChromium.describe('the lab in Portuguese (pt-BR) in chromium', () => {
       await check(s.id);
       // A few phases in (the first decision), then a few cycles on (acts, faults of the timeline).
       await step(3);
-      await check(`${s.id} (stepped)`);
+      const seen = await check(`${s.id} (stepped)`);
+      if (!loopsSeen.has(s.loop)) {
+        loopsSeen.add(s.loop);
+        const shown = await page.evaluate(CHART_AND_EVENT) as { states: string[]; edges: string[]; event: string };
+        expect(shown.states.length, `${s.id}: states drawn`).toBeGreaterThan(0);
+        expect(shown.edges.length, `${s.id}: edge labels drawn`).toBeGreaterThan(0);
+        expect(shown.event, `${s.id}: the event line`).not.toBe('');
+        const collected = new Set(seen);
+        for (const text of [...shown.states, ...shown.edges, shown.event]) if (!collected.has(text)) notCollected.push(`${s.id}: ${text}`);
+      }
       await step(STEPS_LATER);
       await check(`${s.id} (stepped on)`);
     }
@@ -75,5 +100,7 @@ withChromium.describe('the lab in Portuguese (pt-BR) in chromium', () => {
     await check('export menu');
     expect(await page.getByTestId('app').getAttribute('data-lang')).toBe('pt-BR');
     expect([...found].map(([text, why]) => `${why} || ${text.slice(0, 160)}`)).toEqual([]);
+    expect(notCollected).toEqual([]);
+    expect([...loopsSeen].sort()).toEqual([...new Set(SCENARIOS.map((s) => s.loop))].sort());
   }, 600_000);
 });

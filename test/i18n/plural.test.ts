@@ -10,6 +10,7 @@ describe('counts in the lab (web/i18n/plural.ts: Intl.PluralRules)', () => {
     expect([1, 2].map((n) => count(n, 'pt-BR', NOUNS.pod))).toEqual(['1 pod', '2 pods']);
     expect([1, 2].map((n) => count(n, 'pt-BR', NOUNS.restart))).toEqual(['1 reinício', '2 reinícios']);
     expect([1, 2].map((n) => count(n, 'en', NOUNS.restart))).toEqual(['1 restart', '2 restarts']);
+    expect([0, 0].map((n, i) => count(n, i ? 'pt-BR' : 'en', NOUNS.conflict))).toEqual(['0 conflicts', '0 conflitos']);
   });
 
   it("systemd's banner counts its restarts", () => {

@@ -22,7 +22,7 @@ const CARDS = {
     year: 1975, name: 'cron',
     observe: { en: 'the clock, once a minute', 'pt-BR': 'o relógio, uma vez por minuto' },
     compare: { en: 'the time against each crontab line', 'pt-BR': 'a hora com cada linha do crontab' },
-    act: { en: 'run the jobs that match', 'pt-BR': 'executa os jobs que casam' },
+    act: { en: 'run the jobs that match', 'pt-BR': 'executa as tarefas que casam' },
   },
   'puppet': {
     year: 2005, name: 'Puppet',
@@ -33,7 +33,7 @@ const CARDS = {
   'systemd-restart': {
     year: 2010, name: 'systemd',
     observe: { en: 'the service’s main process exits', 'pt-BR': 'o processo principal do serviço termina' },
-    compare: { en: 'Restart= policy and the start-limit window', 'pt-BR': 'a política Restart= e a janela de start-limit' },
+    compare: { en: 'Restart= policy and the start-limit window', 'pt-BR': 'a política Restart= e a janela do limite de partidas' },
     act: { en: 'restart after RestartSec, or give up (failed)', 'pt-BR': 'reinicia após RestartSec, ou desiste (estado “failed”)' },
   },
   'terraform': {

@@ -5,10 +5,11 @@ export interface Forms { one: string; other: string }
 
 const RULES: Record<Language, Intl.PluralRules> = { en: new Intl.PluralRules('en'), 'pt-BR': new Intl.PluralRules('pt-BR') };
 
-/** "1 pod", "2 pods"; "1 reinício", "2 reinícios" — the language's own plural rules (in pt-BR, 0 and 1 are singular). */
+/** "1 pod", "2 pods"; "1 reinício", "2 reinícios" — the language's own plural rules. CLDR's Portuguese puts
+ * 0 with 1 ("0 pod"); a Brazilian screen says "0 pods", "0 conflitos", so a zero count takes the plural. */
 export function count(n: number, lang: Language, forms: Record<Language, Forms>): string {
   const f = forms[lang];
-  return `${n} ${RULES[lang].select(n) === 'one' ? f.one : f.other}`;
+  return `${n} ${n !== 0 && RULES[lang].select(n) === 'one' ? f.one : f.other}`;
 }
 
 /** The same from a number as text (a note's capture group). */

@@ -39,10 +39,12 @@ export interface StatechartProps {
   /** Follow the active state or show the whole chart (key w); uncontrolled when absent. */
   view?: ChartView;
   onView?(view: ChartView): void;
+  /** Laid out in the page (the inspector: a machine the build never saw); else the build's layout by machine id. */
+  layout?: Layout;
 }
 
 /** The machine's own statechart (xstate/graph → elkjs → @xyflow/react); the active state lit. */
-export const Statechart = memo(function Statechart({ machine, loop, state, previousState, presenter = false, diagramOnly = false, onDiagramOnly, view: controlled, onView }: StatechartProps) {
+export const Statechart = memo(function Statechart({ machine, loop, state, previousState, presenter = false, diagramOnly = false, onDiagramOnly, view: controlled, onView, layout }: StatechartProps) {
   const t = useT();
   const lang = useLanguage();
   const [own, setOwn] = useState<ChartView>(presenter ? 'follow' : 'whole');
@@ -51,9 +53,10 @@ export const Statechart = memo(function Statechart({ machine, loop, state, previ
   const graph = useMemo(() => labelGraph(loop, machineGraph(machine)), [loop, machine]);
   // Laid out at build time (vite-plugin.ts); missing only if the dev server predates the machine.
   const placed = useMemo(() => {
+    if (layout) return layout;
     const saved = LAYOUTS[machine.id];
     return saved ? deserializeLayout(saved) : null;
-  }, [machine]);
+  }, [machine, layout]);
   const missing = placed ? graph.nodes.filter((n) => !placed.nodes.has(n.id)).map((n) => n.id) : [];
   const problem = !placed ? `no layout for machine "${machine.id}": restart the dev server (npm start)`
     : missing.length ? `the layout is stale (no ${missing.join(', ')}): restart the dev server` : null;
@@ -80,11 +83,14 @@ export const Statechart = memo(function Statechart({ machine, loop, state, previ
     });
   }, [graph, placed, active, missing.length, lang]);
 
+  // Screen readers get the edge in words too (@xyflow's default, "Edge from <id> to <id>", is English and ids).
+  const words = useMemo(() => new Map(graph.nodes.map((n) => [n.id, n.text?.[lang] ?? n.label])), [graph, lang]);
   const edges = useMemo<RoutedFlowEdge[]>(() => graph.edges.map((e) => ({
     id: e.id, source: e.source, target: e.target, type: 'routed', zIndex: 2,
+    ariaLabel: `${words.get(e.source) ?? e.source} → ${words.get(e.target) ?? e.target}: ${e.text?.[lang] ?? e.label}`,
     markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 },
     data: { route: placed?.edges.get(e.id), text: e.text?.[lang] ?? e.label, ids: e.label, last: e.id === taken },
-  })), [graph, placed, taken, lang]);
+  })), [graph, placed, taken, lang, words]);
 
   return (
     <section className="statechart" data-testid="statechart" data-active={state} data-view={view}>
