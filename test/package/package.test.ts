@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium } from '../browser/harness';
 import { startLabProcess } from '../browser/lab-process';
+import { COMMANDS } from '../../cli/commands';
 import { requires } from '../prerequisites';
 import { MODULE_CASES, runModuleCase } from '../user-controller/module-cases';
 import { install, installedVersion, installProject, tarball } from './packed';
@@ -69,7 +70,7 @@ describe('the installed CLI', () => {
     const viaNpx = spawnSync('npx', ['--no-install', 'loopscope', '--version'], { cwd: project, encoding: 'utf8' });
     expect(viaNpx.stdout.trim()).toBe(manifest.version);
     const help = run(['--help']);
-    for (const c of ['sim', 'check', 'real', 'conform', 'init', 'export', 'lab']) expect(help.stdout).toMatch(new RegExp(`^\\s+${c}\\b`, 'm'));
+    for (const c of COMMANDS.map((command) => command.name)) expect(help.stdout).toMatch(new RegExp(`^\\s+${c}\\b`, 'm'));
   });
 
   it('check finds the shipped buggy controller\'s bug: exit 1, the counterexample, and emitted tests that fail under vitest', () => {
