@@ -82,7 +82,7 @@ withChromium.describe('web lab in chromium', () => {
     expect(await machineId('state')).toBe('comparing');
     expect(await activeInChart()).toBe('comparing');
     expect(await litNodes()).toEqual(['comparing']);
-    expect(await text('decision')).toMatch(/keep 1 pods: no action/);
+    expect(await text('decision')).toMatch(/keep 1 pod: no action/);
     await page.keyboard.press('ArrowRight');
     expect(await phase()).toBe('wait');
     await page.keyboard.press('ArrowLeft');

@@ -48,7 +48,7 @@ withChromium.describe('the lab in Portuguese (pt-BR) in chromium', () => {
     const page = lab.page;
     const found = new Map<string, string>();
     const check = async (where: string) => {
-      const seen = await page.evaluate(COLLECT) as string[];
+      const seen = await page.evaluate(COLLECT) as string[]; // COLLECT returns the texts it found
       for (const s of seen) {
         const hit = englishIn(s);
         if (hit && !found.has(s)) found.set(s, `${where}: ${hit.why}`);
@@ -76,7 +76,7 @@ withChromium.describe('the lab in Portuguese (pt-BR) in chromium', () => {
       const seen = await check(`${s.id} (stepped)`);
       if (!loopsSeen.has(s.loop)) {
         loopsSeen.add(s.loop);
-        const shown = await page.evaluate(CHART_AND_EVENT) as { states: string[]; edges: string[]; event: string };
+        const shown = await page.evaluate(CHART_AND_EVENT) as { states: string[]; edges: string[]; event: string }; // CHART_AND_EVENT's own shape
         expect(shown.states.length, `${s.id}: states drawn`).toBeGreaterThan(0);
         expect(shown.edges.length, `${s.id}: edge labels drawn`).toBeGreaterThan(0);
         expect(shown.event, `${s.id}: the event line`).not.toBe('');

@@ -12,6 +12,9 @@ export function count(n: number, lang: Language, forms: Record<Language, Forms>)
   return `${n} ${n !== 0 && RULES[lang].select(n) === 'one' ? f.one : f.other}`;
 }
 
+/** Whether a count takes the singular in a language (the rule `count` applies), for phrases built around it. */
+export const isOne = (n: number, lang: Language): boolean => n !== 0 && RULES[lang].select(n) === 'one';
+
 /** The same from a number as text (a note's capture group). */
 export const countText = (n: string, lang: Language, forms: Record<Language, Forms>): string => count(Number(n), lang, forms);
 

@@ -38,8 +38,7 @@ function triggerText(t: LoopChartLabels | undefined, p: Parsed): Text | undefine
 
 function guardText(t: LoopChartLabels | undefined, guard: NonNullable<ChartEdge['guard']>): Text | undefined {
   const g = t?.guards[guard.type];
-  // A guard declared with parameters has a label function over exactly the parameters the machine passes it.
-  return typeof g === 'function' ? g(guard.params as never) : g;
+  return typeof g === 'function' ? g(guard.params as never) : g; // a guard's label function takes exactly the parameters the machine declares it with (ChartLabels' type), which this transition passes
 }
 
 const both = (f: (lang: Language) => string): Text => ({ en: f('en'), 'pt-BR': f('pt-BR') });

@@ -1,3 +1,4 @@
+import { isOne, pt } from '../plural';
 import { HPA_ALGORITHM } from './hpa';
 import type { Rule } from './types';
 import { applyAll, eachOf, firstMatch, opt } from './types';
@@ -18,7 +19,7 @@ const DATABASE_STEP: Rule[] = [
   [/^(\d)\. volume (\S+) is Pending: wait for it$/, '$1. o volume $2 está ⟦Pending⟧: esperar'],
   [/^(\d)\. start the primary$/, '$1. iniciar o primário'],
   [/^(\d)\. wait for primary (\S+) to be ready$/, '$1. esperar o primário $2 ficar pronto'],
-  [/^(\d)\. start (\d+) replica\(s\)$/, (_m, k, n) => `${k}. iniciar ${n} ${n === '1' ? 'réplica' : 'réplicas'}`],
+  [/^(\d)\. start (\d+) replica\(s\)$/, (_m, k, n) => `${k}. iniciar ${pt(n, 'replica')}`],
   [/^(\d)\. configure replication$/, '$1. configurar a replicação'],
   [/^(\d)\. replication: (.+)$/, '$1. replicação: $2'],
   [/^(\d)\. schedule backups \((.+)\)$/, '$1. agendar backups ($2)'],
@@ -96,7 +97,7 @@ export const KUBERNETES: Rule[] = [
   [/^queue (\S+): (\d+) messages\/s arriving$/, 'fila $1: chegam $2 mensagens/s'],
   [/^watch of (.+?) delayed by (\S+) for (\S+)$/, (_m, kind, by, span) => `watch de ${kind === 'every kind' ? 'todos os tipos' : kind} atrasado em ${by} por ${span}`],
   [/^the next (\d+) watch events of (.+?) are lost \(until a relist\)$/, (_m, n, kind) =>
-    `${n === '1' ? 'o próximo evento' : `os próximos ${n} eventos`} do watch de ${kind === 'any kind' ? 'qualquer tipo' : kind} se ${n === '1' ? 'perde' : 'perdem'} (até uma nova listagem)`],
+    `${isOne(Number(n), 'pt-BR') ? 'o próximo evento' : `os próximos ${n} eventos`} do watch de ${kind === 'any kind' ? 'qualquer tipo' : kind} se ${isOne(Number(n), 'pt-BR') ? 'perde' : 'perdem'} (até uma nova listagem)`],
   [/^the next (\d+) watch events are reordered \(up to (\S+)\)$/, 'os próximos $1 eventos do watch chegam fora de ordem (atraso de até $2)'],
   [/^(kubectl [\w ]+): (.+) not found$/, '⟦$1⟧: $2 não encontrado'],
   [/^(crash|delete): no such pod \((.+)\)$/, (_m, what, pod) => `${what === 'crash' ? 'derrubar' : 'apagar'}: pod inexistente (${pod})`],
@@ -104,5 +105,5 @@ export const KUBERNETES: Rule[] = [
   [/^controller restart$/, 'reinício do controlador'],
   [/^config: controller (\S+)$/, 'configuração: controlador $1'],
   [/^error: (.+)$/, 'erro: ⟦$1⟧'],
-  [/^the next (\d+) API writes fail$/, (_m, n) => (n === '1' ? 'a próxima escrita na API falha' : `as próximas ${n} escritas na API falham`)],
+  [/^the next (\d+) API writes fail$/, (_m, n) => (isOne(Number(n), 'pt-BR') ? 'a próxima escrita na API falha' : `as próximas ${n} escritas na API falham`)],
 ];

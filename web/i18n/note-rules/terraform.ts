@@ -1,7 +1,8 @@
+import { isOne } from '../plural';
 import type { Rule } from './types';
 import { opt } from './types';
 
-const plural = (n: string, one: string, many: string) => (n === '1' ? one : many);
+const plural = (n: string, one: string, many: string) => (isOne(Number(n), 'pt-BR') ? one : many);
 
 /** A scheduled `terraform apply` as loopscope narrates it (sim/worlds/terraform); what terraform prints is quoted. */
 export const TERRAFORM: Rule[] = [
@@ -23,7 +24,7 @@ export const TERRAFORM: Rule[] = [
   [/^(Releasing state lock\.) Planning failed \(exit (\d+)\): nothing was changed\.$/, '⟦$1⟧ O plano falhou (saída $2): nada foi alterado.'],
   [/^(Releasing state lock\.) plan exit code (\d+) \((\d+) to add, (\d+) to change, (\d+) to destroy\)$/, '⟦$1⟧ código de saída do plan: $2 ($3 a criar, $4 a alterar, $5 a destruir)'],
   [/^the cloud will fail the next (\d+|every) creates? of (\S+)( after the object exists \(tainted\))?$/,
-    (_m, n = '', what, tainted) => `a nuvem vai falhar ${n === 'every' ? 'todas as próximas criações' : n === '1' ? 'a próxima criação' : `as próximas ${n} criações`} de ${what}${opt(tainted, () => ' depois que o objeto existir (tainted)')}`],
+    (_m, n = '', what, tainted) => `a nuvem vai falhar ${n === 'every' ? 'todas as próximas criações' : isOne(Number(n), 'pt-BR') ? 'a próxima criação' : `as próximas ${n} criações`} de ${what}${opt(tainted, () => ' depois que o objeto existir (tainted)')}`],
   [/^the application writes (\d+) GB to (\S+) \((\S+)\)$/, 'a aplicação grava $1 GB em $2 ($3)'],
   [/^console edit of (\S+): no such object$/, 'edição de $1 no console: objeto inexistente'],
   [/^delete of (\S+): no such object$/, 'remoção de $1: objeto inexistente'],
