@@ -9,7 +9,7 @@ import { checkOf, checkScenarioAsync, variantNames } from '../sim/check/check';
 import { parseBytes } from '../sim/units';
 import { isCheckScenario, notACheckScenarioWarning, UNMARKED_BOUNDS } from './check-bounds';
 import { progressReporter } from './check-progress';
-import { defaultWorkers } from '../sim/check/parallel';
+import { PARALLEL_FROM_CORES, defaultWorkers } from '../sim/check/parallel';
 import { emitTests } from '../sim/check/emit-test';
 import { checkJson } from '../sim/check/json';
 import { lassoOf } from '../sim/check/lasso-trace';
@@ -72,9 +72,9 @@ function outputDir(option: string, dir: string | undefined): string | undefined 
 /** The policies each loop declares, for --help. */
 const policiesHelp = () => Object.values(LOOPS).flatMap((l: LoopEntry) => (l.policies ? [`${l.id}: ${l.policies.names.join('|')}`] : [])).join('; ');
 
-function printText(runs: readonly CheckRun[], columns: (f: Frame) => string, files: (ce: Counterexample) => Artifacts, table: boolean): void {
+function printText(runs: readonly CheckRun[], columns: (f: Frame) => string, files: (ce: Counterexample) => Artifacts, table: boolean, workersLine: string): void {
   for (const run of runs) {
-    process.stdout.write(formatReport(run));
+    process.stdout.write(formatReport(run, workersLine));
     for (const ce of run.counterexamples) {
       const lasso = lassoOf(run, ce);
       process.stdout.write(lasso
@@ -104,7 +104,7 @@ export function registerCheck(program: Command): void {
     .option('--depth <n>', 'stop expanding after this many steps from the start')
     .option('--max-states <n>', `stop after this many distinct states (default 2000000; ${UNMARKED_BOUNDS.maxStates} for a scenario not made for check)`)
     .option('--max-memory <size>', 'stop cleanly once the process uses this much memory (e.g. 2GiB); verdicts so far, the rest unknown')
-    .option('--workers <n>', `worker threads for the search (default: one per core, here ${defaultWorkers()}); 1 searches in this thread`)
+    .option('--workers <n>', `worker threads for the search (default: one per core from ${PARALLEL_FROM_CORES} cores, else 1 — here ${defaultWorkers().workers}); 1 searches in this thread`)
     .option('--no-progress', 'no progress line on stderr (shown for searches longer than 2s)')
     .option('--no-memo', 'do not memoise machine transitions (slower; to measure the memo)')
     .option('--no-symmetry', "do not merge states that differ only by the names of interchangeable objects (to measure the reduction; loops without any are unaffected)")
@@ -121,7 +121,9 @@ export function registerCheck(program: Command): void {
       const maxDepth = positive('--depth', flags.depth);
       const maxStates = positive('--max-states', flags.maxStates);
       const maxMemoryBytes = byteSize('--max-memory', flags.maxMemory);
-      const workers = positive('--workers', flags.workers) ?? defaultWorkers();
+      const asked = positive('--workers', flags.workers);
+      const chosen = asked === undefined ? defaultWorkers() : { workers: asked, line: `workers: ${asked} (--workers)` };
+      const { workers } = chosen;
       const withinPeriods = positive('--within', flags.within);
       const format = formatOf(flags.format);
       const traceFormat = traceFormatOf(flags.traceFormat, flags.out);
@@ -178,7 +180,7 @@ export function registerCheck(program: Command): void {
 
       if (format === 'json') process.stdout.write(checkJson(runs, files));
       else if (format === 'junit') process.stdout.write(junitReport(runs, entry.columns, files));
-      else printText(runs, entry.columns, files, flags.table ?? false);
+      else printText(runs, entry.columns, files, flags.table ?? false, chosen.line);
       // The exit code the report states is the process's: 130 when interrupted (cli/run.ts).
       process.exitCode = exitCode(runs);
       if (wasInterrupted(runs)) process.stderr.write(`loopscope: check interrupted (${signal ?? 'signal'}): the report above is partial · exit ${EXIT.interrupted}\n`);

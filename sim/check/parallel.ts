@@ -13,8 +13,21 @@ import { judgedColumns } from './judged';
 // from source, a plain-JS entry registers tsx first.
 const WORKER_ENTRY = COMPILED ? new URL('./check-worker.js', import.meta.url) : new URL('./parallel-boot.mjs', import.meta.url);
 
-/** The default for --workers: one per core. */
-export const defaultWorkers = () => Math.max(1, availableParallelism());
+/**
+ * Cores from which a parallel search pays. On 2 cores two workers lose to one thread (0.57–0.78× and
+ * 2.1–2.8 GiB at 10⁶ states, docs/benchmarks.md): the calling thread keeps the visited set while the
+ * workers expand, so three busy threads share two cores and each worker keeps its own memo.
+ */
+export const PARALLEL_FROM_CORES = 4;
+
+/** --workers when the user did not say, and the report's line saying what was chosen and why. */
+export interface WorkersChoice { workers: number; line: string }
+
+export function defaultWorkers(cores = availableParallelism()): WorkersChoice {
+  return cores >= PARALLEL_FROM_CORES
+    ? { workers: cores, line: `workers: ${cores}, the default here (one per core from ${PARALLEL_FROM_CORES} cores; --workers 1 searches in one thread)` }
+    : { workers: 1, line: `workers: 1, the default on ${cores} core${cores === 1 ? '' : 's'} (a parallel search wins from ${PARALLEL_FROM_CORES} cores; --workers N to choose)` };
+}
 
 
 /** Worker threads for one search; each says 'ready' once it has loaded the loop and its check. */

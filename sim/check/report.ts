@@ -10,7 +10,7 @@ const STOPPED: Record<StopReason, string> = {
 const mark: Record<VerdictStatus, string> = { holds: '✓', violated: '✗', unknown: '?' };
 
 /** The verdicts and the search statistics, as `loopscope check` prints them. */
-export function formatReport(run: CheckRun): string {
+export function formatReport(run: CheckRun, workersLine?: string): string {
   const s = run.result.stats;
   const lines = [
     `# check ${run.scenario.name}${run.policy ? ` · policy ${run.policy}` : ''}`,
@@ -20,6 +20,7 @@ export function formatReport(run: CheckRun): string {
     `states: ${s.generated} generated, ${s.distinct} distinct, depth ${s.depth}${s.complete ? ' (complete)' : ` (${STOPPED[s.stopped]}: verdicts hold up to it)`}`,
     symmetryLine(s),
     `time: ${(s.timeMs / 1000).toFixed(2)}s, ${Math.round(s.distinctPerSecond)} distinct states/s, peak rss ${Math.round(s.peakRssBytes / MiB)} MiB, peak heap ${Math.round(s.peakHeapBytes / MiB)} MiB, ${Math.round(s.peakRssBytes / Math.max(s.distinct, 1))} bytes/state (rss), search tables ${Math.round(s.tableBytes / Math.max(s.distinct, 1))} bytes/state`,
+    ...(workersLine ? [workersLine] : []),
     '',
   ];
   for (const v of run.result.verdicts) {
