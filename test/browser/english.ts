@@ -29,7 +29,8 @@ export interface EnglishHit { text: string; why: string }
 /** The English in one visible text (a text node's content), with the reason it was flagged. */
 export function englishIn(text: string): EnglishHit | undefined {
   // Whole words only (Unicode letters: "até" is not "at"); a quoted "…" or “…” citation (a tool's own message) is not prose.
-  const prose = text.replace(/"[^"]*"|“[^”]*”/g, ' ');
+  // Names joined by : / = @ (nginx:latest, default/web, Restart=always) are identifiers, not prose either.
+  const prose = text.replace(/"[^"]*"|“[^”]*”/g, ' ').replace(/[\p{L}\p{N}._-]+(?:[:/=@][\p{L}\p{N}._*-]+)+/gu, ' ');
   // Identifiers with digits (pod2c64be71) are names, not words.
   const words = (prose.toLowerCase().match(/[\p{L}\p{N}]+(?:'\p{L}+)?/gu) ?? []).filter((w) => !/\p{N}/u.test(w));
   const hits = words.filter((w) => ENGLISH_FUNCTION_WORDS.has(w) && !SHARED.has(w));
