@@ -5,7 +5,7 @@
  * machine, CPU time is the steadier figure). Both must find the three invariants holding.
  * Run: npx tsx bench/spin.ts [workers]
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';

@@ -101,7 +101,7 @@ function decodeTuple(items: unknown, path: string): Json {
   const [tag, ...rest] = items;
   if (tag === NULL_TAG && rest.length === 0) return null;
   if (tag === DECIMAL_TAG && rest.length === 2) {
-    const [m, e] = rest.map((v, i) => (isObject(v) && formOf(v) === '#bigint' ? v['#bigint'] : undefined));
+    const [m, e] = rest.map((v) => (isObject(v) && formOf(v) === '#bigint' ? v['#bigint'] : undefined));
     if (typeof m === 'string' && typeof e === 'string' && /^-?\d+$/.test(m) && /^-?\d+$/.test(e)) {
       const x = Number(`${m}e${e}`);
       if (Number.isFinite(x)) return x;

@@ -11,7 +11,7 @@ import { durationField } from '../scenario/hpa-config';
 import { headerOf, headerShape } from '../scenario/header';
 import { parseDuration } from '../units';
 import type { Program, RunSpec, SystemdFault, SystemdWorld } from '../worlds/systemd-restart';
-import { createSystemdWorld, describeRun, systemdWorldModel } from '../worlds/systemd-restart';
+import { createSystemdWorld, systemdWorldModel } from '../worlds/systemd-restart';
 import { observeSystemd } from '../worlds/systemd-restart-monitor';
 import { systemdController } from './systemd-restart-controller';
 

@@ -1,5 +1,4 @@
 import type { InstanceStatus, Observation, ObservedInstance } from '../../machines/incus-hpa';
-import { OWNER_KEY } from '../../machines/incus-hpa';
 import type { CreateInput, DeleteInput } from '../../machines/incus-hpa';
 import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';

@@ -1,4 +1,3 @@
-import type { Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { galleryPath, offsite, useLabPage, withChromium } from './harness';
 

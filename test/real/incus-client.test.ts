@@ -1,10 +1,8 @@
 // IncusClient against the REAL Incus daemon on this machine (never a mock).
 // .ci/run runs .ci/setup-incus.sh first (daemon + `loopscope-busybox` image). With CI set,
 // a missing daemon fails the suite; elsewhere it is skipped with the reason printed.
-import { execFileSync } from 'node:child_process';
-import { randomBytes, X509Certificate } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -250,12 +248,11 @@ withIncus.describe('IncusClient against the real daemon', () => {
     let https: HttpsListener | undefined;
     let conf: string;
     let url: string;
-    let serverCert: string;
 
     beforeAll(async () => {
       https = await openHttpsListener(client, `${RUN}-cert`);
       [conf] = https.confs as [string];
-      ({ url, serverCert } = https);
+      ({ url } = https);
     }, 120_000);
 
     afterAll(async () => {

@@ -3,10 +3,7 @@
 // (core.https_address on 127.0.0.1, restored afterwards). What is refused before the loop starts
 // runs in-process (cli/run.ts, against the real daemon all the same): a process costs 10–40 s of
 // start-up on this loaded machine. The mid-run edit runs as a real process.
-import { execFileSync } from 'node:child_process';
-import { X509Certificate } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';

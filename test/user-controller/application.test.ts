@@ -2,9 +2,7 @@
 // seed's cleanup-from-the-cache bug is found with its pinned shortest trace, the fix (delete by
 // name) holds on the same bounds, and a run is deterministic.
 import { describe, expect, it } from 'vitest';
-import type { CheckRun } from '../../sim/check/check';
-import { checkScenario } from '../../sim/check/check';
-import { loadScenario, runnerFor } from '../../sim/loops';
+import { runnerFor } from '../../sim/loops';
 import { checkFile, movesOf } from '../check/check-file';
 
 

@@ -6,9 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CheckRun } from '../../sim/check/check';
-import { checkScenario } from '../../sim/check/check';
-import { loadScenario, runnerFor } from '../../sim/loops';
+import { runnerFor } from '../../sim/loops';
 import { checkFile, movesOf } from '../check/check-file';
 
 const ROOT = resolve(import.meta.dirname, '../..');

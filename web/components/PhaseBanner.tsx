@@ -36,6 +36,7 @@ export function PhaseBanner({ loop, frames, index, time }: PhaseBannerProps) {
   const lang = useLanguage();
   const frame = frames[index]!;
   // A frame is never changed once recorded; a fork replaces frames, so the frame object is the key.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- frames grows in place: the frame, not the array, says it changed
   const lines = useMemo(() => bannerOf(loop)(frames, index, lang), [loop, frames, index, lang, frame]);
   const latest = cycleNote(frames, index);
   const row = (key: MessageKey, text: string, testid: string, emptyKey: MessageKey) => (

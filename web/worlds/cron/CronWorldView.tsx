@@ -14,6 +14,8 @@ export function CronWorldView({ session, frame }: WorldViewProps) {
   const world = asCron(frame);
   const entries = crontabOf(session.runner?.config);
   const index = session.index;
+  // The session's frames grow in place (and a fork replaces them): the frame shown says the bars changed.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
   const bars = useMemo(() => runBars(session.frames, index), [session, index, frame]);
   return (
     <section className="world cron-world" data-testid="world">
