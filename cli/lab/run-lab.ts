@@ -7,6 +7,8 @@ import { ExitError } from '../exit';
 import { LAB_DIR } from '../package-root';
 import { UsageError } from '../usage';
 import { firstFileParams, labFilesElement, readLabFiles } from './files';
+import type { LabInspect } from './lab-inspect';
+import { parseInspectOptions, startLabInspect } from './lab-inspect';
 import type { LabOptions } from './options';
 import { DEFAULT_LAB_PORT } from './options';
 import type { LabServer } from './serve';
@@ -24,12 +26,13 @@ function parsePort(text: string | undefined): number | undefined {
 }
 
 /** Listens on the asked port, or on the default one and any free one if that is taken. */
-async function listen(dir: string, host: string, port: number | undefined, embedded: string): Promise<LabServer> {
+async function listen(dir: string, host: string, port: number | undefined, embedded: string, inspect: LabInspect | undefined): Promise<LabServer> {
+  const upgrade = inspect ? { upgrade: inspect.upgrade } : {};
   try {
-    return await startLabServer({ labDir: dir, host, port: port ?? DEFAULT_LAB_PORT, embedded });
+    return await startLabServer({ labDir: dir, host, port: port ?? DEFAULT_LAB_PORT, embedded, ...upgrade });
   } catch (e) {
     const code = e instanceof Error && 'code' in e ? String(e.code) : '';
-    if (code === 'EADDRINUSE' && port === undefined) return startLabServer({ labDir: dir, host, port: 0, embedded });
+    if (code === 'EADDRINUSE' && port === undefined) return startLabServer({ labDir: dir, host, port: 0, embedded, ...upgrade });
     if (code === 'EADDRINUSE') throw new ExitError(1, `--port ${port}: in use by another program (--port 0 takes any free port)`);
     if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new UsageError('--host', `expected an address of this machine, got "${host}" (${code})`);
     if (code === 'EACCES') throw new ExitError(1, `--port ${port}: not allowed to listen there (EACCES; ports below 1024 need privileges)`);
@@ -41,12 +44,12 @@ async function listen(dir: string, host: string, port: number | undefined, embed
 const urlHost = (host: string) => (host.includes(':') && !host.startsWith('[') ? `[${host}]` : host);
 
 /** Resolves when SIGINT or SIGTERM arrives (after the server has stopped): the command then exits 0. */
-function untilSignal(server: LabServer): Promise<void> {
+function untilSignal(server: LabServer, inspect: LabInspect | undefined): Promise<void> {
   return new Promise<void>((done) => {
     const stop = () => {
       process.off('SIGINT', stop);
       process.off('SIGTERM', stop);
-      void server.close().then(done);
+      void Promise.all([server.close(), inspect?.close()]).then(() => done());
     };
     process.on('SIGINT', stop);
     process.on('SIGTERM', stop);
@@ -58,22 +61,33 @@ export async function runLab(names: readonly string[], opts: LabOptions): Promis
   if (!(LANGUAGES as readonly string[]).includes(opts.lang)) throw new UsageError('--lang', `expected one of ${LANGUAGES.join(', ')}, got "${opts.lang}"`);
   const port = parsePort(opts.port);
   if (!opts.host.trim()) throw new UsageError('--host', 'expected an address to listen on, e.g. 127.0.0.1');
+  const inspectOptions = parseInspectOptions(opts);
   const files = readLabFiles(names);
   const dir = labDir();
   const index = join(dir, 'index.html');
   if (!existsSync(index)) throw new ExitError(1, NOT_BUILT);
-  const embedded = files.length ? labFilesElement(files) : '';
+  const fileElement = files.length ? labFilesElement(files) : '';
   try {
-    injectIntoIndex(readFileSync(index, 'utf8'), embedded);
+    injectIntoIndex(readFileSync(index, 'utf8'), fileElement);
   } catch (e) {
     throw new ExitError(1, `${index}: ${e instanceof Error ? e.message : String(e)}; ${NOT_BUILT}`);
   }
+  const inspect = inspectOptions ? await startLabInspect(inspectOptions) : undefined;
+  const embedded = inspect ? [fileElement, inspect.element].filter(Boolean).join('\n') : fileElement;
 
-  const server = await listen(dir, opts.host, port, embedded);
+  let server: LabServer;
+  try {
+    server = await listen(dir, opts.host, port, embedded, inspect);
+  } catch (e) {
+    await inspect?.close();
+    throw e;
+  }
   const params = firstFileParams(files);
   if (opts.presenter) params.set('presenter', '1');
   if (opts.lang !== 'en') params.set('lang', opts.lang);
   const query = params.toString();
-  process.stdout.write(`lab: http://${urlHost(opts.host)}:${server.port}/${query ? `?${query}` : ''}\n`);
-  await untilSignal(server);
+  const base = `http://${urlHost(opts.host)}:${server.port}/`;
+  process.stdout.write(`lab: ${base}${query ? `?${query}` : ''}\n`);
+  inspect?.announce(`${base}?${new URLSearchParams({ inspect: '1', ...(opts.lang !== 'en' ? { lang: opts.lang } : {}) }).toString()}`, server.port);
+  await untilSignal(server, inspect);
 }

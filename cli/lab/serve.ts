@@ -6,6 +6,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { hostOf, isLoopback } from './loopback';
 
 /** What each file the lab's build writes is (vite: html, js, css, its assets, source maps). */
 const CONTENT_TYPES: Record<string, string> = {
@@ -65,23 +67,14 @@ function resolveLabPath(labDir: string, pathname: string): string | null {
   return statSync(real).isFile() ? real : null;
 }
 
-/** Loopback names a page may be asked for by: a request naming any other host (DNS rebinding) is refused. */
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
-const isLoopback = (host: string) => LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
-
-/** The host a Host header names, without its port. */
-function hostOf(header: string | undefined): string | undefined {
-  if (!header) return undefined;
-  const m = /^(\[[^\]]*\]|[^:]*)(?::\d+)?$/.exec(header);
-  return m?.[1]?.toLowerCase();
-}
-
 export interface LabServerOptions {
   labDir: string;
   host: string;
   port: number;
   /** Script elements written into index.html (the user's files), or ''. */
   embedded: string;
+  /** WebSocket upgrades (`--inspect`: inspect-relay.ts); without it every upgrade is refused. */
+  upgrade?(req: IncomingMessage, socket: Duplex, head: Buffer): void;
 }
 
 function send(res: ServerResponse, status: number, text: string): void {
@@ -125,6 +118,10 @@ export async function startLabServer(options: LabServerOptions): Promise<LabServ
   const index = join(realpathSync(options.labDir), 'index.html');
   if (!existsSync(index)) throw new Error(`${index}: no such file`);
   const server = createServer(handler(options, index));
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (options.upgrade) options.upgrade(req, socket, head);
+    else socket.destroy();
+  });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
     server.listen(options.port, options.host, () => { server.off('error', fail); ok(); });
