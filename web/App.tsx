@@ -10,6 +10,8 @@ import { LabPage } from './LabPage';
 import { SCENARIOS, openScenario } from './lab/scenarios';
 import { openPageTrace } from './lab/page-files';
 import { LivePage } from './live/LivePage';
+import { InspectPage } from './inspect/InspectPage';
+import { relayInfo } from './inspect/inspect-connection';
 import { LabSession } from './lab/session';
 import type { LabUrl } from './lab/url';
 import { locationParams, parseUrl, replaceUrl } from './lab/url';
@@ -129,6 +131,8 @@ export function App() {
     const newRun = 'scenario' in patch || 'seed' in patch || 'policy' in patch;
     if (newRun) { setTraceSession(null); setProblems([]); }
     if (newRun || 'loop' in patch) setLive(null);
+    // A run or a loop chosen leaves the inspector.
+    if ((newRun || 'loop' in patch) && url.inspect) patch = { ...patch, inspect: undefined };
     // Turning presenter mode on is a click: the browser grants full screen now.
     if (patch.presenter === true) screen.enter();
     // Side by side stays on for another scenario of the same loop (its policies), not for another loop.
@@ -177,7 +181,9 @@ export function App() {
       <div className={`app${url.presenter ? ' presenter' : ''}`} data-testid="app" data-lang={url.lang}>
         <PanelBoundary name="topbar" resetKey={url}>
           <ScenarioBar url={url} loop={session?.loop ?? url.loop} onChange={onBarChange} onTrace={onTrace} onPageTrace={onPageTrace}
-            traceName={traceSession?.source.kind === 'trace' ? traceSession.source.fileName : undefined} onLive={() => setLive('')} />
+            traceName={traceSession?.source.kind === 'trace' ? traceSession.source.fileName : undefined}
+            onLive={() => { setLive(''); change({ inspect: undefined }); }}
+            onInspect={relayInfo() ? () => { setLive(null); change({ inspect: true }); } : undefined} />
         </PanelBoundary>
         {url.presenter && (live !== null || !session) && <PresenterExit onExit={leavePresenter} />}
         {shown.length > 0 && <UrlProblems problems={shown} onDismiss={() => { setProblems([]); setLateSeen(true); }} />}
@@ -187,8 +193,10 @@ export function App() {
             <TourBar stop={url.tour} onGo={goTour} onLeave={() => change({ tour: undefined })} />
           </PanelBoundary>
         )}
-        <PanelBoundary name={live !== null ? 'live' : session ? 'lab' : 'home'} resetKey={session ?? live}>
-          {live !== null
+        <PanelBoundary name={url.inspect ? 'inspect' : live !== null ? 'live' : session ? 'lab' : 'home'} resetKey={url.inspect ? 'inspect' : session ?? live}>
+          {url.inspect
+            ? <InspectPage />
+            : live !== null
             ? <LivePage initialUrl={live} presenter={url.presenter} />
             : comparing && listing && policies
             ? <ComparePage listing={listing} seed={url.seed} columns={comparing} policies={policies} presenter={url.presenter}

@@ -51,7 +51,12 @@ class Client {
 
 const opened: (Client | { close(): unknown })[] = [];
 const track = <T extends Client | { close(): unknown }>(x: T): T => { opened.push(x); return x; };
-afterEach(() => { for (const x of opened.splice(0)) x instanceof Client ? x.ws.terminate() : x.close(); });
+afterEach(() => {
+  for (const x of opened.splice(0)) {
+    if (x instanceof Client) x.ws.terminate();
+    else x.close();
+  }
+});
 
 const notice = (text: string | undefined): RelayHistoryNotice => {
   const m: unknown = JSON.parse(text ?? 'null');

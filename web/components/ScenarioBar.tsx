@@ -21,10 +21,12 @@ export interface ScenarioBarProps {
   traceName: string | undefined;
   /** Opens live mode (web/live/): watch a running `loopscope real --live`. */
   onLive?(): void;
+  /** Opens the inspector (web/inspect/): only when the lab was started with --inspect. */
+  onInspect?(): void;
 }
 
 /** The lab's top bar: home, scenario, seed, policy, language, presenter mode. */
-export function ScenarioBar({ url, loop, onChange, onTrace, onPageTrace, traceName, onLive }: ScenarioBarProps) {
+export function ScenarioBar({ url, loop, onChange, onTrace, onPageTrace, traceName, onLive, onInspect }: ScenarioBarProps) {
   const t = useT();
   const policies = loopById(loop)?.policies?.names;
   return (
@@ -69,6 +71,7 @@ export function ScenarioBar({ url, loop, onChange, onTrace, onPageTrace, traceNa
       {traceName && (url.trace === undefined || !onPageTrace) && <span className="trace-name" data-testid="trace-name">{t('traceLoaded')}: {traceName}</span>}
       <TraceLoader onTrace={onTrace} />
       {onLive && <button data-testid="live-open" onClick={onLive}>● {LIVE_MESSAGES[url.lang].live}</button>}
+      {onInspect && <button data-testid="inspect-open" onClick={onInspect}>{t('inspectOpen')}</button>}
       <span className="spacer" />
       <label>{t('language')}{' '}
         <select data-testid="lang-select" value={url.lang} onChange={(e) => onChange({ lang: e.target.value as Language })}>

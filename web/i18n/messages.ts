@@ -63,6 +63,19 @@ const en = {
   avgShort: 'avg',
   // a liveness counterexample (lasso): its cycle under the scrubber
   repeatsForever: 'repeats forever', lassoTitle: 'From this frame to the last, the run repeats forever (a lasso counterexample): click to go to the start of the cycle',
+  // the inspector (loopscope lab --inspect): any XState app's actors, charts and events
+  inspectOpen: 'Inspector', inspectTitle: 'Inspector: any XState v5 app',
+  inspectHelp: 'Instrument the app with createWebSocketInspector({ url }) from @statelyai/inspect, url:',
+  inspectConnecting: 'connecting…', inspectConnected: 'connected', inspectClosed: 'disconnected',
+  inspectActors: 'Actors', inspectEvents: 'Events', inspectNoActors: 'No actor yet: start the app.',
+  inspectDropped: 'The first {n} events were dropped (the relay keeps the last {max}).',
+  inspectPageDropped: 'This page let go of {n} older events (it keeps the last {max}).',
+  inspectNoChart: 'No statechart: this actor sent no machine (a promise, callback or observable actor).',
+  inspectNoDefinition: 'No statechart: this actor was registered in the dropped events.',
+  inspectLayingOut: 'laying out the statechart…', inspectBadDefinition: 'This machine cannot be drawn',
+  inspectSnapshot: 'Snapshot', inspectLatest: 'latest', inspectFollow: 'Follow the latest',
+  inspectStatus: 'status', inspectOutput: 'output', inspectContext: 'Context', inspectValue: 'active state', inspectAfter: 'after',
+  inspectEventsOf: 'Events of this actor only', inspectNoEvents: 'No event yet.',
 } as const;
 
 export type MessageKey = keyof typeof en;
@@ -123,6 +136,18 @@ const ptBR: Record<MessageKey, string> = {
   forkedAt: 'A execução foi bifurcada em', forkedDiscarded: 'o que tinha acontecido depois foi descartado (ia até',
   avgShort: 'média',
   repeatsForever: 'repete para sempre', lassoTitle: 'Deste quadro até o último, a execução se repete para sempre (um contraexemplo em laço): clique para ir ao início do ciclo',
+  inspectOpen: 'Inspetor', inspectTitle: 'Inspetor: qualquer app XState v5',
+  inspectHelp: 'Instrumente o app com createWebSocketInspector({ url }) do @statelyai/inspect, url:',
+  inspectConnecting: 'conectando…', inspectConnected: 'conectado', inspectClosed: 'desconectado',
+  inspectActors: 'Atores', inspectEvents: 'Eventos', inspectNoActors: 'Nenhum ator ainda: inicie o app.',
+  inspectDropped: 'Os primeiros {n} eventos foram descartados (o relay guarda os últimos {max}).',
+  inspectPageDropped: 'Esta página descartou {n} eventos mais antigos (guarda os últimos {max}).',
+  inspectNoChart: 'Sem diagrama de estados: este ator não enviou uma máquina (um ator de promise, callback ou observable).',
+  inspectNoDefinition: 'Sem diagrama de estados: este ator foi registrado nos eventos descartados.',
+  inspectLayingOut: 'desenhando o diagrama de estados…', inspectBadDefinition: 'Esta máquina não pode ser desenhada',
+  inspectSnapshot: 'Snapshot', inspectLatest: 'o mais recente', inspectFollow: 'Seguir o mais recente',
+  inspectStatus: 'status', inspectOutput: 'saída', inspectContext: 'Contexto', inspectValue: 'estado ativo', inspectAfter: 'após',
+  inspectEventsOf: 'Só os eventos deste ator', inspectNoEvents: 'Nenhum evento ainda.',
 };
 
 export const MESSAGES: Record<Language, Record<MessageKey, string>> = { en, 'pt-BR': ptBR };

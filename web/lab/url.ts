@@ -19,6 +19,8 @@ export interface LabUrl {
   tour?: number;
   /** One of the traces the page carries (`loopscope lab run.json`; web/lab/page-files.ts), counted from 0. */
   trace?: number;
+  /** The inspector page (`loopscope lab --inspect`; web/inspect/): `inspect=1`. */
+  inspect?: boolean;
 }
 
 /** A link's time: ms ("90000"), a duration ("1m30s", "90s", "1.5s") or the lab's clock ("1:30", "1:02:03"). */
@@ -60,6 +62,7 @@ export function parseUrl(search: string): { url: LabUrl; problems: string[] } {
     if (/^\d{1,4}$/.test(trace)) url.trace = Number(trace);
     else problems.push(`trace=${trace}: expected the number of one of the page's trace files (0 for the first)`);
   }
+  if (p.get('inspect') === '1') url.inspect = true;
   const t = p.get('t');
   if (t !== null) {
     const ms = parseLinkTime(t);
@@ -82,6 +85,7 @@ export function urlSearch(u: LabUrl): string {
   if (u.compare?.length) p.set('compare', u.compare.join(','));
   if (u.tour !== undefined) p.set('tour', String(u.tour));
   if (u.trace !== undefined) p.set('trace', String(u.trace));
+  if (u.inspect) p.set('inspect', '1');
   if (u.presenter) p.set('presenter', '1');
   if (u.lang !== 'en') p.set('lang', u.lang);
   const s = p.toString();

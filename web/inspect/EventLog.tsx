@@ -1,0 +1,34 @@
+import { useLayoutEffect, useRef } from 'react';
+import { useT } from '../i18n/i18n';
+import { clock } from './format';
+import type { InspectLog } from './inspect-log';
+
+/** The page draws the newest events only: thousands of rows would make every new event slow to show. */
+const SHOWN = 500;
+
+/** The events in the order sent, newest last: time, source → target, type; kept scrolled to the newest. */
+export function EventLog({ log, count, only }: { log: InspectLog; count: number; only: string | undefined }) {
+  const t = useT();
+  const box = useRef<HTMLDivElement>(null);
+  const events = (only ? log.events.filter((e) => e.targetId === only || e.sourceId === only) : log.events).slice(-SHOWN);
+  const name = (id: string | undefined) => (id === undefined ? '—' : log.actors.get(id)?.name ?? id);
+  useLayoutEffect(() => { const el = box.current; if (el) el.scrollTop = el.scrollHeight; }, [count, only]);
+  if (events.length === 0) return <p className="inspect-muted" data-testid="inspect-no-events">{t('inspectNoEvents')}</p>;
+  return (
+    <div className="inspect-events" ref={box}>
+      <table>
+        <tbody>
+          {events.map((e) => (
+            <tr key={e.seq} data-testid="inspect-event" data-type={e.type} data-target={e.targetId} data-source={e.sourceId ?? ''}>
+              <td className="inspect-time">{clock(e.at)}</td>
+              <td title={e.sourceId ?? ''}>{name(e.sourceId)}</td>
+              <td>→</td>
+              <td title={e.targetId}>{name(e.targetId)}</td>
+              <td><code>{e.type}</code></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
