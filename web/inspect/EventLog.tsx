@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import { useT } from '../i18n/i18n';
-import { clock } from './format';
+import { clock, shown } from './format';
 import type { InspectLog } from './inspect-log';
 
 /** The page draws the newest events only: thousands of rows would make every new event slow to show. */
@@ -12,10 +12,13 @@ export function EventLog({ log, count, only }: { log: InspectLog; count: number;
   const box = useRef<HTMLDivElement>(null);
   const events = (only ? log.events.filter((e) => e.targetId === only || e.sourceId === only) : log.events).slice(-SHOWN);
   const name = (id: string | undefined) => (id === undefined ? '—' : log.actors.get(id)?.name ?? id);
-  useLayoutEffect(() => { const el = box.current; if (el) el.scrollTop = el.scrollHeight; }, [count, only]);
+  // Kept at the newest while the reader is there; one who scrolled up to read is left where they are.
+  const atEnd = useRef(true);
+  useLayoutEffect(() => { const el = box.current; if (el && atEnd.current) el.scrollTop = el.scrollHeight; }, [count, only]);
   if (events.length === 0) return <p className="inspect-muted" data-testid="inspect-no-events">{t('inspectNoEvents')}</p>;
   return (
-    <div className="inspect-events" ref={box}>
+    <div className="inspect-events" ref={box}
+      onScroll={(e) => { const el = e.currentTarget; atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight < 24; }}>
       <table>
         <tbody>
           {events.map((e) => (
@@ -24,7 +27,7 @@ export function EventLog({ log, count, only }: { log: InspectLog; count: number;
               <td title={e.sourceId ?? ''}>{name(e.sourceId)}</td>
               <td>→</td>
               <td title={e.targetId}>{name(e.targetId)}</td>
-              <td><code>{e.type}</code></td>
+              <td title={shown(e.event)}><code>{e.type}</code></td>
             </tr>
           ))}
         </tbody>

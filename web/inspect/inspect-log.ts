@@ -14,6 +14,8 @@ export interface ActorSnapshot {
   output: unknown;
   /** The event that led to it ('' when none was named). */
   eventType: string;
+  /** Sent with the actor's registration: stands in until its first own snapshot (see addActor). */
+  registration?: true;
 }
 
 export interface InspectedActor {
@@ -92,13 +94,16 @@ export class InspectLog {
     actor.parentId = str(m.parentId) ?? actor.parentId;
     actor.name = str(m.name) ?? actor.name;
     actor.definition = str(m.definition) ?? actor.definition;
-    // Its first snapshot comes with the registration: the scrubber starts there.
-    if (actor.snapshots.length === 0) this.addSnapshot(actor, m.snapshot, undefined, seq, at);
+    // The registration carries a snapshot, so the actor has a state to show at once. XState's inspector
+    // reads it when it converts the registration, a tick later — possibly after the actor moved on — so it
+    // only stands in until the actor's own first snapshot (its xstate.init), which replaces it.
+    if (actor.snapshots.length === 0) this.addSnapshot(actor, m.snapshot, undefined, seq, at, true);
   }
 
-  private addSnapshot(actor: InspectedActor, snapshot: unknown, event: unknown, seq: number, at: number): void {
+  private addSnapshot(actor: InspectedActor, snapshot: unknown, event: unknown, seq: number, at: number, registration = false): void {
     const s = isObject(snapshot) ? snapshot : {};
-    actor.snapshots.push({ seq, at, status: str(s.status), value: s.value, context: s.context, output: s.output, eventType: eventTypeOf(event) });
+    if (actor.snapshots.length === 1 && actor.snapshots[0]?.registration) actor.snapshots.pop();
+    actor.snapshots.push({ seq, at, status: str(s.status), value: s.value, context: s.context, output: s.output, eventType: eventTypeOf(event), ...(registration ? { registration: true as const } : {}) });
     if (actor.snapshots.length > MAX_SNAPSHOTS) { actor.snapshots.shift(); actor.droppedSnapshots++; }
   }
 
