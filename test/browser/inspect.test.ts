@@ -7,6 +7,7 @@
 // that joins after the bounded history was cut says how much was dropped.
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
+import WebSocket from 'ws';
 import { inspectElement } from '../../cli/lab/inspect-element';
 import { InspectRelay, inspectUpgrade } from '../../cli/lab/inspect-relay';
 import type { LabServer } from '../../cli/lab/serve';
@@ -149,6 +150,25 @@ withChromium.describe('the lab as an inspector of any XState app (chromium)', ()
     } finally {
       await late.close();
     }
+  });
+
+  it('a parallel state lights the active state of each region', async () => {
+    // Sent as any app's inspector would: a machine with two regions, registered, then a snapshot in both.
+    const machine = { id: 'player', type: 'parallel', states: {
+      audio: { initial: 'muted', states: { muted: { on: { UNMUTE: 'playing' } }, playing: {} } },
+      video: { initial: 'off', states: { off: { on: { START: 'hd' } }, hd: {} } },
+    } };
+    const sender = new WebSocket(lab.appUrl);
+    await new Promise<void>((ok, fail) => { sender.once('open', () => ok()); sender.once('error', fail); });
+    const base = { sessionId: 'p:1', rootId: 'p:1', createdAt: String(Date.now()), _version: 'test' };
+    sender.send(JSON.stringify({ ...base, type: '@xstate.actor', name: 'player', definition: JSON.stringify(machine), snapshot: { status: 'active', value: { audio: 'muted', video: 'off' } } }));
+    sender.send(JSON.stringify({ ...base, type: '@xstate.snapshot', event: { type: 'START' }, snapshot: { status: 'active', value: { audio: 'muted', video: 'hd' }, context: {} } }));
+    sender.close();
+    await actorButton(page, 'player').click();
+    await page.waitForFunction(() => {
+      const lit = [...document.querySelectorAll('[data-testid=inspect-actor-view] [data-testid=sc-node][data-active=true]')].map((n) => n.getAttribute('data-label'));
+      return ['audio', 'muted', 'video', 'hd'].every((l) => lit.includes(l)) && !lit.includes('off');
+    }, undefined, { polling: 'raf', timeout: 10_000 });
   });
 
   it('a page that joins after the bounded history was cut says how many events were dropped', async () => {

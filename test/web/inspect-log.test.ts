@@ -6,7 +6,7 @@ import { createInspector } from '@statelyai/inspect';
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { describe, expect, it } from 'vitest';
 import { createActor, waitFor } from 'xstate';
-import { definitionMachine, dottedValue } from '../../web/inspect/actor-machine';
+import { definitionMachine, dottedValue, statePaths } from '../../web/inspect/actor-machine';
 import { InspectLog, MAX_EVENTS } from '../../web/inspect/inspect-log';
 import { machineGraph } from '../../web/statechart/graph';
 import { orderMachine, paymentMachine } from '../fixtures/inspect-app/machines';
@@ -75,9 +75,12 @@ describe('the inspector page\'s log', () => {
     expect(log.actors.get('x:0')).toMatchObject({ name: 'x:0', definition: undefined });
   });
 
-  it('a state value as the chart\'s dotted path; a definition that is not a machine or not JSON', () => {
+  it('a state value as the chart\'s dotted paths (one per parallel region); a definition that is not a machine or not JSON', () => {
     expect(dottedValue('idle')).toBe('idle');
     expect(dottedValue({ checkout: { paying: 'card' } })).toBe('checkout.paying.card');
+    // A parallel state: one path per region, every one lit on the chart.
+    expect(statePaths({ session: { audio: 'muted', video: { on: 'hd' } } })).toEqual(['session.audio.muted', 'session.video.on.hd']);
+    expect(statePaths({ idle: {} })).toEqual(['idle']);
     expect(definitionMachine(JSON.stringify({ id: 'p' })).kind).toBe('none');
     expect(definitionMachine('{').kind).toBe('error');
   });

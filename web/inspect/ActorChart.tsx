@@ -6,6 +6,7 @@ import { machineGraph } from '../statechart/graph';
 import { labelGraph } from '../statechart/labels';
 import type { Layout } from '../statechart/layout';
 import { Statechart } from '../statechart/Statechart';
+import { statePaths } from './actor-machine';
 import { runtimeLayout } from './runtime-layout';
 
 /** No loop's label table: the chart shows the machine's own state keys and event types. */
@@ -22,8 +23,11 @@ function graphOf(machine: AnyStateMachine): { graph: ChartGraph } | { error: str
 }
 
 /** An inspected actor's machine, laid out in the page (runtime-layout.ts) and drawn by the lab's Statechart. */
-export function ActorChart({ definition, machine, state, previousState }: { definition: string; machine: AnyStateMachine; state: string; previousState: string | undefined }) {
+export function ActorChart({ definition, machine, value, previousState }: { definition: string; machine: AnyStateMachine; value: unknown; previousState: string | undefined }) {
   const t = useT();
+  // Every active leaf is lit: a parallel state's regions each have one. Keyed by text, so an equal value keeps the same array.
+  const paths = statePaths(value).join('\n');
+  const [state, alsoActive] = useMemo(() => { const [first = '', ...rest] = paths.split('\n'); return [first, rest] as const; }, [paths]);
   const read = useMemo(() => graphOf(machine), [machine]);
   const [laid, setLaid] = useState<{ definition: string; layout: Layout } | { definition: string; error: string } | null>(null);
   useEffect(() => {
@@ -41,5 +45,5 @@ export function ActorChart({ definition, machine, state, previousState }: { defi
   // Only this definition's layout: while another actor's is still shown, the new one is being laid out.
   const layout = laid?.definition === definition && 'layout' in laid ? laid.layout : null;
   if (!layout) return <p className="inspect-muted" data-testid="inspect-laying-out">{t('inspectLayingOut')}</p>;
-  return <Statechart machine={machine} loop={NO_LOOP} state={state} previousState={previousState} layout={layout} />;
+  return <Statechart machine={machine} loop={NO_LOOP} state={state} previousState={previousState} layout={layout} alsoActive={alsoActive} />;
 }

@@ -30,7 +30,7 @@ export function ActorView({ actor, count, chosen, onChoose }: {
       data-index={index} data-count={count} data-following={following}>
       <h3>{actor.name} <code>{actor.sessionId}</code></h3>
       {machine.kind === 'machine' && actor.definition !== undefined && snapshot
-        ? <ActorChart definition={actor.definition} machine={machine.machine} state={dottedValue(snapshot.value)}
+        ? <ActorChart definition={actor.definition} machine={machine.machine} value={snapshot.value}
             previousState={previous ? dottedValue(previous.value) : undefined} />
         : machine.kind === 'error'
         ? <pre className="input-error" data-testid="inspect-chart-error">{t('inspectBadDefinition')}: {machine.error}</pre>

@@ -36,13 +36,16 @@ function readDefinition(definition: string): DefinitionMachine {
   }
 }
 
-/** A snapshot's value as the dotted path of its active leaf: "checkout" / {checkout: "paying"} → "checkout.paying". */
-export function dottedValue(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value !== 'object' || value === null) return '';
-  // A parallel state has several regions: the chart lights the first one's path (the value is shown in full beside it).
-  const [key, inner] = Object.entries(value)[0] ?? [];
-  if (key === undefined) return '';
-  const rest = dottedValue(inner);
-  return rest ? `${key}.${rest}` : key;
+/** A snapshot's value as the dotted paths of its active leaves: "checkout" / {checkout: "paying"} → ["checkout.paying"];
+ * a parallel state, one path per region: {p: {a: "x", b: "y"}} → ["p.a.x", "p.b.y"]. */
+export function statePaths(value: unknown): string[] {
+  if (typeof value === 'string') return [value];
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, inner]) => {
+    const below = statePaths(inner);
+    return below.length ? below.map((p) => `${key}.${p}`) : [key];
+  });
 }
+
+/** The first of them (the chart's `state`; the others are lit too); '' when the value names no state. */
+export const dottedValue = (value: unknown): string => statePaths(value)[0] ?? '';

@@ -41,10 +41,12 @@ export interface StatechartProps {
   onView?(view: ChartView): void;
   /** Laid out in the page (the inspector: a machine the build never saw); else the build's layout by machine id. */
   layout?: Layout;
+  /** A parallel state's other regions: more active paths, lit like `state` (the inspector). */
+  alsoActive?: readonly string[];
 }
 
 /** The machine's own statechart (xstate/graph → elkjs → @xyflow/react); the active state lit. */
-export const Statechart = memo(function Statechart({ machine, loop, state, previousState, presenter = false, diagramOnly = false, onDiagramOnly, view: controlled, onView, layout }: StatechartProps) {
+export const Statechart = memo(function Statechart({ machine, loop, state, previousState, presenter = false, diagramOnly = false, onDiagramOnly, view: controlled, onView, layout, alsoActive }: StatechartProps) {
   const t = useT();
   const lang = useLanguage();
   const [own, setOwn] = useState<ChartView>(presenter ? 'follow' : 'whole');
@@ -61,7 +63,7 @@ export const Statechart = memo(function Statechart({ machine, loop, state, previ
   const problem = !placed ? `no layout for machine "${machine.id}": restart the dev server (npm start)`
     : missing.length ? `the layout is stale (no ${missing.join(', ')}): restart the dev server` : null;
 
-  const active = useMemo(() => activeIds(graph.rootId, state), [graph, state]);
+  const active = useMemo(() => new Set([state, ...alsoActive ?? []].flatMap((s) => [...activeIds(graph.rootId, s)])), [graph, state, alsoActive]);
   const taken = useMemo(
     () => (previousState !== undefined && previousState !== state ? lastEdge(graph, activeIds(graph.rootId, previousState), active) : undefined),
     [graph, previousState, state, active],
