@@ -14,6 +14,7 @@ import type { LabServer } from '../../cli/lab/serve';
 import { startLabServer } from '../../cli/lab/serve';
 import type { InspectApp } from '../fixtures/inspect-app/app';
 import { startInspectApp } from '../fixtures/inspect-app/app';
+import { englishIn } from './english';
 import { galleryPath, launchChromium, offsite, watch, withChromium } from './harness';
 
 /** A lab with the relay on its port, as `loopscope lab --inspect` serves it. */
@@ -134,18 +135,34 @@ withChromium.describe('the lab as an inspector of any XState app (chromium)', ()
     expect(seen.errors).toEqual([]);
   });
 
-  it('a page opened after the run gets the whole history', async () => {
+  it('a page opened after the run gets the whole history (here in pt-BR, from the top bar\'s Inspector button)', async () => {
     const shown = await page.locator('[data-testid=inspect-event]').count();
     const late = await chrome.context.newPage();
     const lateSeen = watch(late);
     try {
-      await late.goto(`${lab.base}?inspect=1`);
+      await late.goto(`${lab.base}?lang=pt-BR`);
+      await late.click('[data-testid=inspect-open]');
+      expect(new URL(late.url()).searchParams.get('inspect')).toBe('1');
       await actorButton(late, 'payment').waitFor();
       await late.waitForFunction((n) => document.querySelectorAll('[data-testid=inspect-event]').length === n, shown);
       await lit(late, 'done', performance.now());
       await actorButton(late, 'payment').click();
       await lit(late, 'paid', performance.now());
       expect(await late.locator('[data-testid=inspect-dropped]').count()).toBe(0);
+      // The page's own words in Portuguese: no English left in its visible text (the app's ids and code aside).
+      const texts = await late.evaluate(() => {
+        const out: string[] = [];
+        const walker = document.createTreeWalker(document.querySelector('[data-testid=inspect]') ?? document.body, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          const el = n.parentElement;
+          if (!el || el.closest('code, pre, [data-testid=sc-node], .sc-edge-label, [data-testid=inspect-actor], [data-testid=inspect-event]')) continue;
+          const text = (n.textContent ?? '').trim();
+          if (text) out.push(text);
+        }
+        return out;
+      });
+      expect(texts).toContain('Atores');
+      expect(texts.flatMap((t) => { const hit = englishIn(t); return hit ? [`${t}: ${hit.why}`] : []; })).toEqual([]);
       expect(lateSeen.errors).toEqual([]);
     } finally {
       await late.close();

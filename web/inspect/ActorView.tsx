@@ -47,7 +47,7 @@ export function ActorView({ actor, count, chosen, onChoose }: {
       )}
       {snapshot && (
         <dl className="inspect-snapshot" data-testid="inspect-snapshot" data-value={dottedValue(snapshot.value)} data-status={snapshot.status ?? ''}>
-          <dt>{t('inspectStatus')}</dt><dd data-testid="inspect-status">{snapshot.status ?? '—'} · {clock(snapshot.at)}{snapshot.eventType ? ` · ${t('inspectAfter')} ${snapshot.eventType}` : ''}</dd>
+          <dt>{t('inspectStatus')}</dt><dd data-testid="inspect-status"><code>{snapshot.status ?? '—'}</code> · {clock(snapshot.at)}{snapshot.eventType ? <> · {t('inspectAfter')} <code>{snapshot.eventType}</code></> : null}</dd>
           {snapshot.value !== undefined && <><dt>{t('inspectValue')}</dt><dd><code data-testid="inspect-value">{typeof snapshot.value === 'string' ? snapshot.value : shown(snapshot.value)}</code></dd></>}
           {snapshot.output !== undefined && <><dt>{t('inspectOutput')}</dt><dd><pre data-testid="inspect-output">{shown(snapshot.output)}</pre></dd></>}
           <dt>{t('inspectContext')}</dt><dd><pre data-testid="inspect-context">{shown(snapshot.context)}</pre></dd>
