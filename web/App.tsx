@@ -199,7 +199,7 @@ export function App() {
             : live !== null
             ? <LivePage initialUrl={live} presenter={url.presenter} />
             : comparing && listing && policies
-            ? <ComparePage listing={listing} seed={url.seed} columns={comparing} policies={policies} presenter={url.presenter}
+            ? <ComparePage listing={listing} seed={url.seed} columns={comparing} policies={policies}
                 startAt={sim.session?.time}
                 onColumns={(compare) => change({ compare })} onExit={() => change({ compare: undefined })} />
             : session

@@ -29,8 +29,6 @@ export interface ComparePageProps {
   onColumns(columns: string[]): void;
   policies: readonly string[];
   onExit(): void;
-  /** Presenter mode (the page's type and colours; each pane shows its world above its chart in either mode). */
-  presenter: boolean;
   /** The virtual time (ms) the panes open at: the lab's when switched from it, the link's `t`; 0 if absent. */
   startAt?: number;
 }
@@ -93,7 +91,7 @@ function useDivergences(listing: ScenarioListing, seed: number | undefined, colu
  * that step, play and rewind together; the moments where their decisions part are marked on a shared
  * timeline, and a pane whose decision differs from the first column's is flagged.
  */
-export function ComparePage({ listing, seed, columns, onColumns, policies, onExit, presenter, startAt }: ComparePageProps) {
+export function ComparePage({ listing, seed, columns, onColumns, policies, onExit, startAt }: ComparePageProps) {
   const t = useT();
   const text = COMPARE_TEXT[useLanguage()];
   // Where new panes open: first the given time, then (another set of columns) wherever the page has got to.
