@@ -188,6 +188,36 @@ withChromium.describe('the lab as an inspector of any XState app (chromium)', ()
     }, undefined, { polling: 'raf', timeout: 10_000 });
   });
 
+  it('a page that joins late takes a full default history (10,000 messages) and shows it', async () => {
+    const full = await inspectLab(10_000);
+    const late = await chrome.context.newPage();
+    try {
+      // One machine actor and 4,999 event + snapshot pairs: the relay's default bound, exactly.
+      const sender = new WebSocket(full.appUrl);
+      await new Promise<void>((ok, fail) => { sender.once('open', () => ok()); sender.once('error', fail); });
+      const definition = JSON.stringify({ id: 'toggle', initial: 'off', states: { off: { on: { FLIP: 'on' } }, on: { on: { FLIP: 'off' } } } });
+      const base = { sessionId: 't:1', rootId: 't:1', _version: 'test' };
+      sender.send(JSON.stringify({ ...base, type: '@xstate.actor', name: 'toggle', definition, createdAt: '0', snapshot: { status: 'active', value: 'off', context: { n: 0 } } }));
+      for (let i = 1; i < 5000; i++) {
+        sender.send(JSON.stringify({ ...base, type: '@xstate.event', event: { type: 'FLIP' }, createdAt: String(i) }));
+        sender.send(JSON.stringify({ ...base, type: '@xstate.snapshot', event: { type: 'FLIP' }, createdAt: String(i), snapshot: { status: 'active', value: i % 2 ? 'on' : 'off', context: { n: i } } }));
+      }
+      sender.close();
+      await expect.poll(() => full.relay.stats.received, { timeout: 30_000 }).toBe(9999);
+      const t0 = performance.now();
+      await late.goto(`${full.base}?inspect=1`);
+      await late.waitForSelector('[data-testid=inspect-actor-view][data-count="4999"]', { timeout: 30_000 });
+      await lit(late, 'on', t0);
+      const ms = performance.now() - t0;
+      console.log(`inspect: a late page with 9,999 messages of history: shown in ${ms.toFixed(0)} ms`);
+      expect(ms).toBeLessThan(15_000);
+    } finally {
+      await late.close();
+      await full.relay.close();
+      await full.server.close();
+    }
+  });
+
   it('a page that joins after the bounded history was cut says how many events were dropped', async () => {
     const small = await inspectLab(8);
     const other = startInspectApp(small.appUrl);

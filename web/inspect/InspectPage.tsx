@@ -8,6 +8,7 @@ import { fill } from './format';
 import { appUrl, InspectConnection, relayInfo } from './inspect-connection';
 import type { InspectLog } from './inspect-log';
 import { MAX_EVENTS } from './inspect-log';
+import { loadElk } from './runtime-layout';
 import './inspect.css';
 
 /** The relay's connection while the page is shown; closed when it leaves. */
@@ -16,6 +17,8 @@ function useInspectConnection(): { connection: InspectConnection | null; version
   useEffect(() => {
     const c = new InspectConnection();
     setConnection(c);
+    // ELK (~1.5 MB of script) loads while the history comes in, not after it.
+    loadElk().catch(() => {});
     return () => c.close();
   }, []);
   const version = useSyncExternalStore(connection?.subscribe ?? noSubscribe, () => connection?.version ?? -1);

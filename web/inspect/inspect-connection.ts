@@ -3,6 +3,7 @@ import { InspectLog } from './inspect-log';
 
 export type InspectStatus = 'connecting' | 'open' | 'closed';
 
+
 /** What `loopscope lab --inspect` wrote into the page (cli/lab/inspect-element.ts), or null: the lab was started without it. */
 export function relayInfo(): { port: number | null } | null {
   const text = document.getElementById(INSPECT_ELEMENT)?.textContent;
@@ -40,6 +41,9 @@ export class InspectConnection {
     this.ws.onopen = () => { this.status = 'open'; this.changed(); };
     this.ws.onmessage = (e: MessageEvent<unknown>) => {
       if (typeof e.data === 'string') this.log.addText(e.data);
+      // The relay's history (up to thousands of messages) is drawn once it is all in: drawing the page
+      // while it comes costs far more than reading it. Live messages are drawn at once.
+      if (this.log.historyLeft > 0) return;
       this.changed();
     };
     this.ws.onclose = (e) => {

@@ -51,17 +51,25 @@ export class InspectLog {
   relayMaxEvents: number | undefined;
   /** Messages that were not inspection events (not JSON, or an unknown shape): counted, not shown. */
   unreadable = 0;
+  /** Messages of the relay's history still to come (its notice says how many it holds): 0 once the page is live. */
+  historyLeft = 0;
   private seq = 0;
 
   /** One text message from the relay. */
   addText(text: string): void {
+    if (this.historyLeft > 0) this.historyLeft--;
     let message: unknown;
     try { message = JSON.parse(text); } catch { this.unreadable++; return; }
     this.add(message);
   }
 
   add(message: unknown): void {
-    if (isHistoryNotice(message)) { this.relayDropped = message.dropped; this.relayMaxEvents = message.maxEvents; return; }
+    if (isHistoryNotice(message)) {
+      this.relayDropped = message.dropped;
+      this.relayMaxEvents = message.maxEvents;
+      this.historyLeft = message.received - message.dropped;
+      return;
+    }
     if (!isObject(message) || typeof message.sessionId !== 'string') { this.unreadable++; return; }
     const seq = this.seq++;
     const at = time(message.createdAt);

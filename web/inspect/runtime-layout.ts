@@ -11,11 +11,16 @@ let elk: Promise<ELK> | null = null;
 const cache = new Map<string, Promise<Layout>>();
 const MAX_CACHED = 100;
 
+/** Starts loading ELK (the inspector page does as it opens, while the relay's history comes in). */
+export function loadElk(): Promise<ELK> {
+  elk ??= import('elkjs/lib/elk.bundled.js').then((m) => new m.default());
+  return elk;
+}
+
 export function runtimeLayout(key: string, graph: ChartGraph): Promise<Layout> {
   const cached = cache.get(key);
   if (cached) return cached;
-  elk ??= import('elkjs/lib/elk.bundled.js').then((m) => new m.default());
-  const laid = elk.then((e) => layoutGraph(e, graph));
+  const laid = loadElk().then((e) => layoutGraph(e, graph));
   if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value ?? '');
   cache.set(key, laid);
   // A failed layout is not kept: the next attempt tries again.
