@@ -122,11 +122,14 @@ withChromium.describe('the lab as an inspector of any XState app (chromium)', ()
     await lit(page, 'shopping', performance.now());
     expect(await page.getAttribute('[data-testid=inspect-actor-view]', 'data-index')).toBe('0');
     expect(JSON.parse(await page.textContent('[data-testid=inspect-context]') ?? 'null')).toEqual({ items: [], receipt: null });
+    // The log dims what came after the snapshot shown.
+    expect(await page.getAttribute('[data-testid=inspect-event][data-type=CHECKOUT]', 'class')).toBe('inspect-later');
     await page.keyboard.press('ArrowRight');
     await page.keyboard.press('ArrowRight');
     expect(await chartActive(page)).not.toBe('done');
     await page.click('[data-testid=inspect-follow]');
     await lit(page, 'done', performance.now());
+    expect(await page.locator('[data-testid=inspect-event].inspect-later').count()).toBe(0);
     await actorButton(page, 'payment').click();
     await lit(page, 'paid', performance.now());
     await page.screenshot({ path: galleryPath('inspect'), fullPage: true });

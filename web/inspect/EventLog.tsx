@@ -6,8 +6,11 @@ import type { InspectLog } from './inspect-log';
 /** The page draws the newest events only: thousands of rows would make every new event slow to show. */
 const SHOWN = 500;
 
-/** The events in the order sent, newest last: time, source → target, type; kept scrolled to the newest. */
-export function EventLog({ log, count, only }: { log: InspectLog; count: number; only: string | undefined }) {
+/**
+ * The events in the order sent, newest last: time, source → target, type; kept scrolled to the newest.
+ * `until`: the seq of the snapshot the scrubber shows (null: the latest) — events after it are dimmed.
+ */
+export function EventLog({ log, count, only, until }: { log: InspectLog; count: number; only: string | undefined; until: number | null }) {
   const t = useT();
   const box = useRef<HTMLDivElement>(null);
   const events = (only ? log.events.filter((e) => e.targetId === only || e.sourceId === only) : log.events).slice(-SHOWN);
@@ -22,7 +25,8 @@ export function EventLog({ log, count, only }: { log: InspectLog; count: number;
       <table>
         <tbody>
           {events.map((e) => (
-            <tr key={e.seq} data-testid="inspect-event" data-type={e.type} data-target={e.targetId} data-source={e.sourceId ?? ''}>
+            <tr key={e.seq} data-testid="inspect-event" data-type={e.type} data-target={e.targetId} data-source={e.sourceId ?? ''}
+              className={until !== null && e.seq > until ? 'inspect-later' : undefined}>
               <td className="inspect-time">{clock(e.at)}</td>
               <td title={e.sourceId ?? ''}>{name(e.sourceId)}</td>
               <td>→</td>

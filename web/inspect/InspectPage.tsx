@@ -78,7 +78,8 @@ export function InspectPage() {
               <label className="inspect-only"><input type="checkbox" data-testid="inspect-only" checked={only} onChange={(e) => setOnly(e.target.checked)} /> {t('inspectEventsOf')}</label>
             )}
           </h3>
-          {log && <EventLog log={log} count={log.events.length} only={only ? selected : undefined} />}
+          {log && <EventLog log={log} count={log.events.length} only={only ? selected : undefined}
+            until={actor && chosen?.sessionId === actor.sessionId ? chosen.seq : null} />}
         </section>
       </div>
     </div>
