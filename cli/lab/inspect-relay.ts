@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import type { RawData } from 'ws';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { RelayHistoryNotice } from '../../sim/inspect-protocol';
-import { INSPECT_PATH, INSPECT_VIEW_PATH } from '../../sim/inspect-protocol';
+import { HISTORY_BATCH, INSPECT_PATH, INSPECT_VIEW_PATH } from '../../sim/inspect-protocol';
 import { isLoopbackHost, loopbackOrigin } from './loopback';
 
 export interface InspectRelayOptions {
@@ -34,13 +34,15 @@ export class InspectRelay {
   private start = 0;
   private bytes = 0;
   private received = 0;
+  /** Messages that were not a JSON object: not relayed (a page could not read them, and a history batch must stay JSON). */
+  private rejected = 0;
 
   constructor(readonly options: InspectRelayOptions) {}
 
   /** How many messages came, how many the history still holds, and who is connected. */
-  get stats(): { received: number; dropped: number; held: number; bytes: number; viewers: number; senders: number } {
+  get stats(): { received: number; dropped: number; held: number; bytes: number; rejected: number; viewers: number; senders: number } {
     const held = this.messages.length - this.start;
-    return { received: this.received, dropped: this.received - held, held, bytes: this.bytes, viewers: this.viewers.size, senders: this.senders.size };
+    return { received: this.received, dropped: this.received - held, held, bytes: this.bytes, rejected: this.rejected, viewers: this.viewers.size, senders: this.senders.size };
   }
 
   /** Takes over an HTTP upgrade as a sender or a page; a request from a page of another site is refused (403). */
@@ -66,7 +68,10 @@ export class InspectRelay {
     const { received, dropped } = this.stats;
     const notice: RelayHistoryNotice = { type: '@loopscope.history', received, dropped, maxEvents: this.options.maxEvents, maxBytes: this.options.maxBytes };
     ws.send(JSON.stringify(notice));
-    for (let i = this.start; i < this.messages.length; i++) ws.send(this.messages[i]!);
+    // Every held message is a JSON object's text (relay() checked it): joined, they make one JSON array.
+    for (let i = this.start; i < this.messages.length; i += HISTORY_BATCH) {
+      ws.send(`{"type":"@loopscope.batch","messages":[${this.messages.slice(i, Math.min(i + HISTORY_BATCH, this.messages.length)).join(',')}]}`);
+    }
     this.viewers.add(ws);
     // A page sends nothing the relay needs; whatever it sends is not relayed.
     ws.on('close', () => this.viewers.delete(ws));
@@ -74,6 +79,7 @@ export class InspectRelay {
   }
 
   private relay(message: string): void {
+    if (!isJsonObject(message)) { this.rejected++; return; }
     this.received++;
     this.remember(message);
     for (const ws of this.viewers) {
@@ -100,6 +106,15 @@ export class InspectRelay {
 function text(data: RawData): string {
   if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
   return (Buffer.isBuffer(data) ? data : Buffer.from(new Uint8Array(data))).toString('utf8');
+}
+
+function isJsonObject(text: string): boolean {
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }
 
 function refuse(socket: Duplex, status: number, why: string): void {

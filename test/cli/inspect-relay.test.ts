@@ -15,7 +15,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { InspectRelay, inspectUpgrade } from '../../cli/lab/inspect-relay';
 import type { RelayHistoryNotice } from '../../sim/inspect-protocol';
-import { isHistoryNotice } from '../../sim/inspect-protocol';
+import { HISTORY_BATCH, isHistoryBatch, isHistoryNotice } from '../../sim/inspect-protocol';
 import { startInspectApp } from '../fixtures/inspect-app/app';
 import { runInProcess } from './in-process';
 
@@ -63,6 +63,12 @@ const notice = (text: string | undefined): RelayHistoryNotice => {
   if (!isHistoryNotice(m)) throw new Error(`expected the relay's notice first, got ${text}`);
   return m;
 };
+/** A history batch's messages, as the text each was sent as (JSON.stringify gives back msg()'s own text). */
+const batch = (text: string | undefined): string[] => {
+  const m: unknown = JSON.parse(text ?? 'null');
+  if (!isHistoryBatch(m)) throw new Error(`expected a history batch, got ${text}`);
+  return m.messages.map((x) => JSON.stringify(x));
+};
 const msg = (i: number) => JSON.stringify({ type: '@xstate.event', sessionId: 'x:0', event: { type: `E${i}` }, createdAt: String(i) });
 
 describe('the inspection relay', () => {
@@ -80,11 +86,11 @@ describe('the inspection relay', () => {
     // A page that joins late: told 5 of 10 were dropped, then the last 5, in order; then what comes next.
     const late = track(new Client(`ws://127.0.0.1:${port}/inspect/view`));
     await late.open();
-    const history = await late.until(6);
+    const history = await late.until(2);
     expect(notice(history[0])).toMatchObject({ received: 10, dropped: 5, maxEvents: 5 });
-    expect(history.slice(1)).toEqual([5, 6, 7, 8, 9].map(msg));
+    expect(batch(history[1])).toEqual([5, 6, 7, 8, 9].map(msg));
     app.ws.send(msg(10));
-    expect((await late.until(7))[6]).toBe(msg(10));
+    expect((await late.until(3))[2]).toBe(msg(10));
     expect((await first.until(12))[11]).toBe(msg(10));
     // What a page sends is not relayed; the app got nothing at all.
     late.ws.send(msg(99));
@@ -92,7 +98,29 @@ describe('the inspection relay', () => {
     await first.until(13);
     expect(first.got).not.toContain(msg(99));
     expect(app.got).toEqual([]);
-    expect(relay.stats).toMatchObject({ received: 12, held: 5, dropped: 7, viewers: 2, senders: 1 });
+    // What is not a JSON object is not relayed (a page could not read it).
+    app.ws.send('not json');
+    app.ws.send('[1]');
+    app.ws.send(msg(12));
+    expect((await first.until(14))[13]).toBe(msg(12));
+    expect(relay.stats).toMatchObject({ received: 13, held: 5, dropped: 8, rejected: 2, viewers: 2, senders: 1 });
+  });
+
+  it('sends a late page the history in batches of HISTORY_BATCH, in order', async () => {
+    const { relay, port, server } = await relayServer(10_000);
+    track(server); track({ close: () => void relay.close() });
+    const watcher = track(new Client(`ws://127.0.0.1:${port}/inspect/view`));
+    await watcher.open();
+    const app = track(new Client(`ws://127.0.0.1:${port}/inspect`));
+    await app.open();
+    const n = HISTORY_BATCH * 2 + 7;
+    for (let i = 0; i < n; i++) app.ws.send(msg(i));
+    await watcher.until(n + 1);
+    const late = track(new Client(`ws://127.0.0.1:${port}/inspect/view`));
+    await late.open();
+    const got = await late.until(4);
+    expect(got.slice(1).map((t) => batch(t).length)).toEqual([HISTORY_BATCH, HISTORY_BATCH, 7]);
+    expect(got.slice(1).flatMap(batch)).toEqual(Array.from({ length: n }, (_, i) => msg(i)));
   });
 
   it('bounds the history by bytes too', async () => {
@@ -107,9 +135,9 @@ describe('the inspection relay', () => {
     await watcher.until(7);
     const late = track(new Client(`ws://127.0.0.1:${port}/inspect/view`));
     await late.open();
-    const history = await late.until(4);
+    const history = await late.until(2);
     expect(notice(history[0])).toMatchObject({ received: 6, dropped: 3 });
-    expect(history.slice(1)).toEqual([3, 4, 5].map(msg));
+    expect(batch(history[1])).toEqual([3, 4, 5].map(msg));
   });
 
   it('refuses a page of another site, and any path but /inspect and /inspect/view on the lab\'s port', async () => {

@@ -66,6 +66,12 @@ describe('the inspector page\'s log', () => {
     log.addText(JSON.stringify({ type: '@loopscope.history', received: 30, dropped: 12, maxEvents: 18, maxBytes: 1 }));
     log.addText('not json');
     log.add({ type: '@xstate.unknown', sessionId: 'x:9' });
+    // The notice says the relay holds 18 (one came since: the unknown one): a batch counts down what is still to come.
+    expect(log.historyLeft).toBe(17);
+    log.addText(JSON.stringify({ type: '@loopscope.batch', messages: [{ type: '@xstate.event', sessionId: 'h:1', event: { type: 'A' } }, { type: '@xstate.event', sessionId: 'h:1', event: { type: 'B' } }] }));
+    expect(log.historyLeft).toBe(15);
+    expect(log.events.map((e) => e.type)).toEqual(['A', 'B']);
+    log.events.length = 0;
     expect({ dropped: log.relayDropped, max: log.relayMaxEvents, unreadable: log.unreadable }).toEqual({ dropped: 12, max: 18, unreadable: 2 });
     for (let i = 0; i < MAX_EVENTS + 3; i++) log.add({ type: '@xstate.event', sessionId: 'x:0', event: { type: `E${i}` }, createdAt: String(i) });
     expect(log.events).toHaveLength(MAX_EVENTS);

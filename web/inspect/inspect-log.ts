@@ -1,7 +1,7 @@
 // What the inspector page knows, built message by message from the relay: the actors (with their
 // machine definition when they sent one), each actor's snapshots in order, and the events between
 // them. Plain data, no React: the page renders from it, and the unit test reads it directly.
-import { isHistoryNotice } from '../../sim/inspect-protocol';
+import { isHistoryBatch, isHistoryNotice } from '../../sim/inspect-protocol';
 
 export interface ActorSnapshot {
   /** The message's place in the stream (one counter for every actor): orders snapshots against events. */
@@ -57,10 +57,10 @@ export class InspectLog {
 
   /** One text message from the relay. */
   addText(text: string): void {
-    if (this.historyLeft > 0) this.historyLeft--;
     let message: unknown;
     try { message = JSON.parse(text); } catch { this.unreadable++; return; }
-    this.add(message);
+    if (isHistoryBatch(message)) for (const m of message.messages) this.add(m);
+    else this.add(message);
   }
 
   add(message: unknown): void {
@@ -70,6 +70,7 @@ export class InspectLog {
       this.historyLeft = message.received - message.dropped;
       return;
     }
+    if (this.historyLeft > 0) this.historyLeft--;
     if (!isObject(message) || typeof message.sessionId !== 'string') { this.unreadable++; return; }
     const seq = this.seq++;
     const at = time(message.createdAt);
