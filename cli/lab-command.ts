@@ -1,4 +1,5 @@
 import type { Command } from 'commander';
+import { existsSync } from 'node:fs';
 import { LANGUAGES } from '../web/i18n/messages';
 import type { LabOptions } from './lab/options';
 import { DEFAULT_INSPECT_BYTES, DEFAULT_INSPECT_HISTORY, DEFAULT_LAB_PORT } from './lab/options';
@@ -21,8 +22,12 @@ Exit codes: 0 stopped by a signal · 1 the environment (the lab not built, the p
 LOOPSCOPE_LAB_DIR=<dir> serves another build of the lab (the package's dist/lab by default).
 `)
     .action(async (files: string[], opts: LabOptions) => {
+      // `--inspect` takes an optional port, so commander hands it the word after it: `lab --inspect
+      // my.yaml` means a file, not a port named my.yaml. A word that is a file to open goes back to the files.
+      const word = typeof opts.inspect === 'string' ? opts.inspect : undefined;
+      const inspectIsFile = word !== undefined && !/^\d+$/.test(word) && (existsSync(word) || /\.(ya?ml|json)$/i.test(word));
       // Loaded here: the scenario parsers and the trace schema would slow every other command's start.
       const { runLab } = await import('./lab/run-lab');
-      await runLab(files, opts);
+      await runLab(inspectIsFile ? [word, ...files] : files, inspectIsFile ? { ...opts, inspect: true } : opts);
     });
 }

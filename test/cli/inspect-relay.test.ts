@@ -5,7 +5,7 @@
 // what it prints on stderr. The page is test/browser/inspect.test.ts.
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { createServer, get } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -234,6 +234,33 @@ describe('loopscope lab --inspect: the command', () => {
       await app.open();
       app.ws.send(msg(1));
       expect((await page.until(2))[1]).toBe(msg(1));
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exit).toBe(0);
+  });
+
+  it('`lab --inspect my.yaml`: the word after --inspect is a file to open, not a port (apps send to the lab\'s port)', async () => {
+    const labDir = join(dir, 'lab2');
+    mkdirSync(labDir, { recursive: true });
+    writeFileSync(join(labDir, 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>\n');
+    copyFileSync(join(ROOT, 'scenarios/talk-lab.yaml'), join(dir, 'mine.yaml'));
+    const child: ChildProcess = spawn(join(ROOT, 'cli/loopscope'), ['lab', '--port', '0', '--inspect', 'mine.yaml'], {
+      cwd: dir, env: { ...process.env, LOOPSCOPE_LAB_DIR: labDir }, stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    const exit = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
+    try {
+      let stderr = '';
+      let stdout = '';
+      await new Promise<void>((ok, fail) => {
+        const check = () => { if (/inspector page: .*\n/.test(stderr) && stdout.includes('\n')) ok(); };
+        child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); check(); });
+        child.stdout!.on('data', (c: Buffer) => { stdout += c.toString(); check(); });
+        void exit.then((code) => fail(new Error(`exited ${code}: ${stderr}`)));
+      });
+      const labPort = Number(/^lab: http:\/\/127\.0\.0\.1:(\d+)\//.exec(stdout)?.[1]);
+      expect(stdout).toContain('scenario=talk-lab'); // the file opened: its scenario's name
+      expect(stderr).toContain(`inspect: apps send to ws://127.0.0.1:${labPort}/inspect`);
     } finally {
       child.kill('SIGTERM');
     }
