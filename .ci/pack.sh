@@ -13,7 +13,9 @@ file=$(npm pack --json --pack-destination "$out" | node -e 'process.stdout.write
 version() { node -p "require('./node_modules/$1/package.json').version"; }
 fill=$(mktemp -d /tmp/loopscope-fill.XXXXXX)
 echo '{ "name": "fill", "private": true }' > "$fill/package.json"
-(cd "$fill" && npm install --prefer-offline --no-audit --no-fund "$out/$file" "vitest@$(version vitest)" "typescript@$(version typescript)" "@types/node@$(version @types/node)" >&2)
+# The versions are read here, in the clone: inside the subshell below the cwd is the throwaway directory.
+specs=("vitest@$(version vitest)" "typescript@$(version typescript)" "@types/node@$(version @types/node)")
+(cd "$fill" && npm install --prefer-offline --no-audit --no-fund "$out/$file" "${specs[@]}" >&2)
 rm -rf "$fill"
 echo "LOOPSCOPE_TARBALL=$out/$file"
 echo "LOOPSCOPE_NPM_OFFLINE=1"
