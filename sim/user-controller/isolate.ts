@@ -109,12 +109,17 @@ export function isolate(source: IsolatedSource, file: string, scenarioFile: stri
   return {
     context,
     call(script) {
-      try {
-        script.runInContext(context, { timeout: timeoutMs });
-        return { kind: 'ok' };
-      } catch (err) {
-        if ((err as { code?: string }).code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') return { kind: 'timeout' };
-        return { kind: 'threw', message: messageOf(err) };
+      // The limit is wall-clock time (vm's watchdog): a pause of the host — a GC, a loaded machine — can
+      // push a quick call past it, and the search and its replay would then disagree about a crash. A
+      // call that times out is run once more: only one that takes the limit twice (a hang) is a timeout.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          script.runInContext(context, { timeout: timeoutMs });
+          return { kind: 'ok' };
+        } catch (err) {
+          if ((err as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') return { kind: 'threw', message: messageOf(err) };
+          if (attempt === 2) return { kind: 'timeout' };
+        }
       }
     },
   };

@@ -135,11 +135,13 @@ withChromium.describe('the installed lab (chromium)', () => {
       await page.waitForSelector('[data-testid="lab"][data-source="trace"][data-loop="kubernetes"]');
       const text = (id: string) => page.getByTestId(id).first().innerText();
       expect(await text('frame-index')).toBe(`1/${trace.frames.length}`);
-      expect(await text('state')).toBe(trace.frames[0]!.state);
+      // The state line is in words; the machine's own id is its data-machine-id.
+      const stateId = () => page.getByTestId('state').first().getAttribute('data-machine-id');
+      expect(await stateId()).toBe(trace.frames[0]!.state);
       const next = trace.frames.findIndex((f) => f.phase !== trace.frames[0]!.phase);
       await page.getByTestId('btn-step').click();
       await page.waitForFunction((want) => document.querySelector('[data-testid="frame-index"]')?.textContent === want, `${next + 1}/${trace.frames.length}`);
-      expect(await text('state')).toBe(trace.frames[next]!.state);
+      expect(await stateId()).toBe(trace.frames[next]!.state);
       expect(offsite).toEqual([]);
     } finally {
       lab.child.kill('SIGINT');
