@@ -16,7 +16,7 @@ import { parseAnyTraceText } from '../../sim/itf/read';
 import { loadScenario } from '../../sim/loops';
 import type { Trace } from '../../sim/trace';
 import { traceJson } from '../../sim/trace-schema';
-import { itfRuleProblem, itfSchemaProblem, nonIntegers, numbersOutsideMeta } from '../trace/itf-schema';
+import { expectValidItf } from '../trace/itf-schema';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const MAX_STATES = 400;
@@ -39,10 +39,7 @@ const tracesOf = (runs: readonly CheckRun[]) => runs.flatMap((run) => run.counte
 function checkItf(name: string, trace: Trace): void {
   const text = itfJson(traceToItf(trace, { source: name }));
   const doc: unknown = JSON.parse(text);
-  expect(itfSchemaProblem(doc), name).toBeNull();
-  expect(itfRuleProblem(doc), name).toBeNull();
-  expect(nonIntegers(doc), name).toEqual([]);
-  expect(numbersOutsideMeta(doc), name).toEqual([]);
+  expectValidItf(doc, name);
   const back = parseAnyTraceText(text);
   if (!back.ok) throw new Error(`${name}: ${back.error}`);
   expect(traceJson(back.trace), name).toBe(traceJson(trace));

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseAnyTraceText } from '../../sim/itf/read';
-import { itfRuleProblem, itfSchemaProblem, nonIntegers } from '../trace/itf-schema';
+import { expectValidItf, itfSchemaProblem } from '../trace/itf-schema';
 import { runInProcess } from './in-process';
 
 const TMP = mkdtempSync(join(tmpdir(), 'loopscope-itf-cli-'));
@@ -26,9 +26,7 @@ function expectOneLine(stderr: string, pattern: RegExp): void {
 function expectItfFile(path: string): unknown {
   const text = readFileSync(path, 'utf8');
   const doc: unknown = JSON.parse(text);
-  expect(itfSchemaProblem(doc), path).toBeNull();
-  expect(itfRuleProblem(doc), path).toBeNull();
-  expect(nonIntegers(doc), path).toEqual([]);
+  expectValidItf(doc, path);
   expect(parseAnyTraceText(text).ok, path).toBe(true);
   return doc;
 }

@@ -1,6 +1,7 @@
 // The ITF checks the ITF tests share: the JSON schema written from ADR-015 (test/fixtures/itf/),
 // validated with ajv (draft-07, the draft the schema declares), and what a schema cannot say.
 import { Ajv } from 'ajv';
+import { expect } from 'vitest';
 import SCHEMA from '../fixtures/itf/itf.schema.json';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -54,3 +55,11 @@ export function jsonNumbers(doc: unknown, path = ''): string[] {
 
 /** JSON numbers outside a state's #meta.index and `loop`: none in the traces loopscope writes. */
 export const numbersOutsideMeta = (doc: unknown) => jsonNumbers(doc).filter((p) => !/^\.states\[\d+\]\.#meta\.index$|^\.loop$/.test(p));
+
+/** An ITF trace loopscope wrote: valid by the schema and ADR-015's other rules, no JSON number but where ITF allows one. */
+export function expectValidItf(doc: unknown, label?: string): void {
+  expect(itfSchemaProblem(doc), label).toBeNull();
+  expect(itfRuleProblem(doc), label).toBeNull();
+  expect(nonIntegers(doc), label).toEqual([]);
+  expect(numbersOutsideMeta(doc), label).toEqual([]);
+}

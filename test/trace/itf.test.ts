@@ -17,7 +17,7 @@ import type { Trace } from '../../sim/trace';
 import { parseTraceText, traceJson } from '../../sim/trace-schema';
 import { traceStateProblem } from '../../web/lab/trace-check';
 import { propertyRuns } from '../property-runs';
-import { itfExprProblem, itfRuleProblem, itfSchemaProblem, jsonNumbers, nonIntegers, numbersOutsideMeta } from './itf-schema';
+import { expectValidItf, itfExprProblem, itfSchemaProblem, jsonNumbers } from './itf-schema';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const TMP = mkdtempSync(join(tmpdir(), 'loopscope-itf-'));
@@ -121,10 +121,7 @@ describe('sim traces → ITF → traces', () => {
     const trace = runner.trace();
     const { text, back } = roundTrip(trace);
     const doc: unknown = JSON.parse(text);
-    expect(itfSchemaProblem(doc)).toBeNull();
-    expect(itfRuleProblem(doc)).toBeNull();
-    expect(nonIntegers(doc)).toEqual([]);
-    expect(numbersOutsideMeta(doc)).toEqual([]);
+    expectValidItf(doc);
     expect(back.frames).toEqual(asLoaded(trace).frames);
     expect(traceJson(back)).toBe(traceJson(trace));
   });
@@ -146,10 +143,7 @@ describe('sim traces → ITF → traces', () => {
     const trace = simTrace(name);
     const { text, back } = roundTrip(trace);
     const doc: unknown = JSON.parse(text);
-    expect(itfSchemaProblem(doc)).toBeNull();
-    expect(itfRuleProblem(doc)).toBeNull();
-    expect(nonIntegers(doc)).toEqual([]);
-    expect(numbersOutsideMeta(doc)).toEqual([]);
+    expectValidItf(doc);
     expect(traceJson(back)).toBe(traceJson(trace));
   });
 
