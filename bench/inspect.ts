@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { InspectSocket } from '../cli/inspect/inspect-socket';
+import type { FollowedRun } from '../cli/inspect/run-inspection';
 import { inspectRun } from '../cli/inspect/run-inspection';
 import { hpaBinding } from '../sim/loops/incus-hpa';
 import { Runner } from '../sim/runner';
@@ -20,14 +21,14 @@ wss.on('connection', (ws) => ws.on('message', () => { n++; }));
 process.on('message', () => process.send({ received: n }));
 `;
 
-function simulate(tell?: (runner: Runner<unknown, unknown, unknown>) => void) {
+function simulate(follow?: (run: FollowedRun) => void) {
   const w = hpaWorkload(50, 24, 'seed');
   const t0 = performance.now();
   const runner = new Runner(hpaBinding, { scenario: w.name, seed: 42, world: w.world, config: w.config, timeline: w.timeline });
-  tell?.(runner as Runner<unknown, unknown, unknown>);
+  follow?.(runner);
   while (runner.nextEventAt !== undefined && runner.nextEventAt <= w.untilMs) {
     runner.processNext();
-    tell?.(runner as Runner<unknown, unknown, unknown>);
+    follow?.(runner);
   }
   return { ms: performance.now() - t0, frames: runner.frames.length };
 }
@@ -43,9 +44,8 @@ async function main() {
   const { port } = await ask(receiver);
   const socket = await InspectSocket.open(new URL(`ws://127.0.0.1:${port}`), (why) => { throw new Error(why); });
   const inspection = inspectRun(socket, hpaBinding.machine, 'bench');
-  let told = 0;
   const t0 = performance.now();
-  const run = simulate((runner) => { for (; told < runner.frames.length; told++) inspection.frame(runner.frames[told]!, runner.snapshot, runner.lastEvent); });
+  const run = simulate((followed) => inspection.follow(followed));
   await socket.close();
   // Everything the receiver counted once the socket closed: the run is done when the receiver has it all.
   receiver.send('count');

@@ -50,13 +50,8 @@ export function registerSim(program: Command): void {
       // Connected before the run: a receiver that cannot be reached is said before any work is done.
       const socket = inspectUrl ? await InspectSocket.open(inspectUrl, (why) => process.stderr.write(`loopscope: --inspect: ${why}; the run goes on without it\n`)) : undefined;
       const inspection = socket ? inspectRun(socket, runner.binding.machine, `${entry.id}:${scenario.name}`) : undefined;
-      let told = 0;
-      const tell = () => {
-        if (!inspection) return;
-        // processNext records at most one frame; the first is the initial snapshot.
-        for (; told < runner.frames.length; told++) inspection.frame(runner.frames[told]!, runner.snapshot, runner.lastEvent);
-      };
-      tell();
+      // The first frame is the initial snapshot; each processNext records at most one more.
+      inspection?.follow(runner);
 
       const progress = new Progress('sim', opts.progress ?? process.stderr.isTTY === true);
       let interrupted: NodeJS.Signals | undefined;
@@ -68,7 +63,7 @@ export function registerSim(program: Command): void {
         let items = 0;
         for (let next = runner.nextEventAt; next !== undefined && next <= end; next = runner.nextEventAt) {
           runner.processNext();
-          tell();
+          inspection?.follow(runner);
           if (runner.frames.length >= maxFrames) { stopped = 'frames'; break; }
           if (++items % SLICE === 0) {
             // Let a Ctrl-C in, and tell a watching user how far the run is.

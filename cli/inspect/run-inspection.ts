@@ -28,9 +28,18 @@ interface InspectedActor {
 /** The source id of world changes: the simulated environment, which is not an XState actor. */
 const WORLD_SOURCE = 'loopscope.world';
 
+/** What following a run reads of it (sim/runner.ts's Runner): its frames, the snapshot now, the last event. */
+export interface FollowedRun {
+  readonly frames: readonly Frame[];
+  readonly snapshot: ToldSnapshot;
+  readonly lastEvent: EventObject | undefined;
+}
+
 export interface RunInspection {
   /** Tells one frame: the machine's snapshot after it, and the event that led there (undefined: a world change). */
   frame(frame: Frame, snapshot: ToldSnapshot, event: EventObject | undefined): void;
+  /** Tells the frames `run` recorded since the last call; called after each step, which records at most one. */
+  follow(run: FollowedRun): void;
 }
 
 export function inspectRun(socket: InspectSocket, machine: AnyStateMachine, sessionId: string, startedAt = Date.now()): RunInspection {
@@ -45,17 +54,20 @@ export function inspectRun(socket: InspectSocket, machine: AnyStateMachine, sess
   const actor: InspectedActor = { sessionId, logic: machine, send() {}, getSnapshot: () => current };
   const inspected = (s: ToldSnapshot) => ({ status: s.status, value: s.value, context: s.context });
   let announced = false;
-  return {
-    frame(frame, snapshot, event) {
-      virtualMs = frame.t;
-      current = snapshot;
-      if (!announced) {
-        announced = true;
-        inspector.actor(actor, inspected(snapshot));
-      }
-      const sent: EventObject = event ?? { type: frame.event, ...(frame.note ? { note: frame.note } : {}) };
-      inspector.event(actor, sent, event ? {} : { source: WORLD_SOURCE });
-      inspector.snapshot(actor, inspected(snapshot), { event: sent });
-    },
+  const frame: RunInspection['frame'] = (recorded, snapshot, event) => {
+    virtualMs = recorded.t;
+    current = snapshot;
+    if (!announced) {
+      announced = true;
+      inspector.actor(actor, inspected(snapshot));
+    }
+    const sent: EventObject = event ?? { type: recorded.event, ...(recorded.note ? { note: recorded.note } : {}) };
+    inspector.event(actor, sent, event ? {} : { source: WORLD_SOURCE });
+    inspector.snapshot(actor, inspected(snapshot), { event: sent });
   };
+  let told = 0;
+  const follow: RunInspection['follow'] = (run) => {
+    for (; told < run.frames.length; told++) frame(run.frames[told]!, run.snapshot, run.lastEvent);
+  };
+  return { frame, follow };
 }
