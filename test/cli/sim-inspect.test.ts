@@ -13,7 +13,8 @@ import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { createWebSocketReceiver } from '@statelyai/inspect';
 import { createInspectorServer } from '@statelyai/inspect/server';
 import { afterAll, expect, it } from 'vitest';
-import WebSocket, { WebSocketServer } from 'ws';
+import WebSocket from 'ws';
+import { startInspectReceiver } from '../inspect-receiver';
 import type { Trace } from '../../sim/trace';
 import { dottedState } from '../../sim/trace';
 
@@ -99,18 +100,11 @@ it('trace --inspect: a trace file told again (a counterexample check --out wrote
   const file = readdirSync(out).find((f) => f.endsWith('.trace.json'));
   expect(file, 'check --out wrote a counterexample').toBeDefined();
   const trace = readTrace(join(out, file!));
-  const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-  await new Promise((resolve) => server.once('listening', resolve));
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('expected a TCP address');
-  const got: StatelyInspectionEvent[] = [];
-  const closed = new Promise<void>((resolve) => server.on('connection', (ws) => {
-    ws.on('message', (m) => got.push(JSON.parse(m.toString()) as StatelyInspectionEvent));
-    ws.on('close', () => resolve());
-  }));
+  const receiver = await startInspectReceiver();
+  const { got } = receiver;
   try {
-    const { stderr } = await run(join(ROOT, 'cli/loopscope'), ['trace', join(out, file!), '--inspect', `ws://127.0.0.1:${address.port}`], { cwd: ROOT });
-    await closed;
+    const { stderr } = await run(join(ROOT, 'cli/loopscope'), ['trace', join(out, file!), '--inspect', receiver.url], { cwd: ROOT });
+    await receiver.closed;
     expect(stderr).toMatch(new RegExp(`sent ${trace.frames.length} frames`));
     const actor = got.find((e) => e.type === '@xstate.actor');
     expect(actor?.name).toBe(trace.loop);
@@ -118,6 +112,6 @@ it('trace --inspect: a trace file told again (a counterexample check --out wrote
     expect(snapshots.map((s) => dottedState('value' in s.snapshot ? s.snapshot.value : undefined))).toEqual(trace.frames.map((f) => f.state));
     expect(snapshots.map((s) => s.event.type)).toEqual(trace.frames.map((f) => f.event));
   } finally {
-    await new Promise((resolve) => server.close(resolve));
+    await receiver.stop();
   }
 }, 120_000);

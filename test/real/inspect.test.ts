@@ -5,12 +5,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import { afterAll, expect, it } from 'vitest';
-import { WebSocketServer } from 'ws';
 import type { IncusClient } from '../../real/incus';
 import type { Trace } from '../../sim/trace';
 import { dottedState } from '../../sim/trace';
+import { startInspectReceiver } from '../inspect-receiver';
 import { connectForSuite, ownedInstances, runCli, uniqueHpa, withIncus } from './real-helpers';
 
 const hpa = uniqueHpa('in');
@@ -22,25 +21,16 @@ withIncus.describe('real HPA: --inspect sends the actor\'s inspection to a WebSo
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('real --once --inspect: the HPA actor with its definition, its child actors, a root snapshot per frame of the trace', async () => {
-    const server = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-    await new Promise((resolve) => server.once('listening', resolve));
-    const address = server.address();
-    if (!address || typeof address === 'string') throw new Error('expected a TCP address');
-    const got: StatelyInspectionEvent[] = [];
-    const closed = new Promise<void>((resolve) => {
-      server.on('connection', (ws) => {
-        ws.on('message', (m) => got.push(JSON.parse(m.toString()) as StatelyInspectionEvent));
-        ws.on('close', () => resolve());
-      });
-    });
+    const receiver = await startInspectReceiver();
+    const { got } = receiver;
     try {
       const cfg = join(dir, 'hpa.yaml');
       writeFileSync(cfg, `HPA: { minPods: 1, maxPods: 2 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
       const out = join(dir, 'trace.json');
-      const done = await runCli(['real', '--config', cfg, '--once', '--inspect', `ws://127.0.0.1:${address.port}`, '--out', out], {}, 120_000);
+      const done = await runCli(['real', '--config', cfg, '--once', '--inspect', receiver.url, '--out', out], {}, 120_000);
       expect(done.code, done.stderr).toBe(0);
       // The CLI drains and closes before it exits: everything has arrived.
-      await closed;
+      await receiver.closed;
       const trace = JSON.parse(readFileSync(out, 'utf8')) as Trace;
       expect((await ownedInstances(client, hpa.name)).length).toBe(1);
 
@@ -58,7 +48,7 @@ withIncus.describe('real HPA: --inspect sends the actor\'s inspection to a WebSo
       expect(states).toEqual(trace.frames.slice(1).map((f) => f.state));
       expect(rootSnapshots.map((s) => s.event.type)).toEqual(trace.frames.slice(1).map((f) => f.event));
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await receiver.stop();
     }
   }, 180_000);
 });
