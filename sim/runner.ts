@@ -8,7 +8,7 @@ import { TRACE_VERSION, dottedState, phaseOf } from './trace';
 export type TimelineEntry<F, C> = { at: number; fault: F } | { at: number; config: Partial<C> };
 
 /** A checkpoint: the stepper's state plus where the run was in its timeline and trace. */
-interface Checkpoint<W, C> { step: StepState<W, C>; nextTimeline: number; frameCount: number }
+interface Checkpoint<W, C> { step: StepState<W, C>; nextTimeline: number; frameCount: number; lastEvent: EventObject | undefined }
 
 export interface RunnerOptions<W, F, C> {
   scenario: string;
@@ -134,6 +134,7 @@ export class Runner<W, F, C> {
     this.state = target.step;
     this.nextTimeline = target.nextTimeline;
     this.frameCount = target.frameCount;
+    this.eventOfLastFrame = target.lastEvent;
     this.frames.length = Math.min(this.frames.length, target.frameCount);
     return this;
   }
@@ -184,7 +185,7 @@ export class Runner<W, F, C> {
   }
 
   private checkpoint(): void {
-    if (this.keepCheckpoints) this.history.push({ step: this.state, nextTimeline: this.nextTimeline, frameCount: this.frameCount });
+    if (this.keepCheckpoints) this.history.push({ step: this.state, nextTimeline: this.nextTimeline, frameCount: this.frameCount, lastEvent: this.eventOfLastFrame });
   }
 
   private pushFrame(event: string, note: string | undefined): void {

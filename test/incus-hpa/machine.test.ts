@@ -75,6 +75,8 @@ describe('incus-hpa machine', () => {
     const phase = r.phase;
     r.stepBack();
     expect(r.phase).not.toBe(phase);
+    // The event of the last frame left (what --inspect tells with it) is that frame's, not the rewound one's.
+    expect(r.lastEvent?.type ?? r.frames.at(-1)!.event).toBe(r.frames.at(-1)!.event);
     r.step();
     expect(r.phase).toBe(phase);
     expect(JSON.stringify(r.frames)).toBe(frames);
