@@ -109,7 +109,7 @@ export function applyEntry<W, F, C>(stepper: Stepper<W, F, C>, run: StepState<W,
 /** Interchangeable moves: one counter each; a group with a repeating move repeats (its counter stays 1). */
 export interface MoveGroup<F, C> { label: string; move: EnvMove<F, C>; count: number; repeats: boolean }
 
-function groupMoves<W, F, C>(check: LoopCheck<W, F, C>, alphabet: readonly EnvMove<F, C>[]) {
+export function groupMoves<W, F, C>(check: LoopCheck<W, F, C>, alphabet: readonly EnvMove<F, C>[]) {
   const groups: MoveGroup<F, C>[] = [];
   for (const m of alphabet) {
     const g = groups.find((x) => x.label === m.label);
