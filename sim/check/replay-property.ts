@@ -88,3 +88,7 @@ export function replayProperty(spec: ReplaySpec): ReplayResult {
   }
   return { failures, timeline: formatTimeline(runner.trace(), entry.columns) };
 }
+
+// `loopscope paths` writes tests that import this from the same entry (loopscope/testing).
+export type { PathCoverage } from '../paths/testing';
+export { pathCoverage } from '../paths/testing';
