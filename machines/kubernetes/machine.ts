@@ -1,7 +1,8 @@
 import { assign, setup } from 'xstate';
 import { errorMessage, namedActor } from '../named-actor';
 import type { CacheView, Plan, WriteOutcome } from './reconciler';
-import { reconcilerFor } from './reconcilers';
+import type { ReconcilerLookup } from './reconcilers';
+import { builtinReconciler } from './reconcilers';
 import type { WatchEvent, Write } from './types';
 import type { WorkQueue } from './workqueue';
 import * as wq from './workqueue';
@@ -65,8 +66,13 @@ export { handleResult } from './reconcile-handler';
  * older client-go workqueue, see workqueue.ts):
  * informer events → workqueue (dedup) → Get → Reconcile (observe the cache, compare, act with
  * API writes) → result (Forget / AddAfter / AddRateLimited) → Done → next key or watch again.
+ *
+ * The machine is built with the controllers it can run (`reconcilerFor`): the context names the
+ * focal one (plain data, as traces and the explorer need) and the machine finds it by that name.
+ * A user's controller is handed in here when its scenario loads — the context initialiser and an
+ * invoke's input read it too, and XState's provide() replaces neither, so this is a factory.
  */
-export const controllerMachine = setup({
+export const createControllerMachine = (reconcilerFor: ReconcilerLookup) => setup({
   types: {
     context: {} as ControllerContext,
     events: {} as ControllerEvent,
@@ -213,3 +219,6 @@ export const controllerMachine = setup({
     failed: { tags: ['error'], after: { instant: { target: 'dequeue' } } },
   },
 });
+
+/** The controller machine with the built-in controllers only (the lab, the contract suite, every shipped scenario). */
+export const controllerMachine = createControllerMachine(builtinReconciler);

@@ -18,12 +18,12 @@ installPolicyModules();
 
 /** One worker of the parallel search (parallel.ts): it steps and judges states; the main thread numbers them. */
 const setup = workerData as WorkerSetup;
-const entry = loopById(setup.loop);
-if (!entry) throw new Error(`explorer worker: no loop ${setup.loop}`);
 const scenario = setup.scenario as LoadedScenario;
-// A Kubernetes scenario's own controller (a module or a webhook) is registered by name when its file
-// is parsed, in the thread that parsed it: parse the file once more here to register it in this one.
-if (entry.id === 'kubernetes' && scenario.file && existsSync(scenario.file)) loadScenario(scenario.file);
+// A Kubernetes scenario's own controller (a module or a webhook) reaches the machine with the loop
+// its file's parse provides: parse the file once more here, in this thread, for that loop.
+const userFile = setup.loop === 'kubernetes' && scenario.file && existsSync(scenario.file) ? scenario.file : undefined;
+const entry = userFile ? loadScenario(userFile).entry : loopById(setup.loop);
+if (!entry) throw new Error(`explorer worker: no loop ${setup.loop}`);
 const prepared = prepareCheck(entry, scenario, { ...(setup.policy !== undefined ? { policy: setup.policy } : {}), ...(setup.withinPeriods ? { withinPeriods: setup.withinPeriods } : {}) });
 const expander = new Expander(entry.binding, prepared.check, { config: prepared.config, world: scenario.world }, prepared.alphabet, prepared.properties, setup.memo, setup.symmetry);
 const hash = new Uint32Array(2);

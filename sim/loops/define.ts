@@ -1,6 +1,7 @@
 import type { LoopCheck } from '../check/model';
 import type { LoopBinding } from '../model';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
+import type { LoadedUserCode, ScenarioHost } from '../user-controller/hook';
 import type { Frame } from '../trace';
 import type { LoopId } from './loop-id';
 
@@ -27,8 +28,12 @@ export interface LoopPolicies<C> {
 export interface LoopDefinition<W, F, C> {
   id: LoopId;
   binding: LoopBinding<W, F, C>;
-  /** Parses a scenario document (YAML already read) for this loop; throws InputError(s). */
-  parse(file: string, name: string, doc: unknown, seed?: number): LoadedScenario<W, F, C>;
+  /** Parses a scenario document (YAML already read) for this loop; throws InputError(s). A user's
+   * own code the scenario names is loaded with `host`'s loaders and handed back in `host.loaded`. */
+  parse(file: string, name: string, doc: unknown, seed?: number, host?: ScenarioHost): LoadedScenario<W, F, C>;
+  /** This loop with the user's code its scenario loaded (the machine provided with it, the claims
+   * it gets): how that code reaches the machine — there is no registry of it. */
+  provide?(code: LoadedUserCode): LoopDefinition<W, F, C>;
   /** The timeline columns between the time and the note (e.g. pods and average memory). */
   columns(frame: Frame): string;
   policies?: LoopPolicies<C>;

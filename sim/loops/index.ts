@@ -1,19 +1,18 @@
 import { readYamlFile, scenarioNameOf } from '../scenario/load';
-import { installModuleControllers } from '../user-controller/module-reconciler';
+import { NODE_CONTROLLER_LOADERS } from '../user-controller/module-reconciler';
 import { installPolicyModules } from '../user-controller/policy-module';
 import type { SimOptions } from './registry';
 import { createRunner, parseScenario } from './registry';
 
 export * from './registry';
 
-// Node can sandbox a user's controller module (scenario `controller: { module }`); the browser cannot.
-installModuleControllers();
 // Likewise an Incus HPA policy module (`policy: { module }`).
 installPolicyModules();
 
-/** Node side: reads a scenario file for whichever loop it names. */
+/** Node side: reads a scenario file for whichever loop it names. Node can sandbox a user's
+ * controller module (scenario `controller: { module }`) or call its webhooks; the browser cannot. */
 export function loadScenario(file: string, seed?: number) {
-  return parseScenario(file, scenarioNameOf(file), readYamlFile(file), seed);
+  return parseScenario(file, scenarioNameOf(file), readYamlFile(file), seed, NODE_CONTROLLER_LOADERS);
 }
 
 /** Builds a runner for a scenario file (not yet run). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { EventObject } from 'xstate';
 import type { ControllerConfig, ControllerContext, NewObject } from '../../machines/kubernetes';
-import { CONTROLLER_RUNTIME_RELEASES, DEFAULT_CONTROLLER_CONFIG, DEFAULT_RELEASE, RECONCILER_NAMES, controllerMachine, defaultRateLimiter } from '../../machines/kubernetes';
+import { CONTROLLER_RUNTIME_RELEASES, DEFAULT_CONTROLLER_CONFIG, DEFAULT_RELEASE, RECONCILER_NAMES, controllerMachine, createControllerMachine, defaultRateLimiter, withUserReconciler } from '../../machines/kubernetes';
 import type { ReconcilerName } from '../../machines/kubernetes';
 import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
@@ -14,8 +14,10 @@ import { knownKinds, manifestSchemaFor, parseCpu, toNewObject } from './kubernet
 import { kubernetesController } from './kubernetes-controller';
 import { parseHpaOptions } from './kubernetes-hpa-options';
 import { noteFor } from './kubernetes-notes';
-import { MODULE_TIMEOUT_MS, WEBHOOK_TIMEOUT_MS, loadModuleController, loadWebhookController } from '../user-controller/hook';
-import { declaredPropertySchema, declareProperties } from '../user-controller/declared';
+import type { DecoratorWebhookConfig, ScenarioHost, UserController, WebhookControllerConfig } from '../user-controller/hook';
+import { MODULE_TIMEOUT_MS, NEEDS_CLI, WEBHOOK_TIMEOUT_MS } from '../user-controller/hook';
+import type { DeclaredProperty } from '../user-controller/declared';
+import { declaredPropertySchema } from '../user-controller/declared';
 import { observeIdempotence } from '../properties/kubernetes/idempotence';
 
 export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConfig> = {
@@ -30,6 +32,10 @@ export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConf
   // For a user's controller only (the others' worlds stay as they were): what idempotence judges.
   monitor: (world, event, snapshot) => observeIdempotence(world, event, snapshot),
 };
+
+/** The binding whose machine runs the user's own controller beside the built-in ones. */
+export const kubernetesBindingFor = (user: UserController): LoopBinding<KubeWorld, KubeFault, ControllerConfig> =>
+  ({ ...kubernetesBinding, machine: createControllerMachine(withUserReconciler(user.name, user.reconciler)) });
 
 const reconcilerName = z.enum(RECONCILER_NAMES as [ReconcilerName, ...ReconcilerName[]], { error: `expected one of ${RECONCILER_NAMES.join(', ')}` });
 
@@ -139,7 +145,7 @@ function parseManifest(file: string, field: string, doc: { kind: string }): NewO
 
 const pick = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
-export function parseKubernetesScenario(file: string, name: string, doc: unknown, seedOverride?: number): KubernetesScenario {
+export function parseKubernetesScenario(file: string, name: string, doc: unknown, seedOverride?: number, host?: ScenarioHost): KubernetesScenario {
   const parsed = kubernetesScenarioSchema.safeParse(doc);
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
   const s = parsed.data;
@@ -155,14 +161,8 @@ export function parseKubernetesScenario(file: string, name: string, doc: unknown
   if (params.heartbeatMs < 1) throw new InputError(file, 'cluster.heartbeat', 'expected a duration > 0');
   if (params.resyncMs < 0) throw new InputError(file, 'cluster.resync', 'expected a duration ≥ 0 (0: never, as client-go)');
   const builtins = s.builtins ?? [];
-  const focal = typeof s.controller === 'string' ? s.controller
-    : 'module' in s.controller ? loadModuleController(file, s.controller.module, s.controller.timeout ?? MODULE_TIMEOUT_MS).name
-      : s.controller.metacontroller === 'composite'
-        ? loadWebhookController(file, { metacontroller: 'composite', parent: s.controller.parent, children: s.controller.children, sync: s.controller.sync, finalize: s.controller.finalize, timeoutMs: s.controller.timeout ?? WEBHOOK_TIMEOUT_MS }).name
-        : loadWebhookController(file, { metacontroller: 'decorator', resource: s.controller.resource, labelSelector: s.controller.labelSelector, attachments: s.controller.attachments,
-          sync: s.controller.sync, finalize: s.controller.finalize, timeoutMs: s.controller.timeout ?? WEBHOOK_TIMEOUT_MS }).name;
   if (s.properties && typeof s.controller === 'string') throw new InputError(file, 'properties', 'expected declared properties only with a controller module (controller: { module })');
-  declareProperties(focal, s.properties ?? []);
+  const focal = typeof s.controller === 'string' ? s.controller : loadUserController(file, s.controller, s.properties ?? [], host);
   if (typeof s.controller === 'string' && builtins.includes(s.controller)) throw new InputError(file, 'builtins', `expected the built-in controllers not to include the focal controller "${s.controller}"`);
 
   const timeline: TimelineEntry<KubeFault, ControllerConfig>[] = (s.timeline ?? []).map((e, i) => ({ at: e.at, fault: timelineFault(file, `timeline[${i}]`, e) }));
@@ -200,6 +200,25 @@ export function parseKubernetesScenario(file: string, name: string, doc: unknown
 }
 
 type Entry = z.output<typeof timelineEntrySchema>;
+
+type UserControllerField = Exclude<z.output<typeof kubernetesScenarioSchema>['controller'], string>;
+
+/** The scenario's own controller (a module or a webhook), loaded with the host's loaders and handed
+ * back through `host.loaded`; its name is what the machine's config carries. */
+function loadUserController(file: string, c: UserControllerField, declared: DeclaredProperty[], host: ScenarioHost | undefined): string {
+  const loaders = host?.controllers;
+  if (!host || !loaders) throw new InputError(file, 'module' in c ? 'controller.module' : 'controller.sync', 'module' in c ? NEEDS_CLI.module : NEEDS_CLI.webhook);
+  const loaded = 'module' in c ? loaders.module(file, c.module, c.timeout ?? MODULE_TIMEOUT_MS) : loaders.webhook(webhookConfig(c));
+  host.loaded.controller = { ...loaded, declared };
+  return loaded.name;
+}
+
+function webhookConfig(c: Exclude<UserControllerField, { module: string }>): WebhookControllerConfig | DecoratorWebhookConfig {
+  const timeoutMs = c.timeout ?? WEBHOOK_TIMEOUT_MS;
+  return c.metacontroller === 'composite'
+    ? { metacontroller: 'composite', parent: c.parent, children: c.children, sync: c.sync, finalize: c.finalize, timeoutMs }
+    : { metacontroller: 'decorator', resource: c.resource, labelSelector: c.labelSelector, attachments: c.attachments, sync: c.sync, finalize: c.finalize, timeoutMs };
+}
 
 function timelineFault(file: string, field: string, e: Entry): KubeFault {
   const ns = (n?: string) => n ?? 'default';

@@ -7,12 +7,14 @@ import { POLICY_NAMES } from '../../machines/incus-hpa';
 import { cronCheck } from '../properties/cron';
 import { hpaCheck } from '../properties/incus-hpa';
 import { hpaLiveness } from '../properties/incus-hpa-liveness';
-import { kubernetesCheck } from '../properties/kubernetes';
+import { kubernetesCheck, kubernetesCheckFor } from '../properties/kubernetes';
 import { puppetCheck } from '../properties/puppet';
 import { systemdRestartCheck } from '../properties/systemd-restart';
 import { terraformCheck } from '../properties/terraform';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
-import type { AnyLoop, LoopId } from './define';
+import type { AnyLoop, LoopDefinition, LoopId } from './define';
+import type { ControllerConfig } from '../../machines/kubernetes';
+import type { KubeFault, KubeWorld } from '../worlds/kubernetes';
 import { defineLoop, isLoopId } from './define';
 import { hpaBinding, parseHpaScenario } from './incus-hpa';
 import { hpaColumns } from './incus-hpa-format';
@@ -20,7 +22,8 @@ import { parseSystemdScenario, systemdBinding } from './systemd-restart';
 import { systemdColumns } from './systemd-restart-format';
 import { cronBinding, parseCronScenario } from './cron';
 import { cronColumns } from './cron-format';
-import { kubernetesBinding, parseKubernetesScenario } from './kubernetes';
+import { kubernetesBinding, kubernetesBindingFor, parseKubernetesScenario } from './kubernetes';
+import type { ScenarioHost, UserControllerLoaders } from '../user-controller/hook';
 import { kubernetesColumns } from './kubernetes-notes';
 import { parsePuppetScenario, puppetBinding } from './puppet';
 import { puppetColumns } from './puppet-format';
@@ -44,10 +47,15 @@ const hpaLoop = defineLoop({
   },
 });
 
-const kubernetesLoop = defineLoop({
+const kubernetesLoop: LoopDefinition<KubeWorld, KubeFault, ControllerConfig> = defineLoop({
   id: 'kubernetes', binding: kubernetesBinding, parse: parseKubernetesScenario, columns: kubernetesColumns, check: kubernetesCheck,
   // The HPA controller's rule on the plane (controller: hpa): upstream's algorithm or the talk's seed rule.
   policies: { names: ['kubernetes', 'seed'], apply: (config, name) => ({ ...config, options: { ...config.options, policy: name } }) },
+  provide: ({ controller }): LoopDefinition<KubeWorld, KubeFault, ControllerConfig> => {
+    if (!controller) return kubernetesLoop;
+    const binding = kubernetesBindingFor(controller);
+    return { ...kubernetesLoop, binding, check: kubernetesCheckFor({ controller, binding }) };
+  },
 });
 
 /** Every loop loopscope knows: one definition each (sim/loops/define.ts). */
@@ -63,19 +71,22 @@ export const LOOPS = {
 /** The loop registered under an id, if any. */
 export const loopById = (id: unknown): AnyLoop | undefined => (isLoopId(id) ? LOOPS[id] : undefined);
 
-/** Parses scenario text (YAML) for whichever loop it names. */
-export function parseScenario(file: string, name: string, doc: unknown, seed?: number) {
+/** Parses scenario text (YAML) for whichever loop it names. The loop comes back provided with the
+ * user's code the scenario names, loaded with `loaders` (Node's; the lab has none). */
+export function parseScenario(file: string, name: string, doc: unknown, seed?: number, loaders?: UserControllerLoaders) {
   const loop = (doc && typeof doc === 'object' && 'loop' in doc) ? (doc as { loop: unknown }).loop : undefined;
   const entry = loopById(loop);
   if (!entry) throw new InputError(file, 'loop', `expected one of ${Object.keys(LOOPS).join(', ')}, got ${JSON.stringify(loop)}${didYouMean(loop, Object.keys(LOOPS))}`);
   // `repeat: true` (any loop's timeline entry) is read here; the loop's parser sees the entry without it.
   const { doc: entries, repeating } = takeRepeats(file, doc);
-  const scenario = entry.parse(file, name, entries, seed);
-  return { entry, scenario: repeating.length ? { ...scenario, repeating } : scenario };
+  const host: ScenarioHost = { controllers: loaders, loaded: {} };
+  const scenario = entry.parse(file, name, entries, seed, host);
+  const provided = entry.provide ? entry.provide(host.loaded) : entry;
+  return { entry: provided, scenario: repeating.length ? { ...scenario, repeating } : scenario };
 }
 
-export function parseScenarioText(file: string, name: string, text: string, seed?: number) {
-  return parseScenario(file, name, parseYamlText(file, text), seed);
+export function parseScenarioText(file: string, name: string, text: string, seed?: number, loaders?: UserControllerLoaders) {
+  return parseScenario(file, name, parseYamlText(file, text), seed, loaders);
 }
 
 export interface SimOptions { seed?: number; policy?: string; checkpoints?: boolean; recordFrames?: boolean }

@@ -14,7 +14,8 @@ import { deploymentConverges, maxSurge, minAvailable, rollsOut } from './kuberne
 import { hpaConverges, noWarmUpOverscale, scalesToMax, withinBounds } from './kubernetes/hpa';
 import { compositeConverges, decoratorConverges, decorates, oneAttachment, onePodPerParent, recreatesPod } from './kubernetes/metacontroller';
 import { applicationConverges, cleanupBeforeFinalizer, databaseConverges, deletesApplication, failsOver, onePrimary, queueScalerConverges, scalesWorkersUp, workersWithinBounds } from './kubernetes/operators';
-import { moduleProperties, modulePromises } from './kubernetes/module';
+import type { UserControllerRun } from './kubernetes/module';
+import { moduleProperties, modulePromises, userControllerOf } from './kubernetes/module';
 import { isUserController } from '../user-controller/declared';
 import { noExtraPods, noSurplusAtRest, reachesReplicas, replicaSetConverges, waitsForExpectations } from './kubernetes/replicaset';
 
@@ -61,7 +62,7 @@ function mostReplicas(kind: string, alphabet: readonly Move[], world: KubeWorld 
  * settleBoundMs: what the moves of the alphabet can still cost once the environment stops, plus
  * what the controller itself needs; each controller's term is explained where it is added.
  */
-export function kubernetesProperties(config: ControllerConfig, alphabet: readonly Move[], withinPeriods?: number, world?: KubeWorld): Property[] {
+export function kubernetesProperties(config: ControllerConfig, alphabet: readonly Move[], withinPeriods?: number, world?: KubeWorld, user?: UserControllerRun): Property[] {
   const params: KubeParams = world?.params ?? DEFAULT_KUBE_PARAMS;
   const bound = (extraMs: number) => {
     const withinMs = withinPeriods !== undefined ? withinPeriods * params.heartbeatMs : settleBoundMs(config, alphabet, params, extraMs);
@@ -146,13 +147,13 @@ export function kubernetesProperties(config: ControllerConfig, alphabet: readonl
       // A user's controller module: pods it creates still have to start, so allow one pod's life.
       if (!isUserController(config.reconciler)) return [];
       const { withinMs, within } = bound(params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs));
-      return moduleProperties(config, world, withinMs, within);
+      return moduleProperties(userControllerOf(config, user), config, world, withinMs, within);
     }
   }
 }
 
 /** What each configuration promises; a property it does not promise is a finding, not a failure. */
-export function kubernetesPromises(config: ControllerConfig): readonly string[] {
+export function kubernetesPromises(config: ControllerConfig, user?: UserControllerRun): readonly string[] {
   switch (config.reconciler) {
     // replica_set.go: expectations keep a reconcile from acting on a cache that does not yet show
     // its own writes; without them (options.expectations: false) only the level-triggered
@@ -185,7 +186,7 @@ export function kubernetesPromises(config: ControllerConfig): readonly string[] 
     case 'decorator':
       return ['one-attachment', 'converges'];
     default:
-      return isUserController(config.reconciler) ? modulePromises(config) : [];
+      return isUserController(config.reconciler) ? modulePromises(userControllerOf(config, user)) : [];
   }
 }
 
@@ -200,6 +201,13 @@ export const kubernetesCheck: LoopCheck<KubeWorld, KubeFault, ControllerConfig> 
   },
   // Symmetry (sim/check/symmetry.ts): object names are ordered and the order is read, so pods are not interchangeable.
   symmetry: { none: 'names are ordered and the order is read (informer lists and resyncs go in key order, a ReplicaSet breaks its last tie by name, deletePod by app takes the first by name); generated names come from the seeded generator, which the key keeps' },
-  properties: kubernetesProperties,
-  promises: kubernetesPromises,
+  properties: (config, alphabet, withinPeriods, world) => kubernetesProperties(config, alphabet, withinPeriods, world),
+  promises: (config) => kubernetesPromises(config),
 };
+
+/** The check of a scenario with the user's own controller: the same, with its claims. */
+export const kubernetesCheckFor = (user: UserControllerRun): LoopCheck<KubeWorld, KubeFault, ControllerConfig> => ({
+  ...kubernetesCheck,
+  properties: (config, alphabet, withinPeriods, world) => kubernetesProperties(config, alphabet, withinPeriods, world, user),
+  promises: (config) => kubernetesPromises(config, user),
+});

@@ -17,9 +17,5 @@ export const declaredPropertySchema = z.strictObject({
 
 export type DeclaredProperty = z.output<typeof declaredPropertySchema>;
 
-/** By controller name (`module:<path>`): set when the scenario loads, read by the claims. */
-const declared = new Map<string, DeclaredProperty[]>();
-export const declareProperties = (controller: string, properties: DeclaredProperty[]) => { declared.set(controller, properties); };
-export const declaredPropertiesOf = (controller: string): DeclaredProperty[] => declared.get(controller) ?? [];
 /** A user's controller: a sandboxed module (`module:…`) or a Metacontroller webhook (`webhook:…`). */
 export const isUserController = (name: string) => name.startsWith('module:') || name.startsWith('webhook:');

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { KObject } from '../../machines/kubernetes';
-import { registerReconciler } from '../../machines/kubernetes';
+import type { KObject, Reconciler } from '../../machines/kubernetes';
 import type { DecoratorOutcome, DecoratorSyncRequest } from '../../machines/kubernetes/metacontroller/decorator';
 import { decoratorController } from '../../machines/kubernetes/metacontroller/decorator';
 import type { DecoratorWebhookConfig } from './hook';
@@ -70,14 +69,13 @@ function hookCaller(which: 'sync' | 'finalize', url: string, controllerName: str
   };
 }
 
-/** Registers the decorator webhook controller and returns its name (`webhook:<sync url>`). */
-export function loadDecoratorWebhook(config: DecoratorWebhookConfig): { name: string } {
+/** The decorator webhook controller, under its name (`webhook:<sync url>`). */
+export function loadDecoratorWebhook(config: DecoratorWebhookConfig): { name: string; reconciler: Reconciler<unknown> } {
   const name = `webhook:${config.sync}`;
   const controllerName = `${config.resource.toLowerCase()}-decorator`;
-  registerReconciler(name, decoratorController(name, {
+  return { name, reconciler: decoratorController(name, {
     targetKind: config.resource, selector: config.labelSelector, attachmentKinds: config.attachments, controllerName,
     sync: hookCaller('sync', config.sync, controllerName, config),
     ...(config.finalize ? { finalize: hookCaller('finalize', config.finalize, controllerName, config) } : {}),
-  }));
-  return { name };
+  }) };
 }

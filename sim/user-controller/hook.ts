@@ -1,39 +1,43 @@
-import { InputError } from '../scenario/errors';
+import type { Reconciler } from '../../machines/kubernetes';
+import type { DeclaredProperty } from './declared';
 
-/**
- * How a scenario's `controller: { module }` is loaded. The scenario parsers also run in the browser
- * (the lab), where a module cannot be sandboxed; the Node side (sim/loops/index.ts) installs the
- * real loader (sim/user-controller/module-reconciler.ts).
- */
-export type ModuleControllerLoader = (scenarioFile: string, modulePath: string, timeoutMs: number) => { name: string };
+/** A user's own controller as its scenario loaded it: a sandboxed module or a Metacontroller webhook. */
+export interface UserController {
+  /** `module:<path>` or `webhook:<sync url>`: the name the machine's config carries. */
+  name: string;
+  reconciler: Reconciler<unknown>;
+  /** Counts the scenario declares for it (`properties:`), checked beside the built-in claims. */
+  declared: DeclaredProperty[];
+}
+
 export interface WebhookControllerConfig { metacontroller: 'composite'; parent: string; children: string[]; sync: string; finalize?: string | undefined; timeoutMs: number }
 /** A DecoratorController: the target resource, its labelSelector.matchLabels and the attachment kinds. */
 export interface DecoratorWebhookConfig { metacontroller: 'decorator'; resource: string; labelSelector: Record<string, string>; attachments: string[]; sync: string; finalize?: string | undefined; timeoutMs: number }
-export type WebhookControllerLoader = (config: WebhookControllerConfig | DecoratorWebhookConfig) => { name: string };
 
-let loader: ModuleControllerLoader | undefined;
-let webhookLoader: WebhookControllerLoader | undefined;
-
-export function setModuleControllerLoader(l: ModuleControllerLoader, w: WebhookControllerLoader): void {
-  loader = l;
-  webhookLoader = w;
+/**
+ * How a scenario's `controller: { module }` or webhook controller is loaded. The scenario parsers
+ * also run in the browser (the lab), where a module cannot be sandboxed: there the parser gets no
+ * loaders and says so; the Node side passes its own (sim/user-controller/module-reconciler.ts).
+ */
+export interface UserControllerLoaders {
+  module(scenarioFile: string, modulePath: string, timeoutMs: number): { name: string; reconciler: Reconciler<unknown> };
+  webhook(config: WebhookControllerConfig | DecoratorWebhookConfig): { name: string; reconciler: Reconciler<unknown> };
 }
 
-export function loadWebhookController(scenarioFile: string, config: WebhookControllerConfig | DecoratorWebhookConfig): { name: string } {
-  if (!webhookLoader) {
-    throw new InputError(scenarioFile, 'controller.sync', 'expected a built-in controller in the lab: a webhook controller runs under the CLI (loopscope sim / check), whose trace the lab loads');
-  }
-  return webhookLoader(config);
-}
+/** What a scenario's parse loaded of the user's own code (filled in by the parse, read by parseScenario). */
+export interface LoadedUserCode { controller?: UserController }
+
+/** What a loop's parser may use beside the document: the host's loaders (none in the lab) and where
+ * to put what it loads. */
+export interface ScenarioHost { controllers?: UserControllerLoaders | undefined; loaded: LoadedUserCode }
 
 /** A reconcile's time limit unless the scenario says `controller.timeout`. */
 export const MODULE_TIMEOUT_MS = 1000;
 /** A hook call's: Metacontroller's default webhook timeout is 10 s (api/v1alpha1 Webhook.Timeout). */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 
-export function loadModuleController(scenarioFile: string, modulePath: string, timeoutMs: number): { name: string } {
-  if (!loader) {
-    throw new InputError(scenarioFile, 'controller.module', 'expected a built-in controller in the lab: a controller module runs under the CLI (loopscope sim / check), whose trace the lab loads');
-  }
-  return loader(scenarioFile, modulePath, timeoutMs);
-}
+/** Why a controller that needs Node cannot load here (the lab). */
+export const NEEDS_CLI = {
+  module: 'expected a built-in controller in the lab: a controller module runs under the CLI (loopscope sim / check), whose trace the lab loads',
+  webhook: 'expected a built-in controller in the lab: a webhook controller runs under the CLI (loopscope sim / check), whose trace the lab loads',
+} as const;

@@ -1,9 +1,9 @@
 import { relative, resolve, dirname } from 'node:path';
 import { z } from 'zod';
 import type { KObject, NewObject, Plan, ReconcileOutcome, Reconciler, Write } from '../../machines/kubernetes';
-import { enqueueForAndOwner, patchProblem, registerReconciler, splitKey } from '../../machines/kubernetes';
+import { enqueueForAndOwner, patchProblem, splitKey } from '../../machines/kubernetes';
 import { InputError } from '../scenario/errors';
-import { setModuleControllerLoader } from './hook';
+import type { UserControllerLoaders } from './hook';
 import { loadWebhookController } from './webhook';
 import { loadDecoratorWebhook } from './decorator-webhook';
 import type { SandboxOutcome } from './sandbox';
@@ -114,18 +114,19 @@ function moduleReconciler(name: string, spec: ModuleControllerSpec, reconcile: (
   };
 }
 
-/** Loads `controller: { module }` of a scenario, registers it, and returns its reconciler name. */
-function loadModuleControllerFile(scenarioFile: string, modulePath: string, timeoutMs: number): { name: string; spec: ModuleControllerSpec } {
+/** Loads `controller: { module }` of a scenario: its reconciler, under its name. */
+function loadModuleControllerFile(scenarioFile: string, modulePath: string, timeoutMs: number): { name: string; reconciler: Reconciler<unknown> } {
   const field = 'controller.module';
   const file = resolve(dirname(scenarioFile), modulePath);
   const sandbox = loadControllerSandbox(file, scenarioFile, field, timeoutMs);
   const spec = specSchema.safeParse(sandbox.spec);
   if (!spec.success) throw new InputError(scenarioFile, field, `expected the module to export controller = { for: "<Kind>", owns?: ["<Kind>", …] }, got ${JSON.stringify(sandbox.spec)}`);
   const name = `module:${relative(process.cwd(), file) || file}`;
-  registerReconciler(name, moduleReconciler(name, spec.data, (req, objects) => sandbox.reconcile(req, objects)));
-  return { name, spec: spec.data };
+  return { name, reconciler: moduleReconciler(name, spec.data, (req, objects) => sandbox.reconcile(req, objects)) };
 }
 
-/** The Node side's loaders (installed by sim/loops/index.ts). */
-export const installModuleControllers = () => setModuleControllerLoader(loadModuleControllerFile,
-  (config) => (config.metacontroller === 'decorator' ? loadDecoratorWebhook(config) : loadWebhookController(config)));
+/** The Node side's loaders: scenario parsing on Node gets these (sim/loops/index.ts), the lab none. */
+export const NODE_CONTROLLER_LOADERS: UserControllerLoaders = {
+  module: loadModuleControllerFile,
+  webhook: (config) => (config.metacontroller === 'decorator' ? loadDecoratorWebhook(config) : loadWebhookController(config)),
+};

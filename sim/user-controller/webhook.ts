@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { KObject } from '../../machines/kubernetes';
-import { registerReconciler } from '../../machines/kubernetes';
+import type { KObject, Reconciler } from '../../machines/kubernetes';
 import type { CompositeSyncRequest, DesiredChild } from '../../machines/kubernetes/metacontroller/hooks';
 import type { SyncOutcome } from '../../machines/kubernetes/metacontroller/composite';
 import { compositeController } from '../../machines/kubernetes/metacontroller/composite';
@@ -151,14 +150,13 @@ function readAnswer(which: string, url: string, answer: HttpAnswer): SyncOutcome
     ...(parsed.data.finalized !== undefined ? { finalized: parsed.data.finalized } : {}) };
 }
 
-/** Registers the webhook controller and returns its name. */
-export function loadWebhookController(config: WebhookControllerConfig): { name: string } {
+/** The webhook controller, under its name. */
+export function loadWebhookController(config: WebhookControllerConfig): { name: string; reconciler: Reconciler<unknown> } {
   const name = `webhook:${config.sync}`;
   const controllerName = config.parent.toLowerCase();
-  registerReconciler(name, compositeController(name, {
+  return { name, reconciler: compositeController(name, {
     parentKind: config.parent, childKinds: config.children, controllerName,
     sync: hookCaller('sync', config.sync, controllerName, config),
     ...(config.finalize ? { finalize: hookCaller('finalize', config.finalize, controllerName, config) } : {}),
-  }));
-  return { name };
+  }) };
 }

@@ -24,16 +24,17 @@ export type ReconcilerName = keyof typeof ALL;
 export const RECONCILERS: Record<ReconcilerName, Reconciler<unknown>> = ALL;
 export const RECONCILER_NAMES = Object.keys(ALL) as ReconcilerName[];
 
-/** A user's controller module, registered at scenario load (`module:<path>`; sim/user-controller). */
-const userReconcilers = new Map<string, Reconciler<unknown>>();
-const isReconcilerName = (name: string): name is ReconcilerName => name in ALL;
-export function registerReconciler(name: string, reconciler: Reconciler<unknown>): void {
-  userReconcilers.set(name, reconciler);
-}
+/** Finds the focal controller by the name in the machine's config (createControllerMachine). */
+export type ReconcilerLookup = (name: string) => Reconciler<unknown>;
 
-/** The focal controller by the name in the machine's config: a built-in one or a registered module. */
-export function reconcilerFor(name: string): Reconciler<unknown> {
-  const r = isReconcilerName(name) ? RECONCILERS[name] : userReconcilers.get(name);
-  if (!r) throw new Error(`no controller named "${name}" is loaded (built-in: ${RECONCILER_NAMES.join(', ')})`);
-  return r;
-}
+const isReconcilerName = (name: string): name is ReconcilerName => name in ALL;
+
+/** A built-in controller by name; a user's controller is not one of them (see withUserReconciler). */
+export const builtinReconciler: ReconcilerLookup = (name) => {
+  if (!isReconcilerName(name)) throw new Error(`no controller named "${name}" is loaded (built-in: ${RECONCILER_NAMES.join(', ')})`);
+  return RECONCILERS[name];
+};
+
+/** The built-in controllers plus a user's own under its name (a module or a webhook, loaded with its scenario). */
+export const withUserReconciler = (name: string, reconciler: Reconciler<unknown>): ReconcilerLookup =>
+  (wanted) => (wanted === name ? reconciler : builtinReconciler(wanted));

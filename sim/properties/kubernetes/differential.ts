@@ -1,8 +1,7 @@
-import type { ControllerConfig, KObject, NewObject } from '../../../machines/kubernetes';
-import { reconcilerFor } from '../../../machines/kubernetes';
+import type { ControllerConfig, KObject, NewObject, Reconciler } from '../../../machines/kubernetes';
 import type { CheckView } from '../../check/model';
 import type { ComparesHistories } from '../../check/other-history';
-import { kubernetesBinding } from '../../loops/kubernetes';
+import type { LoopBinding } from '../../model';
 import { Runner } from '../../runner';
 import type { KubeFault, KubeWorld } from '../../worlds/kubernetes';
 import { deleteObject, kubectlApply, store as st } from '../../worlds/kubernetes';
@@ -84,8 +83,8 @@ function settled(v: View): boolean {
   return w.agenda.length === 0 && controllerQuiescent(w, contextOf(v));
 }
 
-export function differential(config: ControllerConfig, start: KubeWorld, withinMs: number): ComparesHistories<KubeWorld, ControllerConfig> {
-  const r = reconcilerFor(config.reconciler);
+/** `binding` runs the user's controller (its machine has it); `r` is that controller. */
+export function differential(binding: LoopBinding<KubeWorld, KubeFault, ControllerConfig>, r: Reconciler<unknown>, config: ControllerConfig, start: KubeWorld, withinMs: number): ComparesHistories<KubeWorld, ControllerConfig> {
   const kinds = [r.forKind, ...r.watches];
   const live = (w: KubeWorld) => Object.values(w.store.objects).filter((o) => o.kind === r.forKind && o.metadata.deletionTimestamp === undefined)
     .sort((a, b) => (st.storeKeyOf(a) < st.storeKeyOf(b) ? -1 : 1));
@@ -109,7 +108,7 @@ export function differential(config: ControllerConfig, start: KubeWorld, withinM
   }
 
   const runReference = (desired: KObject[], record: boolean) => {
-    const runner = new Runner<KubeWorld, KubeFault, ControllerConfig>(kubernetesBinding, {
+    const runner = new Runner<KubeWorld, KubeFault, ControllerConfig>(binding, {
       scenario: 'the same desired state applied from the start, no faults', seed: 0, world: referenceStart(desired), config, timeline: [], recordFrames: record,
     });
     const view = (): View => ({ t: runner.t, snapshot: runner.snapshot, world: runner.world, config: runner.config });

@@ -1,8 +1,10 @@
 import type { ControllerConfig, KObject } from '../../../machines/kubernetes';
-import { controllerOf, reconcilerFor } from '../../../machines/kubernetes';
+import { controllerOf } from '../../../machines/kubernetes';
 import type { CheckProperty } from '../../check/model';
 import type { DeclaredProperty } from '../../user-controller/declared';
-import { declaredPropertiesOf } from '../../user-controller/declared';
+import type { UserController } from '../../user-controller/hook';
+import type { LoopBinding } from '../../model';
+import type { KubeFault } from '../../worlds/kubernetes';
 import type { KubeWorld } from '../../worlds/kubernetes';
 import { contextOf, controllerQuiescent, objectsOf, worldAt } from './view';
 import { idempotent } from './idempotence';
@@ -73,15 +75,24 @@ function declaredProperty(p: DeclaredProperty, withinMs: number, within: string)
     holds: (v) => count(worldAt(v)).every((n) => n >= least) };
 }
 
-export function moduleProperties(config: ControllerConfig, world: KubeWorld | undefined, withinMs: number, within: string): Property[] {
-  const r = reconcilerFor(config.reconciler);
+/** A user's controller and the binding whose machine runs it (the differential oracle's reference runs use it). */
+export interface UserControllerRun { controller: UserController; binding: LoopBinding<KubeWorld, KubeFault, ControllerConfig> }
+
+export function moduleProperties(user: UserControllerRun, config: ControllerConfig, world: KubeWorld | undefined, withinMs: number, within: string): Property[] {
+  const r = user.controller.reconciler;
   const initialUids = new Set(Object.values(world?.store.objects ?? {}).map((o) => o.metadata.uid));
-  return [noCrash, noOrphans(r.watches, initialUids), idempotent, ...(world ? [differential(config, world, withinMs)] : []),
+  return [noCrash, noOrphans(r.watches, initialUids), idempotent, ...(world ? [differential(user.binding, r, config, world, withinMs)] : []),
     moduleConverges(withinMs, within), cleanupBeforeFinalizer(r.forKind),
-    ...declaredPropertiesOf(config.reconciler).map((p) => declaredProperty(p, withinMs, within))];
+    ...user.controller.declared.map((p) => declaredProperty(p, withinMs, within))];
 }
 
 /** Promised: the built-in checks except cleanup-before-finalizer (a controller without a finalizer
  * leaves its children to the GC on purpose), and every declared count. */
-export const modulePromises = (config: ControllerConfig): string[] =>
-  ['no-crash', 'no-orphans', 'idempotent', 'differential', 'converges', ...declaredPropertiesOf(config.reconciler).map((p) => p.name)];
+export const modulePromises = (user: UserControllerRun): string[] =>
+  ['no-crash', 'no-orphans', 'idempotent', 'differential', 'converges', ...user.controller.declared.map((p) => p.name)];
+
+/** The user's controller the config names, or why it cannot be checked here. */
+export function userControllerOf(config: ControllerConfig, user: UserControllerRun | undefined): UserControllerRun {
+  if (user?.controller.name !== config.reconciler) throw new Error(`no controller named "${config.reconciler}" is loaded: a user's controller is checked with the scenario that loads it`);
+  return user;
+}
