@@ -97,3 +97,20 @@ export class TransitionRecorder {
     return ids;
   }
 }
+
+const byMachine = new WeakMap<AnyStateMachine, Map<AnyTransitionDefinition, MachineTransition>>();
+
+/**
+ * The ids of transitions XState reported (an inspector's `@xstate.microstep` `_transitions`) for a
+ * machine run elsewhere — real mode runs the machine `.provide()`d with real actors, a copy whose
+ * definition objects are its own, with the same ids.
+ */
+export function transitionIds(defs: readonly AnyTransitionDefinition[]): string[] {
+  return defs.flatMap((t) => {
+    const machine = t.source.machine;
+    let known = byMachine.get(machine);
+    if (!known) { known = definitionTransitions(machine); byMachine.set(machine, known); }
+    const m = known.get(t);
+    return m ? [m.id] : [];
+  });
+}

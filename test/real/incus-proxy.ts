@@ -1,7 +1,8 @@
 // A unix-socket HTTP proxy in front of the real Incus daemon, for tests that must stop a process at
 // an exact request: every request is forwarded unchanged, except those `hold` picks, which are never
 // forwarded (the process waits on them until the test kills it). Plain request/response only: no
-// websocket upgrades (a `loopscope real rename` sends none).
+// websocket upgrades (a `loopscope real rename` sends none). Those `fail` picks are answered with an
+// Incus error (HTTP 500) instead: an API failure the daemon did not make.
 import { request } from 'node:http';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
@@ -19,7 +20,10 @@ export interface IncusProxy {
   close(): Promise<void>;
 }
 
-export async function startIncusProxy(incusSocket: string, hold: (r: HeldRequest) => boolean): Promise<IncusProxy> {
+/** An answer Incus gives a failed request (its error envelope), for `fail`: the client's own error handling reads it. */
+const INJECTED_FAILURE = JSON.stringify({ type: 'error', status: '', status_code: 0, operation: '', error_code: 500, error: 'injected by the test proxy: API failure', metadata: null });
+
+export async function startIncusProxy(incusSocket: string, hold: (r: HeldRequest) => boolean, fail: (r: HeldRequest) => boolean = () => false): Promise<IncusProxy> {
   const dir = mkdtempSync(join(tmpdir(), 'loopscope-incus-proxy-'));
   const socketPath = join(dir, 'unix.socket');
   let onHeld: (r: HeldRequest) => void = () => undefined;
@@ -31,6 +35,11 @@ export async function startIncusProxy(incusSocket: string, hold: (r: HeldRequest
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const seen: HeldRequest = { method: req.method ?? 'GET', path: req.url ?? '/', body: body.toString() };
+      if (fail(seen)) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(INJECTED_FAILURE);
+        return;
+      }
       if (hold(seen)) {
         waiting.push(res);
         onHeld(seen);
