@@ -14,6 +14,7 @@ export interface CommandEntry {
 export const COMMANDS: readonly CommandEntry[] = [
   { name: 'sim', summary: 'simulate a scenario and print its timeline (or write its trace)', load: async () => (await import('./sim-command')).registerSim },
   { name: 'check', summary: "explore every behaviour of a scenario's environment and check its properties", load: async () => (await import('./check-command')).registerCheck },
+  { name: 'swarm', summary: 'many short randomized searches of a check scenario, sharded across processes or a Kubernetes Indexed Job', load: async () => (await import('./swarm-command')).registerSwarm },
   { name: 'real', summary: 'run the Incus HPA against a real Incus daemon', load: async () => (await import('./real-command')).registerReal },
   { name: 'conform', summary: 'replay a real run against the model: same states, same decisions', load: async () => (await import('./conform-command')).registerConform },
   { name: 'init', summary: 'scaffold a starting point: `init controller <dir>`', load: async () => (await import('./init-command')).registerInit },

@@ -24,7 +24,7 @@ interface TraceFileOptions {
 
 const extension = (format: TraceFormat) => (format === 'itf' ? '.itf.json' : '.trace.json');
 
-function traceText(trace: Trace, options: TraceFileOptions): string {
+export function traceText(trace: Trace, options: TraceFileOptions): string {
   return options.format === 'itf' ? itfJson(traceToItf(trace, options.source !== undefined ? { source: options.source } : {})) : JSON.stringify(trace) + '\n';
 }
 
