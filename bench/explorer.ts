@@ -9,11 +9,11 @@
  * end to end; 10⁶ states < 1 GB.
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { stringify } from 'yaml';
 import { propertyRunsPerSecond } from '../test/check/hpa-arbitraries';
+import { largeScenario } from './large-scenario';
 
 const MiB = 1024 ** 2;
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -27,18 +27,6 @@ function check(file: string, args: string[]): { wall: number; cpu: number; stats
   const [wall, user, sys] = r.stderr.trim().split('\n').at(-1)!.split(' ').map(Number);
   const json = JSON.parse(r.stdout) as { runs: { outcome: string; stats: Stats }[] };
   return { wall: wall!, cpu: user! + sys!, stats: json.runs[0]!.stats, outcome: json.runs[0]!.outcome };
-}
-
-/** The ~10⁶ case as a scenario file (bench/explorer-scenarios.ts: benchScenario(4, LARGE_MOVES)). */
-function largeScenario(): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'bench-')), 'hpa-bench-large.yaml');
-  const moves = ['demand: 2500MB', 'kill: pod-a', 'failApi: 1', 'restartController: true', 'demand: 100MB', 'failApi: 1', 'slowApi: { factor: 10, for: 30s }', 'demand: 1500MB', 'restartController: true', 'deleteInstance: pod-a', 'failApi: 1'];
-  writeFileSync(file, stringify({
-    loop: 'incus-hpa', name: 'hpa-bench-large', seed: 1, duration: '10m',
-    config: { HPA: { minPods: 1, maxPods: 4, memoryThreshold: 50 }, policy: 'fixed', limitsMemory: '1000MB', backoff: { initial: '5s', max: '15s' }, downscaleStabilization: '30s' },
-    world: { baseline: '50MB', demand: '300MB', instances: [{ name: 'pod-a' }, { name: 'podman-cache', owned: false, serves: false }] },
-  }) + `timeline:\n${moves.map((m) => `  - { at: 0s, ${m} }`).join('\n')}\n`);
-  return file;
 }
 
 const which = process.argv[2] ?? 'all';

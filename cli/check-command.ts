@@ -23,8 +23,10 @@ import type { Frame } from '../sim/trace';
 import { loadScenario } from '../sim/loops';
 import { didYouMean } from '../sim/scenario/suggest';
 import { CHECK_EXIT_CODES, UsageError } from './usage';
+import { diskOptions } from './check-disk';
 
 interface CheckFlags {
+  checkpoint?: string; checkpointEvery?: string; spill?: string;
   depth?: string; maxStates?: string; maxMemory?: string; progress?: boolean; memo?: boolean; symmetry?: boolean; workers?: string; out?: string; traceFormat?: string; policy?: string; within?: string; table?: boolean; format?: string; emitTest?: string;
 }
 
@@ -115,6 +117,9 @@ export function registerCheck(program: Command): void {
     .option('--within <periods>', 'convergence bound K in periods (default: per policy)')
     .option('--table', "check every policy of the loop (or the scenario's own config) and print the findings table")
     .option('--format <format>', `output: ${FORMATS.join('|')} (default text)`)
+    .option('--checkpoint <dir>', 'checkpoint the search into this directory at BFS level boundaries (see --checkpoint-every); a directory holding a checkpoint of the same scenario and options is resumed (one thread)')
+    .option('--checkpoint-every <duration>', 'time between checkpoints, taken at the next level boundary (default 5m; 0s: every level)')
+    .option('--spill <dir>', "keep the BFS frontier's records in files in this directory instead of memory (one thread)")
     .addHelpText('after', `\n${CHECK_EXIT_CODES}\n`)
     .action(async (argument: string, flags: CheckFlags) => {
       const file = scenarioArgument(argument);
@@ -122,8 +127,7 @@ export function registerCheck(program: Command): void {
       const maxStates = positive('--max-states', flags.maxStates);
       const maxMemoryBytes = byteSize('--max-memory', flags.maxMemory);
       const asked = positive('--workers', flags.workers);
-      const chosen = asked === undefined ? defaultWorkers() : { workers: asked, line: `workers: ${asked} (--workers)` };
-      const { workers } = chosen;
+      let chosen = asked === undefined ? defaultWorkers() : { workers: asked, line: `workers: ${asked} (--workers)` };
       const withinPeriods = positive('--within', flags.within);
       const format = formatOf(flags.format);
       const traceFormat = traceFormatOf(flags.traceFormat, flags.out);
@@ -134,6 +138,9 @@ export function registerCheck(program: Command): void {
       if (flags.policy !== undefined && !names.includes(flags.policy)) {
         throw new UsageError('--policy', `expected one of ${names.join(', ')} (the policies of ${entry.binding.loop}), got "${flags.policy}"${didYouMean(flags.policy, names)}`);
       }
+      const disk = diskOptions(flags, file, asked, { policy: flags.policy, withinPeriods, maxDepth, maxStates, symmetry: flags.symmetry !== false }, outputDir);
+      if (disk.oneThread) chosen = { workers: 1, line: disk.oneThread };
+      const { workers } = chosen;
       const out = outputDir('--out', flags.out);
       const emitDir = outputDir('--emit-test', flags.emitTest);
 
@@ -156,13 +163,14 @@ export function registerCheck(program: Command): void {
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       if (unmarked) process.stderr.write(`loopscope: ${notACheckScenarioWarning(file, scenario)}\n`);
+      if (disk.resumed) process.stderr.write(`loopscope: ${disk.resumed}\n`);
       const progress = flags.progress === false ? undefined : progressReporter();
       const runs: CheckRun[] = [];
       try {
         for (const policy of variants) {
           runs.push(await checkScenarioAsync(entry, scenario, {
             ...(policy !== undefined ? { policy } : {}), ...bounds, ...(withinPeriods ? { withinPeriods } : {}),
-            ...(progress ? { onProgress: progress.onProgress } : {}), memo: flags.memo !== false, symmetry: flags.symmetry !== false, workers, signal: interrupt.signal,
+            ...(progress ? { onProgress: progress.onProgress } : {}), memo: flags.memo !== false, symmetry: flags.symmetry !== false, workers, signal: interrupt.signal, ...disk.options,
           }));
           progress?.done();
         }

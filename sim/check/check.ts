@@ -93,6 +93,7 @@ export async function checkScenarioAsync(entry: LoopEntry, scenario: LoadedScena
   const prepared = prepareCheck(entry, scenario, options);
   const { check, config, alphabet, properties, replayInput } = prepared;
   const workers = options.workers ?? 1;
+  if (workers > 1 && (options.spillDir !== undefined || options.checkpoint)) throw new Error('explorer: spilling and checkpoints are not supported by the parallel search (workers: 1)');
   const explore = (handOver?: () => boolean) => exploreAsync(replayInput.binding, check, { config, world: scenario.world }, alphabet, properties, { ...options, ...(handOver ? { handOver } : {}) });
   let result: ExploreResult<unknown, unknown> | undefined;
   if (workers <= 1) result = await explore();

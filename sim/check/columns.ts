@@ -9,6 +9,10 @@ export class IntColumn {
   }
   get(i: number): number { return this.data[i]!; }
   bytes(): number { return this.data.byteLength; }
+  /** The first n slots (a view, for a checkpoint: checkpoint.ts). */
+  head(n: number): Int32Array { return this.data.subarray(0, n); }
+  /** Back from a checkpoint: these slots, the rest to be set as the search goes on. */
+  static of(values: Int32Array): IntColumn { const c = new IntColumn(); c.data = new Int32Array(Math.max(1 << 12, values.length)); c.data.set(values); return c; }
 }
 
 /** Growable 0/1 storage: one slot per distinct state (whether an eventually-target holds). */
@@ -20,6 +24,9 @@ export class BitColumn {
   }
   get(i: number): boolean { return this.data[i] === 1; }
   bytes(): number { return this.data.byteLength; }
+  /** The first n slots (a view, for a checkpoint: checkpoint.ts). */
+  head(n: number): Uint8Array { return this.data.subarray(0, n); }
+  static of(values: Uint8Array): BitColumn { const c = new BitColumn(); c.data = new Uint8Array(Math.max(1 << 12, values.length)); c.data.set(values); return c; }
 }
 
 const UNKNOWN = -1;

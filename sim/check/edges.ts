@@ -7,9 +7,9 @@ import { IntColumn } from './columns';
  * increasing id order (the order states are expanded in), so rows are appended, never inserted.
  */
 export class EdgeList {
-  private readonly start = new IntColumn();
-  private readonly to = new IntColumn();
-  private readonly via = new IntColumn();
+  private start = new IntColumn();
+  private to = new IntColumn();
+  private via = new IntColumn();
   private count = 0;
   /** Rows opened so far: states 0 … rows − 1 have their edges (possibly none). */
   private rows = 0;
@@ -32,4 +32,17 @@ export class EdgeList {
   move(e: number): number { return this.via.get(e); }
   get size(): number { return this.count; }
   bytes(): number { return this.start.bytes() + this.to.bytes() + this.via.bytes(); }
+
+  /** The rows and edges so far (views, for a checkpoint: checkpoint.ts). */
+  tables(): { start: Int32Array; to: Int32Array; via: Int32Array } { return { start: this.start.head(this.rows), to: this.to.head(this.count), via: this.via.head(this.count) }; }
+
+  static of(t: { start: Int32Array; to: Int32Array; via: Int32Array }): EdgeList {
+    const e = new EdgeList();
+    e.start = IntColumn.of(t.start);
+    e.to = IntColumn.of(t.to);
+    e.via = IntColumn.of(t.via);
+    e.rows = t.start.length;
+    e.count = t.to.length;
+    return e;
+  }
 }

@@ -4,7 +4,13 @@ import { MemoMachine } from '../memo-machine';
 import type { SearchNode } from './expander';
 import { Expander } from './expander';
 import { SearchBook } from './search-book';
+import type { FrontierLevel } from './frontier';
 import { LazyLevel } from './frontier';
+import { SpilledLevel } from './spilled-level';
+import { hasCheckpoint, readCheckpoint, writeCheckpoint } from './checkpoint';
+import { rebuildLevel } from './resume';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * Breadth-first search over every reachable (machine snapshot, world, queue, remaining moves)
@@ -64,9 +70,14 @@ class Search<W, F, C> {
   private readonly lazyFrom: number;
   private readonly hash = new Uint32Array(2);
   // The level being expanded and the next (frontier.ts): past LAZY_FROM states, re-derived from their parents.
-  private frontier = new LazyLevel<W, C>();
-  private next = new LazyLevel<W, C>();
+  private frontier: FrontierLevel<W, C> = new LazyLevel<W, C>();
+  private next: FrontierLevel<W, C> = new LazyLevel<W, C>();
   private at = 0;
+  /** With spillDir: this search's own directory in it, for its level files. */
+  private readonly spill: string | undefined;
+  private readonly checkpoint: ExploreOptions['checkpoint'];
+  private lastCheckpoint = performance.now();
+  private resumedFrom: { depth: number; distinct: number } | undefined;
   /** The node being expanded: the parent of the states discovered now (none while the start is discovered). */
   private expanding: SearchNode<W, C> | undefined;
   private expandingOrder = 0;
@@ -80,9 +91,34 @@ class Search<W, F, C> {
     this.book = new SearchBook(always, sometimes, targets, options, () => this.frontier.length - this.at + this.next.length, liveness);
     this.maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
     this.lazyFrom = options.lazyFrom ?? LAZY_FROM;
+    this.spill = options.spillDir !== undefined ? mkdtempSync(join(options.spillDir, 'loopscope-frontier-')) : undefined;
+    this.checkpoint = options.checkpoint;
+    this.frontier = this.level();
+    this.next = this.level();
+    const resume = this.checkpoint && hasCheckpoint(this.checkpoint.dir) ? readCheckpoint(this.checkpoint.dir) : undefined;
+    if (resume) {
+      // The caller refuses another search's checkpoint with a clear line first (cli/check-command.ts); this is the guard.
+      if (resume.identity !== this.checkpoint!.identity) throw new Error(`checkpoint in ${this.checkpoint!.dir} belongs to another scenario or other options`);
+      this.book.restore(resume.tables);
+      this.frontier = quietStacks(() => rebuildLevel(this.expander, this.book, resume.frontierFrom, resume.tables.distinct, this.level()));
+      this.resumedFrom = { depth: resume.tables.depth, distinct: resume.tables.distinct };
+      return;
+    }
     quietStacks(() => { const { run, remaining } = this.expander.initial(); this.discover(run, remaining, -1, -1); });
     this.frontier = this.next;
-    this.next = new LazyLevel<W, C>();
+    this.next = this.level();
+  }
+
+  private level(): FrontierLevel<W, C> { return this.spill !== undefined ? new SpilledLevel<W, C>(this.spill) : new LazyLevel<W, C>(); }
+
+  /** At a level boundary: the book and where the new level starts, when the last checkpoint is old enough. */
+  private maybeCheckpoint(): void {
+    const c = this.checkpoint;
+    if (!c || performance.now() - this.lastCheckpoint < c.everyMs) return;
+    const tables = this.book.tables();
+    writeCheckpoint(c.dir, c.identity, tables, tables.distinct - this.frontier.length);
+    this.lastCheckpoint = performance.now();
+    c.onWrite?.({ depth: tables.depth, distinct: tables.distinct });
   }
 
   /** Expands states for about `budgetMs`; false once the search is over. */
@@ -94,11 +130,13 @@ class Search<W, F, C> {
       while (book.stopped === 'complete') {
         if (this.at === this.frontier.length) {
           if (this.next.length === 0) return false;
+          this.frontier.dispose?.();
           this.frontier = this.next;
-          this.next = new LazyLevel<W, C>();
+          this.next = this.level();
           this.at = 0;
           book.depth++;
           if (book.depth >= this.maxDepth) { book.stop('max-depth'); return false; }
+          this.maybeCheckpoint();
         }
         const node = this.frontier.take(this.at++, (parent, order) => this.expander.successor(parent, order));
         this.expanding = node;
@@ -134,6 +172,9 @@ class Search<W, F, C> {
   result(): ExploreResult<W, C> {
     const { pure } = this.expander.stepper;
     const result = this.book.result(pure instanceof MemoMachine ? { ...pure.stats } : undefined, 1);
-    return { ...result, stats: { ...result.stats, symmetry: this.expander.symmetry } };
+    this.frontier.dispose?.();
+    this.next.dispose?.();
+    if (this.spill !== undefined) rmSync(this.spill, { recursive: true, force: true });
+    return { ...result, stats: { ...result.stats, symmetry: this.expander.symmetry, ...(this.resumedFrom ? { resumedFrom: this.resumedFrom } : {}) } };
   }
 }

@@ -1,5 +1,15 @@
 import type { SearchNode } from './expander';
 
+/** A BFS level as the explorer uses it: kept in memory (LazyLevel) or spilled to a file (spilled-level.ts). */
+export interface FrontierLevel<W, C> {
+  readonly length: number;
+  push(parent: SearchNode<W, C>, order: number, id: number): void;
+  pushWhole(node: SearchNode<W, C>): void;
+  take(i: number, derive: (parent: SearchNode<W, C>, order: number) => Omit<SearchNode<W, C>, 'id'>): SearchNode<W, C>;
+  /** Lets go of what the level holds outside the heap (a spilled level's file). */
+  dispose?(): void;
+}
+
 /**
  * One level of the breadth-first frontier, stored lazily: a new state is kept as (its parent, its
  * order among the parent's successors, its id), not as the state itself, and re-derived from the
@@ -8,7 +18,7 @@ import type { SearchNode } from './expander';
  * Measured on the bench's 10⁶-state HPA case: the widest level has 338,319 new states from 172,283
  * parents, so the frontier holds half the states; re-deriving costs one step per distinct state.
  */
-export class LazyLevel<W, C> {
+export class LazyLevel<W, C> implements FrontierLevel<W, C> {
   private readonly parents: (SearchNode<W, C> | undefined)[] = [];
   private readonly parentOf: number[] = [];
   private readonly order: number[] = [];

@@ -1,5 +1,6 @@
 import type { AnyMachineSnapshot } from 'xstate';
 import type { MemoStats } from '../memo-machine';
+import type { FingerprintStats } from './collision';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { TimelineEntry } from '../runner';
 import type { StepState } from '../step';
@@ -147,6 +148,20 @@ export interface ExploreOptions {
   workers?: number;
   /** Liveness properties are judged on weakly fair runs (default); 'none' only shows what fairness excludes (liveness.ts). */
   fairness?: Fairness;
+  /** Write the lazy frontier's records to files in this directory instead of memory (spilled-level.ts); sequential search only. */
+  spillDir?: string;
+  /** Checkpoint the search at BFS level boundaries, and resume from the directory's checkpoint (checkpoint.ts); sequential search only. */
+  checkpoint?: CheckpointOptions;
+}
+
+export interface CheckpointOptions {
+  dir: string;
+  /** checkpointIdentity() of what is searched: a checkpoint of another search is refused. */
+  identity: string;
+  /** At the first level boundary this long after the last checkpoint (0: at every one). */
+  everyMs: number;
+  /** Told after each checkpoint written. */
+  onWrite?: (at: { depth: number; distinct: number }) => void;
 }
 
 export type VerdictStatus = 'holds' | 'violated' | 'unknown';
@@ -187,6 +202,10 @@ export interface ExploreStats {
   memo?: MemoStats;
   /** Symmetry reduction: on, off, or none for this loop (and why); `distinct` counts representatives when on. */
   symmetry?: SymmetryUse;
+  /** The visited set keeps 64-bit fingerprints only: the chance two distinct states shared one (collision.ts). */
+  fingerprint?: FingerprintStats;
+  /** The search went on from a checkpoint (checkpoint.ts): the level and states it held. */
+  resumedFrom?: { depth: number; distinct: number };
 }
 
 export interface ExploreResult<W, C> { stats: ExploreStats; verdicts: Verdict<W, C>[] }

@@ -2,6 +2,7 @@ import type { CheckRun } from './check';
 import type { StopReason, VerdictStatus } from './model';
 import { outcomeOf } from './outcome';
 import { symmetryLine } from './symmetry';
+import { fingerprintLine } from './collision';
 
 const MiB = 1024 ** 2;
 const STOPPED: Record<StopReason, string> = {
@@ -18,6 +19,7 @@ export function formatReport(run: CheckRun, workersLine?: string): string {
       ? `environment moves (at any instant; each at most once, or for ever when it repeats): ${run.alphabet.map((m) => `${m.label}${m.repeats ? ' (repeats)' : ''}`).join('; ')}`
       : `environment moves (each at most once, at any instant): ${run.alphabet.map((m) => m.label).join('; ') || 'none'}`,
     `states: ${s.generated} generated, ${s.distinct} distinct, depth ${s.depth}${s.complete ? ' (complete)' : ` (${STOPPED[s.stopped]}: verdicts hold up to it)`}`,
+    ...(s.fingerprint ? [fingerprintLine(s.fingerprint)] : []),
     symmetryLine(s),
     `time: ${(s.timeMs / 1000).toFixed(2)}s, ${Math.round(s.distinctPerSecond)} distinct states/s, peak rss ${Math.round(s.peakRssBytes / MiB)} MiB, peak heap ${Math.round(s.peakHeapBytes / MiB)} MiB, ${Math.round(s.peakRssBytes / Math.max(s.distinct, 1))} bytes/state (rss), search tables ${Math.round(s.tableBytes / Math.max(s.distinct, 1))} bytes/state`,
     ...(workersLine ? [workersLine] : []),

@@ -6,8 +6,25 @@ import { VisitedSet } from './visited-set';
 import { EdgeList } from './edges';
 import { findLasso } from './liveness';
 import { judgedColumns } from './judged';
+import { fingerprintStats } from './collision';
 
 const UNKNOWN = -1;
+
+/** A search book as typed arrays (tables(), restore()): what a checkpoint writes and reads. */
+export interface BookTables {
+  distinct: number;
+  generated: number;
+  depth: number;
+  firstViolation: number[];
+  firstWitness: number[];
+  visited: { hi: Uint32Array; lo: Uint32Array; ids: Int32Array };
+  parent: Int32Array;
+  move: Int32Array;
+  quietNext: Int32Array;
+  quietDt: Int32Array;
+  targetOk: Uint8Array[];
+  edges?: { start: Int32Array; to: Int32Array; via: Int32Array };
+}
 
 /**
  * A search's bookkeeping, apart from how states are made: the visited set (64-bit hash → id),
@@ -19,16 +36,16 @@ const UNKNOWN = -1;
 export class SearchBook<W, C> {
   private readonly began = performance.now();
   private readonly cpuBegan = process.cpuUsage();
-  readonly visited = new VisitedSet();
-  private readonly parent = new IntColumn();
-  private readonly move = new IntColumn();
-  private readonly quietNext = new IntColumn();
-  private readonly quietDt = new IntColumn();
+  visited = new VisitedSet();
+  private parent = new IntColumn();
+  private move = new IntColumn();
+  private quietNext = new IntColumn();
+  private quietDt = new IntColumn();
   readonly firstViolation: number[];
   readonly firstWitness: number[];
-  readonly targetOk: BitColumn[];
+  targetOk: BitColumn[];
   /** Every edge, kept only when a liveness property is asked for (edges.ts). */
-  private readonly edges: EdgeList | undefined;
+  private edges: EdgeList | undefined;
   private readonly livenessAt: { q: number; p: number }[];
   readonly maxStates: number;
   generated = 0;
@@ -52,6 +69,36 @@ export class SearchBook<W, C> {
     this.targetOk = judged.columns.map(() => new BitColumn());
     this.edges = liveness.length ? new EdgeList() : undefined;
   }
+
+  /** Everything the book holds, as typed arrays (views: write them before the search goes on), for a checkpoint (checkpoint.ts). */
+  tables(): BookTables {
+    const n = this.visited.size;
+    return {
+      distinct: n, generated: this.generated, depth: this.depth, firstViolation: [...this.firstViolation], firstWitness: [...this.firstWitness],
+      visited: this.visited.tables(), parent: this.parent.head(n), move: this.move.head(n), quietNext: this.quietNext.head(n), quietDt: this.quietDt.head(n),
+      targetOk: this.targetOk.map((c) => c.head(n)), ...(this.edges ? { edges: this.edges.tables() } : {}),
+    };
+  }
+
+  /** Back to what tables() gave (a search resumed from a checkpoint): the same ids, verdicts and counts. */
+  restore(t: BookTables): void {
+    if (t.firstViolation.length !== this.firstViolation.length || t.firstWitness.length !== this.firstWitness.length
+      || t.targetOk.length !== this.targetOk.length || (t.edges !== undefined) !== (this.edges !== undefined)) throw new Error('explorer: a checkpoint of other properties');
+    this.visited = VisitedSet.of(t.visited, t.distinct);
+    this.parent = IntColumn.of(t.parent);
+    this.move = IntColumn.of(t.move);
+    this.quietNext = IntColumn.of(t.quietNext);
+    this.quietDt = IntColumn.of(t.quietDt);
+    this.targetOk = t.targetOk.map((c) => BitColumn.of(c));
+    if (t.edges) this.edges = EdgeList.of(t.edges);
+    t.firstViolation.forEach((id, i) => { this.firstViolation[i] = id; });
+    t.firstWitness.forEach((id, i) => { this.firstWitness[i] = id; });
+    this.generated = t.generated;
+    this.depth = t.depth;
+  }
+
+  parentOf(id: number): number { return this.parent.get(id); }
+  moveOf(id: number): number { return this.move.get(id); }
 
   /** A state with nothing queued: time passes and nothing happens (a stutter edge; liveness.ts). */
   stutter(id: number): void { this.edges?.add(id, id, TICK); }
@@ -183,6 +230,7 @@ export class SearchBook<W, C> {
     return {
       stats: { generated: this.generated, distinct, depth: this.depth, complete, stopped: this.stopped, timeMs, cpuMs: (cpu.user + cpu.system) / 1000,
         distinctPerSecond: distinct / (timeMs / 1000), peakRssBytes: this.peakRss, peakHeapBytes: this.peakHeap, tableBytes, workers,
+        fingerprint: fingerprintStats(distinct, this.generated),
         ...(memo ? { memo } : {}) },
       verdicts,
     };

@@ -38,6 +38,21 @@ export class VisitedSet {
 
   bytes(): number { return this.hi.byteLength + this.lo.byteLength + this.ids.byteLength; }
 
+  /** The table as it is (views, for a checkpoint: checkpoint.ts). */
+  tables(): { hi: Uint32Array; lo: Uint32Array; ids: Int32Array } { return { hi: this.hi, lo: this.lo, ids: this.ids }; }
+
+  /** Back from a checkpoint: the same slots, so the same probes. */
+  static of(t: { hi: Uint32Array; lo: Uint32Array; ids: Int32Array }, size: number): VisitedSet {
+    if (t.hi.length !== t.lo.length || t.hi.length !== t.ids.length || (t.hi.length & (t.hi.length - 1)) !== 0) throw new Error('visited set: a checkpoint with tables of unequal or non-power-of-two sizes');
+    const v = new VisitedSet(1);
+    v.hi = t.hi;
+    v.lo = t.lo;
+    v.ids = t.ids;
+    v.mask = t.hi.length - 1;
+    v.size = size;
+    return v;
+  }
+
   private slot(h: number, l: number): number { return (Math.imul(h ^ (l >>> 7), 0x9e3779b1) >>> 0) & this.mask; }
 
   private put(h: number, l: number, id: number): void {
