@@ -34,9 +34,14 @@ function hpaTable(): void {
 
 // `npm run bench -- hpa` runs only the HPA table.
 const only = process.argv[2];
+// `npm run bench -- huge` runs only the 10⁷-state search in fingerprint mode (bench/fingerprint.ts --huge: many minutes).
+if (only === 'huge') {
+  execFileSync(process.execPath, [...tsx, 'bench/fingerprint.ts', '--huge'], { stdio: 'inherit' });
+  process.exit(0);
+}
 hpaTable();
 // Benchmarks of other areas, when present: each prints its own table.
-for (const extra of only === 'hpa' ? [] : ['bench/package.ts', 'bench/inspect.ts', 'bench/explorer.ts', 'bench/explorer-loops.ts', 'bench/liveness.ts', 'bench/user-controller.ts', 'bench/hpa-policy-module.ts', 'bench/web.ts', 'bench/real.ts']) {
+for (const extra of only === 'hpa' ? [] : ['bench/package.ts', 'bench/inspect.ts', 'bench/explorer.ts', 'bench/fingerprint.ts', 'bench/explorer-loops.ts', 'bench/liveness.ts', 'bench/user-controller.ts', 'bench/hpa-policy-module.ts', 'bench/web.ts', 'bench/real.ts']) {
   if (!existsSync(extra)) continue;
   if (extra === 'bench/real.ts' && !existsSync('/var/lib/incus/unix.socket') && !process.env.INCUS_SOCKET) {
     console.log(`\n(${extra}: skipped — no Incus daemon; run .ci/setup-incus.sh first)`);
