@@ -1,5 +1,6 @@
 import { getShortestPaths } from 'xstate/graph';
 import type { LoopEntry, LoadedScenario } from '../loops/registry';
+import { InputError } from '../scenario/errors';
 import { dottedState } from '../trace';
 import type { WorldEvent, WorldState } from './world-logic';
 import { WorldLogic } from './world-logic';
@@ -24,8 +25,8 @@ export interface WorldSearch {
   byState: Map<string, WorldEvent[]>;
 }
 
-/** The most world states one search may visit (xstate/graph keeps every state in memory). */
-export const MAX_WORLD_STATES = 200_000;
+/** The most steps one traversal may take (xstate/graph's `limit`; it keeps every state in memory). */
+export const MAX_TRAVERSAL_STEPS = 1_000_000;
 
 /**
  * xstate/graph's getShortestPaths over the loop's machine with its world (world-logic.ts): a
@@ -40,12 +41,20 @@ export function searchWorld(entry: LoopEntry, scenario: LoadedScenario, options:
   logic.onEdge = (from, event, taken) => {
     for (const id of taken) if (!firstEdge.has(id)) firstEdge.set(id, { from: logic.key(from), event });
   };
-  const paths = getShortestPaths(logic.logic, {
-    events: (s) => logic.events(s.context),
-    serializeState: (s) => logic.key(s.context),
-    serializeEvent: (e) => (e.type === 'tick' ? 'tick' : `move ${e.group}`),
-    limit: MAX_WORLD_STATES,
-  });
+  let paths: ReturnType<typeof getShortestPaths<typeof logic.logic>>;
+  try {
+    paths = getShortestPaths(logic.logic, {
+      events: (s) => logic.events(s.context),
+      serializeState: (s) => logic.key(s.context),
+      serializeEvent: (e) => (e.type === 'tick' ? 'tick' : `move ${e.group}`),
+      limit: MAX_TRAVERSAL_STEPS,
+    });
+  } catch (e) {
+    if (e instanceof Error && e.message === 'Traversal limit exceeded') {
+      throw new InputError(scenario.file, 'timeline', `expected a world small enough to search whole: more than ${MAX_TRAVERSAL_STEPS} steps (fewer moves, or a check scenario)`);
+    }
+    throw e;
+  }
   logic.onEdge = undefined;
   const toKey = new Map<string, WorldEvent[]>();
   const byState = new Map<string, WorldEvent[]>();

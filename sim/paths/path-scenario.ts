@@ -4,7 +4,7 @@ import type { GeneratedPath } from './generate';
 import type { WorldLogic } from './world-logic';
 
 /** A generated path as a timeline: which of the scenario's entries happen, and when (ms). */
-export interface PathTimeline { moves: { index: number; at: number }[]; endMs: number; taken: Set<string>; states: Set<string> }
+export interface PathTimeline { moves: { index: number; at: number }[]; endMs: number; taken: Set<string> }
 
 /** Replays a path through the world logic: each move's instant (the timeline's `at`), the end, and what it takes. */
 export function pathTimeline(logic: WorldLogic, path: GeneratedPath): PathTimeline {
@@ -17,7 +17,7 @@ export function pathTimeline(logic: WorldLogic, path: GeneratedPath): PathTimeli
     for (const id of step.taken) taken.add(id);
     if (event.type === 'move') moves.push({ index: logic.groups[event.group]!.move.index, at: state.run.t });
   }
-  return { moves, endMs: state.run.t, taken, states: new Set() };
+  return { moves, endMs: state.run.t, taken };
 }
 
 /** `at` as a scenario writes it: whole seconds as "90s", anything finer in ms. */

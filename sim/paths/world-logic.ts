@@ -40,8 +40,6 @@ export interface WorldLogicOptions {
 /** The smallest step of a scenario's clock (`at` is read in whole ms: sim/units.ts). */
 export const TIMELINE_EPSILON_MS = 1;
 
-type AnyEntry = LoopEntry;
-
 /**
  * The loop's machine with its world as XState actor logic (`fromTransition`), for xstate/graph:
  * `transition` is the simulator's pure step — the machine through XState, the world through the
@@ -65,7 +63,7 @@ export class WorldLogic {
   private readonly timeline: boolean;
   onEdge: EdgeListener<unknown, unknown> | undefined;
 
-  constructor(entry: AnyEntry, readonly scenario: LoadedScenario, options: WorldLogicOptions = {}) {
+  constructor(entry: LoopEntry, readonly scenario: LoadedScenario, options: WorldLogicOptions = {}) {
     this.binding = entry.binding;
     this.check = entry.check;
     this.timeline = options.timeline ?? true;
