@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../sim/loops';
 import { LOOPS } from '../../sim/loops/registry';
@@ -55,13 +55,13 @@ describe('the written tests', () => {
     const { scenario } = loadScenario(join(ROOT, 'scenarios', DEFAULT_PATH_SCENARIOS['incus-hpa']));
     const dir = join(TMP, 'vitest');
     const report = generatePaths(entry, scenario, { cover: 'transitions', out: dir });
-    const vitest = () => spawnSync(join(ROOT, 'node_modules/.bin/vitest'), ['run', '--root', dir], { cwd: dir, encoding: 'utf8', env });
+    // The longest path with moves: its test runs green as written, then fails once its timeline is emptied (the moves it needs never happen).
+    const altered = [...report.paths].reverse().find((p) => p.moves > 0)!;
+    const vitest = () => spawnSync(join(ROOT, 'node_modules/.bin/vitest'), ['run', '--root', dir, basename(altered.test)], { cwd: dir, encoding: 'utf8', env });
     const passing = vitest();
     expect(passing.status, passing.stdout + passing.stderr).toBe(0);
-    expect(passing.stdout).toMatch(new RegExp(`Tests\\s+${report.paths.length} passed \\(${report.paths.length}\\)`));
+    expect(passing.stdout).toMatch(/Tests\s+1 passed \(1\)/);
 
-    // The longest path with moves, its timeline emptied: the moves it needs never happen.
-    const altered = [...report.paths].reverse().find((p) => p.moves > 0)!;
     const yaml = readFileSync(altered.scenario, 'utf8');
     writeFileSync(altered.scenario, yaml.replace(/\ntimeline:\n[\s\S]*$/, '\ntimeline: []\n'));
     const failing = vitest();
@@ -69,7 +69,7 @@ describe('the written tests', () => {
     expect(failing.status, text).toBe(1);
     expect(text).toMatch(/Tests\s+1 failed/);
     expect(text).toContain(`${altered.name} takes its transitions`);
-  }, 180_000);
+  }, 300_000);
 });
 
 describe('bad input: one line, exit 2, nothing written', () => {
