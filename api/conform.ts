@@ -40,7 +40,6 @@ export async function conform(source: string | Trace, options: ConformOptions = 
     file = options.name ?? 'trace';
     real = parseRealTrace(file, source);
   }
-  loadTracePolicies(file, real, options.policyModule);
-  const report = replay(file, real);
+  const report = replay(file, real, loadTracePolicies(file, real, options.policyModule));
   return { report, exitCode: conformExitCode(report) };
 }

@@ -4,7 +4,7 @@
 // inconsistent state.
 import type { LoadedScenario, LoopEntry, LoopId } from '../sim/loops';
 import { parseScenario, withPolicy } from '../sim/loops';
-import { NODE_CONTROLLER_LOADERS } from '../sim/user-controller/module-reconciler';
+import { NODE_LOADERS } from '../sim/user-controller/node-loaders';
 import { readYamlFile, scenarioNameOf } from '../sim/scenario/load';
 import { UsageError } from '../cli/usage';
 import { policyOption, seedOption } from './options';
@@ -49,7 +49,7 @@ export interface Loaded {
 const behind = new WeakMap<Scenario, Loaded>();
 
 function parsed(file: string, doc: unknown, options: { seed?: number | undefined; policy?: string | undefined }): Loaded {
-  const { entry, scenario } = parseScenario(file, scenarioNameOf(file), doc, options.seed, NODE_CONTROLLER_LOADERS);
+  const { entry, scenario } = parseScenario(file, scenarioNameOf(file), doc, options.seed, NODE_LOADERS);
   // Validate the policy now, with the message `sim --policy` gives.
   if (options.policy !== undefined) withPolicy(entry, scenario, options.policy);
   return { entry, scenario, ...(options.policy !== undefined ? { variant: options.policy } : {}), doc };

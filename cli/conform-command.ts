@@ -21,8 +21,7 @@ export function registerConform(program: Command): void {
     .addHelpText('after', `\n${CONFORM_EXIT_CODES}\n`)
     .action((file: string, opts: { json?: boolean; policyModule?: string }) => {
       const real = readRealTrace(file);
-      loadTracePolicies(file, real, opts.policyModule);
-      const report = conform(file, real);
+      const report = conform(file, real, loadTracePolicies(file, real, opts.policyModule));
       process.stdout.write(opts.json ? `${JSON.stringify(report)}\n` : formatConform(report));
       process.exitCode = conformExitCode(report);
     });

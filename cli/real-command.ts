@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { watchFile, unwatchFile, writeFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
+import type { ModulePolicy } from '../machines/incus-hpa';
 import { POLICY_NAMES } from '../machines/incus-hpa';
 import { formatTimeline } from '../sim/format';
 import { traceJson } from '../sim/trace-schema';
@@ -111,7 +112,9 @@ async function runLoop(opts: RunOpts): Promise<void> {
   const inspectUrl = opts.inspect === undefined ? undefined : parseInspectUrl(opts.inspect);
   if (typeof inspectUrl === 'string') throw new UsageError('--inspect', inspectUrl);
   // Bad config → InputErrors → exit 2 before anything is contacted or created.
-  let current: RealHpaConfig = loadRealHpaConfig(file, opts.policy);
+  // The run's policy modules: the machine decides with them; live edits load into the same map.
+  const policies = new Map<string, ModulePolicy>();
+  let current: RealHpaConfig = loadRealHpaConfig(file, opts.policy, policies);
   const client = await connectChecked(where(opts, current));
   let stopping: Promise<void> | undefined;
   // With --json stdout is the trace (at exit): the timeline is not printed.
@@ -139,7 +142,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
     events: () => { const e = runner?.events; return e && runner ? { connected: e.connected, reconnects: e.reconnects, wakeups: runner.wakeCount } : undefined; },
   });
   runner = new RealHpaRunner({
-    client, config: current, scenario: basename(file).replace(/\.ya?ml$/, ''),
+    client, config: current, policies, scenario: basename(file).replace(/\.ya?ml$/, ''),
     ...(leader ? { canAct: () => leader.holdsLease() } : {}),
     // Without --out/--json nobody reads the trace: keep only a recent window in memory.
     ...(opts.out || opts.json ? {} : { maxFrames: 1_000 }),
@@ -209,7 +212,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
     reading = true;
     void settledText(file).then((text) => {
       if (text === undefined) return; // still changing: the next change event reads it again
-      const next = parseLiveEdit(current, parseYamlText(file, text), opts.policy);
+      const next = parseLiveEdit(current, parseYamlText(file, text), opts.policy, policies);
       if (!next) return;
       current = next;
       r.update(next);

@@ -1,18 +1,15 @@
 // hpa.yaml for real mode: the simulator's config file (sim/scenario/hpa-config.ts) plus the keys
 // only a real host needs — which image to launch and with which profiles.
 import { z } from 'zod';
-import type { HpaConfig } from '../machines/incus-hpa';
+import type { HpaConfig, ModulePolicy } from '../machines/incus-hpa';
 import { DEFAULT_CONFIG, POLICY_NAMES } from '../machines/incus-hpa';
 import { InputError, InputErrors, issuesToErrors } from '../sim/scenario/errors';
 import { configProblems, hpaConfigFileSchema, toHpaConfig } from '../sim/scenario/hpa-config';
 import { readYamlFile } from '../sim/scenario/load';
 import { didYouMean } from '../sim/scenario/suggest';
 import { probePolicyModule } from '../sim/user-controller/policy-hook';
-import { installPolicyModules } from '../sim/user-controller/policy-module';
+import { loadPolicyModuleFile } from '../sim/user-controller/policy-module';
 import type { Placement } from './placement';
-
-// hpa.yaml may name a policy module (`policy: { module: ./my-policy.ts }`): real mode runs it sandboxed.
-installPolicyModules();
 
 /** Incus names: image aliases and profiles are free text but never empty or with a slash. */
 const incusName = (what: string) => z.string({ error: `expected ${what}` })
@@ -81,14 +78,16 @@ function keyPaths(doc: unknown): string[] {
 
 export const DEFAULT_REAL_SETTINGS: RealSettings = { image: 'loopscope-busybox', profiles: ['default'], maxParallel: 8 };
 
-/** Validates a parsed hpa.yaml; throws InputErrors naming the file and field. */
-export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: string): RealHpaConfig {
+/** Validates a parsed hpa.yaml; throws InputErrors naming the file and field. A policy module it
+ * names (`policy: { module: ./my-policy.ts }`) runs sandboxed, loaded into `policies`: the run's
+ * own modules, which its machine is provided with (RealRunnerOptions.policies). */
+export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: string, policies = new Map<string, ModulePolicy>()): RealHpaConfig {
   // Empty, whitespace or only comments: YAML's null document.
   if (doc === null || doc === undefined) throw new InputError(file, 'name', `${NAME_EXPECTED}, got an empty file`);
   const parsed = realHpaConfigFileSchema.safeParse(doc);
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
   const { image, profiles, maxParallel, project, remote, placement, ...rest } = parsed.data;
-  const config = toHpaConfig(rest, DEFAULT_CONFIG, { file, prefix: '' });
+  const config = toHpaConfig(rest, DEFAULT_CONFIG, { file, prefix: '', policies: { load: loadPolicyModuleFile, loaded: policies } });
   if (policyOverride !== undefined) {
     if (!(POLICY_NAMES as readonly string[]).includes(policyOverride)) {
       throw new InputError('--policy', '', `expected one of ${POLICY_NAMES.join(', ')}, got "${policyOverride}"${didYouMean(policyOverride, POLICY_NAMES)}`);
@@ -101,7 +100,7 @@ export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: 
   }
   if (config.namePrefix.length + 8 > 63) problems.push(new InputError(file, 'namePrefix', 'expected at most 55 characters (8 hex digits are appended)'));
   if (problems.length) throw new InputErrors(problems);
-  probePolicyModule(file, 'policy.module', config);
+  probePolicyModule(file, 'policy.module', config, policies);
   return {
     file,
     config,
@@ -123,8 +122,8 @@ function placementSetting(file: string, p: 'scheduler' | 'spread' | Record<strin
   return { placement: { kind: 'target', target } };
 }
 
-export function loadRealHpaConfig(file: string, policyOverride?: string): RealHpaConfig {
-  return parseRealHpaConfig(file, readYamlFile(file), policyOverride);
+export function loadRealHpaConfig(file: string, policyOverride?: string, policies = new Map<string, ModulePolicy>()): RealHpaConfig {
+  return parseRealHpaConfig(file, readYamlFile(file), policyOverride, policies);
 }
 
 /** A name can also move with its pods (real/rename.ts). */
@@ -144,13 +143,14 @@ const HANDOVER = 'cannot change while the loop runs (its pods are found by it: t
  *   write the default value.
  * - Identity — `name`, `namePrefix` (which instances this loop owns), `project`, `remote` (where
  *   they live) — cannot change: see HANDOVER.
- * Returns undefined when the edit changes nothing.
+ * Returns undefined when the edit changes nothing. A policy module it names loads into `policies`
+ * (the running machine's, so an edited module decides from its next period).
  */
-export function parseLiveEdit(current: RealHpaConfig, doc: unknown, policyOverride?: string): RealHpaConfig | undefined {
+export function parseLiveEdit(current: RealHpaConfig, doc: unknown, policyOverride?: string, policies = new Map<string, ModulePolicy>()): RealHpaConfig | undefined {
   const file = current.file;
   const empty = doc === null || doc === undefined || (typeof doc === 'object' && Object.keys(doc).length === 0);
   if (empty) throw new InputError(file, '', 'expected the HPA settings (the file is empty: an edit being saved in place?)');
-  const next = parseRealHpaConfig(file, doc, policyOverride);
+  const next = parseRealHpaConfig(file, doc, policyOverride, policies);
   const dropped = (current.keys ?? []).filter((k) => !(next.keys ?? []).includes(k));
   if (dropped.length) {
     throw new InputErrors(dropped.map((k) => new InputError(file, k, 'expected this key, set in the running config (a partial file? to return it to its default, write the default value)')));

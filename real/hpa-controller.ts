@@ -1,4 +1,5 @@
-import type { HpaContext } from '../machines/incus-hpa';
+import type { HpaContext, PolicyModules } from '../machines/incus-hpa';
+import { NO_POLICY_MODULES } from '../machines/incus-hpa';
 import type { HpaController } from '../sim/loops/incus-hpa-controller-schema';
 import { hpaController } from '../sim/loops/incus-hpa-controller';
 import { observationOf } from './hpa-actors';
@@ -8,6 +9,6 @@ import type { InstanceFull } from './incus';
  * frame.controller of a real run: the simulator's summary function over the last Incus listing
  * of this HPA's instances (what its policy is given), so real and sim print the same numbers.
  */
-export function realHpaController(ctx: HpaContext, lastList: InstanceFull[], t: number, epoch: number): HpaController {
-  return hpaController(ctx, observationOf(lastList, ctx.config.name, t, epoch));
+export function realHpaController(ctx: HpaContext, lastList: InstanceFull[], t: number, epoch: number, modules: PolicyModules = NO_POLICY_MODULES): HpaController {
+  return hpaController(ctx, observationOf(lastList, ctx.config.name, t, epoch), modules);
 }

@@ -4,7 +4,8 @@
 import { setMaxListeners } from 'node:events';
 import type { AnyActorRef, EventObject, InspectionEvent, Observer } from 'xstate';
 import { createActor } from 'xstate';
-import type { HpaConfig, HpaContext } from '../machines/incus-hpa';
+import type { HpaConfig, HpaContext, PolicyModules } from '../machines/incus-hpa';
+import { NO_POLICY_MODULES, providePolicyModules } from '../machines/incus-hpa';
 import { hpaBinding } from '../sim/loops/incus-hpa';
 import type { Frame, Phase, Trace } from '../sim/trace';
 import { TRACE_VERSION, dottedState, phaseOf } from '../sim/trace';
@@ -50,6 +51,8 @@ export interface RealRunnerOptions {
   gcGraceMs?: number;
   /** Also hands every inspection event of the actor and its children to this observer (`--inspect`). */
   inspect?: Observer<InspectionEvent>;
+  /** The policy modules the config loaded (loadRealHpaConfig's, which live edits load into too). */
+  policies?: PolicyModules;
 }
 
 /** A burst of events (a forced delete sends instance-stopped then instance-deleted) makes one wake-up. */
@@ -214,7 +217,7 @@ export class RealHpaRunner {
     if (adoption.removed.length) parts.push(`removed ${adoption.removed.join(', ')} (stopped or above max)`);
     if (adoption.wouldRemove.length) parts.push(`dry run: would remove ${adoption.wouldRemove.join(', ')}`);
     if (adoption.waitedFor) parts.push(`waited for ${adoption.waitedFor} leftover operation(s)`);
-    const machine = realHpaMachine(this.hooks);
+    const machine = providePolicyModules(realHpaMachine(this.hooks), this.options.policies ?? NO_POLICY_MODULES);
     const actor = createActor(machine, {
       input: { config: this.config },
       clock: this.clock,
@@ -392,7 +395,7 @@ export class RealHpaRunner {
     const t = Math.max(takenAt ?? this.now(), this.frames.at(-1)?.t ?? 0);
     const frame: RealFrame = {
       t, state: dottedState(snapshot.value), phase: phaseOf(snapshot.tags), event, world: this.summary(),
-      controller: realHpaController(snapshot.context, this.lastList, t, this.epoch),
+      controller: realHpaController(snapshot.context, this.lastList, t, this.epoch, this.options.policies ?? NO_POLICY_MODULES),
     };
     if (note) frame.note = note;
     if (io) frame.io = io;

@@ -1,6 +1,7 @@
 import { assign, setup } from 'xstate';
 import { errorMessage, namedActor } from '../named-actor';
-import { policyFor } from './policies';
+import type { PolicyModules } from './policies';
+import { NO_POLICY_MODULES, policyFor } from './policies';
 import type { Decision, HpaAction, HpaConfig, Observation, PolicyMemory } from './types';
 import { DEFAULT_CONFIG, EMPTY_POLICY_MEMORY } from './types';
 
@@ -28,6 +29,22 @@ export interface CreateOutput { name: string }
 export function backoffDelay(config: HpaConfig, consecutiveErrors: number): number {
   const exp = config.backoffInitialMs * 2 ** Math.max(0, consecutiveErrors - 1);
   return Math.min(exp, config.backoffMaxMs);
+}
+
+/** The compare step: the config's policy decides (a policy module from `modules`, the run's own). */
+function decideWith(modules: PolicyModules) {
+  return ({ context }: { context: HpaContext }): Partial<HpaContext> => {
+    if (!context.observation) return {};
+    try {
+      const decision = policyFor(context.config.policy, modules)({
+        observation: context.observation, config: context.config, memory: context.policyMemory,
+      });
+      return { decision, pending: decision.actions, policyMemory: decision.memory, policyFailed: false };
+    } catch (error) {
+      // A policy module's failure fails the period like an API error: no action, back off, retry.
+      return { decision: null, pending: [], policyFailed: true, consecutiveErrors: context.consecutiveErrors + 1, lastError: errorMessage(error) };
+    }
+  };
 }
 
 /**
@@ -59,18 +76,7 @@ export const incusHpaMachine = setup({
     nextIsDelete: ({ context }) => context.pending[0]?.kind === 'delete',
   },
   actions: {
-    decide: assign(({ context }) => {
-      if (!context.observation) return {};
-      try {
-        const decision = policyFor(context.config.policy)({
-          observation: context.observation, config: context.config, memory: context.policyMemory,
-        });
-        return { decision, pending: decision.actions, policyMemory: decision.memory, policyFailed: false };
-      } catch (error) {
-        // A policy module's failure fails the period like an API error: no action, back off, retry.
-        return { decision: null, pending: [], policyFailed: true, consecutiveErrors: context.consecutiveErrors + 1, lastError: errorMessage(error) };
-      }
-    }),
+    decide: assign(decideWith(NO_POLICY_MODULES)),
     shiftPending: assign({ pending: ({ context }) => context.pending.slice(1) }),
     periodDone: assign({ periods: ({ context }) => context.periods + 1, consecutiveErrors: 0 }),
     recordError: assign({
@@ -160,3 +166,8 @@ export const incusHpaMachine = setup({
     },
   },
 });
+
+/** The machine (or a world's provide() of it) deciding with the policy modules its scenario or
+ * hpa.yaml loaded: XState's provide() replaces the named `decide` action. */
+export const providePolicyModules = (machine: typeof incusHpaMachine, modules: PolicyModules): typeof incusHpaMachine =>
+  machine.provide({ actions: { decide: assign(decideWith(modules)) } });

@@ -11,17 +11,14 @@ import { Expander } from './expander';
 import { quietStacks } from './explorer';
 import type { FromWorker, ToWorker, WorkerSetup } from './parallel-protocol';
 import { NO_TICK, R, STRIDE } from './parallel-protocol';
-import { installPolicyModules } from '../user-controller/policy-module';
-
-// This thread parsed no scenario: an HPA policy module (config.policy `module:<file>`) loads on first use.
-installPolicyModules();
 
 /** One worker of the parallel search (parallel.ts): it steps and judges states; the main thread numbers them. */
 const setup = workerData as WorkerSetup;
 const scenario = setup.scenario as LoadedScenario;
-// A Kubernetes scenario's own controller (a module or a webhook) reaches the machine with the loop
-// its file's parse provides: parse the file once more here, in this thread, for that loop.
-const userFile = setup.loop === 'kubernetes' && scenario.file && existsSync(scenario.file) ? scenario.file : undefined;
+// A scenario's own code (a Kubernetes controller module or webhook, an HPA policy module) reaches the
+// machine with the loop its file's parse provides: parse the file once more here, in this thread.
+const userCode = setup.loop === 'kubernetes' || setup.loop === 'incus-hpa';
+const userFile = userCode && scenario.file && existsSync(scenario.file) ? scenario.file : undefined;
 const entry = userFile ? loadScenario(userFile).entry : loopById(setup.loop);
 if (!entry) throw new Error(`explorer worker: no loop ${setup.loop}`);
 const prepared = prepareCheck(entry, scenario, { ...(setup.policy !== undefined ? { policy: setup.policy } : {}), ...(setup.withinPeriods ? { withinPeriods: setup.withinPeriods } : {}) });

@@ -2,7 +2,8 @@
 // (controller.ts) feeds the recorded actor answers to the same machine and holds each frame to it;
 // the world side (world.ts) holds every answer to the simulated world plus the environment moves of
 // its fault vocabulary; the properties run as monitors (monitors.ts). The first divergence ends it.
-import type { HpaConfig } from '../../machines/incus-hpa';
+import type { HpaConfig, PolicyModules } from '../../machines/incus-hpa';
+import { NO_POLICY_MODULES } from '../../machines/incus-hpa';
 import { InputError } from '../scenario/errors';
 import { controllerOf } from '../trace';
 import type { HpaFrameIo } from '../trace-io';
@@ -48,7 +49,8 @@ export interface ConformReport {
 const ACTOR_EVENT = /^xstate\.(done|error)\.actor\.(observe|createPod|deletePod)$/;
 const IO_KIND = { observe: 'observe', createPod: 'create', deletePod: 'delete' } as const;
 
-export function conform(file: string, real: RealTrace): ConformReport {
+/** `modules`: the policy modules the run used, loaded by loadTracePolicies. */
+export function conform(file: string, real: RealTrace, modules: PolicyModules = NO_POLICY_MODULES): ConformReport {
   const { trace, ios, start } = real;
   const counts = { machineEvents: 0, observations: 0, acts: 0, configEdits: 0 };
   let ctrl: ControllerReplay | undefined;
@@ -68,7 +70,7 @@ export function conform(file: string, real: RealTrace): ConformReport {
     const io = ios[i];
     const { t, event } = frame;
     try {
-      if (i === 0) ctrl = new ControllerReplay(start, t, onSpawn);
+      if (i === 0) ctrl = new ControllerReplay(start, t, onSpawn, modules);
       else if (event === 'xstate.stop') break;
       else if (event.startsWith('real.')) continue; // the runner's own notes (adoption, gc, lease): no machine event
       else if (event === 'xstate.init') { /* the actor started: the initial state, compared below */ }

@@ -4,7 +4,8 @@
 // decisions this replay reaches; a timer the machine did not set, or a backoff cut short, diverges.
 import type { AnyMachineSnapshot, EventObject } from 'xstate';
 import type { HpaAction, HpaConfig, HpaContext, HpaEvent } from '../../machines/incus-hpa';
-import { incusHpaMachine } from '../../machines/incus-hpa';
+import type { PolicyModules } from '../../machines/incus-hpa';
+import { NO_POLICY_MODULES, incusHpaMachine, providePolicyModules } from '../../machines/incus-hpa';
 import type { HpaController } from '../loops/incus-hpa-controller-schema';
 import { PureMachine } from '../pure-machine';
 import type { ExecutableAction } from '../pure-machine';
@@ -37,13 +38,15 @@ function decidedOf(ctx: HpaContext) {
 }
 
 export class ControllerReplay {
-  private readonly pure = new PureMachine(incusHpaMachine);
+  private readonly pure: PureMachine;
   snapshot: AnyMachineSnapshot;
   private readonly timers = new Map<string, Timer>();
   /** Periods that ended before their timer (real mode's lifecycle wake-ups). */
   earlyPeriods = 0;
 
-  constructor(config: HpaConfig, t: number, private readonly onSpawn: (s: Spawned) => void) {
+  /** `modules`: the policy modules the run used (sim/conform/load.ts loadTracePolicies). */
+  constructor(config: HpaConfig, t: number, private readonly onSpawn: (s: Spawned) => void, modules: PolicyModules = NO_POLICY_MODULES) {
+    this.pure = new PureMachine(providePolicyModules(incusHpaMachine, modules));
     const [snapshot, actions] = this.pure.initial({ config });
     this.snapshot = snapshot;
     this.execute(actions, t);

@@ -3,8 +3,8 @@
 // InputError naming the file and the field (exit 2).
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { HpaConfig, ModulePolicyId } from '../../machines/incus-hpa';
-import { isModulePolicy, registerPolicy } from '../../machines/incus-hpa';
+import type { HpaConfig, ModulePolicy, ModulePolicyId, PolicyModules } from '../../machines/incus-hpa';
+import { isModulePolicy } from '../../machines/incus-hpa';
 import { InputError } from '../scenario/errors';
 import { readInputFile } from '../scenario/load';
 import type { Trace } from '../trace';
@@ -64,14 +64,15 @@ export function readRealTrace(file: string): RealTrace {
 /**
  * The policy modules the run used (its start config and live edits): conform replays the decisions
  * with them. A module is found as the run found it (its path relative to the working directory), or
- * at `override` when given.
+ * at `override` when given. conform() replays with what this returns.
  */
-export function loadTracePolicies(file: string, real: RealTrace, override?: string): void {
+export function loadTracePolicies(file: string, real: RealTrace, override?: string): PolicyModules {
   const ids = new Map<ModulePolicyId, string>();
   real.ios.forEach((io, i) => {
     const policy = io?.kind === 'start' || io?.kind === 'config' ? io.config.policy : undefined;
     if (policy && isModulePolicy(policy) && !ids.has(policy)) ids.set(policy, `frames[${i}].io.config.policy`);
   });
+  const modules = new Map<string, ModulePolicy>();
   for (const [id, field] of ids) {
     const path = override !== undefined ? resolve(override) : resolve(id.slice('module:'.length));
     if (!existsSync(path)) {
@@ -79,6 +80,7 @@ export function loadTracePolicies(file: string, real: RealTrace, override?: stri
         + '(run conform from the directory the run was started in, or pass --policy-module <file>)');
     }
     const sandbox = loadPolicySandbox(path, id, file, field, MODULE_TIMEOUT_MS);
-    registerPolicy(id, sandbox.decide, sandbox.peek);
+    modules.set(id, { decide: sandbox.decide, peek: sandbox.peek });
   }
+  return modules;
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { headerOf, headerShape } from '../scenario/header';
 import type { EventObject } from 'xstate';
-import type { HpaConfig, HpaContext } from '../../machines/incus-hpa';
-import { DEFAULT_CONFIG, incusHpaMachine } from '../../machines/incus-hpa';
+import type { HpaConfig, HpaContext, PolicyModules } from '../../machines/incus-hpa';
+import { DEFAULT_CONFIG, incusHpaMachine, providePolicyModules } from '../../machines/incus-hpa';
 import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
@@ -10,7 +10,9 @@ import { bytesField, configProblems, durationField, hpaConfigFileSchema, toHpaCo
 import type { HpaFault, HpaWorld, HpaWorldParams, SimInstance } from '../worlds/incus-hpa';
 import { createHpaWorld, hpaWorldModel } from '../worlds/incus-hpa';
 import { hpaSimController } from './incus-hpa-controller';
+import type { PolicyModuleHost } from '../user-controller/policy-hook';
 import { probePolicyModule } from '../user-controller/policy-hook';
+import type { ScenarioHost } from '../user-controller/hook';
 
 export const hpaBinding: LoopBinding<HpaWorld, HpaFault, HpaConfig> = {
   loop: 'incus-hpa',
@@ -22,6 +24,14 @@ export const hpaBinding: LoopBinding<HpaWorld, HpaFault, HpaConfig> = {
   note: (ctx, event) => noteFor(ctx as HpaContext, event),
   controller: (ctx, world, t) => hpaSimController(ctx as HpaContext, world, t),
 };
+
+/** The binding whose machine decides with the policy modules its scenario loaded (and whose frame
+ * summaries peek at them). */
+export const hpaBindingFor = (modules: PolicyModules): LoopBinding<HpaWorld, HpaFault, HpaConfig> => ({
+  ...hpaBinding,
+  machine: providePolicyModules(incusHpaMachine, modules),
+  controller: (ctx, world, t) => hpaSimController(ctx as HpaContext, world, t, modules),
+});
 
 function noteFor(ctx: HpaContext, event: EventObject): string | undefined {
   if (event.type === 'xstate.done.actor.observe' && ctx.policyFailed) return `error: ${ctx.lastError ?? 'unknown'} (retry #${ctx.consecutiveErrors})`;
@@ -105,16 +115,18 @@ export const DEFAULT_PARAMS: HpaWorldParams = {
 };
 
 /** Validates a parsed scenario document; throws InputErrors naming file and field. */
-export function parseHpaScenario(file: string, name: string, doc: unknown, seedOverride?: number): HpaScenario {
+export function parseHpaScenario(file: string, name: string, doc: unknown, seedOverride?: number, host?: ScenarioHost): HpaScenario {
   const parsed = hpaScenarioSchema.safeParse(doc);
   if (!parsed.success) throw new InputErrors(issuesToErrors(file, '', parsed.error));
   const s = parsed.data;
   const header = headerOf(file, name, s, seedOverride, 30 * 60_000);
   const { seed } = header;
-  const config = toHpaConfig(s.config ?? {}, DEFAULT_CONFIG, { file, prefix: 'config.' });
+  // Policy modules load into the parse's own map, which parseScenario provides the machine with.
+  const policies: PolicyModuleHost = { load: host?.loaders?.policy, loaded: host?.loaded.policies ?? new Map() };
+  const config = toHpaConfig(s.config ?? {}, DEFAULT_CONFIG, { file, prefix: 'config.', policies });
   const problems = configProblems(config).map((p) => new InputError(file, `config.${p.field}`, p.expected));
   if (problems.length) throw new InputErrors(problems);
-  probePolicyModule(file, 'config.policy.module', config);
+  probePolicyModule(file, 'config.policy.module', config, policies.loaded);
 
   const w = s.world ?? {};
   const params: HpaWorldParams = {
@@ -139,11 +151,11 @@ export function parseHpaScenario(file: string, name: string, doc: unknown, seedO
     const at = e.at;
     if (e.config) {
       // Only the keys the entry sets (toHpaConfig onto nothing), checked as applied to the start config.
-      const change = toHpaConfig(e.config, {} as HpaConfig, { file, prefix: `timeline[${idx}].config.` });
+      const change = toHpaConfig(e.config, {} as HpaConfig, { file, prefix: `timeline[${idx}].config.`, policies });
       const next = { ...config, ...change };
       const bad = configProblems(next).map((p) => new InputError(file, `timeline[${idx}].config.${p.field}`, p.expected));
       if (bad.length) throw new InputErrors(bad);
-      probePolicyModule(file, `timeline[${idx}].config.policy.module`, next);
+      probePolicyModule(file, `timeline[${idx}].config.policy.module`, next, policies.loaded);
       return { at, config: change };
     }
     const fault = timelineFault(e, config);

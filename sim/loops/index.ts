@@ -1,18 +1,14 @@
 import { readYamlFile, scenarioNameOf } from '../scenario/load';
-import { NODE_CONTROLLER_LOADERS } from '../user-controller/module-reconciler';
-import { installPolicyModules } from '../user-controller/policy-module';
+import { NODE_LOADERS } from '../user-controller/node-loaders';
 import type { SimOptions } from './registry';
 import { createRunner, parseScenario } from './registry';
 
 export * from './registry';
 
-// Likewise an Incus HPA policy module (`policy: { module }`).
-installPolicyModules();
-
 /** Node side: reads a scenario file for whichever loop it names. Node can sandbox a user's
- * controller module (scenario `controller: { module }`) or call its webhooks; the browser cannot. */
+ * controller or policy module, or call its webhooks; the browser cannot. */
 export function loadScenario(file: string, seed?: number) {
-  return parseScenario(file, scenarioNameOf(file), readYamlFile(file), seed, NODE_CONTROLLER_LOADERS);
+  return parseScenario(file, scenarioNameOf(file), readYamlFile(file), seed, NODE_LOADERS);
 }
 
 /** Builds a runner for a scenario file (not yet run). */

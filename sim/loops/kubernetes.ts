@@ -206,7 +206,7 @@ type UserControllerField = Exclude<z.output<typeof kubernetesScenarioSchema>['co
 /** The scenario's own controller (a module or a webhook), loaded with the host's loaders and handed
  * back through `host.loaded`; its name is what the machine's config carries. */
 function loadUserController(file: string, c: UserControllerField, declared: DeclaredProperty[], host: ScenarioHost | undefined): string {
-  const loaders = host?.controllers;
+  const loaders = host?.loaders;
   if (!host || !loaders) throw new InputError(file, 'module' in c ? 'controller.module' : 'controller.sync', 'module' in c ? NEEDS_CLI.module : NEEDS_CLI.webhook);
   const loaded = 'module' in c ? loaders.module(file, c.module, c.timeout ?? MODULE_TIMEOUT_MS) : loaders.webhook(webhookConfig(c));
   host.loaded.controller = { ...loaded, declared };

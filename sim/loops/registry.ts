@@ -15,15 +15,17 @@ import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { AnyLoop, LoopDefinition, LoopId } from './define';
 import type { ControllerConfig } from '../../machines/kubernetes';
 import type { KubeFault, KubeWorld } from '../worlds/kubernetes';
+import type { HpaConfig } from '../../machines/incus-hpa';
+import type { HpaFault, HpaWorld } from '../worlds/incus-hpa';
 import { defineLoop, isLoopId } from './define';
-import { hpaBinding, parseHpaScenario } from './incus-hpa';
+import { hpaBinding, hpaBindingFor, parseHpaScenario } from './incus-hpa';
 import { hpaColumns } from './incus-hpa-format';
 import { parseSystemdScenario, systemdBinding } from './systemd-restart';
 import { systemdColumns } from './systemd-restart-format';
 import { cronBinding, parseCronScenario } from './cron';
 import { cronColumns } from './cron-format';
 import { kubernetesBinding, kubernetesBindingFor, parseKubernetesScenario } from './kubernetes';
-import type { ScenarioHost, UserControllerLoaders } from '../user-controller/hook';
+import type { ScenarioHost, UserCodeLoaders } from '../user-controller/hook';
 import { kubernetesColumns } from './kubernetes-notes';
 import { parsePuppetScenario, puppetBinding } from './puppet';
 import { puppetColumns } from './puppet-format';
@@ -39,12 +41,13 @@ export { LOOP_IDS } from './define';
 /** A registered loop, as the CLI, the runner, the explorer and the lab see it. */
 export type LoopEntry = AnyLoop;
 
-const hpaLoop = defineLoop({
+const hpaLoop: LoopDefinition<HpaWorld, HpaFault, HpaConfig> = defineLoop({
   id: 'incus-hpa', binding: hpaBinding, parse: parseHpaScenario, columns: hpaColumns, check: { ...hpaCheck, liveness: hpaLiveness },
   policies: {
     names: POLICY_NAMES,
     apply: (config, name) => ({ ...config, policy: POLICY_NAMES.find((p) => p === name) ?? config.policy }),
   },
+  provide: ({ policies }): LoopDefinition<HpaWorld, HpaFault, HpaConfig> => (policies.size ? { ...hpaLoop, binding: hpaBindingFor(policies) } : hpaLoop),
 });
 
 const kubernetesLoop: LoopDefinition<KubeWorld, KubeFault, ControllerConfig> = defineLoop({
@@ -73,19 +76,19 @@ export const loopById = (id: unknown): AnyLoop | undefined => (isLoopId(id) ? LO
 
 /** Parses scenario text (YAML) for whichever loop it names. The loop comes back provided with the
  * user's code the scenario names, loaded with `loaders` (Node's; the lab has none). */
-export function parseScenario(file: string, name: string, doc: unknown, seed?: number, loaders?: UserControllerLoaders) {
+export function parseScenario(file: string, name: string, doc: unknown, seed?: number, loaders?: UserCodeLoaders) {
   const loop = (doc && typeof doc === 'object' && 'loop' in doc) ? (doc as { loop: unknown }).loop : undefined;
   const entry = loopById(loop);
   if (!entry) throw new InputError(file, 'loop', `expected one of ${Object.keys(LOOPS).join(', ')}, got ${JSON.stringify(loop)}${didYouMean(loop, Object.keys(LOOPS))}`);
   // `repeat: true` (any loop's timeline entry) is read here; the loop's parser sees the entry without it.
   const { doc: entries, repeating } = takeRepeats(file, doc);
-  const host: ScenarioHost = { controllers: loaders, loaded: {} };
+  const host: ScenarioHost = { loaders, loaded: { policies: new Map() } };
   const scenario = entry.parse(file, name, entries, seed, host);
   const provided = entry.provide ? entry.provide(host.loaded) : entry;
   return { entry: provided, scenario: repeating.length ? { ...scenario, repeating } : scenario };
 }
 
-export function parseScenarioText(file: string, name: string, text: string, seed?: number, loaders?: UserControllerLoaders) {
+export function parseScenarioText(file: string, name: string, text: string, seed?: number, loaders?: UserCodeLoaders) {
   return parseScenario(file, name, parseYamlText(file, text), seed, loaders);
 }
 

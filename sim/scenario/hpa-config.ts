@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseBytes, parseDuration } from '../units';
 import type { HpaConfig } from '../../machines/incus-hpa';
+import type { PolicyModuleHost } from '../user-controller/policy-hook';
 import { loadPolicyModule } from '../user-controller/policy-hook';
 import { DEFAULT_CONFIG, POLICY_NAMES } from '../../machines/incus-hpa';
 import { KUBERNETES_RELEASES } from '../../machines/hpa-algorithm/release';
@@ -49,9 +50,10 @@ export const hpaConfigFileSchema = z.strictObject({
 
 type ParsedFile = z.output<typeof hpaConfigFileSchema>;
 
-/** Where a parsed file came from: a `policy: { module }` is loaded relative to `file`, and its
- * errors name `${prefix}policy.module` (the lab's editor passes nothing: its file is hpa.yaml). */
-export interface ConfigSource { file: string; prefix: string }
+/** Where a parsed file came from: a `policy: { module }` is loaded relative to `file` with
+ * `policies` (none in the lab), and its errors name `${prefix}policy.module` (the lab's editor
+ * passes nothing: its file is hpa.yaml). */
+export interface ConfigSource { file: string; prefix: string; policies?: PolicyModuleHost | undefined }
 
 /** Flattens a parsed file onto a base config (defaults, or the running config for live edits). */
 export function toHpaConfig(file: ParsedFile, base: HpaConfig = DEFAULT_CONFIG, source: ConfigSource = { file: 'hpa.yaml', prefix: '' }): HpaConfig {
@@ -62,7 +64,7 @@ export function toHpaConfig(file: ParsedFile, base: HpaConfig = DEFAULT_CONFIG, 
   if (file.HPA?.cpuThreshold !== undefined) c.cpuThreshold = file.HPA.cpuThreshold;
   if (file.name !== undefined) c.name = file.name;
   if (typeof file.policy === 'string') c.policy = file.policy as HpaConfig['policy'];
-  else if (file.policy !== undefined) c.policy = loadPolicyModule(source.file, `${source.prefix}policy.module`, file.policy.module);
+  else if (file.policy !== undefined) c.policy = loadPolicyModule(source.policies, source.file, `${source.prefix}policy.module`, file.policy.module);
   if (file.period !== undefined) c.periodMs = file.period;
   if (file.namePrefix !== undefined) c.namePrefix = file.namePrefix;
   if (file.limitsMemory !== undefined) c.limitsMemoryBytes = file.limitsMemory;

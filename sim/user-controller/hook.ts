@@ -1,4 +1,6 @@
+import type { ModulePolicy } from '../../machines/incus-hpa';
 import type { Reconciler } from '../../machines/kubernetes';
+import type { PolicyModuleLoader } from './policy-hook';
 import type { DeclaredProperty } from './declared';
 
 /** A user's own controller as its scenario loaded it: a sandboxed module or a Metacontroller webhook. */
@@ -15,21 +17,27 @@ export interface WebhookControllerConfig { metacontroller: 'composite'; parent: 
 export interface DecoratorWebhookConfig { metacontroller: 'decorator'; resource: string; labelSelector: Record<string, string>; attachments: string[]; sync: string; finalize?: string | undefined; timeoutMs: number }
 
 /**
- * How a scenario's `controller: { module }` or webhook controller is loaded. The scenario parsers
- * also run in the browser (the lab), where a module cannot be sandboxed: there the parser gets no
- * loaders and says so; the Node side passes its own (sim/user-controller/module-reconciler.ts).
+ * How a scenario's user code is loaded: `controller: { module }`, a webhook controller, an HPA's
+ * `policy: { module }`. The scenario parsers also run in the browser (the lab), where a module
+ * cannot be sandboxed: there the parser gets no loaders and says so; the Node side passes its own
+ * (sim/user-controller/node-loaders.ts).
  */
-export interface UserControllerLoaders {
+export interface UserCodeLoaders {
   module(scenarioFile: string, modulePath: string, timeoutMs: number): { name: string; reconciler: Reconciler<unknown> };
   webhook(config: WebhookControllerConfig | DecoratorWebhookConfig): { name: string; reconciler: Reconciler<unknown> };
+  policy: PolicyModuleLoader;
 }
 
 /** What a scenario's parse loaded of the user's own code (filled in by the parse, read by parseScenario). */
-export interface LoadedUserCode { controller?: UserController }
+export interface LoadedUserCode {
+  controller?: UserController;
+  /** The HPA's policy modules, by id (the start config's and the timeline's). */
+  policies: Map<string, ModulePolicy>;
+}
 
 /** What a loop's parser may use beside the document: the host's loaders (none in the lab) and where
  * to put what it loads. */
-export interface ScenarioHost { controllers?: UserControllerLoaders | undefined; loaded: LoadedUserCode }
+export interface ScenarioHost { loaders?: UserCodeLoaders | undefined; loaded: LoadedUserCode }
 
 /** A reconcile's time limit unless the scenario says `controller.timeout`. */
 export const MODULE_TIMEOUT_MS = 1000;

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { KObject, NewObject, Plan, ReconcileOutcome, Reconciler, Write } from '../../machines/kubernetes';
 import { enqueueForAndOwner, patchProblem, splitKey } from '../../machines/kubernetes';
 import { InputError } from '../scenario/errors';
-import type { UserControllerLoaders } from './hook';
+import type { UserCodeLoaders } from './hook';
 import { loadWebhookController } from './webhook';
 import { loadDecoratorWebhook } from './decorator-webhook';
 import type { SandboxOutcome } from './sandbox';
@@ -125,8 +125,8 @@ function loadModuleControllerFile(scenarioFile: string, modulePath: string, time
   return { name, reconciler: moduleReconciler(name, spec.data, (req, objects) => sandbox.reconcile(req, objects)) };
 }
 
-/** The Node side's loaders: scenario parsing on Node gets these (sim/loops/index.ts), the lab none. */
-export const NODE_CONTROLLER_LOADERS: UserControllerLoaders = {
+/** The Node side's controller loaders (sim/user-controller/node-loaders.ts). */
+export const NODE_CONTROLLER_LOADERS: Pick<UserCodeLoaders, 'module' | 'webhook'> = {
   module: loadModuleControllerFile,
   webhook: (config) => (config.metacontroller === 'decorator' ? loadDecoratorWebhook(config) : loadWebhookController(config)),
 };

@@ -2,6 +2,7 @@
 // the model explains, and each kind of divergence — a status the model does not have, an error it
 // cannot give, a wrong controller decision, an impossible ordering, a timer cut short — with the
 // message pinned; bad input; a policy module; the property monitors.
+import { loadPolicyModuleFile } from '../../sim/user-controller/policy-module';
 import { describe, expect, it } from 'vitest';
 import { IncusError, IncusNotFoundError } from '../../real/incus';
 import type { ConformReport } from '../../sim/conform/conform';
@@ -208,13 +209,13 @@ describe('conform: bad input', () => {
 
 describe('conform: properties as monitors', () => {
   it('a policy module replays, and its broken promise (at-most-max) is reported at the frame it breaks', async () => {
-    await import('../../sim/loops'); // the Node side's module loader (sandboxed)
-    const config = { ...HAND_CONFIG, policy: 'module:examples/hpa-policy/buggy-step-policy.ts' as const };
+    // The run loads its module as real mode does (relative to its config file, here the working directory).
+    const { id, policy } = loadPolicyModuleFile('hand.json', 'policy.module', 'examples/hpa-policy/buggy-step-policy.ts');
+    const config = { ...HAND_CONFIG, policy: id };
     const hot = [running('pod-0000000a', -9, 60 * MiB), running('pod-0000000b', -8, 60 * MiB)];
-    const t = new HandRun(config).at(100).observe(hot).timer().at(1_000).created('pod-0000000c').trace();
+    const t = new HandRun(config, new Map([[id, policy]])).at(100).observe(hot).timer().at(1_000).created('pod-0000000c').trace();
     const real = parseRealTrace('hand.json', t);
-    loadTracePolicies('hand.json', real);
-    const r = conform('hand.json', real);
+    const r = conform('hand.json', real, loadTracePolicies('hand.json', real));
     expect(r.conforms).toBe(true);
     expect(r.promisesKept).toBe(false);
     expect(r.properties.find((p) => p.name === 'at-most-max')).toMatchObject({ result: 'violated', promised: true, violatedAt: { frame: 4, t: 1_000 } });

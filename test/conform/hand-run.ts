@@ -4,8 +4,8 @@
 // summary function — so a trace is what `loopscope real` would write for those answers.
 import type { Actor, AnyMachineSnapshot, AnyStateMachine, EventObject, InspectionEvent } from 'xstate';
 import { createActor, fromPromise } from 'xstate';
-import type { HpaConfig, HpaContext, ObservedInstance } from '../../machines/incus-hpa';
-import { DEFAULT_CONFIG, incusHpaMachine } from '../../machines/incus-hpa';
+import type { HpaConfig, HpaContext, ObservedInstance, PolicyModules } from '../../machines/incus-hpa';
+import { DEFAULT_CONFIG, NO_POLICY_MODULES, incusHpaMachine, providePolicyModules } from '../../machines/incus-hpa';
 import { frameIoOf } from '../../real/frame-io';
 import { hpaController } from '../../sim/loops/incus-hpa-controller';
 import { doneEvent } from '../../sim/step';
@@ -29,9 +29,10 @@ export class HandRun {
   private readonly actor: Actor<AnyStateMachine>;
   private observation: { at: number; instances: ObservedInstance[] } = { at: 0, instances: [] };
 
-  constructor(readonly config: HpaConfig = HAND_CONFIG) {
+  /** `modules`: the policy modules a module `config.policy` names (as a real run loads them). */
+  constructor(readonly config: HpaConfig = HAND_CONFIG, private readonly modules: PolicyModules = NO_POLICY_MODULES) {
     const inert = Object.fromEntries(['observe', 'createPod', 'deletePod'].map((n) => [n, fromPromise(() => new Promise<never>(() => {}))]));
-    const machine = incusHpaMachine.provide({ actors: inert });
+    const machine = providePolicyModules(incusHpaMachine, modules).provide({ actors: inert });
     let previous: AnyMachineSnapshot | undefined;
     this.actor = createActor(machine, {
       input: { config }, clock: this.clock,
@@ -51,7 +52,7 @@ export class HandRun {
   private push(event: string, s: AnyMachineSnapshot, io: HpaFrameIo | undefined): void {
     const frame: HandFrame = {
       t: this.clock.now, state: dottedState(s.value), phase: phaseOf(s.tags), event,
-      world: { demand: 0, pods: [], apiCalls: 0, unownedTouched: 0 }, controller: hpaController(s.context as HpaContext, { ...this.observation, at: this.clock.now }),
+      world: { demand: 0, pods: [], apiCalls: 0, unownedTouched: 0 }, controller: hpaController(s.context as HpaContext, { ...this.observation, at: this.clock.now }, this.modules),
     };
     if (io) frame.io = io;
     this.frames.push(frame);

@@ -158,8 +158,7 @@ export function conformReport(source: Trace | string, name = 'run'): ConformRepo
     writeFileSync(file, traceJson(source) + '\n');
   }
   const real = readRealTrace(file);
-  loadTracePolicies(file, real);
-  return conform(file, real);
+  return conform(file, real, loadTracePolicies(file, real));
 }
 
 /** The run conforms to the model and kept its promises; otherwise fails with conform's report (the divergence block). */
