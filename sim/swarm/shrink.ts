@@ -7,7 +7,7 @@ export interface Shrunk { path: PathStep[]; settleMs?: number }
 
 /** What shrinking may spend: states made replaying candidates, and states the closing BFS may visit. */
 export interface ShrinkBudget { maxSteps: number; bfsStates: number }
-export const SHRINK_BUDGET: ShrinkBudget = { maxSteps: 400_000, bfsStates: 20_000 };
+export const SHRINK_BUDGET: ShrinkBudget = { maxSteps: 400_000, bfsStates: 5000 };
 
 /**
  * Shrinks a violating path. Every candidate is replayed from the start state (the stepper is pure,
