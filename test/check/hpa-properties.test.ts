@@ -56,8 +56,8 @@ describe('incus-hpa properties (fast-check)', () => {
   });
 
   it('seed: fast-check FINDS a safety counterexample (a finding, not a bug in the checker)', () => {
-    const result = fc.check(fc.property(hpaCaseArb(['seed']), safetyHolds('seed-safety')), { numRuns: NUM_RUNS, seed: 6 });
-    expect(result.failed).toBe(true);
+    const result = fc.check(fc.property(hpaCaseArb(['seed']), safetyHolds('seed-safety')), { numRuns: NUM_RUNS });
+    expect(result.failed, `no counterexample in ${result.numRuns} runs (fast-check seed ${result.seed})`).toBe(true);
     const shrunk = result.counterexample![0];
     // Replaying the shrunk case shows which promise it breaks.
     const runner = runnerOf(shrunk, 'seed-safety');
@@ -74,8 +74,8 @@ describe('incus-hpa properties (fast-check)', () => {
   });
 
   it('seed: fast-check FINDS a run that does not converge (e.g. a pod left Stopped)', () => {
-    const result = fc.check(fc.property(hpaCaseArb(['seed']), convergesWithinK('seed-converges', true)), { numRuns: NUM_RUNS, seed: 6 });
-    expect(result.failed).toBe(true);
+    const result = fc.check(fc.property(hpaCaseArb(['seed']), convergesWithinK('seed-converges', true)), { numRuns: NUM_RUNS });
+    expect(result.failed, `no counterexample in ${result.numRuns} runs (fast-check seed ${result.seed})`).toBe(true);
   });
 
   it('determinism: same scenario and seed → identical trace JSON', () => {

@@ -50,7 +50,7 @@ describe('mostRecentScheduleTime: the estimate never invents a time', () => {
       expect(m.scheduled).toBeLessThanOrEqual(now);
       const next = cronJobNext(spec, m.scheduled);
       expect(next === null || next > now).toBe(true);
-    }), { numRuns: NUM_RUNS, seed: 11 });
+    }), { numRuns: NUM_RUNS });
   });
 
   it('for a regular schedule (constant interval) it finds exactly the most recent time, and "many" means more than 100 missed', () => {
@@ -62,7 +62,7 @@ describe('mostRecentScheduleTime: the estimate never invents a time', () => {
       const exactCount = Math.floor(gapMin / step);
       expect(m.scheduled).toBe(exactCount === 0 ? null : last + exactCount * step * MIN);
       if (exactCount >= 2) expect(m.missed).toBe(exactCount > 100 ? 'many' : 'few');
-    }), { numRuns: NUM_RUNS, seed: 12 });
+    }), { numRuns: NUM_RUNS });
   });
 
   it('decideCronJob creates a Job only for a scheduled time not yet processed', () => {
@@ -75,7 +75,7 @@ describe('mostRecentScheduleTime: the estimate never invents a time', () => {
       expect(cronJobMatches(spec, d.scheduled / MIN)).toBe(true);
       expect(d.scheduled).toBeGreaterThan(last);
       if (sds !== null) expect(d.scheduled + sds * 1000).toBeGreaterThanOrEqual(now);
-    }), { numRuns: NUM_RUNS, seed: 13 });
+    }), { numRuns: NUM_RUNS });
   });
 });
 
@@ -97,7 +97,7 @@ describe('spec.timeZone', () => {
       expect(jobs).toEqual(expected);
       const local = new Intl.DateTimeFormat('en-GB', { timeZone: zone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
       for (const m of jobs) expect(local.format(new Date(m * MIN))).toBe(`${String(hour).padStart(2, '0')}:${String(minute).padStart(2, '0')}`);
-    }), { numRuns: SIM_RUNS, seed: 21 });
+    }), { numRuns: SIM_RUNS });
   }, SIM_TIMEOUT);
 });
 
@@ -110,7 +110,7 @@ describe('@every', () => {
       const jobs = world.ran.map((r) => r.minute * MIN);
       expect(jobs.length).toBe(Math.floor((6 * 60) / periodMin));
       jobs.forEach((t, i) => expect(t).toBe(start + (i + 1) * periodMin * MIN));
-    }), { numRuns: SIM_RUNS, seed: 31 });
+    }), { numRuns: SIM_RUNS });
   }, SIM_TIMEOUT);
 
   it('after an outage: of the times it missed only the most recent one gets a Job, on the chain, and none twice', () => {
@@ -124,7 +124,7 @@ describe('@every', () => {
       const missed = [];
       for (let m = atMin + 1; m <= atMin + forMin; m++) if (m % periodMin === 0) missed.push(m);
       expect(mins.filter((m) => m > atMin && m <= atMin + forMin)).toEqual(missed.slice(-1));
-    }), { numRuns: SIM_RUNS, seed: 32 });
+    }), { numRuns: SIM_RUNS });
   }, SIM_TIMEOUT);
 });
 
@@ -150,6 +150,6 @@ describe('cronie RANDOM_DELAY', () => {
         for (const l of lateness) expect(l).toBeLessThanOrEqual(delay);
       }
       expect(run(config, START, 8 * 60 * MIN, timeline, seed).ran).toEqual(world.ran);
-    }), { numRuns: SIM_RUNS, seed: 41 });
+    }), { numRuns: SIM_RUNS });
   }, SIM_TIMEOUT);
 });

@@ -52,7 +52,7 @@ describe('cron properties (fast-check, cronie)', () => {
     fc.assert(fc.property(fc.integer({ min: 0, max: 60 * 24 }), fc.integer({ min: 10, max: 90 }), (offsetMin, minutes) => {
       const r = runnerOf({ entries: ENTRIES, flock: false }, START + offsetMin * MIN, []);
       expect(firstBroken(r, CRONIE, minutes * MIN)).toBeNull();
-    }), { numRuns: NUM_RUNS, seed: 7 });
+    }), { numRuns: NUM_RUNS });
   });
 
   it('one clock change under 3 h: fixed-time jobs run once per scheduled minute, and crond is back in step within K', () => {
@@ -61,7 +61,7 @@ describe('cron properties (fast-check, cronie)', () => {
       const k = inStepWithinMs([{ index: 0, label: '', entry: jump }]);
       const late = () => (r.t >= jump.at + k && !inStep(viewOf(r)) ? 'back-in-step' : null);
       expect(firstBroken(r, [fixedNoRepeat, fixedNoSkip], jump.at + k + 5 * MIN, late)).toBeNull();
-    }), { numRuns: NUM_RUNS, seed: 11 });
+    }), { numRuns: NUM_RUNS });
   });
 
   it('outages and changes of 3 h or more are outside the contract: the guarded claims hold, whatever happens', () => {
@@ -73,7 +73,7 @@ describe('cron properties (fast-check, cronie)', () => {
       const jumpedFar = moves.some((m) => 'fault' in m && (m.fault.kind === 'hostDown' || Math.abs(m.fault.kind === 'clockJump' ? m.fault.byMs : 0) >= 180 * MIN));
       const r = runnerOf({ entries: ENTRIES, flock: false }, START, moves);
       expect(firstBroken(r, [fixedNoRepeat, fixedNoSkip], 3 * 60 * MIN), `outside the contract: ${jumpedFar}`).toBeNull();
-    }), { numRuns: NUM_RUNS, seed: 13 });
+    }), { numRuns: NUM_RUNS });
   });
 
   it('fast-check FINDS two backward changes under 3 h each that run a fixed-time job twice (cron.c adds them up against virtual time)', () => {
@@ -83,16 +83,16 @@ describe('cron properties (fast-check, cronie)', () => {
         { at: (atMin + gapMin) * MIN + 1000, fault: { kind: 'clockJump', byMs: -b * MIN } },
       ]);
     const result = fc.check(fc.property(twoBack, (moves) => firstBroken(runnerOf({ entries: ENTRIES, flock: false }, START, moves), [fixedNoRepeat], 8 * 60 * MIN) === null),
-      { numRuns: NUM_RUNS, seed: 3 });
-    expect(result.failed).toBe(true);
+      { numRuns: NUM_RUNS });
+    expect(result.failed, `no counterexample in ${result.numRuns} runs (fast-check seed ${result.seed})`).toBe(true);
     const moves = result.counterexample![0];
     expect(firstBroken(runnerOf({ entries: ENTRIES, flock: false }, START, moves), [fixedNoRepeat], 8 * 60 * MIN)).toMatch(/^fixed-no-repeat/);
   });
 
   it('fast-check FINDS a wildcard job run twice when the clock goes back (cron(8): wildcard jobs run by the new time)', () => {
     const result = fc.check(fc.property(jumpArb(179), (jump) => firstBroken(runnerOf({ entries: ENTRIES, flock: false }, START, [jump]), [wildcardNoRepeat], 3 * 60 * MIN) === null),
-      { numRuns: NUM_RUNS, seed: 5 });
-    expect(result.failed).toBe(true);
+      { numRuns: NUM_RUNS });
+    expect(result.failed, `no counterexample in ${result.numRuns} runs (fast-check seed ${result.seed})`).toBe(true);
     expect(result.counterexample![0].fault.byMs).toBeLessThan(0);
   });
 });
@@ -111,11 +111,11 @@ describe('cron properties (fast-check, Kubernetes CronJob)', () => {
   };
 
   it('one Job per scheduled time; Forbid and Replace never overlap — through controller outages and clock changes', () => {
-    fc.assert(fc.property(caseArb, (c) => { expect(firstBroken(runnerFor(c), [oneJobPerTime, noOverlap], 3 * 60 * MIN)).toBeNull(); }), { numRuns: NUM_RUNS, seed: 17 });
+    fc.assert(fc.property(caseArb, (c) => { expect(firstBroken(runnerFor(c), [oneJobPerTime, noOverlap], 3 * 60 * MIN)).toBeNull(); }), { numRuns: NUM_RUNS });
   });
 
   it('fast-check FINDS a scheduled time that never gets its Job (only the most recent missed time is started)', () => {
-    const result = fc.check(fc.property(caseArb, (c) => firstBroken(runnerFor(c), [everyTimeStarted], 3 * 60 * MIN) === null), { numRuns: NUM_RUNS, seed: 19 });
-    expect(result.failed).toBe(true);
+    const result = fc.check(fc.property(caseArb, (c) => firstBroken(runnerFor(c), [everyTimeStarted], 3 * 60 * MIN) === null), { numRuns: NUM_RUNS });
+    expect(result.failed, `no counterexample in ${result.numRuns} runs (fast-check seed ${result.seed})`).toBe(true);
   });
 });

@@ -59,7 +59,7 @@ describe('systemd-restart properties hold for random units, programs and operato
       (unit, script, then, commands, jitter) => {
         const r = runnerOf(unit, script, then, commands, jitter);
         expect(driveChecking(r, SAFETY, (x) => x.t <= 60_000)).toBeNull();
-      }), { numRuns: propertyRuns(250), seed: 42 });
+      }), { numRuns: propertyRuns(250) });
   });
 
   it('eventually: a unit whose start limit cannot refuse a start (with its operator starts) never gives up once the operator is done', () => {
@@ -76,7 +76,7 @@ describe('systemd-restart properties hold for random units, programs and operato
         expect(driveChecking(r, after, (x) => x.t <= quietFrom + 120_000, 20_000)).toBeNull();
         r.run(Math.max(r.t, quietFrom));
         expect(failing(r, after)).toBeNull();
-      }), { numRuns: propertyRuns(250), seed: 42 });
+      }), { numRuns: propertyRuns(250) });
   });
 });
 

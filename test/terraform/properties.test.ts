@@ -75,7 +75,7 @@ describe('terraform claims along Runner runs: random configurations, drift, dele
       const failure = driveChecking(runner, Math.max(3 * 3_600_000, settledBy + 2 * EVERY), always, eventually, settledBy);
       expect(failure).toBeNull();
       expect(runner.world.locks.filter((l) => l.ok).length).toBeGreaterThanOrEqual(5);
-    }), { numRuns: propertyRuns(200), seed: 9 });
+    }), { numRuns: propertyRuns(200) });
   }, 60_000 + propertyRuns(200) * 100);
 
   it('killed at a generated instant, force-unlocked as documented once a run fails on the lock: the always-claims hold and the next runs repair the partial state within K', () => {
@@ -106,7 +106,7 @@ describe('terraform claims along Runner runs: random configurations, drift, dele
           throw new Error(`not converged ${(runner.t - lastMove) / 1000}s after the last move (K = ${converges.withinMs! / 1000}s)`);
         }
       }
-    }), { numRuns: propertyRuns(200), seed: 10 });
+    }), { numRuns: propertyRuns(200) });
   }, 60_000 + propertyRuns(200) * 100);
 
   it('the claims can fail: a create begun before its dependency returned, a create after its dependency failed, a protected delete', () => {
