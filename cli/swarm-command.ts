@@ -62,7 +62,7 @@ export function registerSwarm(program: Command): void {
     .option('--strategy <name>', `${STRATEGY_CHOICES.join('|')} (default all: seed s runs ${STRATEGY_NAMES.map((n, i) => `${n} when s mod 3 = ${i}`).join(', ')})`)
     .option('--shard <i/n>', 'run only shard i of n of the seeds (consecutive blocks); /n takes i from JOB_COMPLETION_INDEX (a Kubernetes Indexed Job sets it), which must agree with i when both are given')
     .option('--out <dir>', 'write the shard result (swarm-<scenario>-shard-<i>-of-<n>.json) and each counterexample trace (JSON, loadable by the lab) into this directory')
-    .option('--time-limit <duration>', 'start no new seed after this long (e.g. 90s, 5m); the seeds not run are not covered, and merge says so')
+    .option('--time-limit <duration>', 'start no new seed after this long (e.g. 90s, 5m; the seed under way finishes); the seeds not run are not covered, and merge says so')
     .option('--policy <name>', 'search this policy of the loop instead of the scenario\'s')
     .addHelpText('after', `\n${SWARM_EXIT_CODES}\n\nJOB_COMPLETION_INDEX: read only with --shard; --shard /n requires it, --shard i/n must agree with it. See docs/swarm.md.\n`)
     .action(async (argument: string, flags: SwarmFlags) => {
