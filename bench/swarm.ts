@@ -13,7 +13,7 @@ import { runSwarm } from '../sim/swarm/swarm';
 /** The largest Kubernetes check scenario (20,944 distinct states, the most of any; max-surge violated at 20 steps). */
 const LARGEST_KUBERNETES = 'scenarios/kubernetes-check-deployment.yaml';
 const RATE_SCENARIOS = ['scenarios/terraform-check-orphan-name.yaml', 'scenarios/cron-check-cronjob-outage.yaml', 'scenarios/puppet-check-lost-refresh.yaml', LARGEST_KUBERNETES];
-const RATE_SEEDS = 60;
+const RATE_SEEDS = 30;
 
 interface Row { mode: string; file: string; ms: number; seeds: number; states: number; firstMs?: number; violations: string[] }
 
