@@ -5,12 +5,9 @@ import { useLabPage, withChromium } from './harness';
 
 withChromium.describe('chapters (scenario moments) in chromium', () => {
   const lab = useLabPage();
-  const text = (id: string) => lab.page.getByTestId(id).first().innerText();
-  const open = async (query: string) => {
-    // A cold dev server on a loaded machine can take long for the first page.
-    await lab.page.goto(`${lab.base}${query}`, { timeout: 120_000 });
-    await lab.page.getByTestId('lab').waitFor({ timeout: 120_000 });
-  };
+  const { text } = lab;
+  // A cold dev server on a loaded machine can take long for the first page.
+  const open = (query: string) => lab.open(query, 120_000);
 
   it('talk-lab lists its chapters; moment=first-scale-up opens at the first act; each chapter jumps there', async () => {
     await open('?loop=incus-hpa&scenario=talk-lab&moment=first-scale-up');

@@ -18,7 +18,7 @@ const FINDINGS: Record<LoopId, { file: string; policy?: string }> = {
 
 withChromium.describe('every loop\'s counterexample opens in the lab (chromium)', () => {
   const lab = useLabPage();
-  const text = (id: string) => lab.page.getByTestId(id).first().innerText();
+  const { text } = lab;
 
   for (const loop of LOOP_IDS) {
     it(loop, async () => {

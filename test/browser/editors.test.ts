@@ -4,16 +4,7 @@ import { offsite, useLabPage, withChromium } from './harness';
 withChromium.describe('desired-state editors and interventions in chromium', () => {
   const lab = useLabPage();
 
-  const text = (id: string) => lab.page.getByTestId(id).first().innerText();
-  const attr = (id: string, name: string) => lab.page.getByTestId(id).first().getAttribute(name);
-  const open = async (query: string) => {
-    await lab.page.goto(`${lab.base}${query}`);
-    await lab.page.getByTestId('lab').waitFor();
-  };
-  const stepUntil = async (done: () => Promise<boolean>, max = 80) => {
-    for (let i = 0; i < max && !(await done()); i++) await lab.page.getByTestId('btn-step').click();
-    expect(await done()).toBe(true);
-  };
+  const { text, attr, open, stepUntil } = lab;
   /** What the world view and the latest note show: an invalid edit must leave both as they were. */
   const snapshot = async () => `${await text('world')}\n${await text('note')}`;
 

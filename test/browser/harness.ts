@@ -1,13 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { chromium } from 'playwright-core';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { parse } from 'yaml';
+import { afterAll, beforeAll, expect, inject } from 'vitest';
 import type { LabServer } from '../../cli/lab/serve';
 import { startLabServer } from '../../cli/lab/serve';
 import { CHROMIUM, prerequisite, requires } from '../prerequisites';
+import { LOOP_IDS } from '../../sim/loops/registry';
 
 export { CHROMIUM };
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -64,11 +65,42 @@ export function offsite(requests: string[]): string[] {
   });
 }
 
+/** What the lab's tests do on its page: read a test id's text or attribute, open a lab URL (and
+ * wait for the lab to render), step until a condition holds (at most `max` steps, then it must). */
+export interface LabActions {
+  text(id: string): Promise<string>;
+  attr(id: string, name: string): Promise<string | null>;
+  /** The banner's state and event are shown in words; the machine's ids are on data-machine-id. */
+  machineId(id: 'state' | 'event'): Promise<string | null>;
+  open(query: string, timeoutMs?: number): Promise<void>;
+  stepUntil(done: () => Promise<boolean>, max?: number): Promise<void>;
+}
+
+/** The actions on the page and base `at()` gives when they run (a suite fills them in beforeAll). */
+export function labActions(at: () => { page: Page; base: string }): LabActions {
+  return {
+    text: (id) => at().page.getByTestId(id).first().innerText(),
+    attr: (id, name) => at().page.getByTestId(id).first().getAttribute(name),
+    machineId: (id) => at().page.getByTestId(id).first().getAttribute('data-machine-id'),
+    async open(query, timeoutMs) {
+      const { page, base } = at();
+      const wait = timeoutMs === undefined ? {} : { timeout: timeoutMs };
+      await page.goto(`${base}${query}`, wait);
+      await page.getByTestId('lab').waitFor(wait);
+    },
+    async stepUntil(done, max = 80) {
+      for (let i = 0; i < max && !(await done()); i++) await at().page.getByTestId('btn-step').click();
+      expect(await done()).toBe(true);
+    },
+  };
+}
+
 /** A lab server and a chromium page for one test file (inside a `withChromium` suite): started
- * before its tests, closed after them. Fields are filled in by beforeAll. */
-export interface LabPage { page: Page; base: string; seen: { requests: string[]; errors: string[] } }
+ * before its tests, closed after them. Fields are filled in by beforeAll; the actions use them. */
+export interface LabPage extends LabActions { page: Page; base: string; seen: { requests: string[]; errors: string[] } }
 export function useLabPage(): LabPage {
-  const lab = {} as LabPage;
+  const lab = {} as LabPage; // filled in below and by beforeAll, before any test reads it
+  Object.assign(lab, labActions(() => lab));
   let server: LabServer | undefined;
   let chrome: Awaited<ReturnType<typeof launchChromium>> | undefined;
   beforeAll(async () => {
@@ -82,4 +114,15 @@ export function useLabPage(): LabPage {
     await server?.close();
   });
   return lab;
+}
+
+/** The first scenario file of each loop, as the lab lists them (the HPA's is talk-lab), in
+ * LOOP_IDS order; `withChecks: false` passes over the *-check-* scenarios (the explorer's). */
+export function scenarioPerLoop(options: { withChecks: boolean }): { loop: string; id: string }[] {
+  const files = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml') && (options.withChecks || !f.includes('-check-'))).sort();
+  const loopOf = (f: string) => (parse(readFileSync(join(ROOT, 'scenarios', f), 'utf8')) as { loop?: string } | null)?.loop;
+  return LOOP_IDS.flatMap((loop) => {
+    const file = loop === 'incus-hpa' ? 'talk-lab.yaml' : files.find((f) => loopOf(f) === loop);
+    return file ? [{ loop, id: file.replace(/\.yaml$/, '') }] : [];
+  });
 }

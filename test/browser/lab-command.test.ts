@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import type { Trace } from '../../sim/trace';
 import { clock } from '../../web/lab/format';
-import { launchChromium, offsite, ROOT, watch, withChromium } from './harness';
+import { labActions, launchChromium, offsite, ROOT, watch, withChromium } from './harness';
 import { startLabProcess } from './lab-process';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-lab-browser-'));
@@ -29,9 +29,8 @@ withChromium.describe('loopscope lab: your own files in the built lab (chromium)
   let seen: { requests: string[]; errors: string[] };
   let counterexample: string;
   let trace: Trace;
-  const text = (id: string) => page.getByTestId(id).first().innerText();
-  /** The banner's state and event are shown in words; the machine's ids are on data-machine-id. */
-  const machineId = (id: 'state' | 'event') => page.getByTestId(id).first().getAttribute('data-machine-id');
+  // Each test opens its own `loopscope lab` process: only the reads are shared, not open().
+  const { text, machineId } = labActions(() => ({ page, base: '' }));
 
   beforeAll(async () => {
     // The counterexample, written as a user would: `loopscope check … --out` (exit 1: the property is violated).

@@ -1,23 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { parse } from 'yaml';
 import type { LabServer } from '../../cli/lab/serve';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { LOOPS, runnerFor } from '../../sim/loops/index';
-import { galleryPath, launchChromium, offsite, ROOT, startLab, watch, withChromium } from './harness';
-
-/** The first scenario file of each registered loop (the lab lists the same files). */
-function scenarioPerLoop(): { loop: string; id: string }[] {
-  const files = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml')).sort();
-  const out: { loop: string; id: string }[] = [];
-  for (const loop of Object.keys(LOOPS)) {
-    const file = loop === 'incus-hpa' ? 'talk-lab.yaml'
-      : files.find((f) => (parse(readFileSync(join(ROOT, 'scenarios', f), 'utf8')) as { loop?: string } | null)?.loop === loop);
-    if (file) out.push({ loop, id: file.replace(/\.yaml$/, '') });
-  }
-  return out;
-}
+import { runnerFor } from '../../sim/loops/index';
+import { galleryPath, labActions, launchChromium, offsite, ROOT, scenarioPerLoop, startLab, watch, withChromium } from './harness';
 
 withChromium.describe('web lab in chromium', () => {
   let server: LabServer;
@@ -37,20 +23,11 @@ withChromium.describe('web lab in chromium', () => {
     await server?.close();
   });
 
-  const text = (id: string) => page.getByTestId(id).first().innerText();
-  /** The banner's state and event are shown in words; the machine's ids are on data-machine-id. */
-  const machineId = (id: 'state' | 'event') => page.getByTestId(id).first().getAttribute('data-machine-id');
+  const { text, machineId, open, stepUntil: stepUntilAt } = labActions(() => ({ page, base }));
+  const stepUntil = (done: () => Promise<boolean>, max = 60) => stepUntilAt(done, max);
   const phase = () => page.getByTestId('phase').getAttribute('data-phase');
   const activeInChart = () => page.getByTestId('statechart').getAttribute('data-active');
   const litNodes = () => page.locator('[data-testid="sc-node"][data-active="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-label')));
-  const open = async (query: string) => {
-    await page.goto(`${base}${query}`);
-    await page.getByTestId('lab').waitFor();
-  };
-  const stepUntil = async (done: () => Promise<boolean>, max = 60) => {
-    for (let i = 0; i < max && !(await done()); i++) await page.getByTestId('btn-step').click();
-    expect(await done()).toBe(true);
-  };
 
   it('home lists the loops as a timeline; the HPA lab is runnable', async () => {
     await page.goto(base);
@@ -224,7 +201,7 @@ withChromium.describe('web lab in chromium', () => {
 
   const WORLD_VIEW_GALLERY = ['systemd-restart', 'cron', 'kubernetes'];
   it('opens every registered loop, steps it, and saves its screenshot to the gallery', async () => {
-    for (const { loop, id } of scenarioPerLoop()) {
+    for (const { loop, id } of scenarioPerLoop({ withChecks: true })) {
       await open(`?loop=${loop}&scenario=${id}`);
       expect(await page.getByTestId('scenario-error').count(), `${id} should open`).toBe(0);
       expect(await page.getByTestId('lab').getAttribute('data-loop')).toBe(loop);

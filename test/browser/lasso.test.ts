@@ -9,7 +9,7 @@ import { galleryPath, ROOT, useLabPage, withChromium } from './harness';
 
 withChromium.describe('a lasso counterexample in the lab (chromium)', () => {
   const lab = useLabPage();
-  const text = (id: string) => lab.page.getByTestId(id).first().innerText();
+  const { text } = lab;
 
   const { entry, scenario } = loadScenario(`${ROOT}/scenarios/incus-hpa-check-flapping.yaml`);
   const run = checkScenario(entry, scenario, { policy: 'seed' });

@@ -1,22 +1,8 @@
 // Presenter mode is the product (the lab is shown in talks): at 1280×720 and 1920×1080 everything a talk
 // needs is on screen without scrolling, the statechart's type is measured as rendered, and the keyboard
 // drives the lab whatever has focus (except text fields) without a drop-down stealing the arrows.
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { parse } from 'yaml';
 import { expect, it } from 'vitest';
-import { LOOP_IDS } from '../../sim/loops/registry';
-import { galleryPath, ROOT, useLabPage, withChromium } from './harness';
-
-/** Each loop's first scenario (talk-lab for the HPA), as the lab lists them. */
-function scenarioPerLoop(): { loop: string; id: string }[] {
-  const files = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml') && !f.includes('-check-')).sort();
-  return LOOP_IDS.map((loop) => {
-    const file = loop === 'incus-hpa' ? 'talk-lab.yaml'
-      : files.find((f) => (parse(readFileSync(join(ROOT, 'scenarios', f), 'utf8')) as { loop?: string } | null)?.loop === loop)!;
-    return { loop, id: file.replace(/\.yaml$/, '') };
-  });
-}
+import { galleryPath, scenarioPerLoop, useLabPage, withChromium } from './harness';
 
 /** Rendered type of the statechart: font-size × the scale the canvas applies (rect height / layout height). Runs in the page. */
 const MEASURE = `(() => {
@@ -48,12 +34,9 @@ withChromium.describe('presenter mode and keyboard (chromium)', () => {
     await lab.page.goto(`${lab.base}?scenario=talk-lab`, { timeout: 170_000 });
     await lab.page.getByTestId('lab').waitFor({ timeout: 170_000 });
   }, 180_000);
-  const text = (id: string) => lab.page.getByTestId(id).first().innerText();
-  /** The banner's state and event are shown in words; the machine's ids are on data-machine-id. */
-  const machineId = (id: 'state' | 'event') => lab.page.getByTestId(id).first().getAttribute('data-machine-id');
+  const { text, machineId } = lab;
   const open = async (query: string) => {
-    await lab.page.goto(`${lab.base}${query}`);
-    await lab.page.getByTestId('lab').waitFor();
+    await lab.open(query);
     await lab.page.locator('[data-testid="sc-node"]').first().waitFor();
     await lab.page.locator('.sc-edge-label').first().waitFor();
   };
@@ -112,7 +95,7 @@ withChromium.describe('presenter mode and keyboard (chromium)', () => {
 
   it('at 1280×720 every loop fits without a page scroll: banner, statechart, world, interventions, editor; the exit button covers nothing', async () => {
     await lab.page.setViewportSize({ width: 1280, height: 720 });
-    for (const { loop, id } of scenarioPerLoop()) {
+    for (const { loop, id } of scenarioPerLoop({ withChecks: false })) {
       await open(`?scenario=${id}&presenter=1&t=90000`);
       const fit = (await lab.page.evaluate(FIT)) as Fit;
       expect(fit.scrollHeight, `${loop}: page height`).toBeLessThanOrEqual(720);

@@ -10,9 +10,7 @@ import { ROOT, useLabPage, withChromium } from './harness';
 
 withChromium.describe('bad input, forks and the banner (chromium)', () => {
   const lab = useLabPage();
-  const text = (id: string) => lab.page.getByTestId(id).first().innerText();
-  /** The banner's state and event are shown in words; the machine's ids are on data-machine-id. */
-  const machineId = (id: 'state' | 'event') => lab.page.getByTestId(id).first().getAttribute('data-machine-id');
+  const { text, machineId } = lab;
   const goto = async (query: string) => {
     await lab.page.goto(`${lab.base}${query}`, { timeout: 170_000 });
     await lab.page.getByTestId('app').waitFor({ timeout: 170_000 });

@@ -13,7 +13,7 @@ const V1_FIXTURE = join(ROOT, 'test/trace/fixtures/talk-lab.v1.json');
 
 withChromium.describe('trace files in the lab (chromium)', () => {
   const lab = useLabPage();
-  const text = (id: string) => lab.page.getByTestId(id).first().innerText();
+  const { text } = lab;
   /** The element's text once it matches (a file is read asynchronously: the old message may still show). */
   const textMatching = async (id: string, re: RegExp) => {
     for (let i = 0; i < 50 && !re.test(await text(id)); i++) await lab.page.waitForTimeout(100);

@@ -17,7 +17,7 @@ const withPython = await requires('python3');
 
 withChromium.describe('a user controller\'s traces open in the lab (chromium)', () => {
   const lab = useLabPage();
-  const text = (id: string) => lab.page.getByTestId(id).first().innerText();
+  const { text } = lab;
 
   async function open(trace: Trace, marked: boolean) {
     await lab.page.goto(`${lab.base}?loop=kubernetes`);

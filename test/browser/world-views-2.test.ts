@@ -4,14 +4,8 @@ import { galleryPath, offsite, useLabPage, withChromium } from './harness';
 withChromium.describe('puppet and terraform world views in chromium', () => {
   const lab = useLabPage();
 
-  const open = async (query: string) => {
-    await lab.page.goto(`${lab.base}${query}`);
-    await lab.page.getByTestId('lab').waitFor();
-  };
-  const stepUntil = async (done: () => Promise<boolean>, max = 150) => {
-    for (let i = 0; i < max && !(await done()); i++) await lab.page.getByTestId('btn-step').click();
-    expect(await done()).toBe(true);
-  };
+  const { open } = lab;
+  const stepUntil = (done: () => Promise<boolean>, max = 150) => lab.stepUntil(done, max);
   const count = (selector: string) => lab.page.locator(selector).count();
   const screenshot = async (loop: string, scenario: string, t: number) => {
     await open(`?loop=${loop}&scenario=${scenario}&t=${t}`);
