@@ -12,7 +12,7 @@ async function batches(count: number, maxParallel: number, failAt?: number) {
     if (inFlight === 0) { current = []; seen.push(current); }
     inFlight++;
     current.push(i);
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 5)); // not a wait: the fake operation's duration, so calls overlap
     inFlight--;
     if (i === failAt) throw new Error(`call ${i} failed`);
     return i;

@@ -122,7 +122,7 @@ withIncus.describe('loopscope real (the command)', () => {
       writeConfig('live.yaml', { min: 3, max: 3, extra: '' });
       writeFileSync(cfg, readFileSync(cfg, 'utf8').replace(`name: ${hpa.name}`, 'name: someone-else'));
       await waitUntil('the new name refused', async () => run.out.stderr.includes(`${cfg}: name: expected "${hpa.name}"`), 10_000);
-      await sleep(1_500);
+      await sleep(1_500); // not a wait: time passes after the refusal, then the loop must still be running
       expect(run.child.exitCode).toBeNull(); // still running on the last valid config
       expect((await ownedInstances(client, hpa.name)).length).toBe(3);
       expect(await ownedInstances(client, 'someone-else')).toEqual([]);
@@ -148,7 +148,7 @@ withIncus.describe('loopscope real (the command)', () => {
     // The copies killed with -9 (a, b) write no trace (it is written at exit); each next run's is checked.
     const a = startCli(['real', '--config', up, ...FAST_LEASE]);
     await waitUntil('a create decided', async () => a.out.stdout.includes('→ create 2'), 20_000, 20);
-    await sleep(120);
+    await sleep(120); // not a wait: the kill -9 lands a moment into the act (the crash window under test)
     a.child.kill('SIGKILL');
     await a.done;
     const upOut = join(dir, 'after-up.json');
@@ -162,7 +162,7 @@ withIncus.describe('loopscope real (the command)', () => {
     const shrink = writeConfig('shrink.yaml', { min: 1, max: 5 });
     const b = startCli(['real', '--config', shrink, ...FAST_LEASE]);
     await waitUntil('a delete decided', async () => /→ delete \S+ \(oldest\)/.test(b.out.stdout), 20_000, 20);
-    await sleep(150);
+    await sleep(150); // not a wait: the kill -9 lands a moment into the act (the crash window under test)
     b.child.kill('SIGKILL');
     await b.done;
     // The next run also has max lowered to 2: adoption removes the stopped leftover and the extras.

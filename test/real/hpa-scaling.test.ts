@@ -88,7 +88,7 @@ withIncus.describe('real HPA: scaling real containers', () => {
       await waitUntil('2 owned pods', async () => (await runningOwned(client)).length === 2, 20_000);
       runner.update(realConfig(hpa, { policy: 'seed', minPods: 1, maxPods: 3, memoryThreshold: 50 }));
       await waitUntil('down to 1 owned pod', async () => (await ownedInstances(client, hpa.name)).length === 1, 20_000);
-      await sleep(2_000);
+      await sleep(2_000); // not a wait: time passes at 1 pod, which must then hold
     } finally {
       await runner.stop();
     }

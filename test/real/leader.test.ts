@@ -60,7 +60,7 @@ withIncus.describe('real HPA: one leader per HPA name', () => {
       expect(takeoverMs).toBeGreaterThanOrEqual(6_000 - 1_000 - 500);
       expect((await readLease(client, hpa.name))?.transitions).toBe(1);
       await waitUntil('B adopted the pods and keeps 3', async () => b.out.stdout.includes('adopted 3 owned pod(s)'), 10_000);
-      await new Promise((r) => setTimeout(r, 2_000));
+      await new Promise((r) => setTimeout(r, 2_000)); // not a wait: time passes under B, then nothing may have changed
       expect((await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running').length).toBe(3);
       b.child.kill('SIGTERM');
       const bDone = await b.done;

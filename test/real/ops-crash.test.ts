@@ -89,7 +89,7 @@ withIncus.describe('real HPA: crashes', () => {
           const owned = await ownedInstances(client, batch.name);
           return owned.length === 6 && owned.every((i) => i.status === 'Running');
         }, 90_000, 250);
-        await new Promise((r) => setTimeout(r, 2_000));
+        await new Promise((r) => setTimeout(r, 2_000)); // not a wait: time passes at 6 running, which must then hold
         expect((await ownedInstances(client, batch.name)).map((i) => i.status)).toEqual(Array(6).fill('Running'));
       } finally {
         b.child.kill('SIGTERM');

@@ -177,7 +177,7 @@ withIncus.describe('real HPA: operations', () => {
       // instance-exec is no change an observe could see.
       const execAt = runner.now();
       await client.exec(other, ['true'], { timeoutMs: 10_000 });
-      await sleep(400);
+      await sleep(400); // not a wait: time for a wake-up to happen, and none may have
       expect(runner.wakeups.filter((w) => w.t >= execAt)).toEqual([]);
       const t0 = runner.now();
       await client.updateInstanceState(victim, { action: 'stop', force: true });

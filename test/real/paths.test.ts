@@ -137,7 +137,7 @@ withIncus.describe('loopscope paths: the Incus HPA\'s generated paths on real In
         await begin(runner);
         const t0 = Date.now();
         for (const move of moves) {
-          await sleep(Math.max(0, t0 + move.at - Date.now()));
+          await sleep(Math.max(0, t0 + move.at - Date.now())); // not a wait: paces the path's moves in real time
           if (move.kind === 'demand') await driver.setDemand(move.bytes);
           else if (move.kind === 'kill') {
             const pod = (await ownedInstances(client, hpa.name)).find((i) => i.status === 'Running');

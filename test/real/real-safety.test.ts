@@ -82,7 +82,7 @@ withIncus.describe('real mode: bad input is refused before anything is done', ()
       expect(run.out.stderr).toContain(`${cfg}: limitsMemory: expected this key`);
       writeFileSync(cfg, full.replace(`namePrefix: ${hpa.prefix}`, 'namePrefix: other-'));
       await waitUntil('the prefix change refused', async () => run.out.stderr.includes('To hand over: stop loopscope, edit the file, start it again'), 30_000);
-      await sleep(1_500);
+      await sleep(1_500); // not a wait: time passes after the refusal, then the loop must still be running
       expect(run.child.exitCode).toBeNull();
       const owned = await ownedInstances(client, hpa.name);
       expect(owned.length).toBeLessThanOrEqual(2);

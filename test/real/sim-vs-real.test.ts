@@ -47,10 +47,10 @@ withIncus.describe('the same scenario in the simulator and on real Incus', () =>
       await driver.setDemand(timeline.initial);
       driver.start();
       for (const step of timeline.steps) {
-        await sleep(Math.max(0, t0 + step.at * scale - Date.now()));
+        await sleep(Math.max(0, t0 + step.at * scale - Date.now())); // not a wait: paces the scenario's timeline in real time
         await driver.setDemand(step.bytes);
       }
-      await sleep(Math.max(0, t0 + scenario.durationMs * scale - Date.now()));
+      await sleep(Math.max(0, t0 + scenario.durationMs * scale - Date.now())); // not a wait: the scenario's duration, in real time
     } finally {
       await driver.stop();
       await runner.stop();
