@@ -31,7 +31,7 @@ export function useFitCount(ref: RefObject<HTMLElement | null>, max: number, sho
     const column = ref.current?.parentElement;
     if (!column || !column.closest('.presenter')) return;
     if (n > 0 && columnShort(column)) setFit((f) => ({ ...f, n: Math.min(f.n, n) - 1 }));
-  });
+  }, [ref, n, shown, fit.column]);
   useLayoutEffect(() => {
     const column = ref.current?.parentElement;
     if (!column || !column.closest('.presenter')) return;
