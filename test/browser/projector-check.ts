@@ -135,8 +135,14 @@ const frameIndex = async (page: Page) => {
   return { n: n ?? 0, of: of ?? 0 };
 };
 
-/** Fonts loaded and two frames drawn since the last change. */
-const settled = (page: Page) => page.evaluate('document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))');
+const TWO_FRAMES = 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))';
+/** Fonts loaded, two frames drawn since the last change (a resize is observed in the first), a world that fits
+ * its parts to the room done fitting (web/worlds/fitCount.ts), and two frames drawn since. */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(`document.fonts.ready.then(() => ${TWO_FRAMES})`);
+  await page.waitForFunction(`!document.querySelector('[data-fitting="true"]')`);
+  await page.evaluate(TWO_FRAMES);
+}
 
 /**
  * Opens `scenario` in presenter mode at its end and looks at it at both sizes, in both languages, at its first,
@@ -175,6 +181,7 @@ export async function lookAtScenario(page: Page, base: string, scenario: Project
       if (await editorTab.count()) {
         await editorTab.click();
         await page.getByTestId('config-editor').waitFor();
+        await settled(page);
         found.push(...((await page.evaluate(EDITOR_BUTTONS)) as string[]).map((p) => `${size.width}×${size.height} ${lang}: ${p}`)); // EDITOR_BUTTONS' own shape
         await page.screenshot({ path: join(SHOTS, `${scenario.id}-${size.width}x${size.height}-${lang}-editor.png`) });
         // Back to the first tab (the interventions) for the next size, as the page opened.

@@ -1,17 +1,17 @@
 import { useLayoutEffect, useState } from 'react';
 import type { RefObject } from 'react';
 
-/** The room a tab the presenter opened should keep under the world, in the column's em (three rows of buttons). */
-const TAB_ROOM_EM = 10;
-
-/** Whether the side column around the world is short of room: its content taller than it, or an open tab's
- * panel shorter than TAB_ROOM_EM. */
+/** Whether the side column around the world is short of room: its content taller than it, or the open tab's
+ * panel (interventions, editor, charts) unable to show all of its content. */
 function columnShort(column: HTMLElement): boolean {
   if (column.scrollHeight > column.clientHeight + 1) return true;
   if (column.dataset.tabChosen !== 'true') return false;
   const panel = column.querySelector<HTMLElement>(':scope > .side-actions, :scope > .charts');
-  return panel !== null && panel.clientHeight + 1 < TAB_ROOM_EM * parseFloat(getComputedStyle(column).fontSize);
+  return panel !== null && panel.scrollHeight > panel.clientHeight + 1;
 }
+
+/** What the world shows of its optional parts, and whether it has finished fitting them (tests wait for it). */
+export interface Fit { n: number; fitted: boolean }
 
 /**
  * How many of a list's last `max` items the world in `ref` shows, in presenter mode: every new `shown` (a
@@ -19,28 +19,30 @@ function columnShort(column: HTMLElement): boolean {
  * the paint drops one while the column is short of room. Elsewhere the page scrolls and every item shows.
  * The column is observed, not the world: the world shrinks as items go.
  */
-export function useFitCount(ref: RefObject<HTMLElement | null>, max: number, shown: unknown): number {
-  const [fit, setFit] = useState({ shown, max, n: max, column: -1 });
-  let n = fit.n;
+export function useFitCount(ref: RefObject<HTMLElement | null>, max: number, shown: unknown): Fit {
+  const [fit, setFit] = useState({ shown, max, n: max, column: -1, fitted: false });
+  let { n, fitted } = fit;
   // A new frame or list: all of them again (React's "adjusting state when a prop changes", during render).
   if (fit.shown !== shown || fit.max !== max) {
     n = max;
-    setFit({ ...fit, shown, max, n });
+    fitted = false;
+    setFit({ ...fit, shown, max, n, fitted });
   }
   useLayoutEffect(() => {
     const column = ref.current?.parentElement;
-    if (!column || !column.closest('.presenter')) return;
-    if (n > 0 && columnShort(column)) setFit((f) => ({ ...f, n: Math.min(f.n, n) - 1 }));
-  }, [ref, n, shown, fit.column]);
+    if (!column || !column.closest('.presenter')) { if (!fitted) setFit((f) => ({ ...f, fitted: true })); return; }
+    if (n > 0 && columnShort(column)) setFit((f) => ({ ...f, n: Math.min(f.n, n) - 1, fitted: false }));
+    else if (!fitted) setFit((f) => ({ ...f, fitted: true }));
+  }, [ref, n, fitted, shown, fit.column]);
   useLayoutEffect(() => {
     const column = ref.current?.parentElement;
     if (!column || !column.closest('.presenter')) return;
     const observer = new ResizeObserver(() => {
       const size = column.clientHeight * 100_000 + column.clientWidth;
-      setFit((f) => (f.column === size ? f : { ...f, column: size, n: f.max }));
+      setFit((f) => (f.column === size ? f : { ...f, column: size, n: f.max, fitted: false }));
     });
     observer.observe(column);
     return () => observer.disconnect();
   }, [ref]);
-  return n;
+  return { n, fitted };
 }

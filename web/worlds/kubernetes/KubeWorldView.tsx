@@ -18,11 +18,11 @@ export function KubeWorldView({ frame }: WorldViewProps) {
   const box = useRef<HTMLElement>(null);
   // On a projector short of room, what gives way, in order: the older events (the newest is the one that matters),
   // the events' block, then the pods' full names (one line each).
-  const room = useFitCount(box, world.events.length + 2, frame);
+  const { n: room, fitted } = useFitCount(box, world.events.length + 2, frame);
   const compact = room === 0;
   const events = Math.max(0, room - 2);
   return (
-    <section className="world kube-world" data-testid="world" ref={box}>
+    <section className="world kube-world" data-testid="world" ref={box} data-fitting={!fitted}>
       <h3>{t('pods')}: <span data-testid="kube-ready">{ready}</span>/{world.pods.length} {k.ready} · {t('nodes')}: {world.nodes.length}</h3>
       <NodeColumns world={world} compact={compact} />
       <KubeTables world={world} />
