@@ -20,7 +20,7 @@ export interface Fit { n: number; fitted: boolean }
  * The column is observed, not the world: the world shrinks as items go.
  */
 export function useFitCount(ref: RefObject<HTMLElement | null>, max: number, shown: unknown): Fit {
-  const [fit, setFit] = useState({ shown, max, n: max, column: -1, fitted: false });
+  const [fit, setFit] = useState({ shown, max, n: max, column: -1, fitted: false, looks: 0 });
   let { n, fitted } = fit;
   // A new frame or list: all of them again (React's "adjusting state when a prop changes", during render).
   if (fit.shown !== shown || fit.max !== max) {
@@ -33,7 +33,7 @@ export function useFitCount(ref: RefObject<HTMLElement | null>, max: number, sho
     if (!column || !column.closest('.presenter')) { if (!fitted) setFit((f) => ({ ...f, fitted: true })); return; }
     if (n > 0 && columnShort(column)) setFit((f) => ({ ...f, n: Math.min(f.n, n) - 1, fitted: false }));
     else if (!fitted) setFit((f) => ({ ...f, fitted: true }));
-  }, [ref, n, fitted, shown, fit.column]);
+  }, [ref, n, fitted, shown, fit.column, fit.looks]);
   useLayoutEffect(() => {
     const column = ref.current?.parentElement;
     if (!column || !column.closest('.presenter')) return;
@@ -42,7 +42,11 @@ export function useFitCount(ref: RefObject<HTMLElement | null>, max: number, sho
       setFit((f) => (f.column === size ? f : { ...f, column: size, n: f.max, fitted: false }));
     });
     observer.observe(column);
-    return () => observer.disconnect();
+    // The column's other panels (a tab opened, its content changed) only ask for another look: that look only
+    // ever drops items, so the world shrinking and the tab growing cannot start each other again for ever.
+    const others = new ResizeObserver(() => setFit((f) => ({ ...f, looks: f.looks + 1, fitted: false })));
+    for (const child of column.children) if (child !== ref.current) others.observe(child);
+    return () => { observer.disconnect(); others.disconnect(); };
   }, [ref]);
   return { n, fitted };
 }
