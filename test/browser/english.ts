@@ -39,3 +39,25 @@ export function englishIn(text: string): EnglishHit | undefined {
   if (ui) return { text, why: `untranslated UI text "${ui.en}"` };
   return undefined;
 }
+
+/** Every visible text and every title/placeholder/aria-label, except quoted tool output (lang="en"
+ * inside the page), code, form values and the machine's ids kept as tooltips (data-machine-id). The
+ * statechart's states and edges and the banner's state and event lines are words, and checked. A
+ * string, so no bundler helper leaks into the page. */
+export const VISIBLE_TEXTS = `(() => {
+  const out = [];
+  const sel = 'body [lang="en"], code, pre, textarea, select, input, [translate="no"]';
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n.parentElement;
+    if (!el || el.closest(sel)) continue;
+    const r = el.getBoundingClientRect(); if (r.width === 0 && r.height === 0) continue;
+    const s = (n.textContent || '').trim(); if (s) out.push(s);
+  }
+  for (const el of document.querySelectorAll('[title], [placeholder], [aria-label]'))
+    for (const a of ['title', 'placeholder', 'aria-label']) {
+      if (a === 'title' && el.hasAttribute('data-machine-id')) continue;
+      const v = el.getAttribute(a); if (v && !el.closest(sel)) out.push(v);
+    }
+  return out;
+})()`;

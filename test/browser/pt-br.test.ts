@@ -2,30 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { expect, it } from 'vitest';
-import { englishIn } from './english';
+import { VISIBLE_TEXTS, englishIn } from './english';
 import { ROOT, useLabPage, withChromium } from './harness';
 
-/** Every visible text and every title/placeholder/aria-label, except quoted tool output (lang="en"
- * inside the page), code, form values and the machine's ids kept as tooltips (data-machine-id). The
- * statechart's states and edges and the banner's state and event lines are words, and checked. A
- * string, so no bundler helper leaks into the page. */
-const COLLECT = `(() => {
-  const out = [];
-  const sel = 'body [lang="en"], code, pre, textarea, select, input, [translate="no"]';
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const el = n.parentElement;
-    if (!el || el.closest(sel)) continue;
-    const r = el.getBoundingClientRect(); if (r.width === 0 && r.height === 0) continue;
-    const s = (n.textContent || '').trim(); if (s) out.push(s);
-  }
-  for (const el of document.querySelectorAll('[title], [placeholder], [aria-label]'))
-    for (const a of ['title', 'placeholder', 'aria-label']) {
-      if (a === 'title' && el.hasAttribute('data-machine-id')) continue;
-      const v = el.getAttribute(a); if (v && !el.closest(sel)) out.push(v);
-    }
-  return out;
-})()`;
 
 const SCENARIOS = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml')).sort()
   .map((f) => ({ id: f.replace(/\.yaml$/, ''), loop: (parse(readFileSync(join(ROOT, 'scenarios', f), 'utf8')) as { loop?: string } | null)?.loop }))
@@ -48,7 +27,7 @@ withChromium.describe('the lab in Portuguese (pt-BR) in chromium', () => {
     const page = lab.page;
     const found = new Map<string, string>();
     const check = async (where: string) => {
-      const seen = await page.evaluate(COLLECT) as string[]; // COLLECT returns the texts it found
+      const seen = await page.evaluate(VISIBLE_TEXTS) as string[]; // VISIBLE_TEXTS returns the texts it found
       for (const s of seen) {
         const hit = englishIn(s);
         if (hit && !found.has(s)) found.set(s, `${where}: ${hit.why}`);

@@ -21,7 +21,8 @@ export function Scrubber({ index, count, atPresent, onSeek, cycleStart }: { inde
         )}
       </div>
       <span data-testid="frame-index">{index + 1}/{count}</span>
-      {!atPresent && <span className="past" data-testid="viewing-past">{t('past')}</span>}
+      {/* Presenter mode keeps the bar on one line: the short word, the sentence in its tooltip. */}
+      {!atPresent && <span className="past" data-testid="viewing-past" title={t('past')}><span className="past-long">{t('past')}</span><span className="past-short">{t('pastShort')}</span></span>}
     </div>
   );
 }

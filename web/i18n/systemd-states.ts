@@ -1,3 +1,4 @@
+import type { ServiceResult } from '../../machines/systemd-restart/types';
 import type { Language } from './messages';
 
 /** systemd's ActiveState and SubState (machines/systemd-restart/status.ts) and Result values in Portuguese,
@@ -8,7 +9,11 @@ const SUB: Record<string, string> = {
   'stop-sigterm': 'parando (SIGTERM)', 'stop-sigkill': 'parando (SIGKILL)', 'auto-restart': 'reinício automático',
   'dead-before-auto-restart': 'parado antes do reinício automático', 'failed-before-auto-restart': 'em falha antes do reinício automático', failed: 'em falha',
 };
-const RESULT: Record<string, string> = { success: 'sucesso' };
+/** Every ServiceResult the machine produces (machines/systemd-restart/types.ts), as systemd.service(5) explains each. */
+const RESULT: Record<ServiceResult, string> = {
+  success: 'sucesso', 'exit-code': 'código de saída', signal: 'sinal', 'core-dump': 'core dump', timeout: 'tempo esgotado',
+  watchdog: 'watchdog', 'oom-kill': 'morto por falta de memória (OOM)', 'start-limit-hit': 'limite de partidas atingido',
+};
 
 const pt = (table: Record<string, string>) => (value: string, lang: Language) => (lang === 'pt-BR' ? table[value] ?? value : value);
 export const activeStateText = pt(ACTIVE);

@@ -2,7 +2,7 @@ import { controllerOf } from '../../../sim/trace';
 import { NOUNS, count } from '../../i18n/plural';
 import { clock } from '../../lab/format';
 import type { BannerOf } from './types';
-import { EMPTY, pick } from './types';
+import { EMPTY, list, pick } from './types';
 
 // Counted phrases: the noun and its adjective agree with the count (Intl.PluralRules).
 const RUNNING = { en: { one: 'running pod', other: 'running pods' }, 'pt-BR': { one: 'pod em execução', other: 'pods em execução' } };
@@ -20,7 +20,7 @@ export const hpaBanner: BannerOf = (frames, index, lang) => {
     `média ${avg(d.averagePercent)} vs limite ${c.threshold}% (mín ${c.minPods}, máx ${c.maxPods}, política ${c.policy})`) : '';
   const creates = d?.actions.filter((a) => a.kind === 'create').length ?? 0;
   const deletes = d?.actions.flatMap((a) => (a.kind === 'delete' ? [a.name] : [])) ?? [];
-  const what = [creates ? pick(lang, `create ${creates}`, `criar ${creates}`) : '', deletes.length ? pick(lang, `delete ${deletes.join(', ')}`, `remover ${deletes.join(', ')}`) : ''].filter(Boolean).join('; ');
+  const what = [creates ? pick(lang, `create ${creates}`, `criar ${creates}`) : '', deletes.length ? pick(lang, `delete ${deletes.length}: ${list(deletes)}`, `remover ${deletes.length}: ${list(deletes)}`) : ''].filter(Boolean).join('; ');
   const decided = !d ? '' : d.actions.length
     ? pick(lang, `${count(d.desired, lang, WANTED)} (now ${d.running}): ${what}`, `${count(d.desired, lang, WANTED)} (agora ${d.running}): ${what}`)
     : pick(lang, `keep ${count(d.running, lang, NOUNS.pod)}: no action`, `manter ${count(d.running, lang, NOUNS.pod)}: nenhuma ação`);

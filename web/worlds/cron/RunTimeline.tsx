@@ -13,6 +13,9 @@ export function RunTimeline({ bars, now }: { bars: RunBar[]; now: number }) {
   const span = Math.max(60_000, now - from);
   const x = (ms: number) => `${((ms - from) * 100) / span}%`;
   const jobs = [...new Set(bars.map((b) => b.job))].sort();
+  // The names' column as wide as the longest name, in its own font's characters: a fixed pixel width cut
+  // names once presenter mode scales the font up.
+  const nameWidth = `${Math.max(...jobs.map((j) => j.length)) + 1}ch`;
   return (
     <div className="run-timeline" data-testid="run-timeline">
       <h4>{t('jobRuns')} <span className="muted">{clock(from)} – {clock(now)}</span></h4>
@@ -21,7 +24,7 @@ export function RunTimeline({ bars, now }: { bars: RunBar[]; now: number }) {
         const lanes = Math.max(...mine.map((b) => b.lane)) + 1;
         return (
           <div className="run-row" key={job}>
-            <span className="run-job">{job}</span>
+            <span className="run-job" style={{ width: nameWidth }} title={job}>{job}</span>
             <div className="run-track" style={{ height: lanes * LANE_PX + 4 }}>
               {mine.map((b) => {
                 const end = b.end ?? now;

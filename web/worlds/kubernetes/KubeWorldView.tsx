@@ -1,4 +1,6 @@
+import { useRef } from 'react';
 import { useLanguage, useT } from '../../i18n/i18n';
+import { useFitCount } from '../fitCount';
 import { KUBE_TEXT } from './messages';
 import type { WorldViewProps } from '../types';
 import '../worlds.css';
@@ -13,12 +15,18 @@ export function KubeWorldView({ frame }: WorldViewProps) {
   const k = KUBE_TEXT[useLanguage()];
   const world = asKube(frame);
   const ready = world.pods.filter((p) => p.ready).length;
+  const box = useRef<HTMLElement>(null);
+  // On a projector short of room, what gives way, in order: the older events (the newest is the one that matters),
+  // the events' block, then the pods' full names (one line each).
+  const { n: room, fitted } = useFitCount(box, world.events.length + 2, frame);
+  const compact = room === 0;
+  const events = Math.max(0, room - 2);
   return (
-    <section className="world kube-world" data-testid="world">
+    <section className="world kube-world" data-testid="world" ref={box} data-fitting={!fitted}>
       <h3>{t('pods')}: <span data-testid="kube-ready">{ready}</span>/{world.pods.length} {k.ready} · {t('nodes')}: {world.nodes.length}</h3>
-      <NodeColumns world={world} />
+      <NodeColumns world={world} compact={compact} />
       <KubeTables world={world} />
-      <KubeEvents world={world} />
+      {room >= 2 && <KubeEvents world={world} shown={events} />}
     </section>
   );
 }

@@ -6,33 +6,41 @@ import type { KubeSummary } from '../../../sim/worlds/kubernetes/summary';
 import type { KubePod } from './kubeView';
 import { podsByNode } from './kubeView';
 
-/** Each node with its pods as boxes (kubectl get pods -o wide, grouped by NODE). */
-export function NodeColumns({ world }: { world: KubeSummary }) {
+/** Each node with its pods as boxes (kubectl get pods -o wide, grouped by NODE). `compact`: a projector short of
+ * room shows each pod on one line, by the generated part of its name, its status only when it is not ready. */
+export function NodeColumns({ world, compact }: { world: KubeSummary; compact: boolean }) {
   const t = useT();
   const lang = useLanguage();
   return (
-    <div className="kube-nodes" data-testid="kube-nodes">
+    <div className={`kube-nodes${compact ? ' compact' : ''}`} data-testid="kube-nodes">
       {podsByNode(world).map((g) => (
         <div key={g.node ?? '<none>'} className={`kube-node${g.ready === false ? ' not-ready' : ''}`} data-testid="kube-node" data-node={g.node ?? ''} data-ready={g.ready ?? ''}>
           <div className="kube-node-head">
             <b>{g.node ?? t('notScheduled')}</b>{g.ready === false && <span className="down"> {t('notReady')}</span>}
             {g.cpu && <span className="muted"> · cpu {g.cpu}</span>}
           </div>
-          <div className="pods">{g.pods.map((p) => <KubePodBox key={p.name} pod={p} lang={lang} />)}</div>
+          <div className="pods">{g.pods.map((p) => <KubePodBox key={p.name} pod={p} lang={lang} compact={compact} />)}</div>
         </div>
       ))}
     </div>
   );
 }
 
-const KubePodBox = memo(function KubePodBox({ pod, lang }: { pod: KubePod; lang: Language }) {
+/** What tells a pod from its siblings: the part after the last dash (ReplicaSet pods share everything before it). */
+const shortName = (name: string) => { const cut = name.lastIndexOf('-'); return cut > 0 ? `…${name.slice(cut + 1)}` : name; };
+
+const KubePodBox = memo(function KubePodBox({ pod, lang, compact }: { pod: KubePod; lang: Language; compact: boolean }) {
   const status = podStatusText(pod.status, lang);
   const tone = pod.ready ? 'ready' : pod.status === 'Terminating' ? 'terminating' : pod.status.startsWith('CrashLoop') ? 'crash' : 'pending';
   return (
     <div className={`kube-pod kube-pod-${tone}`} data-testid="kube-pod" data-name={pod.name} data-status={pod.status} data-ready={pod.ready}
       title={`${pod.name} · ${status.text} · ${KUBE_TEXT[lang].restarts} ${pod.restarts}${pod.owner ? ` · ${pod.owner}` : ''}`}>
-      <div className="pod-name">{pod.name}</div>
-      <div className="pod-meta"><span {...(status.quoted ? { lang: 'en' } : {})}>{status.text}</span>{pod.restarts ? ` ↻${pod.restarts}` : ''}</div>
+      {compact
+        ? <div className="pod-name">{shortName(pod.name)}{!pod.ready && <> <span {...(status.quoted ? { lang: 'en' } : {})}>{status.text}</span></>}{pod.restarts ? ` ↻${pod.restarts}` : ''}</div>
+        : <>
+          <div className="pod-name">{pod.name}</div>
+          <div className="pod-meta"><span {...(status.quoted ? { lang: 'en' } : {})}>{status.text}</span>{pod.restarts ? ` ↻${pod.restarts}` : ''}</div>
+        </>}
     </div>
   );
-}, (a, b) => a.lang === b.lang && a.pod.name === b.pod.name && a.pod.status === b.pod.status && a.pod.ready === b.pod.ready && a.pod.restarts === b.pod.restarts && a.pod.owner === b.pod.owner);
+}, (a, b) => a.lang === b.lang && a.compact === b.compact && a.pod.name === b.pod.name && a.pod.status === b.pod.status && a.pod.ready === b.pod.ready && a.pod.restarts === b.pod.restarts && a.pod.owner === b.pod.owner);
