@@ -126,3 +126,12 @@ export function scenarioPerLoop(options: { withChecks: boolean }): { loop: strin
     return file ? [{ loop, id: file.replace(/\.yaml$/, '') }] : [];
   });
 }
+
+const TWO_FRAMES = 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))';
+/** Fonts loaded, two frames drawn since the last change (a resize is observed in the first), a world that fits
+ * its parts to the room done fitting (web/worlds/fitCount.ts), and two frames drawn since. */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(`document.fonts.ready.then(() => ${TWO_FRAMES})`);
+  await page.waitForFunction(`!document.querySelector('[data-fitting="true"]')`);
+  await page.evaluate(TWO_FRAMES);
+}

@@ -2,7 +2,7 @@
 // needs is on screen without scrolling, the statechart's type is measured as rendered, and the keyboard
 // drives the lab whatever has focus (except text fields) without a drop-down stealing the arrows.
 import { expect, it } from 'vitest';
-import { galleryPath, scenarioPerLoop, useLabPage, withChromium } from './harness';
+import { galleryPath, scenarioPerLoop, settled, useLabPage, withChromium } from './harness';
 
 /** Rendered type of the statechart: font-size × the scale the canvas applies (rect height / layout height). Runs in the page. */
 const MEASURE = `(() => {
@@ -65,7 +65,7 @@ withChromium.describe('presenter mode and keyboard (chromium)', () => {
     await lab.page.setViewportSize({ width: 1920, height: 1080 });
     await open('?scenario=systemd-crash-loop&presenter=1&t=90000');
     await lab.page.setViewportSize({ width: 1280, height: 720 });
-    await lab.page.waitForTimeout(200);
+    await settled(lab.page);
     const after = await measure();
     expect(after.activeInView).toBe(true);
     expect(Math.min(...after.nodes)).toBeGreaterThanOrEqual(16);
@@ -110,6 +110,7 @@ withChromium.describe('presenter mode and keyboard (chromium)', () => {
       if (['incus-hpa', 'systemd-restart', 'kubernetes'].includes(loop)) {
         for (const [tab, id] of [['tab-act', 'interventions'], ['tab-editor', 'config-editor']] as const) {
           await lab.page.getByTestId(tab).click();
+          await settled(lab.page);
           const panel = ((await lab.page.evaluate(FIT)) as Fit).panels.find((p) => p.id === id);
           expect(panel, `${loop}: ${id}`).toBeDefined();
           expect(panel!.bottom, `${loop}: ${id} bottom`).toBeLessThanOrEqual(720);

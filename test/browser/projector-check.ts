@@ -12,7 +12,7 @@ import { groupScenarios } from '../../web/lab/scenarioGroups';
 import type { ScenarioListing } from '../../web/lab/scenarios';
 import { runnerFor } from '../../sim/loops';
 import { VISIBLE_TEXTS, englishIn } from './english';
-import { ROOT } from './harness';
+import { ROOT, settled } from './harness';
 
 const SHOTS = join(ROOT, 'test-results/projector');
 mkdirSync(SHOTS, { recursive: true });
@@ -135,14 +135,6 @@ const frameIndex = async (page: Page) => {
   return { n: n ?? 0, of: of ?? 0 };
 };
 
-const TWO_FRAMES = 'new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))';
-/** Fonts loaded, two frames drawn since the last change (a resize is observed in the first), a world that fits
- * its parts to the room done fitting (web/worlds/fitCount.ts), and two frames drawn since. */
-export async function settled(page: Page): Promise<void> {
-  await page.evaluate(`document.fonts.ready.then(() => ${TWO_FRAMES})`);
-  await page.waitForFunction(`!document.querySelector('[data-fitting="true"]')`);
-  await page.evaluate(TWO_FRAMES);
-}
 
 /**
  * Opens `scenario` in presenter mode at its end and looks at it at both sizes, in both languages, at its first,
