@@ -44,9 +44,14 @@ export function useFitCount(ref: RefObject<HTMLElement | null>, max: number, sho
     observer.observe(column);
     // The column's other panels (a tab opened, its content changed) only ask for another look: that look only
     // ever drops items, so the world shrinking and the tab growing cannot start each other again for ever.
-    const others = new ResizeObserver(() => setFit((f) => ({ ...f, looks: f.looks + 1, fitted: false })));
+    const look = () => setFit((f) => ({ ...f, looks: f.looks + 1, fitted: false }));
+    const others = new ResizeObserver(look);
     for (const child of column.children) if (child !== ref.current) others.observe(child);
-    return () => { observer.disconnect(); others.disconnect(); };
+    // A tab opened or its content changed without a resize (a squeezed panel keeps its height): changes in the
+    // column outside the world (the world's own changes are this hook's doing).
+    const changes = new MutationObserver((records) => { if (records.some((r) => !ref.current?.contains(r.target))) look(); });
+    changes.observe(column, { attributes: true, childList: true, subtree: true, characterData: true });
+    return () => { observer.disconnect(); others.disconnect(); changes.disconnect(); };
   }, [ref]);
   return { n, fitted };
 }
