@@ -158,7 +158,7 @@ export function reportText(r: PathsReport): string {
     `transitions taken — shipped scenarios: ${pct(r.coverage.shipped)}; check scenarios: ${pct(r.coverage.check)}; generated paths: ${pct(r.coverage.generated)}`,
     `generated paths take ${pct(r.coverage.generatedOfPlaceable)} of the transitions a scenario can reach in this world`,
     ...(r.states ? [`machine states: ${r.states.total} leaf states, ${r.states.reachable} reachable, ${r.states.generated} reached by the generated paths`] : []),
-    `${r.paths.length} paths (${r.cover}):`,
+    `${r.paths.length} ${r.paths.length === 1 ? 'path' : 'paths'} (${r.cover}):`,
     ...r.paths.map((p) => `  ${p.name}: ${p.moves} moves, ends at ${p.endMs / 1000}s — ${p.targets.length} target${p.targets.length === 1 ? '' : 's'}`),
     ...(r.notTaken.length ? ['not taken:', ...r.notTaken.map((n) => `  ${n.transition}: ${n.reason}`)] : []),
   ];
