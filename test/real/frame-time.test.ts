@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { backoffDelay } from '../../machines/incus-hpa/machine';
+import type { ModulePolicy } from '../../machines/incus-hpa/policies';
 import { loadRealHpaConfig } from '../../real/hpa-config';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import type { IncusClient } from '../../real/incus';
@@ -48,9 +49,11 @@ withIncus.describe('real runner: frame times', () => {
       `name: ${hpa.name}`, `namePrefix: ${hpa.prefix}`, 'HPA: { minPods: 1, maxPods: 1 }', 'policy: { module: ./throws.ts }',
       'period: 1s', 'limitsMemory: 64MiB', 'backoff: { initial: 300ms, max: 2s }', `image: ${base.settings.image}`, '',
     ].join('\n'));
-    const config = loadRealHpaConfig(join(dir, 'hpa.yaml'));
+    // The run's own policy modules: the config loads the module into it, the runner's machine is provided with it.
+    const policies = new Map<string, ModulePolicy>();
+    const config = loadRealHpaConfig(join(dir, 'hpa.yaml'), undefined, policies);
     const delays = new Set([1, 2, 3].map((n) => backoffDelay(config.config, n)));
-    const runner = new RealHpaRunner({ client, config, dryRun: true, events: false });
+    const runner = new RealHpaRunner({ client, config, dryRun: true, events: false, policies });
     await stallingAfter(delays, async () => {
       await runner.start();
       try {
