@@ -41,7 +41,7 @@ if (only === 'huge') {
 }
 hpaTable();
 // Benchmarks of other areas, when present: each prints its own table.
-for (const extra of only === 'hpa' ? [] : ['bench/package.ts', 'bench/inspect.ts', 'bench/explorer.ts', 'bench/fingerprint.ts', 'bench/explorer-loops.ts', 'bench/liveness.ts', 'bench/swarm.ts', 'bench/user-controller.ts', 'bench/hpa-policy-module.ts', 'bench/web.ts', 'bench/real.ts']) {
+for (const extra of only === 'hpa' ? [] : ['bench/package.ts', 'bench/inspect.ts', 'bench/inspect-receiver.ts', 'bench/explorer.ts', 'bench/fingerprint.ts', 'bench/explorer-loops.ts', 'bench/liveness.ts', 'bench/swarm.ts', 'bench/user-controller.ts', 'bench/hpa-policy-module.ts', 'bench/web.ts', 'bench/real.ts']) {
   if (!existsSync(extra)) continue;
   if (extra === 'bench/real.ts' && !existsSync('/var/lib/incus/unix.socket') && !process.env.INCUS_SOCKET) {
     console.log(`\n(${extra}: skipped — no Incus daemon; run .ci/setup-incus.sh first)`);
