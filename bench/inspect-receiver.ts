@@ -30,11 +30,11 @@ const toggle = createMachine({ id: 'toggle', initial: 'off', states: { off: { on
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 const quantile = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]!; };
 
-/** Until the relay has received `n` messages from the app (the inspector sends on its own schedule). */
-async function received(relay: InspectRelay, n: number): Promise<void> {
-  for (let i = 0; relay.stats.received < n; i++) {
-    if (i > 6000) throw new Error(`the relay received ${relay.stats.received} of ${n} messages`);
-    await new Promise((r) => setTimeout(r, 10)); // a poll of the relay's counter, bounded above
+/** Until the relay's counters say `done` (the inspector connects and sends on its own schedule): a poll, bounded. */
+async function relayUntil(relay: InspectRelay, done: (stats: InspectRelay['stats']) => boolean, what: string): Promise<void> {
+  for (let i = 0; !done(relay.stats); i++) {
+    if (i > 6000) throw new Error(`the relay never ${what} (${JSON.stringify(relay.stats)})`);
+    await new Promise((r) => setTimeout(r, 10));
   }
 }
 
@@ -69,16 +69,13 @@ async function main(): Promise<void> {
       const base = `http://127.0.0.1:${server.port}/`;
       const inspector = createWebSocketInspector({ url: `ws://127.0.0.1:${server.port}/inspect` });
       // The library's inspector keeps only its last 200 messages until its socket is open: start the app after.
-      for (let i = 0; relay.stats.senders < 1; i++) {
-        if (i > 1000) throw new Error('the inspector did not connect to the relay');
-        await new Promise((r) => setTimeout(r, 10)); // a poll of the relay's counter, bounded above
-      }
+      await relayUntil(relay, (stats) => stats.senders >= 1, 'saw the inspector connect');
       const sw = createActor(toggle, { inspect: inspector.inspect }).start();
       const orders = load === 'loaded' ? Array.from({ length: ACTORS - 1 }, () => createActor(orderMachine, { inspect: inspector.inspect }).start()) : [];
       // 10,000 events in all: ADD keeps an order shopping, so each event is one @xstate.event and one snapshot.
       for (let i = 0; orders.length && i < EVENTS; i++) orders[i % orders.length]!.send({ type: 'ADD', item: `item-${i}` });
       const sent = load === 'loaded' ? ACTORS + 2 * EVENTS : 1;
-      await received(relay, sent);
+      await relayUntil(relay, (stats) => stats.received >= sent, `received the app's ${sent} messages`);
       // The first page of the run also fetches and compiles the lab's code (the browser's cache is empty): the
       // reference is opened twice and its second time kept, so both rows time a page with the code cached.
       if (load === 'reference') await openPage(page, base, 1, 'off');
