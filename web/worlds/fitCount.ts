@@ -20,7 +20,7 @@ export interface Fit { n: number; fitted: boolean }
  * The column is observed, not the world: the world shrinks as items go.
  */
 export function useFitCount(ref: RefObject<HTMLElement | null>, max: number, shown: unknown): Fit {
-  const [fit, setFit] = useState({ shown, max, n: max, column: -1, fitted: false, looks: 0 });
+  const [fit, setFit] = useState({ shown, max, n: max, column: '', fitted: false, looks: 0 });
   let { n, fitted } = fit;
   // A new frame or list: all of them again (React's "adjusting state when a prop changes", during render).
   if (fit.shown !== shown || fit.max !== max) {
@@ -38,7 +38,7 @@ export function useFitCount(ref: RefObject<HTMLElement | null>, max: number, sho
     const column = ref.current?.parentElement;
     if (!column || !column.closest('.presenter')) return;
     const observer = new ResizeObserver(() => {
-      const size = column.clientHeight * 100_000 + column.clientWidth;
+      const size = `${column.clientWidth}×${column.clientHeight}`;
       setFit((f) => (f.column === size ? f : { ...f, column: size, n: f.max, fitted: false }));
     });
     observer.observe(column);
