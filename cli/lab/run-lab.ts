@@ -87,7 +87,10 @@ export async function runLab(names: readonly string[], opts: LabOptions): Promis
   if (opts.lang !== 'en') params.set('lang', opts.lang);
   const query = params.toString();
   const base = `http://${urlHost(opts.host)}:${server.port}/`;
+  // The handlers go on before the URL is printed: a caller that stops the lab as soon as it reads the URL
+  // must find them there (otherwise the signal's default action kills the process, exit code null).
+  const stopped = untilSignal(server, inspect);
   process.stdout.write(`lab: ${base}${query ? `?${query}` : ''}\n`);
   inspect?.announce(`${base}?${new URLSearchParams({ inspect: '1', ...(opts.lang !== 'en' ? { lang: opts.lang } : {}) }).toString()}`, server.port);
-  await untilSignal(server, inspect);
+  await stopped;
 }
