@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createActor } from 'xstate';
 import { OWNER_KEY } from '../../machines/incus-hpa';
+import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { ActRequest, ApproveAct } from '../../real/hpa-actors';
 import { OwnershipError, realHpaActors } from '../../real/hpa-actors';
@@ -162,8 +163,11 @@ withIncus.describe('real HPA: scaling real containers', () => {
     const quit: string[] = [];
     const tty = ttyApprover(() => undefined, () => quit.push('quit'), answers, screen);
     const request: ActRequest = { kind: 'delete', name: 'x', waitForStop: true, config: realConfig(hpa).config };
-    answers.write('y\n'); // type-ahead before any question: ignored
-    await sleep(50);
+    // Type-ahead before any question: ignored. The approver's reader is the stream's first 'data' listener,
+    // so once this one has seen the line, the approver has read it (and dropped it).
+    const typedAhead = once(answers, 'data');
+    answers.write('y\n');
+    await typedAhead;
     const first = tty(request);
     await answer('maybe\n', 1);
     await answer('y\n', 2);

@@ -130,7 +130,8 @@ withIncus.describe('real HPA: operations', () => {
     expect(runner.events?.connected, 'events stream open before the first observe').toBe(true);
     await waitOwnedRunning(client, hpa.name, 2, 40_000, '2 running');
     await runner.waitFor((s) => s.matches('waiting') && s.context.pending.length === 0, 30_000);
-    await sleep(300); // our own creates' trailing events are in
+    // Not a synchronisation: a window in which our own creates' trailing events, if they woke the loop, would show.
+    await sleep(300);
     // Our own creates woke nothing (their instance-created/-started were expected).
     expect(runner.wakeups).toEqual([]);
     return runner;
