@@ -4,21 +4,21 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CheckRun } from '../../sim/check/check';
-import { checkScenario } from '../../sim/check/check';
 import { loadScenario } from '../../sim/loops';
 import { parseTrace, parseTraceText } from '../../sim/trace-schema';
+import { checkFile, envMoves, verdictOf, verdictsOf } from '../check/check-run';
 
 /**
  * `loopscope check` on the cron check scenarios: complete searches, pinned state counts, every
  * verdict, and each shortest counterexample (its length and the environment moves on it, by
  * position). A change in the loop's semantics, its monitor or its canonical key changes these.
  */
-const run = (file: string, options = {}) => { const { entry, scenario } = loadScenario(file); return checkScenario(entry, scenario, options); };
-const verdicts = (r: CheckRun) => Object.fromEntries(r.result.verdicts.map((v) => [v.property.name, v.status]));
-/** The environment moves on a verdict's path: [position in the path, label]. */
+const run = checkFile;
+const verdicts = verdictsOf;
+/** A verdict's path: its length and the environment's moves on it as [position in the path, label]. */
 const moves = (r: CheckRun, name: string) => {
-  const v = r.result.verdicts.find((x) => x.property.name === name)!;
-  return { length: v.path?.length, moves: (v.path ?? []).flatMap((p, i) => (p.kind === 'env' ? [[i, r.alphabet[p.index]!.label]] : [])) };
+  const { path } = verdictOf(r, name);
+  return { length: path?.length, moves: envMoves(r, path).map((m) => [m.at, m.label]) };
 };
 
 interface Pinned {

@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { RECONCILER_NAMES } from '../../machines/kubernetes';
 import type { CheckRun } from '../../sim/check/check';
 import { checkScenario } from '../../sim/check/check';
-import type { VerdictStatus } from '../../sim/check/model';
+import type { PathStep, VerdictStatus } from '../../sim/check/model';
 import { loadScenario, parseScenarioText } from '../../sim/loops';
 import { InputError } from '../../sim/scenario/errors';
+import { envMoves } from '../check/check-run';
 
 /**
  * The explorer on every kubernetes-check-* scenario: a complete search, the distinct-state count,
@@ -92,8 +93,7 @@ const PINS: Record<string, Pin> = {
 
 const CHECK_FILES = readdirSync('scenarios').filter((f) => f.startsWith('kubernetes-check-') && f.endsWith('.yaml')).map((f) => `scenarios/${f}`).sort();
 
-const movesOf = (run: CheckRun, steps: readonly { kind: string; index?: number }[]) =>
-  steps.flatMap((s) => (s.kind === 'env' && s.index !== undefined ? [run.alphabet[s.index]!.label] : []));
+const movesOf = (run: CheckRun, path: readonly PathStep[]) => envMoves(run, path).map((m) => m.label);
 
 describe('loopscope check on the kubernetes-check scenarios', () => {
   it('every kubernetes-check scenario is pinned here, and every controller has one', () => {

@@ -3,16 +3,17 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { CheckRun } from '../../sim/check/check';
 import { checkScenario } from '../../sim/check/check';
 import { loadScenario } from '../../sim/loops';
 import { parsePuppetScenario } from '../../sim/loops/puppet';
 import { puppetCheck } from '../../sim/properties/puppet';
 import { InputError } from '../../sim/scenario/errors';
+import { envMoves, verdictOf, verdictsOf } from '../check/check-run';
 
-type Run = ReturnType<typeof checkScenario>;
-const verdict = (run: Run, name: string) => run.result.verdicts.find((v) => v.property.name === name)!;
-const statuses = (run: Run) => Object.fromEntries(run.result.verdicts.map((v) => [v.property.name, v.status]));
-const moves = (run: Run, name: string) => verdict(run, name).path!.flatMap((s) => (s.kind === 'env' ? [run.alphabet[s.index]!.label] : []));
+const verdict = verdictOf;
+const statuses = verdictsOf;
+const moves = (run: CheckRun, name: string) => envMoves(run, verdict(run, name).path).map((m) => m.label);
 
 const PUBLISH = 'publish nginx 1.22.1-10';
 const FAIL = 'next 1 install of nginx fails';

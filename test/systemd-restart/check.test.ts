@@ -5,24 +5,21 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CheckRun } from '../../sim/check/check';
 import { checkScenario } from '../../sim/check/check';
-import type { PathStep } from '../../sim/check/model';
 import { loadScenario, parseScenarioText, runnerFor } from '../../sim/loops';
 import { InputError } from '../../sim/scenario/errors';
 import { parseTraceText } from '../../sim/trace-schema';
+import { checkFile, movesAt, verdictOf, verdictsOf } from '../check/check-run';
 
 const START_LIMIT = 'scenarios/systemd-restart-check-start-limit.yaml';
 const RESTART_SEC = 'scenarios/systemd-restart-check-restart-sec.yaml';
 const SAFETY = ['start-limit-respected', 'manual-stop-never-restarts', 'failed-needs-operator', 'restart-delay-respected', 'oneshot-never-running', 'stop-within-timeout'];
 const SAFETY_HOLD = Object.fromEntries(SAFETY.map((name) => [name, 'holds']));
 
-const check = (file: string) => { const { entry, scenario } = loadScenario(file); return checkScenario(entry, scenario); };
-const verdicts = (run: CheckRun) => Object.fromEntries(run.result.verdicts.map((v) => [v.property.name, v.status]));
-const verdict = (run: CheckRun, name: string) => run.result.verdicts.find((v) => v.property.name === name)!;
-/** The environment's moves on a path, each with the step it happens at. */
-const moves = (run: CheckRun, path: readonly PathStep[] | undefined) =>
-  (path ?? []).flatMap((s, i) => (s.kind === 'env' ? [`${i}: ${run.alphabet[s.index]!.label}`] : []));
+const check = (file: string) => checkFile(file);
+const verdicts = verdictsOf;
+const verdict = verdictOf;
+const moves = movesAt;
 
 describe(`loopscope check ${START_LIMIT}`, () => {
   const run = check(START_LIMIT);

@@ -1,25 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import type { CheckRun } from '../../sim/check/check';
 import { checkScenario } from '../../sim/check/check';
-import type { PathStep } from '../../sim/check/model';
-import { loadScenario, parseScenario } from '../../sim/loops';
+import { parseScenario } from '../../sim/loops';
 import { InputError } from '../../sim/scenario/errors';
 import { readYamlFile } from '../../sim/scenario/load';
 import { parseTraceText } from '../../sim/trace-schema';
+import { checkFile, movesAt, verdictOf, verdictsOf } from '../check/check-run';
 
 const CRASHED = 'scenarios/terraform-check-crashed-lock.yaml';
 const PROTECTED = 'scenarios/terraform-check-protected-replace.yaml';
 const ORPHAN = 'scenarios/terraform-check-orphan-name.yaml';
 
-const check = (file: string, withinPeriods?: number) => {
-  const { entry, scenario } = loadScenario(file);
-  return checkScenario(entry, scenario, withinPeriods ? { withinPeriods } : {});
-};
-const verdicts = (run: CheckRun) => Object.fromEntries(run.result.verdicts.map((v) => [v.property.name, v.status]));
-const verdict = (run: CheckRun, name: string) => run.result.verdicts.find((v) => v.property.name === name)!;
-/** A path as its length and the environment's moves, each with the step it happens at. */
-const moves = (run: CheckRun, path: readonly PathStep[] | undefined) =>
-  (path ?? []).flatMap((s, i) => (s.kind === 'env' ? [`${i}: ${run.alphabet[s.index]!.label}`] : []));
+const check = (file: string, withinPeriods?: number) => checkFile(file, withinPeriods ? { withinPeriods } : {});
+const verdicts = verdictsOf;
+const verdict = verdictOf;
+const moves = movesAt;
 
 describe(`loopscope check ${CRASHED}`, () => {
   const run = check(CRASHED);
