@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useLanguage } from '../i18n/i18n';
+import { ActorTree } from '../inspect/ActorTree';
+import '../inspect/inspect.css';
 import { LabPage } from '../LabPage';
 import { LiveConnection } from './liveConnection';
 import { checkLiveUrl } from './liveUrl';
@@ -81,6 +83,13 @@ export function LivePage({ initialUrl, presenter }: { initialUrl: string; presen
           <button data-testid="live-approve" onClick={() => connection.answer('approve')}>{t('approve')}</button>{' '}
           <button data-testid="live-skip" onClick={() => connection.answer('skip')}>{t('skip')}</button>
         </section>
+      )}
+      {connection && connection.log.actors.size > 0 && (
+        // The machine's actors as its XState inspection tells them, drawn by the inspector page's tree.
+        <details className="live-actors" data-testid="live-actors">
+          <summary>{t('actors')} ({connection.log.actors.size})</summary>
+          <ActorTree log={connection.log} selected={undefined} onSelect={() => undefined} />
+        </details>
       )}
       {connection?.status === 'open' && run && !session?.frames.length && <p data-testid="live-waiting">{t('waitingFrame')}</p>}
       {session && session.frames.length > 0 && (
