@@ -35,6 +35,9 @@ export class LiveConnection {
   version = 0;
   private readonly ws: WebSocket;
   private readonly listeners = new Set<() => void>();
+  /** New frames are drawn once per animation frame: a late join brings the run's history one message a frame. */
+  private draw: number | null = null;
+  private follow = false;
 
   constructor(readonly url: string) {
     this.ws = new WebSocket(url);
@@ -55,6 +58,7 @@ export class LiveConnection {
 
   /** Closing a socket still connecting makes Chromium log an error: close it once open instead. */
   close(): void {
+    if (this.draw !== null) cancelAnimationFrame(this.draw);
     if (this.ws.readyState === WebSocket.CONNECTING) this.ws.onopen = () => this.ws.close();
     else this.ws.close();
   }
@@ -98,11 +102,11 @@ export class LiveConnection {
         // Frames go through the trace schema like a loaded file: a wrong shape is named, not drawn.
         const parsed = parseFrame(this.run?.loop ?? 'incus-hpa', made, ['frame']);
         if (!parsed.ok) { this.error = parsed.error; break; }
-        const following = session.index >= session.frames.length - 1;
+        // Whether the view follows the newest frame is decided before the first frame of a batch.
+        if (this.draw === null) this.follow = session.index >= session.frames.length - 1;
         session.frames.push(parsed.frame);
-        // seek() also tells the lab's views that the frames changed.
-        session.seek(following ? session.frames.length - 1 : session.index);
-        break;
+        this.scheduleDraw();
+        return;
       }
       case 'loopscope.pending': this.pending = message.pending; this.error = null; break;
       case 'loopscope.resolved': if (this.pending?.id === message.id) this.pending = null; break;
@@ -111,7 +115,18 @@ export class LiveConnection {
     this.changed();
   }
 
+  private scheduleDraw(): void {
+    if (this.draw === null) this.draw = requestAnimationFrame(() => this.changed());
+  }
+
+  private drawFrames(session: LabSession): void {
+    // seek() also tells the lab's views that the frames changed.
+    session.seek(this.follow ? session.frames.length - 1 : session.index);
+  }
+
   private changed(): void {
+    // The frames received since the last draw are drawn with whatever else changed.
+    if (this.draw !== null && this.session) { cancelAnimationFrame(this.draw); this.draw = null; this.drawFrames(this.session); }
     this.version++;
     for (const l of this.listeners) l();
   }
