@@ -11,6 +11,7 @@ import type { InspectionEvent } from 'xstate';
 import { DEFAULT_CONFIG } from '../../machines/incus-hpa';
 import type { LiveSource } from '../../real/live-server';
 import { LiveServer } from '../../real/live-server';
+import { LiveStream } from '../../real/live-stream';
 import type { LiveFrame, LiveServerMessage } from '../../sim/live-protocol';
 
 const config = { ...DEFAULT_CONFIG, name: 'lst-inproc' };
@@ -144,5 +145,22 @@ describe('LiveServer in process', () => {
       actor.stop();
       await server.close();
     }
+  });
+
+  it('a late client\'s history is bounded, keeps the root\'s registration, and never starts with a frame whose snapshot it dropped', () => {
+    const stream = new LiveStream(() => undefined);
+    const base = { rootId: 'root', createdAt: '0', id: 'x', _version: '0' };
+    stream.inspection({ ...base, type: '@xstate.actor', name: 'toggle', sessionId: 'root', parentId: undefined, definition: '{"id":"toggle"}', snapshot: { status: 'active' } });
+    // One runner frame first: the bound then falls in the middle of a snapshot and its frame.
+    stream.frame(frameAt(0, 'off', 'real.adopt'), false);
+    for (let i = 1; i <= 6_000; i++) {
+      stream.frame(frameAt(i, 'on', 'FLIP'), true);
+      stream.inspection({ ...base, type: '@xstate.snapshot', sessionId: 'root', snapshot: { status: 'active', output: undefined, error: undefined }, event: { type: 'FLIP' } });
+    }
+    const history = stream.replay().map((t) => JSON.parse(t) as LiveServerMessage); // the stream's own JSON
+    expect(history[0]?.type).toBe('@xstate.actor');
+    expect(history[1]?.type).toBe('@xstate.snapshot');
+    expect(history.length).toBeLessThanOrEqual(10_001);
+    expect(history.at(-1)).toMatchObject({ type: 'loopscope.frame', of: 'snapshot', frame: { t: 6_000 } });
   });
 });
