@@ -126,12 +126,15 @@ async function runLoop(opts: RunOpts): Promise<void> {
   const say = (line: string) => log.message('info', line);
   let runner: RealHpaRunner | undefined;
   const inspectSocket = inspectUrl ? await InspectSocket.open(inspectUrl, (why) => log.message('warn', `--inspect: ${why}; the loop goes on without it`)) : undefined;
-  // The actor's own inspection (XState's `inspect` option), as createWebSocketInspector would send it.
-  const inspector = inspectSocket ? createInspector(inspectSocket, { autoStart: false, serializationDepthLimit: 64 }) : undefined;
   const live = livePort === undefined ? undefined : await startLive(livePort, {
     scenario: basename(file).replace(/\.ya?ml$/, ''), endpoint: client.endpoint, step: !!opts.step, dryRun: !!opts.dryRun,
-    config: () => current.config, frames: () => runner?.frames ?? [], context: () => runner?.context,
+    config: () => current.config, context: () => runner?.context,
   });
+  // The actor's own inspection (XState's `inspect` option), as createWebSocketInspector would send it:
+  // one inspector for --inspect's receiver and the live socket, so both carry the same events.
+  const inspector = inspectSocket || live ? createInspector({
+    send: (event) => { inspectSocket?.send(event); live?.inspection(event); },
+  }, { autoStart: false, serializationDepthLimit: 64 }) : undefined;
   const tty = opts.step && process.stdin.isTTY ? ttyApprover(() => runner?.context, () => { void shutdown('quit'); }) : undefined;
   const approve = opts.step ? (live ? live.approver(tty, say) : tty) : undefined;
   // One leader per HPA name (real/leadership.ts); a dry run acts on nothing and takes no lease.
@@ -147,7 +150,7 @@ async function runLoop(opts: RunOpts): Promise<void> {
     // Without --out/--json nobody reads the trace: keep only a recent window in memory.
     ...(opts.out || opts.json ? {} : { maxFrames: 1_000 }),
     ...(opts.dryRun ? { dryRun: true } : {}), ...(approve ? { approve } : {}),
-    onFrame: (f, facts) => { live?.frame(f); log.frame(f, facts); metrics?.frame(f, facts); },
+    onFrame: (f, facts) => { live?.frame(f, facts.taken === true); log.frame(f, facts); metrics?.frame(f, facts); },
     ...(inspector ? { inspect: inspector.inspect } : {}),
   });
   const r = runner;
@@ -157,13 +160,11 @@ async function runLoop(opts: RunOpts): Promise<void> {
 
   const finish = async (code: number) => {
     unwatchFile(file);
+    // The inspector hands each event on in a timer of its own (createInspector's idleCallback): one more turn sends the last.
+    if (inspector) await new Promise((r) => setTimeout(r, 0));
     await live?.close();
     await metricsServer?.close();
-    if (inspectSocket) {
-      // The inspector hands each event on in a timer of its own (createInspector's idleCallback): one more turn sends the last.
-      await new Promise((r) => setTimeout(r, 0));
-      await inspectSocket.close();
-    }
+    await inspectSocket?.close();
     const json = traceJson(r.trace());
     if (opts.out) writeFileSync(opts.out, json + '\n');
     if (opts.json) process.stdout.write(json + '\n');

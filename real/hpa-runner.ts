@@ -327,7 +327,7 @@ export class RealHpaRunner {
     const acted = previous?.context.pending[0];
     const wasWaiting = previous?.matches('waiting') ?? false;
     this.snapshot = snapshot;
-    const facts: FrameFacts = { period: this.period };
+    const facts: FrameFacts = { period: this.period, taken: true };
     if (snapshot.matches('observing') && !previous?.matches('observing')) {
       this.lastObserveAt = this.now();
       this.observeStarted = performance.now();

@@ -1,6 +1,8 @@
-// `loopscope real --live`: a WebSocket on 127.0.0.1 that streams the real run to the web lab
-// (hello, every frame, pending --step approvals) and takes approve/skip back. A random token in
-// the URL guards it: a page from elsewhere cannot guess it (WebSockets are not bound by CORS).
+// `loopscope real --live`: a WebSocket on 127.0.0.1 that streams the real run — the machine's
+// inspection events in XState's protocol, and beside them the thin `loopscope.*` layer (the run, each
+// frame's world, pending --step approvals; sim/live-protocol.ts) — and takes approve/skip back. A
+// random token in the URL guards it: a page from elsewhere cannot guess it (WebSockets are not bound
+// by CORS).
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { createServer } from 'node:http';
@@ -8,11 +10,12 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { WebSocket } from 'ws';
 import { WebSocketServer } from 'ws';
+import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import type { HpaConfig, HpaContext } from '../machines/incus-hpa';
-import { incusHpaMachine } from '../machines/incus-hpa';
 import type { ActRequest, ActVerdict, ApproveAct } from './hpa-actors';
-import type { LiveFrame, LivePending, ServerMessage } from '../sim/live-protocol';
+import type { LiveFrame, LiveLayerMessage, LivePending } from '../sim/live-protocol';
 import { parseClientMessage } from '../sim/live-protocol';
+import { LiveStream } from './live-stream';
 import { describeAct } from './step-prompt';
 
 export interface LiveSource {
@@ -21,14 +24,10 @@ export interface LiveSource {
   step: boolean;
   dryRun: boolean;
   config: () => HpaConfig;
-  frames: () => readonly LiveFrame[];
   context: () => HpaContext | undefined;
 }
 
 interface Waiting { pending: LivePending; resolve: (v: { verdict: ActVerdict; by: 'terminal' | 'browser' | 'shutdown' }) => void }
-
-/** A late browser gets at most this many recorded frames (a run with --out keeps them all). */
-const HELLO_FRAMES = 1_000;
 
 /** Loopback names a browser on this machine sends as Origin; other origins are refused. */
 const LOCAL_ORIGIN_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -41,6 +40,9 @@ export class LiveServer {
   private readonly wss = new WebSocketServer({ noServer: true });
   private waiting: Waiting | undefined;
   private nextId = 1;
+  private readonly stream = new LiveStream((text) => {
+    for (const ws of this.wss.clients) if (ws.readyState === ws.OPEN) ws.send(text);
+  });
 
   private constructor(private readonly source: LiveSource) {
     this.http.on('upgrade', (req, socket, head) => this.upgrade(req, socket, head));
@@ -61,8 +63,11 @@ export class LiveServer {
   get url(): string { return `ws://127.0.0.1:${this.port}/?token=${this.token}`; }
   get clients(): number { return this.wss.clients.size; }
 
-  /** The runner recorded a frame. */
-  frame(frame: LiveFrame): void { this.broadcast({ type: 'frame', frame }); }
+  /** The runner recorded a frame; `taken`: of a root snapshot the machine's inspection reports. */
+  frame(frame: LiveFrame, taken: boolean): void { this.stream.frame(frame, taken); }
+
+  /** The adapter's send for XState's inspector (createInspector): one inspection event. */
+  inspection(event: StatelyInspectionEvent): void { this.stream.inspection(event); }
 
   /**
    * An ApproveAct for the runner: publishes the pending act and resolves with the first answer,
@@ -82,12 +87,12 @@ export class LiveServer {
         if (settled) return;
         settled = true;
         this.waiting = undefined;
-        this.broadcast({ type: 'resolved', id: pending.id, verdict, by });
+        this.stream.layer({ type: 'loopscope.resolved', id: pending.id, verdict, by }, false);
         if (by !== 'terminal') log(`${verdict === 'approve' ? 'approved' : 'skipped'} ${by === 'browser' ? 'in the browser' : 'at shutdown'}: ${request.kind} ${request.name}`);
         resolve(verdict);
       };
       this.waiting = { pending, resolve: ({ verdict, by }) => settle(verdict, by) };
-      this.broadcast({ type: 'pending', pending });
+      this.stream.layer({ type: 'loopscope.pending', pending }, false);
       // The terminal's question stays open after a browser answer; its late answer is ignored.
       terminal?.(request).then((v) => settle(v, 'terminal'), () => undefined);
     });
@@ -98,6 +103,7 @@ export class LiveServer {
 
   async close(): Promise<void> {
     this.skipPending();
+    this.stream.drain();
     for (const ws of this.wss.clients) ws.close(1001, 'loopscope real is exiting');
     await new Promise<void>((resolve) => this.wss.close(() => resolve()));
     this.http.closeAllConnections();
@@ -117,28 +123,22 @@ export class LiveServer {
 
   private welcome(ws: WebSocket): void {
     const s = this.source;
-    this.send(ws, {
-      type: 'hello', loop: 'incus-hpa', machine: incusHpaMachine.id, scenario: s.scenario, endpoint: s.endpoint,
-      config: s.config(), step: s.step, dryRun: s.dryRun, frames: s.frames().slice(-HELLO_FRAMES), pending: this.waiting?.pending ?? null,
-    });
+    this.send(ws, { type: 'loopscope.run', loop: 'incus-hpa', scenario: s.scenario, endpoint: s.endpoint, config: s.config(), step: s.step, dryRun: s.dryRun });
+    for (const text of this.stream.replay()) ws.send(text);
+    if (this.waiting) this.send(ws, { type: 'loopscope.pending', pending: this.waiting.pending });
     ws.on('message', (data) => {
       const message = parseClientMessage(data.toString());
-      if (!message) return this.send(ws, { type: 'error', message: 'expected {"type":"approve"|"skip","id":N}' });
-      if (!s.step) return this.send(ws, { type: 'error', message: 'this run is not in --step mode: there is nothing to approve' });
+      if (!message) return this.send(ws, { type: 'loopscope.error', message: 'expected {"type":"approve"|"skip","id":N}' });
+      if (!s.step) return this.send(ws, { type: 'loopscope.error', message: 'this run is not in --step mode: there is nothing to approve' });
       if (!this.waiting || this.waiting.pending.id !== message.id) {
-        return this.send(ws, { type: 'error', message: `act ${message.id} is not pending (already answered, or never asked)` });
+        return this.send(ws, { type: 'loopscope.error', message: `act ${message.id} is not pending (already answered, or never asked)` });
       }
       this.waiting.resolve({ verdict: message.type, by: 'browser' });
     });
   }
 
-  private send(ws: WebSocket, message: ServerMessage): void {
+  private send(ws: WebSocket, message: LiveLayerMessage): void {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(message));
-  }
-
-  private broadcast(message: ServerMessage): void {
-    const text = JSON.stringify(message);
-    for (const ws of this.wss.clients) if (ws.readyState === ws.OPEN) ws.send(text);
   }
 }
 

@@ -15,6 +15,11 @@ export type ErrorActor = 'observe' | 'create' | 'delete' | 'policy';
 export interface FrameFacts {
   /** The period this frame belongs to (1 = the first observe of this run). */
   period: number;
+  /**
+   * The machine took an event here: the frame of a root snapshot XState's inspection reports. Absent
+   * on the runner's own frames (adopting what a previous run left, a note, a lost lease).
+   */
+  taken?: true;
   /** A period began here (the loop entered observing). */
   periodStarted?: boolean;
   /** A period ended here: it reached the wait (done) or the backoff (error). */

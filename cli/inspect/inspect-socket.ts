@@ -7,6 +7,7 @@
 // millisecond), and it is drained before the process exits (the library closes at once).
 import WebSocket from 'ws';
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
+import { inspectionText } from '../../sim/inspect-json';
 import { ExitError } from '../exit';
 
 /** How long a connection or the final drain may take before the run gives up on the receiver. */
@@ -57,7 +58,7 @@ export class InspectSocket {
   /** The adapter's send: one event, one text message. A receiver gone away is said once; the run goes on. */
   send(event: StatelyInspectionEvent): void {
     if (this.lost !== undefined) return;
-    this.ws.send(JSON.stringify(event, jsonSafe));
+    this.ws.send(inspectionText(event));
     this.sent++;
   }
 
@@ -84,13 +85,4 @@ export class InspectSocket {
     this.lost = why;
     this.onLost(why);
   }
-}
-
-/** What JSON cannot carry as is: functions by name (as the library's safeReplacer does), bigints as text. */
-function jsonSafe(_key: string, value: unknown): unknown {
-  if (typeof value === 'function') return { type: value.name };
-  if (typeof value === 'bigint') return value.toString();
-  if (value instanceof Map) return Object.fromEntries(value);
-  if (value instanceof Set) return [...value];
-  return value;
 }

@@ -1,6 +1,7 @@
 // Live mode in chromium: the lab opened with ?live= on a real `loopscope real --step --live`
-// (a process against the real Incus daemon, no mock). The pending act shows with Approve/Skip;
-// Approve in the page creates the pod, and the world view counts it.
+// (a process against the real Incus daemon, no mock), whose socket speaks XState's inspection
+// protocol with the loopscope.* layer beside it. The pending act shows with Approve/Skip; Approve in
+// the page creates the pod, and the world view counts it; the actors come from the inspection.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -56,6 +57,11 @@ withChromiumAndIncus.describe('live mode in the lab (chromium + real Incus)', ()
     expect(await page.getByTestId('phase').getAttribute('data-phase')).toBe('act');
     await page.getByTestId('statechart').waitFor();
     expect(await page.getByTestId('pods-running').innerText()).toBe('0');
+    // The machine's XState inspection, read by the inspector page's code: the root actor and its invoked ones.
+    const root = page.locator('[data-testid="live-actors"] [data-testid="inspect-actor"][data-name="incus-hpa"]');
+    expect(await root.count()).toBe(1);
+    const rootId = await root.getAttribute('data-session');
+    expect(await page.locator(`[data-testid="live-actors"] [data-testid="inspect-actor"][data-parent="${rootId}"][data-name="observe"]`).count()).toBeGreaterThan(0);
     // Following the run: the newest frame is "the present", not the past of a loaded trace.
     expect(await page.getByTestId('viewing-past').count()).toBe(0);
     expect(await ownedInstances(client, hpa.name)).toEqual([]);

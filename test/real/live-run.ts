@@ -3,7 +3,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
-import type { ServerMessage } from '../../sim/live-protocol';
+import type { LiveFrame, LiveServerMessage } from '../../sim/live-protocol';
+import { dottedState } from '../../sim/trace';
 import type { CliRun } from './real-helpers';
 import { startCli, waitUntil } from './real-helpers';
 
@@ -49,14 +50,14 @@ export async function startLiveRun(config: string, extra: string[] = [], attempt
 /** A WebSocket client that keeps every server message, with a wait for the next matching one. */
 export async function liveClient(url: string) {
   const ws = new WebSocket(url);
-  const messages: ServerMessage[] = [];
-  ws.on('message', (data) => messages.push(JSON.parse(data.toString()) as ServerMessage));
+  const messages: LiveServerMessage[] = [];
+  ws.on('message', (data) => messages.push(JSON.parse(data.toString()) as LiveServerMessage));
   await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject); });
   return {
     ws, messages,
     send: (message: unknown) => ws.send(JSON.stringify(message)),
-    next<T extends ServerMessage['type']>(type: T, test: (m: Extract<ServerMessage, { type: T }>) => boolean = () => true, from = 0, timeoutMs = 20_000) {
-      return waitUntil(`a "${type}" message`, async () => messages.slice(from).find((m): m is Extract<ServerMessage, { type: T }> => m.type === type && test(m as Extract<ServerMessage, { type: T }>)), timeoutMs, 20);
+    next<T extends LiveServerMessage['type']>(type: T, test: (m: Extract<LiveServerMessage, { type: T }>) => boolean = () => true, from = 0, timeoutMs = 20_000) {
+      return waitUntil(`a "${type}" message`, async () => messages.slice(from).find((m): m is Extract<LiveServerMessage, { type: T }> => m.type === type && test(m as Extract<LiveServerMessage, { type: T }>)), timeoutMs, 20);
     },
   };
 }
@@ -69,4 +70,21 @@ export function upgradeStatus(url: string, headers: Record<string, string> = {})
     ws.once('open', () => { resolve(101); ws.close(); });
     ws.on('error', (e) => reject(e)); // after a refusal: ignored (already settled)
   });
+}
+
+/**
+ * The frames a live client was told, made again as the lab makes them (web/live/liveConnection.ts):
+ * a `loopscope.frame` of a snapshot takes its state and event from the root snapshot just before it.
+ */
+export function liveFrames(messages: readonly LiveServerMessage[]): LiveFrame[] {
+  const frames: LiveFrame[] = [];
+  for (const [i, m] of messages.entries()) {
+    if (m.type !== 'loopscope.frame') continue;
+    if (m.of === 'runner') { frames.push({ ...m.frame, state: m.state, event: m.event }); continue; }
+    const before = messages[i - 1];
+    if (before?.type !== '@xstate.snapshot' || before.sessionId !== m.sessionId) throw new Error(`message ${i}: a frame not right after its snapshot`);
+    const value = 'value' in before.snapshot ? before.snapshot.value : undefined;
+    frames.push({ ...m.frame, state: dottedState(value), event: before.event.type });
+  }
+  return frames;
 }

@@ -1,16 +1,18 @@
 // Live mode against the REAL daemon: `loopscope real --step --live 0` as a process, a `ws`
-// client as the browser. Token and origin checks, the hello, frames, and a pending act that
-// is skipped once and then approved from the socket (the pod is created only then).
-import { mkdtempSync, rmSync } from 'node:fs';
+// client as the browser. Token and origin checks; the machine's inspection in XState's protocol
+// (the root actor with its definition, a root snapshot for every frame the trace records) with the
+// thin loopscope.* layer beside it; a pending act skipped once and then approved from the socket
+// (the pod is created only then). The server alone is tested in test/real-units/live-server.test.ts.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG, OWNER_KEY } from '../../machines/incus-hpa';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { OWNER_KEY } from '../../machines/incus-hpa';
 import { IncusClient } from '../../real/incus';
-import type { LiveSource } from '../../real/live-server';
-import { LiveServer } from '../../real/live-server';
+import type { Trace } from '../../sim/trace';
+import { dottedState } from '../../sim/trace';
 import type { LiveRun } from './live-run';
-import { liveClient, startLiveRun, upgradeStatus, writeLiveConfig } from './live-run';
+import { liveClient, liveFrames, startLiveRun, upgradeStatus, writeLiveConfig } from './live-run';
 import { cleanupOwned, deleteLease, expectConforms, ownedInstances, runCli, socketPath, uniqueHpa, waitUntil, withIncus } from './real-helpers';
 
 const hpa = uniqueHpa('lv');
@@ -42,13 +44,19 @@ withIncus.describe('loopscope real --live', () => {
     expect(await upgradeStatus(run.url, { Origin: 'http://127.0.0.1:5173' })).toBe(101);
   });
 
-  it('streams hello and frames; the act waits for an answer: skip does nothing, approve creates the owned pod', async () => {
+  it('streams the run, the inspection and the frames; the act waits for an answer: skip does nothing, approve creates the owned pod', async () => {
     const live = await liveClient(run.url);
+    const frames = (test: (f: ReturnType<typeof liveFrames>[number]) => boolean, timeoutMs = 20_000) =>
+      waitUntil('a frame', async () => liveFrames(live.messages).find(test), timeoutMs, 20);
     try {
-      const hello = await live.next('hello');
-      expect(hello).toMatchObject({ loop: 'incus-hpa', machine: 'incus-hpa', step: true, dryRun: false, config: { name: hpa.name, minPods: 1, policy: 'fixed' } });
-      // The first act (0 pods < min 1 → create), either already pending in the hello or announced next.
-      const first = hello.pending ?? (await live.next('pending')).pending;
+      const runMessage = await live.next('loopscope.run');
+      expect(live.messages[0]).toBe(runMessage);
+      expect(runMessage).toMatchObject({ loop: 'incus-hpa', step: true, dryRun: false, config: { name: hpa.name, minPods: 1, policy: 'fixed' } });
+      const root = await live.next('@xstate.actor', (a) => a.parentId === undefined);
+      expect(root.name).toBe('incus-hpa');
+      expect((JSON.parse(root.definition ?? '{}') as { id?: string }).id).toBe('incus-hpa');
+      // The first act (0 pods < min 1 → create), announced once the loop reaches it.
+      const first = (await live.next('loopscope.pending')).pending;
       expect(first).toMatchObject({ kind: 'create', decision: { comparison: expect.stringContaining('< min 1') as unknown } });
       expect(first.name.startsWith(hpa.prefix)).toBe(true);
       expect(first.text).toContain(`next:     create ${first.name}`);
@@ -57,42 +65,52 @@ withIncus.describe('loopscope real --live', () => {
       // An answer to an act that is not pending is refused with a reason.
       const before = live.messages.length;
       live.send({ type: 'approve', id: first.id + 100 });
-      expect((await live.next('error', () => true, before)).message).toContain('is not pending');
+      expect((await live.next('loopscope.error', () => true, before)).message).toContain('is not pending');
       live.send({ type: 'skip', id: first.id });
-      await live.next('resolved', (m) => m.id === first.id && m.verdict === 'skip' && m.by === 'browser');
-      await live.next('frame', (m) => m.frame.note === `skipped by the operator: create ${first.name}`);
+      await live.next('loopscope.resolved', (m) => m.id === first.id && m.verdict === 'skip' && m.by === 'browser');
+      await frames((f) => f.note === `skipped by the operator: create ${first.name}`);
       expect(await ownedInstances(client, hpa.name)).toEqual([]);
 
       // Next period asks again; this time approve.
-      const second = (await live.next('pending', (m) => m.pending.id > first.id)).pending;
+      const second = (await live.next('loopscope.pending', (m) => m.pending.id > first.id)).pending;
       expect(second.kind).toBe('create');
-      const approvedAt = live.messages.length;
       live.send({ type: 'approve', id: second.id });
-      await live.next('resolved', (m) => m.id === second.id && m.verdict === 'approve');
-      const created = await live.next('frame', (m) => m.frame.event === 'xstate.done.actor.createPod', approvedAt, 30_000);
-      expect(created.frame.note ?? '').not.toContain('skipped');
+      await live.next('loopscope.resolved', (m) => m.id === second.id && m.verdict === 'approve');
+      const created = await frames((f) => f.event === 'xstate.done.actor.createPod' && !(f.note ?? '').includes('skipped'), 30_000);
+      expect(created.note ?? '').not.toContain('skipped');
       const owned = await ownedInstances(client, hpa.name);
       expect(owned.map((i) => [i.name, i.config[OWNER_KEY]])).toEqual([[second.name, hpa.name]]);
       // The next observe's frame shows the pod in the world summary, as the lab draws it.
-      const seen = await live.next('frame', (m) => m.frame.world.pods.some((p) => p.name === second.name && p.owned && p.status === 'Running'), 0, 20_000);
-      expect(seen.frame.world.apiCalls).toBeGreaterThan(0);
-      expect(live.messages.filter((m) => m.type === 'frame').length).toBeGreaterThan(5);
+      const seen = await frames((f) => f.world.pods.some((p) => p.name === second.name && p.owned && p.status === 'Running'));
+      expect(seen.world.apiCalls).toBeGreaterThan(0);
+      expect(liveFrames(live.messages).length).toBeGreaterThan(5);
     } finally {
       live.ws.close();
     }
   }, 60_000);
 
-  it('a late browser joins with the recorded frames; SIGTERM closes the socket and exits 0', async () => {
+  it('a late client gets the history; at SIGTERM it holds a root snapshot for every frame of the --out trace, same states, same order', async () => {
     await waitUntil('a quiet period', async () => run.out.stdout.includes('no scale action'), 20_000);
     const late = await liveClient(run.url);
-    const hello = await late.next('hello');
-    expect(hello.frames.length).toBeGreaterThan(5);
-    expect(hello.frames[0]!.event).toBe('real.adopt');
-    expect(hello.pending).toBeNull();
+    await late.next('@xstate.actor', (a) => a.parentId === undefined);
+    expect(liveFrames(late.messages).length).toBeGreaterThan(5);
+    expect(liveFrames(late.messages)[0]!.event).toBe('real.adopt');
+    expect(late.messages.some((m) => m.type === 'loopscope.pending')).toBe(false);
     const closed = new Promise<number>((resolve) => late.ws.once('close', (code) => resolve(code)));
     const r = await run.stop();
     expect(r.code).toBe(0);
     expect(await closed).toBe(1001);
+    const trace = JSON.parse(readFileSync(traceOut, 'utf8')) as Trace;
+    const root = late.messages.flatMap((m) => (m.type === '@xstate.actor' && m.parentId === undefined ? [m] : []))[0];
+    expect((JSON.parse(root?.definition ?? '{}') as { id?: string }).id).toBe('incus-hpa');
+    // The machine's own snapshots: every frame but the runner's (real.adopt, before the actor starts).
+    const rootSnapshots = late.messages.flatMap((m) => (m.type === '@xstate.snapshot' && m.sessionId === root?.sessionId ? [m] : []));
+    const taken = trace.frames.filter((f) => !f.event.startsWith('real.'));
+    expect(rootSnapshots.map((s) => dottedState('value' in s.snapshot ? s.snapshot.value : undefined))).toEqual(taken.map((f) => f.state));
+    expect(rootSnapshots.map((s) => s.event.type)).toEqual(taken.map((f) => f.event));
+    // The frames the lab makes of them, with the layer's worlds: the trace's, one for one.
+    const pick = (f: Trace['frames'][number]) => ({ t: f.t, state: f.state, event: f.event, phase: f.phase, note: f.note, world: f.world });
+    expect(liveFrames(late.messages).map(pick)).toEqual(trace.frames.map(pick));
     // The trace written on SIGTERM: the act skipped from the browser, then the one approved, as the model replays them.
     expect(expectConforms(traceOut).notes.join('\n')).toMatch(/skipped by the operator: create/);
   }, 30_000);
@@ -101,58 +119,5 @@ withIncus.describe('loopscope real --live', () => {
     const r = await runCli(['real', '--config', join(dir, `${hpa.name}.yaml`), '--live', 'http']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--live: expected a port 0–65535');
-  });
-});
-
-// The server alone (no Incus needed): who may answer, and who wins.
-describe('LiveServer in process', () => {
-  const config = { ...DEFAULT_CONFIG, name: 'lst-inproc' };
-  const request = { kind: 'create' as const, name: 'pod-x', config };
-  const source = (step: boolean): LiveSource => ({
-    scenario: 'inproc', endpoint: 'test', step, dryRun: false, config: () => config, frames: () => [], context: () => undefined,
-  });
-
-  it('without --step, answers are refused with a reason; malformed messages too', async () => {
-    const server = await LiveServer.start(source(false), 0);
-    try {
-      const live = await liveClient(server.url);
-      await live.next('hello', (h) => !h.step && h.pending === null);
-      live.send({ type: 'approve', id: 1 });
-      expect((await live.next('error')).message).toContain('not in --step mode');
-      live.ws.send('{"type":"approve"}');
-      expect((await live.next('error', (m) => m.message.startsWith('expected'))).message).toContain('"approve"|"skip"');
-      live.ws.close();
-    } finally {
-      await server.close();
-    }
-  });
-
-  it('the first answer wins: the terminal before the browser, the browser before the terminal; close skips what is pending', async () => {
-    const server = await LiveServer.start(source(true), 0);
-    try {
-      const live = await liveClient(server.url);
-      await live.next('hello');
-      // Terminal answers first; the browser's later answer is refused.
-      const fromTerminal = await server.approver(async () => 'skip')(request);
-      expect(fromTerminal).toBe('skip');
-      const resolved = await live.next('resolved');
-      expect(resolved).toMatchObject({ verdict: 'skip', by: 'terminal' });
-      live.send({ type: 'approve', id: resolved.id });
-      expect((await live.next('error')).message).toContain('is not pending');
-      // A terminal that never answers: the browser wins.
-      const log: string[] = [];
-      const asked = server.approver(() => new Promise(() => undefined), (l) => log.push(l))(request);
-      const pending = await live.next('pending', (m) => m.pending.id > resolved.id);
-      live.send({ type: 'approve', id: pending.pending.id });
-      expect(await asked).toBe('approve');
-      expect(log).toEqual(['approved in the browser: create pod-x']);
-      // Shutting down with an act pending: skipped, so the runner's stop does not wait on it.
-      const last = server.approver()(request);
-      await live.next('pending', (m) => m.pending.id > pending.pending.id);
-      await server.close();
-      expect(await last).toBe('skip');
-    } finally {
-      await server.close().catch(() => undefined);
-    }
   });
 });

@@ -1,5 +1,7 @@
 import { useCallback, useEffect, useState, useSyncExternalStore } from 'react';
 import { useLanguage } from '../i18n/i18n';
+import { ActorTree } from '../inspect/ActorTree';
+import '../inspect/inspect.css';
 import { LabPage } from '../LabPage';
 import { LiveConnection } from './liveConnection';
 import { checkLiveUrl } from './liveUrl';
@@ -48,7 +50,7 @@ export function LivePage({ initialUrl, presenter }: { initialUrl: string; presen
     setAttempt((a) => a + 1); // Connect again with the same address reconnects.
   };
   const session = connection?.session;
-  const hello = connection?.hello;
+  const run = connection?.run;
 
   return (
     <div className="live" data-testid="live" data-status={connection?.status ?? 'idle'}>
@@ -66,8 +68,8 @@ export function LivePage({ initialUrl, presenter }: { initialUrl: string; presen
           {connection && (
             <div className="live-status" data-testid="live-status">
               {connection.status === 'connecting' && t('connecting')}
-              {connection.status === 'open' && <>{t('connected')} · {hello?.endpoint} · {hello?.scenario} · {hello?.config.policy}
-                {' · '}{hello?.step ? t('stepMode') : t('watchOnly')}{hello?.dryRun ? ` · ${t('dryRun')}` : ''}</>}
+              {connection.status === 'open' && <>{t('connected')} · {run?.endpoint} · {run?.scenario} · {run?.config.policy}
+                {' · '}{run?.step ? t('stepMode') : t('watchOnly')}{run?.dryRun ? ` · ${t('dryRun')}` : ''}</>}
               {connection.status === 'closed' && `${t('closed')}: ${connection.closeReason ?? ''}`}
             </div>
           )}
@@ -82,7 +84,14 @@ export function LivePage({ initialUrl, presenter }: { initialUrl: string; presen
           <button data-testid="live-skip" onClick={() => connection.answer('skip')}>{t('skip')}</button>
         </section>
       )}
-      {connection?.status === 'open' && hello && !session?.frames.length && <p data-testid="live-waiting">{t('waitingFrame')}</p>}
+      {connection && connection.log.actors.size > 0 && (
+        // The machine's actors as its XState inspection tells them, drawn by the inspector page's tree.
+        <details className="live-actors" data-testid="live-actors">
+          <summary>{t('actors')} ({connection.log.actors.size})</summary>
+          <ActorTree log={connection.log} selected={undefined} onSelect={() => undefined} />
+        </details>
+      )}
+      {connection?.status === 'open' && run && !session?.frames.length && <p data-testid="live-waiting">{t('waitingFrame')}</p>}
       {session && session.frames.length > 0 && (
         <LabPage key={session.id} session={session} presenter={presenter} onMoment={() => {}}
           onReset={() => session.seek(session.frames.length - 1)} />

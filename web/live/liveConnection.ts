@@ -1,7 +1,13 @@
-import type { LivePending, ServerMessage } from '../../sim/live-protocol';
-import type { Frame, Trace } from '../../sim/trace';
-import { TRACE_VERSION } from '../../sim/trace';
+// The lab's end of `loopscope real --live` (sim/live-protocol.ts): the machine's inspection events
+// read by the inspector page's own InspectLog (web/inspect/), and the thin `loopscope.*` layer beside
+// them. Each frame is made again from the root snapshot it is paired with and the world its message
+// carries, and goes into a trace-kind LabSession, so the lab's usual views draw the run.
+import type { LiveLayerMessage, LivePending, LiveRunMessage } from '../../sim/live-protocol';
+import { isLayerMessage } from '../../sim/live-protocol';
+import type { Trace } from '../../sim/trace';
+import { dottedState, TRACE_VERSION } from '../../sim/trace';
 import { parseFrame } from '../../sim/trace-schema';
+import { InspectLog } from '../inspect/inspect-log';
 import { LabSession } from '../lab/session';
 
 /** A trace session whose newest frame is "the present" (the run is still going). */
@@ -10,7 +16,6 @@ class LiveSession extends LabSession {
 }
 
 export type LiveStatus = 'connecting' | 'open' | 'closed';
-type Hello = Extract<ServerMessage, { type: 'hello' }>;
 
 /**
  * One WebSocket to `loopscope real --live`. Frames go into a trace-kind LabSession (the same
@@ -19,7 +24,9 @@ type Hello = Extract<ServerMessage, { type: 'hello' }>;
  */
 export class LiveConnection {
   status: LiveStatus = 'connecting';
-  hello: Hello | null = null;
+  run: LiveRunMessage | null = null;
+  /** The machine's actors, events and snapshots, as the inspector page reads them. */
+  readonly log = new InspectLog();
   session: LabSession | null = null;
   pending: LivePending | null = null;
   /** The last problem the server reported (e.g. an answer that came too late). */
@@ -28,6 +35,9 @@ export class LiveConnection {
   version = 0;
   private readonly ws: WebSocket;
   private readonly listeners = new Set<() => void>();
+  /** New frames are drawn once per animation frame: a late join brings the run's history one message a frame. */
+  private draw: number | null = null;
+  private follow = false;
 
   constructor(readonly url: string) {
     this.ws = new WebSocket(url);
@@ -48,6 +58,7 @@ export class LiveConnection {
 
   /** Closing a socket still connecting makes Chromium log an error: close it once open instead. */
   close(): void {
+    if (this.draw !== null) cancelAnimationFrame(this.draw);
     if (this.ws.readyState === WebSocket.CONNECTING) this.ws.onopen = () => this.ws.close();
     else this.ws.close();
   }
@@ -59,47 +70,63 @@ export class LiveConnection {
   getVersion = (): number => this.version;
 
   private receiveText(text: string): void {
-    let message: ServerMessage;
-    try { message = JSON.parse(text) as ServerMessage; } catch { this.error = 'the server sent a message that is not JSON'; this.changed(); return; }
+    let message: unknown;
+    try { message = JSON.parse(text); } catch { this.error = 'the server sent a message that is not JSON'; this.changed(); return; }
+    if (!isLayerMessage(message)) {
+      // XState's inspection: the actors and their snapshots a frame is paired with.
+      this.log.add(message);
+      return;
+    }
     this.receive(message);
   }
 
-  private receive(message: ServerMessage): void {
+  private receive(message: LiveLayerMessage): void {
     switch (message.type) {
-      case 'hello': {
-        this.hello = message;
-        // Frames go through the trace schema like a loaded file: a wrong shape is named, not drawn.
-        const frames: Frame[] = [];
-        for (const [i, f] of (Array.isArray(message.frames) ? message.frames : []).entries()) {
-          const parsed = parseFrame(message.loop, f, ['frames', i]);
-          if (!parsed.ok) { this.error = `hello: ${parsed.error}`; this.changed(); return; }
-          frames.push(parsed.frame);
-        }
-        const trace: Trace = { version: TRACE_VERSION, loop: message.loop, scenario: message.scenario, seed: 0, policy: message.config.policy, frames };
+      case 'loopscope.run': {
+        this.run = message;
+        const trace: Trace = { version: TRACE_VERSION, loop: message.loop, scenario: message.scenario, seed: 0, policy: message.config.policy, frames: [] };
         this.session = new LiveSession({ kind: 'trace', trace, fileName: `live ${message.endpoint}` });
-        if (trace.frames.length) this.session.seek(trace.frames.length - 1);
-        this.pending = message.pending;
         break;
       }
-      case 'frame': {
+      case 'loopscope.frame': {
         const session = this.session;
         if (!session) return;
-        const parsed = parseFrame(this.hello?.loop ?? 'incus-hpa', message.frame, ['frame']);
+        let made: unknown;
+        if (message.of === 'snapshot') {
+          const snapshot = this.log.actors.get(message.sessionId)?.snapshots.at(-1);
+          if (!snapshot) { this.error = `a frame of actor ${message.sessionId}, which has sent no snapshot`; break; }
+          made = { ...message.frame, state: dottedState(snapshot.value), event: snapshot.eventType };
+        } else {
+          made = { ...message.frame, state: message.state, event: message.event };
+        }
+        // Frames go through the trace schema like a loaded file: a wrong shape is named, not drawn.
+        const parsed = parseFrame(this.run?.loop ?? 'incus-hpa', made, ['frame']);
         if (!parsed.ok) { this.error = parsed.error; break; }
-        const following = session.index >= session.frames.length - 1;
+        // Whether the view follows the newest frame is decided before the first frame of a batch.
+        if (this.draw === null) this.follow = session.index >= session.frames.length - 1;
         session.frames.push(parsed.frame);
-        // seek() also tells the lab's views that the frames changed.
-        session.seek(following ? session.frames.length - 1 : session.index);
-        break;
+        this.scheduleDraw();
+        return;
       }
-      case 'pending': this.pending = message.pending; this.error = null; break;
-      case 'resolved': if (this.pending?.id === message.id) this.pending = null; break;
-      case 'error': this.error = message.message; break;
+      case 'loopscope.pending': this.pending = message.pending; this.error = null; break;
+      case 'loopscope.resolved': if (this.pending?.id === message.id) this.pending = null; break;
+      case 'loopscope.error': this.error = message.message; break;
     }
     this.changed();
   }
 
+  private scheduleDraw(): void {
+    if (this.draw === null) this.draw = requestAnimationFrame(() => this.changed());
+  }
+
+  private drawFrames(session: LabSession): void {
+    // seek() also tells the lab's views that the frames changed.
+    session.seek(this.follow ? session.frames.length - 1 : session.index);
+  }
+
   private changed(): void {
+    // The frames received since the last draw are drawn with whatever else changed.
+    if (this.draw !== null && this.session) { cancelAnimationFrame(this.draw); this.draw = null; this.drawFrames(this.session); }
     this.version++;
     for (const l of this.listeners) l();
   }

@@ -18,6 +18,7 @@ const en = {
   watchOnly: 'watching (no --step: nothing to approve)',
   dryRun: 'DRY RUN',
   answered: 'answered',
+  actors: 'Actors (XState inspection)',
 };
 const ptBR: typeof en = {
   live: 'Ao vivo',
@@ -36,6 +37,7 @@ const ptBR: typeof en = {
   watchOnly: 'observando (sem --step: nada a aprovar)',
   dryRun: 'SIMULAÇÃO (dry run)',
   answered: 'respondida',
+  actors: 'Atores (inspeção do XState)',
 };
 
 export type LiveMessageKey = keyof typeof en;
