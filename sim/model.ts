@@ -1,4 +1,4 @@
-import type { AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
+import type { AnyMachineSnapshot, AnyStateMachine, ContextFrom, EventObject } from 'xstate';
 import type { ControllerSummary } from './controller-summary';
 
 /** The result of a world operation, delivered to the machine as done/error of its actor. */
@@ -19,17 +19,21 @@ export interface WorldModel<W, F> {
   summary(world: W, t: number): unknown;
 }
 
-/** A loop as the runner sees it: its machine, its world, and how to speak to both. */
-export interface LoopBinding<W, F, C, S extends ControllerSummary = ControllerSummary> {
+/**
+ * A loop as the runner sees it: its machine, its world, and how to speak to both. `M` is the
+ * machine's own type, so `note` and `controller` read its context as XState infers it; the default
+ * (any machine) is what the runner, the explorer and the registry hold.
+ */
+export interface LoopBinding<W, F, C, S extends ControllerSummary = ControllerSummary, M extends AnyStateMachine = AnyStateMachine> {
   loop: string;
-  machine: AnyStateMachine;
+  machine: M;
   world: WorldModel<W, F>;
   machineInput(config: C): unknown;
   configEvent(config: Partial<C>): EventObject;
   /** A short note for a frame (what was observed / compared / decided). */
-  note?(context: unknown, event: EventObject): string | undefined;
+  note?(context: ContextFrom<M>, event: EventObject): string | undefined;
   /** What the controller observed, compared and decided, as data (frame.controller): the loop's one summary function. */
-  controller?(context: unknown, world: W, t: number, state: string): S;
+  controller?(context: ContextFrom<M>, world: W, t: number, state: string): S;
   /**
    * Operator commands (e.g. `systemctl stop`): timeline entries that are neither the world's nor
    * the desired state's. The stepper hands the returned event to the machine; the world never sees them.
