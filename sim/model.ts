@@ -9,25 +9,26 @@ export type OpResult = { ok: true; output?: unknown } | { ok: false; error: stri
  * machine become operations: `begin` changes the world at once and says when the operation
  * completes; `complete` applies its end and returns what the actor would have returned.
  */
-export interface WorldModel<W, F> {
+export interface WorldModel<W, F, S = unknown> {
   begin(world: W, src: string, input: unknown, t: number): { world: W; opId: number; doneAt: number };
   complete(world: W, opId: number, t: number): { world: W; result: OpResult };
   /** Apply a fault or a load change; returns the new world and a note for the trace. `retime`:
    * operations the change brings forward (e.g. a watch that now has news comes back sooner). */
   inject(world: W, fault: F, t: number): { world: W; note: string; retime?: { opId: number; at: number }[] };
-  /** The drawable summary stored in trace frames. */
-  summary(world: W, t: number): unknown;
+  /** The drawable summary stored in trace frames (the loop's world schema reads it back). */
+  summary(world: W, t: number): S;
 }
 
 /**
  * A loop as the runner sees it: its machine, its world, and how to speak to both. `M` is the
  * machine's own type, so `note` and `controller` read its context as XState infers it; the default
- * (any machine) is what the runner, the explorer and the registry hold.
+ * (any machine) is what the runner, the explorer and the registry hold; so is `WS`, the world's
+ * summary type (unknown when not named).
  */
-export interface LoopBinding<W, F, C, S extends ControllerSummary = ControllerSummary, M extends AnyStateMachine = AnyStateMachine> {
+export interface LoopBinding<W, F, C, S extends ControllerSummary = ControllerSummary, M extends AnyStateMachine = AnyStateMachine, WS = unknown> {
   loop: string;
   machine: M;
-  world: WorldModel<W, F>;
+  world: WorldModel<W, F, WS>;
   machineInput(config: C): unknown;
   configEvent(config: Partial<C>): EventObject;
   /** A short note for a frame (what was observed / compared / decided). */

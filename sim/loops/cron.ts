@@ -3,6 +3,7 @@ import type { EventObject } from 'xstate';
 import type { CronConfig, CronContext, CronEntry, CronJobFields } from '../../machines/cron';
 import { cronMachine, entryDelayMin, formatMinute, parseCronJobSchedule, parseEntry, timeZoneError } from '../../machines/cron';
 import type { LoopBinding } from '../model';
+import type { CronWorldSummary } from '../worlds/cron';
 import type { CronController } from './cron-controller-schema';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
@@ -13,7 +14,7 @@ import type { CronFault, CronWorld, JobRuntime } from '../worlds/cron';
 import { createCronWorld, cronWorldModel } from '../worlds/cron';
 import { cronController } from './cron-controller';
 
-export const cronBinding: LoopBinding<CronWorld, CronFault, CronConfig, CronController, typeof cronMachine> = {
+export const cronBinding: LoopBinding<CronWorld, CronFault, CronConfig, CronController, typeof cronMachine, CronWorldSummary> = {
   loop: 'cron',
   machine: cronMachine,
   world: cronWorldModel,

@@ -4,6 +4,7 @@ import type { EventObject } from 'xstate';
 import type { HpaConfig, HpaContext, PolicyModules } from '../../machines/incus-hpa';
 import { DEFAULT_CONFIG, incusHpaMachine, providePolicyModules } from '../../machines/incus-hpa';
 import type { LoopBinding } from '../model';
+import type { HpaWorldSummary } from '../worlds/incus-hpa';
 import type { HpaController } from './incus-hpa-controller-schema';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
@@ -15,7 +16,7 @@ import type { PolicyModuleHost } from '../user-controller/policy-hook';
 import { probePolicyModule } from '../user-controller/policy-hook';
 import type { ScenarioHost } from '../user-controller/hook';
 
-export const hpaBinding: LoopBinding<HpaWorld, HpaFault, HpaConfig, HpaController, typeof incusHpaMachine> = {
+export const hpaBinding: LoopBinding<HpaWorld, HpaFault, HpaConfig, HpaController, typeof incusHpaMachine, HpaWorldSummary> = {
   loop: 'incus-hpa',
   machine: incusHpaMachine,
   world: hpaWorldModel,
@@ -28,7 +29,7 @@ export const hpaBinding: LoopBinding<HpaWorld, HpaFault, HpaConfig, HpaControlle
 
 /** The binding whose machine decides with the policy modules its scenario loaded (and whose frame
  * summaries peek at them). */
-export const hpaBindingFor = (modules: PolicyModules): LoopBinding<HpaWorld, HpaFault, HpaConfig, HpaController, typeof incusHpaMachine> => ({
+export const hpaBindingFor = (modules: PolicyModules): LoopBinding<HpaWorld, HpaFault, HpaConfig, HpaController, typeof incusHpaMachine, HpaWorldSummary> => ({
   ...hpaBinding,
   machine: providePolicyModules(incusHpaMachine, modules),
   controller: (ctx, world, t) => hpaSimController(ctx, world, t, modules),

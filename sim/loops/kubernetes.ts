@@ -4,6 +4,7 @@ import type { ControllerConfig, NewObject } from '../../machines/kubernetes';
 import { CONTROLLER_RUNTIME_RELEASES, DEFAULT_CONTROLLER_CONFIG, DEFAULT_RELEASE, RECONCILER_NAMES, controllerMachine, createControllerMachine, defaultRateLimiter, withUserReconciler } from '../../machines/kubernetes';
 import type { ReconcilerName } from '../../machines/kubernetes';
 import type { LoopBinding } from '../model';
+import type { KubeSummary } from '../worlds/kubernetes/summary';
 import type { KubernetesController } from './kubernetes-controller';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
@@ -21,7 +22,7 @@ import type { DeclaredProperty } from '../user-controller/declared';
 import { declaredPropertySchema } from '../user-controller/declared';
 import { observeIdempotence } from '../properties/kubernetes/idempotence';
 
-export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConfig, KubernetesController, typeof controllerMachine> = {
+export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConfig, KubernetesController, typeof controllerMachine, KubeSummary> = {
   loop: 'kubernetes',
   machine: controllerMachine,
   world: kubeWorldModel,
@@ -35,7 +36,7 @@ export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConf
 };
 
 /** The binding whose machine runs the user's own controller beside the built-in ones. */
-export const kubernetesBindingFor = (user: UserController): LoopBinding<KubeWorld, KubeFault, ControllerConfig, KubernetesController, typeof controllerMachine> =>
+export const kubernetesBindingFor = (user: UserController): LoopBinding<KubeWorld, KubeFault, ControllerConfig, KubernetesController, typeof controllerMachine, KubeSummary> =>
   ({ ...kubernetesBinding, machine: createControllerMachine(withUserReconciler(user.name, user.reconciler)) });
 
 const reconcilerName = z.enum(RECONCILER_NAMES as [ReconcilerName, ...ReconcilerName[]], { error: `expected one of ${RECONCILER_NAMES.join(', ')}` });

@@ -3,6 +3,7 @@ import type { EventObject } from 'xstate';
 import type { PuppetConfig, PuppetContext, Ref, Resource, ResourceType, Step, Values } from '../../machines/puppet';
 import { DEFAULT_SETTINGS, RESOURCE_TYPES, evaluationOrder, puppetMachine, refOf, unknownReferences } from '../../machines/puppet';
 import type { LoopBinding } from '../model';
+import type { PuppetWorldSummary } from '../worlds/puppet';
 import type { PuppetController } from './puppet-controller-schema';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
@@ -19,7 +20,7 @@ import { puppetController } from './puppet-controller';
  */
 export interface PuppetLoopConfig extends PuppetConfig { request?: 'run' }
 
-export const puppetBinding: LoopBinding<PuppetWorld, PuppetFault, PuppetLoopConfig, PuppetController, typeof puppetMachine> = {
+export const puppetBinding: LoopBinding<PuppetWorld, PuppetFault, PuppetLoopConfig, PuppetController, typeof puppetMachine, PuppetWorldSummary> = {
   loop: 'puppet',
   machine: puppetMachine,
   world: puppetWorldModel,

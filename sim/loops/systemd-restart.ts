@@ -5,6 +5,7 @@ import {
   CATCHABLE_SIGNALS, DEFAULT_UNIT, FINAL_KILL_SIGNALS, KNOWN_SIGNALS, OOM_POLICIES, RESTART_MODES, RESTART_SETTINGS, SERVICE_TYPES, describeExit, systemdMachine,
 } from '../../machines/systemd-restart';
 import type { LoopBinding } from '../model';
+import type { SystemdWorldSummary } from '../worlds/systemd-restart';
 import type { SystemdController } from './systemd-restart-controller';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
@@ -23,7 +24,7 @@ const verbEvent = (r: SystemctlRequest): EventObject => (r.verb === 'kill'
   ? { type: 'SYSTEMCTL.KILL', signal: r.signal ?? 'SIGTERM' } as EventObject
   : { type: `SYSTEMCTL.${r.verb.toUpperCase().replace('-', '_')}` });
 
-export const systemdBinding: LoopBinding<SystemdWorld, SystemdFault, SystemdConfig, SystemdController, typeof systemdMachine> = {
+export const systemdBinding: LoopBinding<SystemdWorld, SystemdFault, SystemdConfig, SystemdController, typeof systemdMachine, SystemdWorldSummary> = {
   loop: 'systemd-restart',
   machine: systemdMachine,
   world: systemdWorldModel,

@@ -9,6 +9,7 @@ import type { InstanceFull } from '../../real/incus';
 import { hpaSimController } from '../../sim/loops/incus-hpa-controller';
 import { hpaColumns } from '../../sim/loops/incus-hpa-format';
 import { systemdColumns } from '../../sim/loops/systemd-restart-format';
+import { framesOf } from '../../sim/loop-frames';
 import { runnerFor } from '../../sim/loops';
 import type { Frame } from '../../sim/trace';
 import { controllerOf } from '../../sim/trace';
@@ -129,7 +130,7 @@ describe('systemd-restart: the CLI column and the lab print the same unit status
       const { runner, scenario: s } = runnerFor(join(ROOT, 'scenarios', `${scenario}.yaml`));
       runner.run(s.durationMs);
       const states = new Set<string>();
-      for (const frame of runner.frames) {
+      for (const frame of framesOf('systemd-restart', runner.binding.loop, runner.frames)!) {
         const view = unitView(frame);
         const c = controllerOf(frame, 'systemd-restart')!;
         expect(systemdColumns(frame).startsWith(`${view.status!.active} (${view.status!.sub})`)).toBe(true);
