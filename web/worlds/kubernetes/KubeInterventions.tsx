@@ -2,13 +2,13 @@ import { useState } from 'react';
 import type { KubeFault } from '../../../sim/worlds/kubernetes/model';
 import { objectsOf } from '../../../sim/worlds/kubernetes/world';
 import { useT } from '../../i18n/i18n';
+import type { FrameOf } from '../../../sim/trace';
 import type { WorldViewProps } from '../types';
-import { asKube } from './kubeView';
 
 /** Timeline faults the lab can inject now (sim/worlds/kubernetes/model.ts KubeFault). */
-export function KubeInterventions({ session, frame }: WorldViewProps) {
+export function KubeInterventions({ session, frame }: WorldViewProps<FrameOf<'kubernetes'>>) {
   const t = useT();
-  const world = asKube(frame);
+  const world = frame.world;
   const pods = world.pods.filter((p) => p.status !== 'Terminating').map((p) => p.name);
   const nodes = world.nodes;
   const [pod, setPod] = useState('');
