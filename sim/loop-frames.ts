@@ -9,7 +9,7 @@ import type { Frame, FrameOf } from './trace';
 export function framesOf<L extends TraceLoop>(loop: L, recordedBy: string, frames: readonly Frame[]): readonly FrameOf<L>[] | undefined {
   // The one trusted step: a runner's frames hold its own world model's summaries, a trace's were
   // read through its loop's world schema (sim/world-summary.ts), so the loop id vouches for the type.
-  return recordedBy === loop ? (frames as readonly FrameOf<L>[]) : undefined;
+  return recordedBy === loop ? (frames as readonly FrameOf<L>[]) : undefined; // cast: the loop id vouches for the worlds (above)
 }
 
 /** One frame as loop `loop`'s (see framesOf). */

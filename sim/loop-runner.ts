@@ -29,5 +29,5 @@ export type RunnerOf<L extends LoopId> = LoopBindings[L] extends LoopBinding<inf
 export function runnerOf<L extends LoopId>(loop: L, runner: Runner<unknown, unknown, unknown>): RunnerOf<L> | undefined {
   // The one trusted step: a runner's binding is its loop's (the registry built it from that loop's
   // definition), so the binding's id vouches for its world, fault and config types.
-  return runner.binding.loop === loop ? (runner as RunnerOf<L>) : undefined;
+  return runner.binding.loop === loop ? (runner as RunnerOf<L>) : undefined; // cast: the binding id vouches for the types (above)
 }
