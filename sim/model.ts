@@ -1,4 +1,4 @@
-import type { AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
+import type { AnyMachineSnapshot, AnyStateMachine, ContextFrom, EventObject } from 'xstate';
 import type { ControllerSummary } from './controller-summary';
 
 /** The result of a world operation, delivered to the machine as done/error of its actor. */
@@ -9,27 +9,32 @@ export type OpResult = { ok: true; output?: unknown } | { ok: false; error: stri
  * machine become operations: `begin` changes the world at once and says when the operation
  * completes; `complete` applies its end and returns what the actor would have returned.
  */
-export interface WorldModel<W, F> {
+export interface WorldModel<W, F, S = unknown> {
   begin(world: W, src: string, input: unknown, t: number): { world: W; opId: number; doneAt: number };
   complete(world: W, opId: number, t: number): { world: W; result: OpResult };
   /** Apply a fault or a load change; returns the new world and a note for the trace. `retime`:
    * operations the change brings forward (e.g. a watch that now has news comes back sooner). */
   inject(world: W, fault: F, t: number): { world: W; note: string; retime?: { opId: number; at: number }[] };
-  /** The drawable summary stored in trace frames. */
-  summary(world: W, t: number): unknown;
+  /** The drawable summary stored in trace frames (the loop's world schema reads it back). */
+  summary(world: W, t: number): S;
 }
 
-/** A loop as the runner sees it: its machine, its world, and how to speak to both. */
-export interface LoopBinding<W, F, C, S extends ControllerSummary = ControllerSummary> {
+/**
+ * A loop as the runner sees it: its machine, its world, and how to speak to both. `M` is the
+ * machine's own type, so `note` and `controller` read its context as XState infers it; the default
+ * (any machine) is what the runner, the explorer and the registry hold; so is `WS`, the world's
+ * summary type (unknown when not named).
+ */
+export interface LoopBinding<W, F, C, S extends ControllerSummary = ControllerSummary, M extends AnyStateMachine = AnyStateMachine, WS = unknown> {
   loop: string;
-  machine: AnyStateMachine;
-  world: WorldModel<W, F>;
+  machine: M;
+  world: WorldModel<W, F, WS>;
   machineInput(config: C): unknown;
   configEvent(config: Partial<C>): EventObject;
   /** A short note for a frame (what was observed / compared / decided). */
-  note?(context: unknown, event: EventObject): string | undefined;
+  note?(context: ContextFrom<M>, event: EventObject): string | undefined;
   /** What the controller observed, compared and decided, as data (frame.controller): the loop's one summary function. */
-  controller?(context: unknown, world: W, t: number, state: string): S;
+  controller?(context: ContextFrom<M>, world: W, t: number, state: string): S;
   /**
    * Operator commands (e.g. `systemctl stop`): timeline entries that are neither the world's nor
    * the desired state's. The stepper hands the returned event to the machine; the world never sees them.

@@ -11,16 +11,20 @@ import { kubernetesControllerSchema } from './loops/kubernetes-controller';
 import { puppetControllerSchema } from './loops/puppet-controller-schema';
 import { systemdControllerSchema } from './loops/systemd-restart-controller';
 import { terraformControllerSchema } from './loops/terraform-controller';
-import type { Frame, Trace } from './trace';
+import type { Frame, LoopTrace, Trace } from './trace';
 import { PHASES, TRACE_VERSION } from './trace';
+import type { WorldObject } from './world-object';
+import type { WorldSummaryOf } from './world-summary';
+import { WORLD_SCHEMAS } from './world-summary';
 
-function frameSchema<S extends z.ZodType>(controller: S) {
+function frameSchema<S extends z.ZodType, W extends z.ZodType<unknown, WorldObject>>(controller: S, world: W) {
   return z.object({
     t: z.number({ error: 'expected a time in ms ≥ 0' }).min(0, { error: 'expected a time in ms ≥ 0' }),
     state: z.string({ error: 'expected the state as text, e.g. "acting.creating"' }),
     phase: z.enum(PHASES, { error: `expected one of ${PHASES.join(', ')}` }),
     event: z.string({ error: 'expected the event type as text' }),
-    world: z.looseObject({}, { error: "expected an object (the loop's world summary)" }),
+    // Not an object at all is said as such; an object is then read as the loop's world summary.
+    world: z.looseObject({}, { error: "expected an object (the loop's world summary)" }).pipe(world),
     controller: controller.optional(),
     note: z.string({ error: 'expected text' }).optional(),
   });
@@ -28,14 +32,14 @@ function frameSchema<S extends z.ZodType>(controller: S) {
 
 const VERSION_ERROR = `expected ${TRACE_VERSION} (or no version: a version 1 trace)`;
 
-function traceSchemaFor<L extends TraceLoop, S extends z.ZodType>(loop: L, controller: S) {
+function traceSchemaFor<L extends TraceLoop, S extends z.ZodType>(loop: L, controller: S, world: z.ZodType<WorldSummaryOf<L>, WorldObject>) {
   return z.object({
     version: z.literal(TRACE_VERSION, { error: VERSION_ERROR }).optional(),
     loop: z.literal(loop),
     scenario: z.string({ error: 'expected the scenario name' }),
     seed: z.number({ error: 'expected the seed (a number)' }),
     policy: z.string({ error: 'expected a policy name' }).optional(),
-    frames: z.array(frameSchema(controller), { error: 'expected a list of frames' }).min(1, { error: 'expected at least one frame' }),
+    frames: z.array(frameSchema(controller, world), { error: 'expected a list of frames' }).min(1, { error: 'expected at least one frame' }),
     lasso: lassoSchema.optional(),
   });
 }
@@ -47,9 +51,9 @@ const lassoSchema = z.object({
 }, { error: 'expected { cycleStart } (the frame where the repeating cycle starts)' });
 
 const traceSchema = z.discriminatedUnion('loop', [
-  traceSchemaFor('incus-hpa', hpaControllerSchema), traceSchemaFor('systemd-restart', systemdControllerSchema),
-  traceSchemaFor('cron', cronControllerSchema), traceSchemaFor('puppet', puppetControllerSchema),
-  traceSchemaFor('terraform', terraformControllerSchema), traceSchemaFor('kubernetes', kubernetesControllerSchema),
+  traceSchemaFor('incus-hpa', hpaControllerSchema, WORLD_SCHEMAS['incus-hpa']), traceSchemaFor('systemd-restart', systemdControllerSchema, WORLD_SCHEMAS['systemd-restart']),
+  traceSchemaFor('cron', cronControllerSchema, WORLD_SCHEMAS.cron), traceSchemaFor('puppet', puppetControllerSchema, WORLD_SCHEMAS.puppet),
+  traceSchemaFor('terraform', terraformControllerSchema, WORLD_SCHEMAS.terraform), traceSchemaFor('kubernetes', kubernetesControllerSchema, WORLD_SCHEMAS.kubernetes),
 ], { error: `expected one of ${TRACE_LOOPS.join(', ')}` })
   // Version 2 puts a controller on every frame; version 1 had none (the lab then draws the world only).
   .superRefine((trace, ctx) => {
@@ -61,7 +65,7 @@ const traceSchema = z.discriminatedUnion('loop', [
     if (i >= 0) ctx.addIssue({ code: 'custom', path: ['frames', i, 'controller'], message: `expected the controller summary (every frame of a version ${TRACE_VERSION} trace has one)` });
   });
 
-export type ParsedTrace = { ok: true; trace: Trace } | { ok: false; error: string };
+export type ParsedTrace = { ok: true; trace: LoopTrace } | { ok: false; error: string };
 
 /** "frames.3.controller.averagePercent: expected number, received string" — the first problem. */
 function firstProblem(error: z.ZodError, at: readonly (string | number)[] = []): string {
@@ -87,7 +91,7 @@ export function parseTraceText(text: string): ParsedTrace {
 
 /** One version 2 frame of a loop's trace (the live stream sends them one by one), or its first problem; `at` prefixes the field path. */
 export function parseFrame(loop: TraceLoop, doc: unknown, at: readonly (string | number)[] = []): { ok: true; frame: Frame } | { ok: false; error: string } {
-  const parsed = frameSchema(CONTROLLER_SCHEMAS[loop]).required({ controller: true }).safeParse(doc);
+  const parsed = frameSchema(CONTROLLER_SCHEMAS[loop], WORLD_SCHEMAS[loop]).required({ controller: true }).safeParse(doc);
   return parsed.success ? { ok: true, frame: parsed.data } : { ok: false, error: firstProblem(parsed.error, at) };
 }
 

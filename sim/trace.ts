@@ -1,5 +1,6 @@
 /** The trace every runner produces and every viewer consumes (docs/ARCHITECTURE.md, "A trace"; schema: ./trace-schema). */
-import type { ControllerSummary } from './controller-summary';
+import type { ControllerSummary, TraceLoop } from './controller-summary';
+import type { WorldSummaryOf } from './world-summary';
 
 /** The trace format's version: 2 added `version` and each frame's `controller`. */
 export const TRACE_VERSION = 2;
@@ -37,6 +38,12 @@ export interface Trace<W = unknown> {
   lasso?: { cycleStart: number };
 }
 
+/** A frame of loop L: its world is L's summary. */
+export type FrameOf<L extends TraceLoop> = Frame<WorldSummaryOf<L>>;
+
+/** A trace of a loop loopscope knows (what parseTrace returns): narrow on `loop` to read its worlds. */
+export type LoopTrace = { [L in TraceLoop]: Trace<WorldSummaryOf<L>> & { loop: L } }[TraceLoop];
+
 export function phaseOf(tags: ReadonlySet<string>): Phase {
   for (const p of PHASES) if (tags.has(p)) return p;
   throw new Error(`state has no phase tag (expected one of ${PHASES.join(', ')})`);
@@ -54,7 +61,7 @@ export function dottedState(value: unknown): string {
 }
 
 /** The frame's controller summary if it is the given loop's (absent in version 1 traces). */
-export function controllerOf<L extends ControllerSummary['loop']>(frame: Frame, loop: L): Extract<ControllerSummary, { loop: L }> | undefined {
+export function controllerOf<L extends ControllerSummary['loop']>(frame: Pick<Frame, 'controller'>, loop: L): Extract<ControllerSummary, { loop: L }> | undefined {
   const c = frame.controller;
   // The union is keyed by `loop`: equal keys mean this loop's member.
   return c?.loop === loop ? (c as Extract<ControllerSummary, { loop: L }>) : undefined;

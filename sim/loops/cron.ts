@@ -3,6 +3,8 @@ import type { EventObject } from 'xstate';
 import type { CronConfig, CronContext, CronEntry, CronJobFields } from '../../machines/cron';
 import { cronMachine, entryDelayMin, formatMinute, parseCronJobSchedule, parseEntry, timeZoneError } from '../../machines/cron';
 import type { LoopBinding } from '../model';
+import type { CronWorldSummary } from '../worlds/cron';
+import type { CronController } from './cron-controller-schema';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { durationField } from '../scenario/hpa-config';
@@ -12,14 +14,14 @@ import type { CronFault, CronWorld, JobRuntime } from '../worlds/cron';
 import { createCronWorld, cronWorldModel } from '../worlds/cron';
 import { cronController } from './cron-controller';
 
-export const cronBinding: LoopBinding<CronWorld, CronFault, CronConfig> = {
+export const cronBinding: LoopBinding<CronWorld, CronFault, CronConfig, CronController, typeof cronMachine, CronWorldSummary> = {
   loop: 'cron',
   machine: cronMachine,
   world: cronWorldModel,
   machineInput: (config) => ({ config }),
   configEvent: (config) => ({ type: 'CONFIG.UPDATE', config }),
-  note: (ctx, event) => noteFor(ctx as CronContext, event),
-  controller: (ctx, world, t) => cronController(ctx as CronContext, world, t),
+  note: (ctx, event) => noteFor(ctx, event),
+  controller: (ctx, world, t) => cronController(ctx, world, t),
 };
 
 const KIND_WORDS: Record<string, string> = {

@@ -1,4 +1,6 @@
+import type { AnyStateMachine } from 'xstate';
 import type { LoopCheck } from '../check/model';
+import type { ControllerSummary } from '../controller-summary';
 import type { LoopBinding } from '../model';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { LoadedUserCode, ScenarioHost } from '../user-controller/hook';
@@ -23,28 +25,41 @@ export interface LoopPolicies<C> {
  * One loop, whole: the machine and its simulated world (the binding: actors, config events,
  * narration, the controller summary of each frame), its scenario format, its timeline columns,
  * its policies and its check (properties, environment moves, canonical key). Every registry —
- * CLI, runner, explorer, the lab's pickers — is derived from these.
+ * CLI, runner, explorer, the lab's pickers — is derived from these. Typed by its world `W`, faults
+ * `F`, config `C`, world summary `WS`, controller summary `S` and machine `M` (XState's own type).
  */
-export interface LoopDefinition<W, F, C> {
+export interface LoopDefinition<W, F, C, WS = unknown, S extends ControllerSummary = ControllerSummary, M extends AnyStateMachine = AnyStateMachine> {
   id: LoopId;
-  binding: LoopBinding<W, F, C>;
+  binding: LoopBinding<W, F, C, S, M, WS>;
   /** Parses a scenario document (YAML already read) for this loop; throws InputError(s). A user's
    * own code the scenario names is loaded with `host`'s loaders and handed back in `host.loaded`. */
   parse(file: string, name: string, doc: unknown, seed?: number, host?: ScenarioHost): LoadedScenario<W, F, C>;
   /** This loop with the user's code its scenario loaded (the machine provided with it, the claims
    * it gets): how that code reaches the machine — there is no registry of it. */
-  provide?(code: LoadedUserCode): LoopDefinition<W, F, C>;
+  provide?(code: LoadedUserCode): LoopDefinition<W, F, C, WS, S, M>;
   /** The timeline columns between the time and the note (e.g. pods and average memory). */
-  columns(frame: Frame): string;
+  columns(frame: Frame<WS>): string;
   policies?: LoopPolicies<C>;
   check: LoopCheck<W, F, C>;
 }
 
-/** A loop with its types erased: every typed definition is one (methods are bivariant). */
+/** A loop with its types erased: what the registry holds (see eraseLoop). */
 export type AnyLoop = LoopDefinition<unknown, unknown, unknown>;
 
+/**
+ * The one place a loop's types are erased, at the registry's boundary: the CLI, the runner, the
+ * explorer and the lab hold loops of every kind side by side. Sound because a loop's functions only
+ * ever meet values its own pieces made (its parser's scenario and config, its world model's state,
+ * its runner's frames, or a trace's frames read through its world schema); TypeScript accepts it
+ * without a cast because method parameters are bivariant. Readers get a loop's frames back typed by
+ * narrowing on the loop id (sim/loop-frames.ts).
+ */
+export function eraseLoop<W, F, C, WS, S extends ControllerSummary, M extends AnyStateMachine>(loop: LoopDefinition<W, F, C, WS, S, M>): AnyLoop {
+  return loop;
+}
+
 /** Checks that the pieces of a definition name the same loop. */
-export function defineLoop<W, F, C>(definition: LoopDefinition<W, F, C>): LoopDefinition<W, F, C> {
+export function defineLoop<W, F, C, WS, S extends ControllerSummary, M extends AnyStateMachine>(definition: LoopDefinition<W, F, C, WS, S, M>): LoopDefinition<W, F, C, WS, S, M> {
   const { id, binding, check } = definition;
   if (binding.loop !== id || check.loop !== id) throw new Error(`defineLoop(${id}): binding says ${binding.loop}, check says ${check.loop}`);
   return definition;

@@ -4,6 +4,8 @@ import type { EventObject } from 'xstate';
 import type { HpaConfig, HpaContext, PolicyModules } from '../../machines/incus-hpa';
 import { DEFAULT_CONFIG, incusHpaMachine, providePolicyModules } from '../../machines/incus-hpa';
 import type { LoopBinding } from '../model';
+import type { HpaWorldSummary } from '../worlds/incus-hpa';
+import type { HpaController } from './incus-hpa-controller-schema';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { bytesField, configProblems, durationField, hpaConfigFileSchema, toHpaConfig } from '../scenario/hpa-config';
@@ -14,23 +16,23 @@ import type { PolicyModuleHost } from '../user-controller/policy-hook';
 import { probePolicyModule } from '../user-controller/policy-hook';
 import type { ScenarioHost } from '../user-controller/hook';
 
-export const hpaBinding: LoopBinding<HpaWorld, HpaFault, HpaConfig> = {
+export const hpaBinding: LoopBinding<HpaWorld, HpaFault, HpaConfig, HpaController, typeof incusHpaMachine, HpaWorldSummary> = {
   loop: 'incus-hpa',
   machine: incusHpaMachine,
   world: hpaWorldModel,
   machineInput: (config) => ({ config }),
   configEvent: (config) => ({ type: 'CONFIG.UPDATE', config }),
   isControllerRestart: (fault) => fault.kind === 'restartController',
-  note: (ctx, event) => noteFor(ctx as HpaContext, event),
-  controller: (ctx, world, t) => hpaSimController(ctx as HpaContext, world, t),
+  note: (ctx, event) => noteFor(ctx, event),
+  controller: (ctx, world, t) => hpaSimController(ctx, world, t),
 };
 
 /** The binding whose machine decides with the policy modules its scenario loaded (and whose frame
  * summaries peek at them). */
-export const hpaBindingFor = (modules: PolicyModules): LoopBinding<HpaWorld, HpaFault, HpaConfig> => ({
+export const hpaBindingFor = (modules: PolicyModules): LoopBinding<HpaWorld, HpaFault, HpaConfig, HpaController, typeof incusHpaMachine, HpaWorldSummary> => ({
   ...hpaBinding,
   machine: providePolicyModules(incusHpaMachine, modules),
-  controller: (ctx, world, t) => hpaSimController(ctx as HpaContext, world, t, modules),
+  controller: (ctx, world, t) => hpaSimController(ctx, world, t, modules),
 });
 
 function noteFor(ctx: HpaContext, event: EventObject): string | undefined {

@@ -42,8 +42,8 @@ export function noteFor(ctx: ControllerContext, event: EventObject): string | un
 }
 
 /** Timeline columns: ready/total pods and the number of keys waiting in the queue. */
-export function kubernetesColumns(frame: Frame): string {
-  const w = frame.world as KubeSummary;
+export function kubernetesColumns(frame: Frame<KubeSummary>): string {
+  const w = frame.world;
   const active = w.pods.filter((p) => p.status !== 'Terminating');
   const ready = active.filter((p) => p.ready).length;
   const queue = controllerOf(frame, 'kubernetes')?.queue.length;

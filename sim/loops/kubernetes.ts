@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import type { EventObject } from 'xstate';
-import type { ControllerConfig, ControllerContext, NewObject } from '../../machines/kubernetes';
+import type { ControllerConfig, NewObject } from '../../machines/kubernetes';
 import { CONTROLLER_RUNTIME_RELEASES, DEFAULT_CONTROLLER_CONFIG, DEFAULT_RELEASE, RECONCILER_NAMES, controllerMachine, createControllerMachine, defaultRateLimiter, withUserReconciler } from '../../machines/kubernetes';
 import type { ReconcilerName } from '../../machines/kubernetes';
 import type { LoopBinding } from '../model';
+import type { KubeSummary } from '../worlds/kubernetes/summary';
+import type { KubernetesController } from './kubernetes-controller';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { durationField } from '../scenario/hpa-config';
@@ -20,21 +22,21 @@ import type { DeclaredProperty } from '../user-controller/declared';
 import { declaredPropertySchema } from '../user-controller/declared';
 import { observeIdempotence } from '../properties/kubernetes/idempotence';
 
-export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConfig> = {
+export const kubernetesBinding: LoopBinding<KubeWorld, KubeFault, ControllerConfig, KubernetesController, typeof controllerMachine, KubeSummary> = {
   loop: 'kubernetes',
   machine: controllerMachine,
   world: kubeWorldModel,
   machineInput: (config) => ({ config }),
   configEvent: (config) => ({ type: 'CONFIG.UPDATE', config }),
   isControllerRestart: (fault) => fault.kind === 'restartController',
-  note: (ctx, event: EventObject) => noteFor(ctx as ControllerContext, event),
-  controller: (ctx) => kubernetesController(ctx as ControllerContext),
+  note: (ctx, event: EventObject) => noteFor(ctx, event),
+  controller: (ctx) => kubernetesController(ctx),
   // For a user's controller only (the others' worlds stay as they were): what idempotence judges.
   monitor: (world, event, snapshot) => observeIdempotence(world, event, snapshot),
 };
 
 /** The binding whose machine runs the user's own controller beside the built-in ones. */
-export const kubernetesBindingFor = (user: UserController): LoopBinding<KubeWorld, KubeFault, ControllerConfig> =>
+export const kubernetesBindingFor = (user: UserController): LoopBinding<KubeWorld, KubeFault, ControllerConfig, KubernetesController, typeof controllerMachine, KubeSummary> =>
   ({ ...kubernetesBinding, machine: createControllerMachine(withUserReconciler(user.name, user.reconciler)) });
 
 const reconcilerName = z.enum(RECONCILER_NAMES as [ReconcilerName, ...ReconcilerName[]], { error: `expected one of ${RECONCILER_NAMES.join(', ')}` });

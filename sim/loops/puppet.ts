@@ -3,6 +3,8 @@ import type { EventObject } from 'xstate';
 import type { PuppetConfig, PuppetContext, Ref, Resource, ResourceType, Step, Values } from '../../machines/puppet';
 import { DEFAULT_SETTINGS, RESOURCE_TYPES, evaluationOrder, puppetMachine, refOf, unknownReferences } from '../../machines/puppet';
 import type { LoopBinding } from '../model';
+import type { PuppetWorldSummary } from '../worlds/puppet';
+import type { PuppetController } from './puppet-controller-schema';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { durationField } from '../scenario/hpa-config';
@@ -18,7 +20,7 @@ import { puppetController } from './puppet-controller';
  */
 export interface PuppetLoopConfig extends PuppetConfig { request?: 'run' }
 
-export const puppetBinding: LoopBinding<PuppetWorld, PuppetFault, PuppetLoopConfig> = {
+export const puppetBinding: LoopBinding<PuppetWorld, PuppetFault, PuppetLoopConfig, PuppetController, typeof puppetMachine, PuppetWorldSummary> = {
   loop: 'puppet',
   machine: puppetMachine,
   world: puppetWorldModel,
@@ -26,8 +28,8 @@ export const puppetBinding: LoopBinding<PuppetWorld, PuppetFault, PuppetLoopConf
   configEvent: (config) => (config.request === 'run'
     ? { type: 'PUPPET.RUN' }
     : { type: 'CONFIG.UPDATE', config: { ...(config.settings ? { settings: config.settings } : {}), ...(config.catalog ? { catalog: config.catalog } : {}) } }),
-  note: (ctx, event) => noteFor(ctx as PuppetContext, event),
-  controller: (ctx) => puppetController(ctx as PuppetContext),
+  note: (ctx, event) => noteFor(ctx, event),
+  controller: (ctx) => puppetController(ctx),
 };
 
 const span = (ms: number) => formatDuration(ms).replace(/^00:/, '');

@@ -15,9 +15,14 @@ import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { AnyLoop, LoopDefinition, LoopId } from './define';
 import type { ControllerConfig } from '../../machines/kubernetes';
 import type { KubeFault, KubeWorld } from '../worlds/kubernetes';
-import type { HpaConfig } from '../../machines/incus-hpa';
+import type { HpaConfig, incusHpaMachine } from '../../machines/incus-hpa';
+import type { controllerMachine } from '../../machines/kubernetes';
+import type { HpaController } from './incus-hpa-controller-schema';
+import type { KubernetesController } from './kubernetes-controller';
+import type { HpaWorldSummary } from '../worlds/incus-hpa';
+import type { KubeSummary } from '../worlds/kubernetes/summary';
 import type { HpaFault, HpaWorld } from '../worlds/incus-hpa';
-import { defineLoop, isLoopId } from './define';
+import { defineLoop, eraseLoop, isLoopId } from './define';
 import { hpaBinding, hpaBindingFor, parseHpaScenario } from './incus-hpa';
 import { hpaColumns } from './incus-hpa-format';
 import { parseSystemdScenario, systemdBinding } from './systemd-restart';
@@ -41,34 +46,37 @@ export { LOOP_IDS } from './define';
 /** A registered loop, as the CLI, the runner, the explorer and the lab see it. */
 export type LoopEntry = AnyLoop;
 
-const hpaLoop: LoopDefinition<HpaWorld, HpaFault, HpaConfig> = defineLoop({
+type HpaLoop = LoopDefinition<HpaWorld, HpaFault, HpaConfig, HpaWorldSummary, HpaController, typeof incusHpaMachine>;
+type KubernetesLoop = LoopDefinition<KubeWorld, KubeFault, ControllerConfig, KubeSummary, KubernetesController, typeof controllerMachine>;
+
+const hpaLoop: HpaLoop = defineLoop({
   id: 'incus-hpa', binding: hpaBinding, parse: parseHpaScenario, columns: hpaColumns, check: { ...hpaCheck, liveness: hpaLiveness },
   policies: {
     names: POLICY_NAMES,
     apply: (config, name) => ({ ...config, policy: POLICY_NAMES.find((p) => p === name) ?? config.policy }),
   },
-  provide: ({ policies }): LoopDefinition<HpaWorld, HpaFault, HpaConfig> => (policies.size ? { ...hpaLoop, binding: hpaBindingFor(policies) } : hpaLoop),
+  provide: ({ policies }): HpaLoop => (policies.size ? { ...hpaLoop, binding: hpaBindingFor(policies) } : hpaLoop),
 });
 
-const kubernetesLoop: LoopDefinition<KubeWorld, KubeFault, ControllerConfig> = defineLoop({
+const kubernetesLoop: KubernetesLoop = defineLoop({
   id: 'kubernetes', binding: kubernetesBinding, parse: parseKubernetesScenario, columns: kubernetesColumns, check: kubernetesCheck,
   // The HPA controller's rule on the plane (controller: hpa): upstream's algorithm or the talk's seed rule.
   policies: { names: ['kubernetes', 'seed'], apply: (config, name) => ({ ...config, options: { ...config.options, policy: name } }) },
-  provide: ({ controller }): LoopDefinition<KubeWorld, KubeFault, ControllerConfig> => {
+  provide: ({ controller }): KubernetesLoop => {
     if (!controller) return kubernetesLoop;
     const binding = kubernetesBindingFor(controller);
     return { ...kubernetesLoop, binding, check: kubernetesCheckFor({ controller, binding }) };
   },
 });
 
-/** Every loop loopscope knows: one definition each (sim/loops/define.ts). */
+/** Every loop loopscope knows: one definition each (sim/loops/define.ts), its types erased here. */
 export const LOOPS = {
-  'incus-hpa': hpaLoop,
-  'systemd-restart': defineLoop({ id: 'systemd-restart', binding: systemdBinding, parse: parseSystemdScenario, columns: systemdColumns, check: systemdRestartCheck }),
-  cron: defineLoop({ id: 'cron', binding: cronBinding, parse: parseCronScenario, columns: cronColumns, check: cronCheck }),
-  puppet: defineLoop({ id: 'puppet', binding: puppetBinding, parse: parsePuppetScenario, columns: puppetColumns, check: puppetCheck }),
-  terraform: defineLoop({ id: 'terraform', binding: terraformBinding, parse: parseTerraformScenario, columns: terraformColumns, check: terraformCheck }),
-  kubernetes: kubernetesLoop,
+  'incus-hpa': eraseLoop(hpaLoop),
+  'systemd-restart': eraseLoop(defineLoop({ id: 'systemd-restart', binding: systemdBinding, parse: parseSystemdScenario, columns: systemdColumns, check: systemdRestartCheck })),
+  cron: eraseLoop(defineLoop({ id: 'cron', binding: cronBinding, parse: parseCronScenario, columns: cronColumns, check: cronCheck })),
+  puppet: eraseLoop(defineLoop({ id: 'puppet', binding: puppetBinding, parse: parsePuppetScenario, columns: puppetColumns, check: puppetCheck })),
+  terraform: eraseLoop(defineLoop({ id: 'terraform', binding: terraformBinding, parse: parseTerraformScenario, columns: terraformColumns, check: terraformCheck })),
+  kubernetes: eraseLoop(kubernetesLoop),
 } satisfies Record<LoopId, AnyLoop>;
 
 /** The loop registered under an id, if any. */

@@ -3,8 +3,8 @@ import { controllerOf } from '../trace';
 import type { SystemdWorldSummary } from '../worlds/systemd-restart';
 
 /** "activating (auto-restart)  PID 1004  starts 5" — what `systemctl status` would say. */
-export function systemdColumns(frame: Frame): string {
-  const w = frame.world as SystemdWorldSummary;
+export function systemdColumns(frame: Frame<SystemdWorldSummary>): string {
+  const w = frame.world;
   const c = controllerOf(frame, 'systemd-restart');
   const status = (c ? `${c.active} (${c.sub})` : frame.state).padEnd(28);
   const pid = w.main ? `PID ${w.main.pid}${w.main.hung ? '!' : ''}` : '-';

@@ -5,6 +5,8 @@ import {
   CATCHABLE_SIGNALS, DEFAULT_UNIT, FINAL_KILL_SIGNALS, KNOWN_SIGNALS, OOM_POLICIES, RESTART_MODES, RESTART_SETTINGS, SERVICE_TYPES, describeExit, systemdMachine,
 } from '../../machines/systemd-restart';
 import type { LoopBinding } from '../model';
+import type { SystemdWorldSummary } from '../worlds/systemd-restart';
+import type { SystemdController } from './systemd-restart-controller';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { durationField } from '../scenario/hpa-config';
@@ -22,7 +24,7 @@ const verbEvent = (r: SystemctlRequest): EventObject => (r.verb === 'kill'
   ? { type: 'SYSTEMCTL.KILL', signal: r.signal ?? 'SIGTERM' } as EventObject
   : { type: `SYSTEMCTL.${r.verb.toUpperCase().replace('-', '_')}` });
 
-export const systemdBinding: LoopBinding<SystemdWorld, SystemdFault, SystemdConfig> = {
+export const systemdBinding: LoopBinding<SystemdWorld, SystemdFault, SystemdConfig, SystemdController, typeof systemdMachine, SystemdWorldSummary> = {
   loop: 'systemd-restart',
   machine: systemdMachine,
   world: systemdWorldModel,
@@ -30,10 +32,10 @@ export const systemdBinding: LoopBinding<SystemdWorld, SystemdFault, SystemdConf
   configEvent: (config) => ({ type: 'CONFIG.UPDATE', unit: config.unit ?? {} }),
   // systemctl talks to the service manager, not to the unit file or the process.
   command: (fault) => (fault.kind === 'systemctl' ? verbEvent(fault.request) : undefined),
-  note: (ctx, event) => noteFor(ctx as SystemdContext, event),
+  note: (ctx, event) => noteFor(ctx, event),
   // What sim/properties/systemd-restart.ts needs to remember (operator requests, starts), in the world.
   monitor: observeSystemd,
-  controller: (ctx, _world, _t, state) => systemdController(ctx as SystemdContext, state),
+  controller: (ctx, _world, _t, state) => systemdController(ctx, state),
 };
 
 /** A time span the way systemctl prints one: 100ms, 10s, 2.783s, 1min 30s. */

@@ -3,6 +3,8 @@ import type { EventObject } from 'xstate';
 import type { ResourceConfig, Scalar, TerraformConfig, TerraformContext } from '../../machines/terraform';
 import { RESOURCE_TYPES, SCHEMAS, actionSymbol, parseReference, planSummary, terraformMachine, topoOrder, dependenciesOf } from '../../machines/terraform';
 import type { LoopBinding } from '../model';
+import type { TerraformWorldSummary } from '../worlds/terraform';
+import type { TerraformController } from './terraform-controller';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { durationField } from '../scenario/hpa-config';
@@ -15,14 +17,14 @@ import { terraformController } from './terraform-controller';
 /** The configuration plus an operator request (`terraform apply` by hand) travelling as a config change. */
 export interface TerraformLoopConfig extends TerraformConfig { request?: 'run' }
 
-export const terraformBinding: LoopBinding<TerraformWorld, TerraformFault, TerraformLoopConfig> = {
+export const terraformBinding: LoopBinding<TerraformWorld, TerraformFault, TerraformLoopConfig, TerraformController, typeof terraformMachine, TerraformWorldSummary> = {
   loop: 'terraform',
   machine: terraformMachine,
   world: terraformWorldModel,
   machineInput: ({ request: _r, ...config }) => ({ config }),
   configEvent: ({ request, ...config }) => (request === 'run' ? { type: 'TERRAFORM.RUN' } : { type: 'CONFIG.UPDATE', config }),
-  note: (ctx, event) => noteFor(ctx as TerraformContext, event),
-  controller: (ctx) => terraformController(ctx as TerraformContext),
+  note: (ctx, event) => noteFor(ctx, event),
+  controller: (ctx) => terraformController(ctx),
   isControllerRestart: (fault) => fault.kind === 'crash',
 };
 

@@ -204,4 +204,4 @@ function summary(world0: CronWorld, t: number): CronWorldSummary {
   };
 }
 
-export const cronWorldModel: WorldModel<CronWorld, CronFault> = { begin, complete, inject, summary };
+export const cronWorldModel: WorldModel<CronWorld, CronFault, CronWorldSummary> = { begin, complete, inject, summary };

@@ -258,4 +258,4 @@ function summary(world0: HpaWorld, t: number): HpaWorldSummary {
   };
 }
 
-export const hpaWorldModel: WorldModel<HpaWorld, HpaFault> = { begin, complete, inject, summary };
+export const hpaWorldModel: WorldModel<HpaWorld, HpaFault, HpaWorldSummary> = { begin, complete, inject, summary };

@@ -271,4 +271,4 @@ function summary(w: PuppetWorld): PuppetWorldSummary {
   };
 }
 
-export const puppetWorldModel: WorldModel<PuppetWorld, PuppetFault> = { begin, complete, inject, summary: (w) => summary(w) };
+export const puppetWorldModel: WorldModel<PuppetWorld, PuppetFault, PuppetWorldSummary> = { begin, complete, inject, summary: (w) => summary(w) };

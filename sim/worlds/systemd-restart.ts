@@ -176,6 +176,6 @@ function summary(world: SystemdWorld): SystemdWorldSummary {
   };
 }
 
-export const systemdWorldModel: WorldModel<SystemdWorld, SystemdFault> = {
+export const systemdWorldModel: WorldModel<SystemdWorld, SystemdFault, SystemdWorldSummary> = {
   begin, complete, inject: (w, f) => inject(w, f), summary: (w) => summary(w),
 };

@@ -323,4 +323,4 @@ function lastPlan(changes: AppliedChange[]): TerraformWorldSummary['plan'] {
   return { run, changes: planRows(changes.filter((c) => c.run === run)) };
 }
 
-export const terraformWorldModel: WorldModel<TerraformWorld, TerraformFault> = { begin, complete, inject, summary: (w) => summary(w) };
+export const terraformWorldModel: WorldModel<TerraformWorld, TerraformFault, TerraformWorldSummary> = { begin, complete, inject, summary: (w) => summary(w) };

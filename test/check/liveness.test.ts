@@ -153,7 +153,7 @@ describe('repeat: true in a scenario', () => {
 });
 
 describe('the trace schema: lasso', () => {
-  const trace = { version: 2, loop: 'incus-hpa', scenario: 's', seed: 1, frames: [{ t: 0, state: 'observing', phase: 'observe', event: 'xstate.init', world: {} }] };
+  const trace = { version: 2, loop: 'incus-hpa', scenario: 's', seed: 1, frames: [{ t: 0, state: 'observing', phase: 'observe', event: 'xstate.init', world: { demand: 0, pods: [], apiCalls: 0, unownedTouched: 0 } }] };
 
   it('old traces (no lasso) load as before; a lasso must point at a frame', () => {
     const { version: _version, ...v1 } = trace;

@@ -184,7 +184,7 @@ describe('conform: bad input', () => {
     const sim = scaleUp().trace();
     delete sim.frames[0]!.io;
     expect(bad(sim)).toMatch(/^t\.json: frames\[0\]\.io: expected the start record/);
-    expect(bad({ ...scaleUp().trace(), loop: 'cron' })).toMatch(/^t\.json: frames\.0\.controller\.loop: /);
+    expect(bad({ ...scaleUp().trace(), loop: 'cron' })).toMatch(/^t\.json: frames\.0\.world\.clock: /); // the world is read as cron's first
     const t = scaleUp().trace();
     const i = t.frames.findIndex((f) => f.io?.kind === 'observe');
     (t.frames[i]!.io as { output: { instances: unknown[] } }).output.instances = [{ name: 'x' }];

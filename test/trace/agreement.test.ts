@@ -9,8 +9,9 @@ import type { InstanceFull } from '../../real/incus';
 import { hpaSimController } from '../../sim/loops/incus-hpa-controller';
 import { hpaColumns } from '../../sim/loops/incus-hpa-format';
 import { systemdColumns } from '../../sim/loops/systemd-restart-format';
+import { framesOf } from '../../sim/loop-frames';
 import { runnerFor } from '../../sim/loops';
-import type { Frame } from '../../sim/trace';
+import type { Frame, FrameOf } from '../../sim/trace';
 import { controllerOf } from '../../sim/trace';
 import { parseFrame } from '../../sim/trace-schema';
 import type { SimInstance } from '../../sim/worlds/incus-hpa';
@@ -37,7 +38,7 @@ describe('incus-hpa: the CLI column, the lab and the decision agree on every fra
         runner.run(30 * 60_000);
         let decisions = 0;
         let averages = 0;
-        for (const frame of runner.frames) {
+        for (const frame of framesOf('incus-hpa', runner.binding.loop, runner.frames)!) {
           const c = controllerOf(frame, 'incus-hpa')!;
           const lab = hpaNumbers(frame);
           expect(columnAverage(frame)).toBe(c.averagePercent);
@@ -107,7 +108,7 @@ describe('incus-hpa: a real frame and a simulated one over the same instances pr
       expect(real.pods).toEqual({ running: 3, starting: 1, stopping: 1 });
       expect(real.averagePercent).not.toBeNull();
       // The frame real mode records, read by the CLI column and by the lab.
-      const frame: Frame = { t, state: 'comparing', phase: 'compare', event: 'xstate.done.actor.observe', world: { demand: 0, pods: [], apiCalls: 0, unownedTouched: 0 }, controller: real };
+      const frame: FrameOf<'incus-hpa'> = { t, state: 'comparing', phase: 'compare', event: 'xstate.done.actor.observe', world: { demand: 0, pods: [], apiCalls: 0, unownedTouched: 0 }, controller: real };
       expect(parseFrame('incus-hpa', frame).ok).toBe(true);
       expect(columnAverage(frame)).toBe(real.averagePercent);
       expect(hpaNumbers(frame)).toEqual({ running: 3, avg: real.averagePercent, threshold: ctx.config.memoryThreshold });
@@ -129,7 +130,7 @@ describe('systemd-restart: the CLI column and the lab print the same unit status
       const { runner, scenario: s } = runnerFor(join(ROOT, 'scenarios', `${scenario}.yaml`));
       runner.run(s.durationMs);
       const states = new Set<string>();
-      for (const frame of runner.frames) {
+      for (const frame of framesOf('systemd-restart', runner.binding.loop, runner.frames)!) {
         const view = unitView(frame);
         const c = controllerOf(frame, 'systemd-restart')!;
         expect(systemdColumns(frame).startsWith(`${view.status!.active} (${view.status!.sub})`)).toBe(true);

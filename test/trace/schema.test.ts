@@ -46,6 +46,7 @@ describe('version 1 traces (no version, no controller)', () => {
   it('the lab shows what the world says (running pods) and leaves the controller\'s numbers unknown', () => {
     const r = parseTraceText(text);
     if (!r.ok) throw new Error(r.error);
+    if (r.trace.loop !== 'incus-hpa') throw new Error(`expected an incus-hpa trace, got ${r.trace.loop}`);
     const last = r.trace.frames.at(-1)!;
     expect(hpaNumbers(last)).toEqual({ running: 3, avg: null, threshold: null });
     expect(hpaColumns(last)).toMatch(/^pods +- +mem +-%$/);

@@ -1,7 +1,6 @@
 import { useState } from 'react';
 import type { HpaFault } from '../../sim/worlds/incus-hpa';
 import { useLanguage, useT } from '../i18n/i18n';
-import { asHpa } from '../worlds/hpa/summary';
 import type { CompareSession } from './CompareSession';
 import { COMPARE_TEXT } from './messages';
 
@@ -14,7 +13,7 @@ const STRESS_BYTES = 900 * 1000 ** 2; // as HpaInterventions: stress-ng --vm-byt
 export function CompareInterventions({ compare }: { compare: CompareSession }) {
   const t = useT();
   const text = COMPARE_TEXT[useLanguage()];
-  const alive = compare.panes.map((p) => new Set(asHpa(p.frame).pods.filter((x) => x.status === 'Running' || x.status === 'Starting').map((x) => x.name)));
+  const alive = compare.panes.map((p) => new Set((p.framesOf('incus-hpa')?.[p.index]?.world.pods ?? []).filter((x) => x.status === 'Running' || x.status === 'Starting').map((x) => x.name)));
   const names = [...alive[0] ?? []].filter((n) => alive.every((s) => s.has(n))).sort();
   const [picked, setPicked] = useState('');
   const target = names.includes(picked) ? picked : (names[0] ?? '');

@@ -1,8 +1,9 @@
 import type { LoopId } from '../../sim/loops/define';
 import { isLoopId } from '../../sim/loops/define';
 import { controllerOf } from '../../sim/trace';
-import type { Frame } from '../../sim/trace';
-import { asKube, replicaCounts } from '../worlds/kubernetes/kubeView';
+import { frameOf } from '../../sim/loop-frames';
+import type { Frame, FrameOf } from '../../sim/trace';
+import { replicaCounts } from '../worlds/kubernetes/kubeView';
 
 /**
  * What a side-by-side compares between policies: the number of replicas each decided, frame by frame.
@@ -10,9 +11,9 @@ import { asKube, replicaCounts } from '../worlds/kubernetes/kubeView';
  * wrote to its target (the ReplicaSets' spec, as the world holds it). null until a first decision.
  * Only loops with policies can be compared; a loop without an entry here shows no marks.
  */
-const DECISIONS: Partial<Record<LoopId, (f: Frame) => number | null>> = {
+const DECISIONS: { [L in LoopId]?: (f: FrameOf<L>) => number | null } = {
   'incus-hpa': (f) => controllerOf(f, 'incus-hpa')?.decision?.desired ?? null,
-  kubernetes: (f) => replicaCounts(asKube(f))[0],
+  kubernetes: (f) => replicaCounts(f.world)[0],
 };
 
 /**
@@ -28,7 +29,13 @@ const OWN_POLICY: Partial<Record<LoopId, (config: unknown) => string | undefined
 
 export const ownPolicyOf = (loop: string, config: unknown): string | undefined => (isLoopId(loop) ? OWN_POLICY[loop]?.(config) : undefined);
 
-export const decisionOf = (loop: string): ((f: Frame) => number | null) | undefined => (isLoopId(loop) ? DECISIONS[loop] : undefined);
+export const decisionOf = (loop: string): ((f: Frame) => number | null) | undefined => (isLoopId(loop) ? decisionOn(loop) : undefined);
+
+/** A loop's decision on the frames of a comparison: every pane and run of one runs the listing's loop, so its id is the frames' (sim/loop-frames.ts). */
+function decisionOn<L extends LoopId>(loop: L): ((f: Frame) => number | null) | undefined {
+  const decide: ((f: FrameOf<L>) => number | null) | undefined = DECISIONS[loop];
+  return decide && ((f) => { const typed = frameOf(loop, loop, f); return typed ? decide(typed) : null; });
+}
 
 /** A moment where the columns start to decide differently ('diverge') or decide alike again ('converge'). */
 export interface Divergence { t: number; kind: 'diverge' | 'converge'; values: (number | null)[] }

@@ -1,5 +1,10 @@
+import type { TraceLoop } from '../../sim/controller-summary';
+import { framesOf } from '../../sim/loop-frames';
+import type { RunnerOf } from '../../sim/loop-runner';
+import { runnerOf } from '../../sim/loop-runner';
+import type { LoopId } from '../../sim/loops/loop-id';
 import type { Runner } from '../../sim/runner';
-import type { Frame, Trace } from '../../sim/trace';
+import type { Frame, FrameOf, Trace } from '../../sim/trace';
 
 // The lab speaks to any runner; its world, fault and config types belong to the loop.
 export type AnyRunner = Runner<unknown, unknown, unknown>;
@@ -39,6 +44,10 @@ export class LabSession {
   }
 
   get runner(): AnyRunner | undefined { return this.source.kind === 'sim' ? this.source.runner : undefined; }
+  /** The runner typed as loop L's, when this is a simulation of L (a loop's editors and interventions). */
+  runnerOf<L extends LoopId>(loop: L): RunnerOf<L> | undefined { return this.runner && runnerOf(loop, this.runner); }
+  /** The recorded frames typed as loop L's, when this session is L's (sim/loop-frames.ts). */
+  framesOf<L extends TraceLoop>(loop: L): readonly FrameOf<L>[] | undefined { return framesOf(loop, this.loop, this.frames); }
   /** A lasso trace's first frame of the cycle that repeats forever (a liveness counterexample), if any. */
   get cycleStart(): number | undefined { return this.source.kind === 'trace' ? this.source.trace.lasso?.cycleStart : undefined; }
   get scenarioName(): string { return this.source.kind === 'sim' ? this.source.scenario : this.source.trace.scenario; }

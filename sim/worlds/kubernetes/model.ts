@@ -3,6 +3,7 @@ import { outcomeOf, statusOf } from '../../../machines/kubernetes';
 import type { OpResult, WorldModel } from '../../model';
 import type { KubeWorld, MessageQueue } from './world';
 import { applyWrite, deleteObject, emit, kubectlApply, kubeletResync, nextAgendaAt, recordEvent, schedule, settle, store as st, viewOf } from './world';
+import type { KubeSummary } from './summary';
 import { kubeSummary } from './summary';
 
 /** A pod by name, or the first ready pod labelled app=<app> (by name). */
@@ -228,6 +229,6 @@ function inject(world0: KubeWorld, fault: KubeFault, t: number) {
   return retime.length ? { world: { ...world, ops }, note, retime } : { world, note };
 }
 
-export const kubeWorldModel: WorldModel<KubeWorld, KubeFault> = {
+export const kubeWorldModel: WorldModel<KubeWorld, KubeFault, KubeSummary> = {
   begin, complete, inject, summary: (world, t) => kubeSummary(settle(world, t), t),
 };

@@ -1,4 +1,4 @@
-import type { KubeSummary } from '../../../sim/worlds/kubernetes/summary';
+import type { FrameOf } from '../../../sim/trace';
 import { controllerOf } from '../../../sim/trace';
 import { NOUNS, count } from '../../i18n/plural';
 import { formatDuration } from './duration';
@@ -11,11 +11,8 @@ const WAITING = { en: { one: 'waiting', other: 'waiting' }, 'pt-BR': { one: 'esp
 const RECONCILE_ERRORS = { en: { one: 'reconcile error', other: 'reconcile errors' }, 'pt-BR': { one: 'erro de reconcile', other: 'erros de reconcile' } };
 const UP_TO_DATE = { en: { one: 'up to date', other: 'up to date' }, 'pt-BR': { one: 'atualizado', other: 'atualizados' } };
 
-const asKube = (w: unknown): KubeSummary | undefined =>
-  w && typeof w === 'object' && Array.isArray((w as KubeSummary).pods) && Array.isArray((w as KubeSummary).replicasets) ? (w as KubeSummary) : undefined;
-
 /** kubernetes: the request being reconciled, the cache's view of its objects (pods that exist AND pods ready), Reconcile's result, the queue. */
-export const kubernetesBanner: BannerOf = (frames, index, lang) => {
+export const kubernetesBanner: BannerOf<FrameOf<'kubernetes'>> = (frames, index, lang) => {
   const frame = frames[index]!;
   const c = controllerOf(frame, 'kubernetes');
   if (!c) return EMPTY;
@@ -25,10 +22,10 @@ export const kubernetesBanner: BannerOf = (frames, index, lang) => {
     : c.request ? pick(lang, `request ${c.request} (${c.reconciler}); ${queue}`, `requisição ${c.request} (${c.reconciler}); ${queue}`)
     : pick(lang, `watching (${c.reconciler}); ${queue}`, `observando (${c.reconciler}); ${queue}`);
   // What the world holds for the request's object: pods counted AND pods ready (a reconcile counts pods, readiness is the kubelet's).
-  const world = asKube(frame.world);
+  const world = frame.world;
   const name = c.request?.split('/').pop();
-  const rs = world?.replicasets.find((r) => r.name === name) ?? (world?.replicasets.length === 1 ? world.replicasets[0] : undefined);
-  const dep = world?.deployments.find((d) => d.name === name);
+  const rs = world.replicasets.find((r) => r.name === name) ?? (world.replicasets.length === 1 ? world.replicasets[0] : undefined);
+  const dep = world.deployments.find((d) => d.name === name);
   const compared = rs ? pick(lang, `ReplicaSet ${rs.name}: ${rs.current}/${count(rs.desired, lang, EXIST)}, ${rs.ready}/${rs.desired} ready`, `ReplicaSet ${rs.name}: ${rs.current}/${count(rs.desired, lang, EXIST)}, ${rs.ready}/${count(rs.desired, lang, NOUNS.ready)}`)
     : dep ? pick(lang, `Deployment ${dep.name}: ${dep.ready} ready, ${dep.upToDate} up to date`, `Deployment ${dep.name}: ${dep.ready} prontos, ${count(dep.upToDate, lang, UP_TO_DATE)}`) : '';
   const r = c.result;

@@ -6,8 +6,8 @@ export interface BannerLines { observed: string; compared: string; decided: stri
 
 export const EMPTY: BannerLines = { observed: '', compared: '', decided: '', acted: '' };
 
-/** One loop's banner: the recorded frames and the index of the one on screen, in a language. */
-export type BannerOf = (frames: readonly Frame[], index: number, lang: Language) => BannerLines;
+/** One loop's banner: the recorded frames (typed as the loop's in the registry) and the index of the one on screen, in a language. */
+export type BannerOf<F extends Frame = Frame> = (frames: readonly F[], index: number, lang: Language) => BannerLines;
 
 /** A sentence in both languages, picked at the call: pick(lang, 'en text', 'pt-BR text'). */
 export const pick = (lang: Language, en: string, pt: string) => (lang === 'pt-BR' ? pt : en);

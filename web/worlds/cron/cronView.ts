@@ -1,9 +1,6 @@
 import type { CronConfig, CronEntry } from '../../../machines/cron';
 import { formatMinute, nextSchedule } from '../../../machines/cron';
-import type { Frame } from '../../../sim/trace';
-import type { CronWorldSummary } from '../../../sim/worlds/cron';
-
-export const asCron = (frame: Frame) => frame.world as CronWorldSummary;
+import type { FrameOf } from '../../../sim/trace';
 
 /** The summary's clock "YYYY-MM-DD HH:MM" is the local wall clock read as UTC (machines/cron formatMinute). */
 const wallMsOf = (clock: string) => Date.parse(`${clock.replace(' ', 'T')}:00Z`);
@@ -31,8 +28,8 @@ const runKey = (job: string, since: number) => `${job}@${since}`;
  * whose `running` list no longer holds it; still running → end null. Lanes stack overlapping runs
  * of one job so they show side by side.
  */
-export function runBars(frames: Frame[], index: number): RunBar[] {
-  const world = asCron(frames[index]!);
+export function runBars(frames: readonly FrameOf<'cron'>[], index: number): RunBar[] {
+  const world = frames[index]!.world;
   const running = new Set(world.running.map((r) => runKey(r.job, r.since)));
   const bars: RunBar[] = [];
   for (const r of world.recent) {
@@ -41,7 +38,7 @@ export function runBars(frames: Frame[], index: number): RunBar[] {
     else if (!running.has(runKey(r.job, r.at))) {
       let i = firstFrameAt(frames, r.at, index);
       for (; i <= index; i++) {
-        if (!asCron(frames[i]!).running.some((x) => x.job === r.job && x.since === r.at)) break;
+        if (!frames[i]!.world.running.some((x) => x.job === r.job && x.since === r.at)) break;
       }
       end = frames[Math.min(i, index)]!.t;
     }
@@ -55,7 +52,7 @@ export function runBars(frames: Frame[], index: number): RunBar[] {
   return bars;
 }
 
-function firstFrameAt(frames: Frame[], t: number, max: number): number {
+function firstFrameAt(frames: readonly FrameOf<'cron'>[], t: number, max: number): number {
   let lo = 0, hi = max;
   while (lo < hi) { const mid = (lo + hi) >> 1; if (frames[mid]!.t < t) lo = mid + 1; else hi = mid; }
   return lo;

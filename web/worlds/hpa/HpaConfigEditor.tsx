@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import type { HpaConfig } from '../../../machines/incus-hpa';
 import { useT } from '../../i18n/i18n';
 import type { WorldViewProps } from '../types';
 import { configToYaml, parseConfigEdit } from './configEdit';
@@ -7,12 +6,12 @@ import { configToYaml, parseConfigEdit } from './configEdit';
 /** The desired state as hpa.yaml: an invalid edit shows its errors and changes nothing. */
 export function HpaConfigEditor({ session }: WorldViewProps) {
   const t = useT();
-  const running = session.runner!.config as HpaConfig;
+  const running = session.runnerOf('incus-hpa')!.config;
   const [text, setText] = useState(() => configToYaml(running));
   const [errors, setErrors] = useState<string[]>([]);
   const [applied, setApplied] = useState(false);
   const apply = () => {
-    const result = parseConfigEdit(text, session.runner!.config as HpaConfig);
+    const result = parseConfigEdit(text, session.runnerOf('incus-hpa')!.config);
     if (!result.ok) { setErrors(result.errors); setApplied(false); return; }
     setErrors([]);
     session.update(result.change);

@@ -1,15 +1,15 @@
 import { memo, useMemo, useState } from 'react';
 import type { HpaFault } from '../../../sim/worlds/incus-hpa';
 import { useT } from '../../i18n/i18n';
+import type { FrameOf } from '../../../sim/trace';
 import type { WorldViewProps } from '../types';
-import { asHpa } from './summary';
 
 const STRESS_BYTES = 900 * 1000 ** 2; // the lab's stress-ng --vm-bytes 900M
 
 /** Faults injected now (sim/worlds/incus-hpa.ts HpaFault); the loop meets them on its next observe. */
-export function HpaInterventions({ session, frame }: WorldViewProps) {
+export function HpaInterventions({ session, frame }: WorldViewProps<FrameOf<'incus-hpa'>>) {
   const t = useT();
-  const key = asHpa(frame).pods.filter((p) => p.status === 'Running' || p.status === 'Starting').map((p) => p.name).join(' ');
+  const key = frame.world.pods.filter((p) => p.status === 'Running' || p.status === 'Starting').map((p) => p.name).join(' ');
   const names = useMemo(() => (key ? key.split(' ') : []), [key]);
   const [picked, setPicked] = useState('');
   const target = names.includes(picked) ? picked : (names[0] ?? '');

@@ -3,16 +3,17 @@ import { useRef } from 'react';
 import { formatBytes } from '../../../sim/units';
 import { useLanguage, useT } from '../../i18n/i18n';
 import { statusText } from '../../i18n/status';
+import type { FrameOf } from '../../../sim/trace';
 import type { WorldViewProps } from '../types';
 import { PodBox } from './PodBox';
 import { usePodFit } from './podFit';
-import { asHpa, hpaNumbers } from './summary';
+import { hpaNumbers } from './summary';
 
 /** The HPA's world: every instance as a box with its memory bar against the threshold. In presenter mode the
  * boxes are sized to fill the panel (smaller, and only bar and percentage, when there are many). */
-export function HpaWorldView({ frame }: WorldViewProps) {
+export function HpaWorldView({ frame }: WorldViewProps<FrameOf<'incus-hpa'>>) {
   const t = useT();
-  const world = asHpa(frame);
+  const world = frame.world;
   const { running, avg, threshold } = hpaNumbers(frame);
   const pods = useRef<HTMLDivElement>(null);
   const lang = useLanguage();

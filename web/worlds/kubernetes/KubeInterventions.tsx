@@ -1,15 +1,14 @@
 import { useState } from 'react';
 import type { KubeFault } from '../../../sim/worlds/kubernetes/model';
-import type { KubeWorld } from '../../../sim/worlds/kubernetes/world';
 import { objectsOf } from '../../../sim/worlds/kubernetes/world';
 import { useT } from '../../i18n/i18n';
+import type { FrameOf } from '../../../sim/trace';
 import type { WorldViewProps } from '../types';
-import { asKube } from './kubeView';
 
 /** Timeline faults the lab can inject now (sim/worlds/kubernetes/model.ts KubeFault). */
-export function KubeInterventions({ session, frame }: WorldViewProps) {
+export function KubeInterventions({ session, frame }: WorldViewProps<FrameOf<'kubernetes'>>) {
   const t = useT();
-  const world = asKube(frame);
+  const world = frame.world;
   const pods = world.pods.filter((p) => p.status !== 'Terminating').map((p) => p.name);
   const nodes = world.nodes;
   const [pod, setPod] = useState('');
@@ -19,7 +18,7 @@ export function KubeInterventions({ session, frame }: WorldViewProps) {
   const nodeReady = nodes.find((n) => n.name === nodeName)?.ready ?? false;
   const inject = (fault: KubeFault) => session.inject(fault);
   // The summary drops namespaces; the live world (interventions only show on a live run) has them.
-  const namespaceOf = (name: string) => objectsOf(session.runner!.world as KubeWorld, 'Pod').find((p) => p.metadata.name === name)?.metadata.namespace ?? 'default';
+  const namespaceOf = (name: string) => objectsOf(session.runnerOf('kubernetes')!.world, 'Pod').find((p) => p.metadata.name === name)?.metadata.namespace ?? 'default';
   return (
     <section className="interventions" data-testid="interventions">
       <h3>{t('interventions')}</h3>

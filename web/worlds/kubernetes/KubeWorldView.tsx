@@ -2,18 +2,18 @@ import { useRef } from 'react';
 import { useLanguage, useT } from '../../i18n/i18n';
 import { useFitCount } from '../fitCount';
 import { KUBE_TEXT } from './messages';
+import type { FrameOf } from '../../../sim/trace';
 import type { WorldViewProps } from '../types';
 import '../worlds.css';
 import { KubeEvents } from './KubeEvents';
-import { asKube } from './kubeView';
 import { KubeTables } from './KubeTables';
 import { NodeColumns } from './NodeColumns';
 
 /** The simulated cluster: pods under their nodes, workload tables, recent events. */
-export function KubeWorldView({ frame }: WorldViewProps) {
+export function KubeWorldView({ frame }: WorldViewProps<FrameOf<'kubernetes'>>) {
   const t = useT();
   const k = KUBE_TEXT[useLanguage()];
-  const world = asKube(frame);
+  const world = frame.world;
   const ready = world.pods.filter((p) => p.ready).length;
   const box = useRef<HTMLElement>(null);
   // On a projector short of room, what gives way, in order: the older events (the newest is the one that matters),

@@ -1,6 +1,5 @@
 import { useState } from 'react';
 import type { KubeFault } from '../../../sim/worlds/kubernetes/model';
-import type { KubeWorld } from '../../../sim/worlds/kubernetes/world';
 import { objectsOf } from '../../../sim/worlds/kubernetes/world';
 import { useT } from '../../i18n/i18n';
 import type { WorldViewProps } from '../types';
@@ -19,7 +18,7 @@ function parseReplicas(text: string): { ok: true; replicas: number } | { ok: fal
 export function ReplicasEditor({ session }: WorldViewProps) {
   const t = useT();
   // The summary drops namespaces and spec; the live world (editors only show on a live run) has them.
-  const live = session.runner!.world as KubeWorld;
+  const live = session.runnerOf('kubernetes')!.world;
   const targets = SCALABLE.flatMap((kind) => objectsOf(live, kind).map((o) => ({
     key: `${kind}/${o.metadata.namespace}/${o.metadata.name}`, kind, namespace: o.metadata.namespace, name: o.metadata.name,
     replicas: (o.spec as { replicas?: unknown }).replicas,

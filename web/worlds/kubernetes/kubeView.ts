@@ -1,7 +1,5 @@
-import type { Frame } from '../../../sim/trace';
 import type { KubeSummary } from '../../../sim/worlds/kubernetes/summary';
 
-export const asKube = (frame: Frame) => frame.world as KubeSummary;
 export type KubePod = KubeSummary['pods'][number];
 
 /** Pods grouped under the node they are bound to; unscheduled pods under null. */

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PuppetFault, PuppetWorld } from '../../../sim/worlds/puppet';
+import type { PuppetFault } from '../../../sim/worlds/puppet';
 import { useLanguage, useT } from '../../i18n/i18n';
 import type { WorldViewProps } from '../types';
 
@@ -17,7 +17,7 @@ export function PuppetInterventions({ session }: WorldViewProps) {
   const t = useT();
   const lang = useLanguage();
   // The summary shortens contents; the live world (interventions only show on a live run) has them.
-  const host = (session.runner!.world as PuppetWorld).host;
+  const host = session.runnerOf('puppet')!.world.host;
   const files = Object.keys(host.files);
   const running = Object.entries(host.services).filter(([, s]) => s.running).map(([n]) => n);
   const [path, setPath] = useState<string | null>(null);

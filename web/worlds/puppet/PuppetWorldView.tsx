@@ -1,14 +1,15 @@
 import { useLanguage, useT } from '../../i18n/i18n';
+import type { FrameOf } from '../../../sim/trace';
 import type { WorldViewProps } from '../types';
 import '../worlds.css';
 import './puppet.css';
-import { asPuppet, BADGE_TEXT, badgeOf, reportStatusText } from './puppetView';
+import { BADGE_TEXT, badgeOf, reportStatusText } from './puppetView';
 
 /** The last report as `puppet agent --detailed-exitcodes` and the report's resource statuses show it. */
-export function PuppetWorldView({ frame }: WorldViewProps) {
+export function PuppetWorldView({ frame }: WorldViewProps<FrameOf<'puppet'>>) {
   const t = useT();
   const lang = useLanguage();
-  const world = asPuppet(frame);
+  const world = frame.world;
   const last = world.last;
   return (
     <section className="world puppet-world" data-testid="world">

@@ -1,8 +1,5 @@
-import type { Frame } from '../../../sim/trace';
-import type { PuppetResourceRow, PuppetWorldSummary } from '../../../sim/worlds/puppet';
+import type { PuppetResourceRow } from '../../../sim/worlds/puppet';
 import type { MessageKey } from '../../i18n/messages';
-
-export const asPuppet = (frame: Frame) => frame.world as PuppetWorldSummary;
 
 /** The badge a resource gets: a changed resource is either corrected drift or a catalog change. */
 export type PuppetBadge = 'in-sync' | 'corrective' | 'intentional' | 'failed' | 'skipped' | 'noop';

@@ -1,16 +1,17 @@
 import { useLanguage, useT } from '../../i18n/i18n';
 import { clock } from '../../lab/format';
 import { resultText } from '../../i18n/systemd-states';
+import type { FrameOf } from '../../../sim/trace';
 import type { WorldViewProps } from '../types';
 import '../worlds.css';
 import { StartLimitBar } from './StartLimitBar';
-import { asSystemd, unitView } from './unitView';
+import { unitView } from './unitView';
 
 /** The unit as `systemctl status` shows it, its restart counter, start-limit window and exits. */
-export function SystemdWorldView({ frame }: WorldViewProps) {
+export function SystemdWorldView({ frame }: WorldViewProps<FrameOf<'systemd-restart'>>) {
   const t = useT();
   const lang = useLanguage();
-  const world = asSystemd(frame);
+  const world = frame.world;
   const view = unitView(frame);
   const { active, sub } = view.status ?? { active: 'unknown', sub: frame.state };
   const failedResult = view.result && view.result !== 'success' ? ` (Result: ${view.result})` : '';

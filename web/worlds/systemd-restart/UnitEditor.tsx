@@ -8,7 +8,7 @@ import { parseUnitEdit, unitToText } from './unitEdit';
  * a daemon-reload (the binding's CONFIG.UPDATE, as a timeline `unit:` entry). */
 export function UnitEditor({ session }: WorldViewProps) {
   const t = useT();
-  const running = () => (session.runner!.config as SystemdConfig).unit;
+  const running = () => session.runnerOf('systemd-restart')!.config.unit;
   const [text, setText] = useState(() => unitToText(running()));
   const [errors, setErrors] = useState<string[]>([]);
   const [applied, setApplied] = useState(false);

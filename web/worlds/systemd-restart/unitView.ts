@@ -1,9 +1,6 @@
 import type { UnitStatus } from '../../../machines/systemd-restart';
 import type { Frame } from '../../../sim/trace';
 import { controllerOf } from '../../../sim/trace';
-import type { SystemdWorldSummary } from '../../../sim/worlds/systemd-restart';
-
-export const asSystemd = (frame: Frame) => frame.world as SystemdWorldSummary;
 
 export interface StartWindow { num: number; burst: number; intervalMs: number; begin: number | null }
 
@@ -18,7 +15,7 @@ export interface UnitView {
 }
 
 /** Read from frame.controller, the summary the CLI timeline prints too. */
-export function unitView(frame: Frame): UnitView {
+export function unitView(frame: Pick<Frame, 'controller'>): UnitView {
   const c = controllerOf(frame, 'systemd-restart');
   if (!c) return { name: null, status: null, result: null, nRestarts: null, window: null };
   const w = c.startLimit;

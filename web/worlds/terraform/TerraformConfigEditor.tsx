@@ -9,7 +9,7 @@ import { TF_TEXT } from './messages';
  * changes nothing; a valid one is a CONFIG.UPDATE the next run plans against. */
 export function TerraformConfigEditor({ session }: WorldViewProps) {
   const text = TF_TEXT[useLanguage()];
-  const [source, setSource] = useState(() => resourcesToYaml((session.runner!.config as TerraformLoopConfig).resources));
+  const [source, setSource] = useState(() => resourcesToYaml(session.runnerOf('terraform')!.config.resources));
   const [errors, setErrors] = useState<string[]>([]);
   const [applied, setApplied] = useState(false);
   const apply = () => {

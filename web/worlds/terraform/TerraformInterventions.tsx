@@ -11,7 +11,7 @@ import { TF_TEXT } from './messages';
  * held, as after a real kill -9), a run by hand, force-unlock. */
 export function TerraformInterventions({ session }: WorldViewProps) {
   const text = TF_TEXT[useLanguage()];
-  const config = session.runner!.config as TerraformLoopConfig;
+  const config = session.runnerOf('terraform')!.config;
   const addresses = config.resources.map((r) => r.address);
   const [picked, setPicked] = useState<string | null>(null);
   const address = picked !== null && addresses.includes(picked) ? picked : (addresses[0] ?? '');

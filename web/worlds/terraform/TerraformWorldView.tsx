@@ -1,16 +1,17 @@
 import { useLanguage, useT } from '../../i18n/i18n';
 import { LockIcon } from '../../components/icons';
 import { clock } from '../../lab/format';
+import type { FrameOf } from '../../../sim/trace';
 import type { WorldViewProps } from '../types';
 import '../worlds.css';
 import './terraform.css';
-import { asTerraform, attrChange, SYMBOL_CLASS } from './terraformView';
+import { attrChange, SYMBOL_CLASS } from './terraformView';
 
 /** The last run's plan as `terraform plan` renders it, with the backend's lock and serial. */
-export function TerraformWorldView({ frame }: WorldViewProps) {
+export function TerraformWorldView({ frame }: WorldViewProps<FrameOf<'terraform'>>) {
   const t = useT();
   const lang = useLanguage();
-  const world = asTerraform(frame);
+  const world = frame.world;
   return (
     <section className="world terraform-world" data-testid="world">
       <dl className="facts">

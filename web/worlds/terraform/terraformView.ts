@@ -1,8 +1,3 @@
-import type { Frame } from '../../../sim/trace';
-import type { TerraformWorldSummary } from '../../../sim/worlds/terraform';
-
-export const asTerraform = (frame: Frame) => frame.world as TerraformWorldSummary;
-
 /** A value as the plan renderer prints it: strings quoted, absent as null. */
 const planValue = (v: string | number | boolean | null) => (v === null ? 'null' : JSON.stringify(v));
 

@@ -1,0 +1,18 @@
+// Kubernetes' frame.world, as the trace format reads it (sim/world-summary.ts): the summary function
+// that fills it is sim/worlds/kubernetes/summary.ts. Loose objects: a reader keeps what a newer writer adds.
+import { z } from 'zod';
+import type { WorldObject } from '../world-object';
+import type { KubeSummary } from '../worlds/kubernetes/summary';
+
+export const kubernetesWorldSchema: z.ZodType<KubeSummary, WorldObject> = z.looseObject({
+  pods: z.array(z.looseObject({ name: z.string(), ready: z.boolean(), status: z.string(), restarts: z.number(), node: z.string(), owner: z.string() })),
+  replicasets: z.array(z.looseObject({ name: z.string(), desired: z.number(), current: z.number(), ready: z.number() })),
+  deployments: z.array(z.looseObject({ name: z.string(), ready: z.string(), upToDate: z.number(), available: z.number(), generation: z.number(), observedGeneration: z.number() })),
+  nodes: z.array(z.looseObject({ name: z.string(), ready: z.boolean(), cpu: z.string(), pods: z.number() })),
+  resources: z.array(z.looseObject({ kind: z.string(), name: z.string(), state: z.string(), deleting: z.boolean().optional() })),
+  queues: z.array(z.looseObject({ name: z.string(), length: z.number() })),
+  events: z.array(z.looseObject({ t: z.number(), type: z.string(), object: z.string(), reason: z.string(), message: z.string() })),
+  watch: z.looseObject({ cached: z.number(), inFlight: z.number(), dropped: z.number() }),
+  apiWrites: z.number(),
+  conflicts: z.number(),
+});
