@@ -11,7 +11,7 @@ import { parseTraceText } from '../../sim/trace-schema';
 import { readUrl, urlSearch } from '../../web/lab/url';
 import { activeIds, eventLabel, machineGraph } from '../../web/statechart/graph';
 import { computeLayouts } from '../../web/statechart/build-layouts';
-import { configToYaml, parseConfigEdit } from '../../web/worlds/hpa/configEdit';
+import { configToYaml, parseConfigEdit } from '../../web/worlds/incus-hpa/configEdit';
 import { ROOT } from './harness';
 
 const talkLab = () => runnerFor(join(ROOT, 'scenarios/talk-lab.yaml'), { checkpoints: true });

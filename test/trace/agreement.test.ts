@@ -16,7 +16,7 @@ import { controllerOf } from '../../sim/trace';
 import { parseFrame } from '../../sim/trace-schema';
 import type { SimInstance } from '../../sim/worlds/incus-hpa';
 import { createHpaWorld } from '../../sim/worlds/incus-hpa';
-import { hpaNumbers } from '../../web/worlds/hpa/summary';
+import { hpaNumbers } from '../../web/worlds/incus-hpa/summary';
 import { unitView } from '../../web/worlds/systemd-restart/unitView';
 
 const ROOT = join(import.meta.dirname, '..', '..');

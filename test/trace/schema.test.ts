@@ -8,7 +8,7 @@ import { LOOPS, runnerFor } from '../../sim/loops';
 import type { Trace } from '../../sim/trace';
 import { TRACE_LOOPS } from '../../sim/controller-summary';
 import { parseTrace, parseTraceText, traceJson } from '../../sim/trace-schema';
-import { hpaNumbers } from '../../web/worlds/hpa/summary';
+import { hpaNumbers } from '../../web/worlds/incus-hpa/summary';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const V1_FIXTURE = join(import.meta.dirname, 'fixtures', 'talk-lab.v1.json');

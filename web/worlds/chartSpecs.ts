@@ -4,7 +4,7 @@ import { frameOf, framesOf } from '../../sim/loop-frames';
 import type { Frame, FrameOf } from '../../sim/trace';
 import type { MessageKey } from '../i18n/messages';
 import { crontabOf } from './cron/cronView';
-import { hpaNumbers } from './hpa/summary';
+import { hpaNumbers } from './incus-hpa/summary';
 import { replicaCounts } from './kubernetes/kubeView';
 
 export interface ChartSeries {

@@ -8,7 +8,7 @@ const REASONS: Record<string, string> = {
   ReadyForNewScale: 'pronto para nova escala',
 };
 
-/** The Incus HPA's decision sentences (machines/incus-hpa/policies) and world changes (sim/worlds/hpa). */
+/** The Incus HPA's decision sentences (machines/incus-hpa/policies) and world changes (sim/worlds/incus-hpa). */
 export const HPA: Rule[] = [
   [new RegExp(`^avg ${P} < threshold/2 ${P}, ${N} pods = min ${N} → already at min: no scale action$`), 'média $1 < limite/2 $2, $3 pods = mín. $4 → já no mínimo: nenhuma ação de escala'],
   [new RegExp(`^avg ${P} < threshold/2 ${P}, ${N} pods > min ${N} → delete (\\S+) \\(last in the list\\)$`), 'média $1 < limite/2 $2, $3 pods > mín. $4 → apagar $5 (o último da lista)'],

@@ -9,7 +9,7 @@ export function CrontabTable({ entries, world }: { entries: CronEntry[]; world: 
   const t = useT();
   const rows = useMemo(() => nextRuns(entries, world.clock), [entries, world.clock]);
   return (
-    <table className="kube-table" data-testid="crontab">
+    <table className="world-table" data-testid="crontab">
       <thead><tr><th>{t('job')}</th><th>{t('schedule')}</th><th>{t('nextRun')}</th><th>{t('runs')}</th><th>{t('skippedRuns')}</th><th>{t('maxConcurrent')}</th></tr></thead>
       <tbody>
         {rows.map(({ entry, next }) => {

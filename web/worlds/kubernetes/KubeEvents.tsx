@@ -11,7 +11,7 @@ export function KubeEvents({ world, shown }: { world: KubeSummary; shown: number
   return (
     <div className="kube-events">
       <h4>{t('events')}</h4>
-      {shown > 0 && <table className="kube-table" data-testid="kube-events">
+      {shown > 0 && <table className="world-table" data-testid="kube-events">
         <thead><tr>{head.map((h) => <th key={h}>{h}</th>)}</tr></thead>
         <tbody>{world.events.slice(world.events.length - shown).map((e, i) => (
           <tr key={`${e.t}-${i}`} className={e.type === 'Warning' ? 'warning' : ''}><td>{clock(e.t)}</td><td lang="en">{e.type}</td><td lang="en">{e.reason}</td><td>{e.object}</td><td lang="en">{e.message}</td></tr>

@@ -10,7 +10,7 @@ export function KubeTables({ world }: { world: KubeSummary }) {
   const k = KUBE_TEXT[lang];
   const state = (text: string) => objectStateParts(text, lang).map((p, i) => (p.quoted ? <span key={i} lang="en">{p.text}</span> : <span key={i}>{p.text}</span>));
   return (
-    <div className="kube-tables">
+    <div className="world-tables">
       {world.deployments.length > 0 && <Table title={t('deployments')} testid="kube-deployments"
         head={k.deployHead}
         rows={world.deployments.map((d) => [d.name, d.ready, d.upToDate, d.available, `${d.generation}/${d.observedGeneration}`])} />}
@@ -27,7 +27,7 @@ function Table({ title, testid, head, rows }: { title: string; testid: string; h
   return (
     <div>
       <h4>{title}</h4>
-      <table className="kube-table" data-testid={testid}>
+      <table className="world-table" data-testid={testid}>
         <thead><tr>{head.map((h) => <th key={h}>{h}</th>)}</tr></thead>
         <tbody>{rows.map((r) => <tr key={String(r[0]) + String(r[1])}>{r.map((c, i) => <td key={i}>{c}</td>)}</tr>)}</tbody>
       </table>

@@ -1,23 +1,23 @@
-import type { ControllerConfig } from '../../machines/kubernetes';
-import { specOf } from '../../machines/kubernetes';
-import type { HpaSpec } from '../../machines/kubernetes/hpa/reconciler';
-import { HPA_SYNC_PERIOD_MS, hpaOptionsOf } from '../../machines/kubernetes/hpa/reconciler';
-import { DB_FAILOVER_AFTER_MS, DB_READY_POLL_MS } from '../../machines/kubernetes/reconcilers/database';
-import type { QueueScalerSpec } from '../../machines/kubernetes/reconcilers/queue-scaler';
-import type { CheckProperty, EnvMove, LoopCheck } from '../check/model';
-import type { KubeFault, KubeParams, KubeWorld } from '../worlds/kubernetes';
-import { DEFAULT_KUBE_PARAMS } from '../worlds/kubernetes';
-import { settleBoundMs } from './kubernetes/bound';
-import { kubernetesKey } from './kubernetes/key';
-import { kubernetesApplicable, kubernetesLabel, validateKubernetesCheck } from './kubernetes/moves';
-import { deploymentConverges, maxSurge, minAvailable, rollsOut } from './kubernetes/deployment';
-import { hpaConverges, noWarmUpOverscale, scalesToMax, withinBounds } from './kubernetes/hpa';
-import { compositeConverges, decoratorConverges, decorates, oneAttachment, onePodPerParent, recreatesPod } from './kubernetes/metacontroller';
-import { applicationConverges, cleanupBeforeFinalizer, databaseConverges, deletesApplication, failsOver, onePrimary, queueScalerConverges, scalesWorkersUp, workersWithinBounds } from './kubernetes/operators';
-import type { UserControllerRun } from './kubernetes/module';
-import { moduleProperties, modulePromises, userControllerOf } from './kubernetes/module';
-import { isUserController } from '../user-controller/declared';
-import { noExtraPods, noSurplusAtRest, reachesReplicas, replicaSetConverges, waitsForExpectations } from './kubernetes/replicaset';
+import type { ControllerConfig } from '../../../machines/kubernetes';
+import { specOf } from '../../../machines/kubernetes';
+import type { HpaSpec } from '../../../machines/kubernetes/hpa/reconciler';
+import { HPA_SYNC_PERIOD_MS, hpaOptionsOf } from '../../../machines/kubernetes/hpa/reconciler';
+import { DB_FAILOVER_AFTER_MS, DB_READY_POLL_MS } from '../../../machines/kubernetes/reconcilers/database';
+import type { QueueScalerSpec } from '../../../machines/kubernetes/reconcilers/queue-scaler';
+import type { CheckProperty, EnvMove, LoopCheck } from '../../check/model';
+import type { KubeFault, KubeParams, KubeWorld } from '../../worlds/kubernetes';
+import { DEFAULT_KUBE_PARAMS } from '../../worlds/kubernetes';
+import { settleBoundMs } from './bound';
+import { kubernetesKey } from './key';
+import { kubernetesApplicable, kubernetesLabel, validateKubernetesCheck } from './moves';
+import { deploymentConverges, maxSurge, minAvailable, rollsOut } from './deployment';
+import { hpaConverges, noWarmUpOverscale, scalesToMax, withinBounds } from './hpa';
+import { compositeConverges, decoratorConverges, decorates, oneAttachment, onePodPerParent, recreatesPod } from './metacontroller';
+import { applicationConverges, cleanupBeforeFinalizer, databaseConverges, deletesApplication, failsOver, onePrimary, queueScalerConverges, scalesWorkersUp, workersWithinBounds } from './operators';
+import type { UserControllerRun } from './module';
+import { moduleProperties, modulePromises, userControllerOf } from './module';
+import { isUserController } from '../../user-controller/declared';
+import { noExtraPods, noSurplusAtRest, reachesReplicas, replicaSetConverges, waitsForExpectations } from './replicaset';
 
 /**
  * The Kubernetes loop's claims, one CheckProperty each, per controller the machine can run; the
@@ -27,11 +27,11 @@ import { noExtraPods, noSurplusAtRest, reachesReplicas, replicaSetConverges, wai
 type Property = CheckProperty<KubeWorld, ControllerConfig>;
 type Move = EnvMove<KubeFault, ControllerConfig>;
 
-export * from './kubernetes/replicaset';
-export * from './kubernetes/deployment';
-export * from './kubernetes/hpa';
-export * from './kubernetes/operators';
-export * from './kubernetes/metacontroller';
+export * from './replicaset';
+export * from './deployment';
+export * from './hpa';
+export * from './operators';
+export * from './metacontroller';
 
 const faultsOf = (alphabet: readonly Move[]): KubeFault[] => alphabet.flatMap((m) => ('fault' in m.entry ? [m.entry.fault] : []));
 
