@@ -1,6 +1,6 @@
-import { parse } from 'yaml';
 import { createRunner, parseScenarioText } from '../../sim/loops/registry';
 import { PAGE_FILES } from './page-files';
+import { scenarioHeader as header } from './scenario-header';
 
 /** Every scenario shipped in scenarios/, bundled as text (same files the CLI reads). */
 const TEXTS = import.meta.glob('../../scenarios/*.yaml', { query: '?raw', import: 'default', eager: true }) as Record<string, string>;
@@ -12,16 +12,6 @@ export interface ScenarioListing {
   loop: string;
   description: string;
   text: string;
-}
-
-/** Reads only the header keys (loop, description), so a broken scenario still lists. */
-function header(text: string): { loop: string; description: string } {
-  try {
-    const doc = parse(text) as { loop?: unknown; description?: unknown } | null;
-    return { loop: typeof doc?.loop === 'string' ? doc.loop : '?', description: typeof doc?.description === 'string' ? doc.description : '' };
-  } catch {
-    return { loop: '?', description: '' };
-  }
 }
 
 /** A page written by `npm run export` may carry a scenario the lab does not ship (its name and text). */
