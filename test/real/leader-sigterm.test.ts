@@ -1,7 +1,7 @@
 // SIGTERM of a leading `loopscope real`, many times over, against the REAL daemon, with renewals every
 // 100 ms so that one is often in flight when the signal comes. A clean exit must give the lease back
 // every time (real/lease.ts release: no renewal of its own lands after it): the copy exits 0, the
-// lease is no longer its own, and a standby leads within 2 s instead of waiting out the lease (6 s).
+// lease is no longer its own, and a standby leads within 4 s instead of waiting out the lease (6 s).
 // Each copy runs an HPA of 0 pods: only the lease is exercised. Copies are started ahead, as
 // standbys, so a process start-up (seconds) overlaps the previous leader's run.
 // lease-release-race.test.ts races the release against renewals 200 times in one process; here the
@@ -16,10 +16,14 @@ import { connectForSuite, deleteLease, startCli, uniqueHpa, waitUntil, withIncus
 
 const RUNS = 15;
 const STANDBYS = 4;
-const TAKEOVER_MS = 2_000;
+// A released lease is free at once; what separates a release from a lease left to expire is the 6 s
+// below. A standby's own latency is the machine's: beside the browser tests on 2 cores one was seen
+// leading 2.8 s after a clean release (the lease read free right after the exit). 4 s keeps 2 s of
+// margin under the 6 s an expiry costs.
+const TAKEOVER_MS = 4_000;
 const hpa = uniqueHpa('ls');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-leader-sigterm-'));
-// A lease of 6 s: a release that did not land shows as a takeover after 6 s, far past the 2 s bound,
+// A lease of 6 s: a release that did not land shows as a takeover after 6 s, past the 4 s bound,
 // while a loaded 2-core machine (a renewal starved for 3 s was seen) does not cost a leader its lease.
 const timings = ['--lease-duration', '6s', '--renew-deadline', '4s', '--retry-period', '100ms'];
 
