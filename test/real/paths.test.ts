@@ -114,8 +114,6 @@ withIncus.describe('loopscope paths: the Incus HPA\'s generated paths on real In
       await driver.setDemand(scaled(sim.world.demandBytes, sim));
       driver.start();
 
-      // Failures still owed to the machine, by operation (its invoke's id). Other requests of the same shape
-      // (the GC's list, a state read) may come first, so a failure counts once the machine has taken it.
       const failing = new Map<string, number>();
       // A runner's start adopts what it finds (real/adopt.ts) before its machine runs: those requests
       // are not the machine's operations, so a failure armed before a restart waits for the machine's.
@@ -123,18 +121,13 @@ withIncus.describe('loopscope paths: the Incus HPA\'s generated paths on real In
       const proxy = await startIncusProxy(socketPath, () => false, (r) => {
         if (adopting) return false;
         for (const [operation, left] of failing) {
-          if (left > 0 && REQUEST_OF[operation]?.(r)) return true;
+          if (left > 0 && REQUEST_OF[operation]?.(r)) { failing.set(operation, left - 1); return true; }
         }
         return false;
       });
       const proxied = await IncusClient.connect({ socketPath: proxy.socketPath });
       const taken = new Set<string>();
-      const inspect = { next: (e: InspectionEvent) => {
-        if (e.type !== '@xstate.microstep') return;
-        for (const id of transitionIds(e._transitions)) taken.add(id);
-        const left = failing.get(e.event.type.replace(/^xstate\.error\.actor\./, '')) ?? 0;
-        if (e.event.type.startsWith('xstate.error.actor.') && left > 0) failing.set(e.event.type.slice('xstate.error.actor.'.length), left - 1);
-      } };
+      const inspect = { next: (e: InspectionEvent) => { if (e.type === '@xstate.microstep') for (const id of transitionIds(e._transitions)) taken.add(id); } };
       // The GC of stopped pods stays out of the way: the loop itself must delete a killed pod.
       const start = () => new RealHpaRunner({ client: proxied, config, events: false, gcGraceMs: 600_000, inspect, scenario: path.name });
       const traces: Trace[] = [];
