@@ -94,7 +94,11 @@ withIncus.describe('loopscope paths: the Incus HPA\'s generated paths on real In
 
   for (const path of report.paths) {
     it(`${path.name}: takes ${path.targets.length} transition(s) on real Incus and conforms`, async () => {
-      const { scenario: sim, moves } = realMoves(path);
+      const { scenario: sim, moves: timeline } = realMoves(path);
+      // Moves of one instant happen with no step of the machine between them (the simulator applies them
+      // all, then the controller steps). The real machine runs meanwhile: a failure armed before a restart
+      // of the same instant would reach the old copy's observe, not the new one's. Restarts go first.
+      const moves = [...timeline].sort((a, b) => a.at - b.at || Number(b.kind === 'restartController') - Number(a.kind === 'restartController'));
       const scale = REAL_PERIOD_MS / sim.config.periodMs;
       const config = realConfig(hpa, {
         ...sim.config, name: hpa.name, namePrefix: hpa.prefix, periodMs: REAL_PERIOD_MS, limitsMemoryBytes: REAL_LIMIT_BYTES,
