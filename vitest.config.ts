@@ -11,6 +11,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     testTimeout: 30_000,
     hookTimeout: 120_000,
+    setupFiles: ['test/fast-check-replay.ts'],
     projects: [
       { extends: true, test: { name: 'sim', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], exclude: ['test/real/**', 'test/browser/**'] } },
       // A browser test opens pages one after another and waits on conditions, never on sleeps: its time

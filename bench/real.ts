@@ -15,7 +15,7 @@ import { DEFAULT_CONFIG, OWNER_KEY } from '../machines/incus-hpa';
 import { DEFAULT_REAL_SETTINGS } from '../real/hpa-config';
 import { RealHpaRunner } from '../real/hpa-runner';
 import { IncusClient, IncusError, connectIncus } from '../real/incus';
-import { LeaderElector } from '../real/lease';
+import { deleteLeaseProfiles, LeaderElector } from '../real/lease';
 import { listOwned } from '../real/owned-observe';
 import { replaceAfterDelete } from './real-wake';
 
@@ -143,12 +143,12 @@ try {
   await b.acquire(standby.signal);
   const takeoverMs = performance.now() - lastRenew;
   await b.release();
-  await client.request('DELETE', `/1.0/profiles/loopscope-lease-${lockName}`).catch(() => undefined);
+  await deleteLeaseProfiles(client, lockName);
   rows.push(`| leader takeover after the leader dies (lease 15 s, renew 10 s, retry 2 s) | ${fmt(takeoverMs / 1000, 2)} s | ${fmt(takeoverMs / 15_000, 2)}× of the lease | from the dead leader's last renewal to the standby leading (≤ lease + 2 × retry × 2.2 = 23.8 s: the standby sees the renewal up to one jittered retry late, and polls past the lease up to another) |`);
 
 } finally {
   const leftovers = (await client.listInstances({ recursion: 1 }).catch(() => [])).filter((i) => i.config[OWNER_KEY] === name || i.config[OWNER_KEY]?.startsWith(`${name}-w`) || i.name.startsWith(`benchref${hex}`) || i.name.startsWith(`benchun${hex}`));
   await remove(client, leftovers.map((i) => i.name));
-  await client.request('DELETE', `/1.0/profiles/loopscope-lease-${name}`).catch(() => undefined);
+  await deleteLeaseProfiles(client, name);
   await client.close();
 }

@@ -4,12 +4,15 @@
 // `user.*` config keys hold the record (the fields of coordination.k8s.io Lease's spec). Profiles
 // are what a client restricted to its project may still write, and profile PUT honours If-Match:
 // Incus answers 412 "ETag doesn't match" when the profile changed since our read (checked on
-// Incus 6.0.4; cmd/incusd/profiles.go profilePut calls util.EtagCheck), so two copies racing for
-// the lease cannot both win.
+// Incus 6.0.4; cmd/incusd/profiles.go profilePut calls util.EtagCheck) — but checks it outside the
+// transaction that writes, so two PUTs that meet can both pass: a change of holder also claims its
+// term by creating a profile, which is atomic (lease-claims.ts), so two copies racing for the lease
+// cannot both win.
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { IncusClient } from './incus';
 import { IncusError, IncusNotFoundError } from './incus';
+import { isAlreadyExists, LeaseClaims } from './lease-claims';
 import { sleep } from './sleep';
 
 /** client-go's defaults (leaderelection.go, LeaderElectionConfig docs; kube-controller-manager). */
@@ -66,15 +69,20 @@ export interface LeaseLock {
   get(timeoutMs?: number): Promise<LeaseRead | null>;
   /** Creates the lease holding `record`; false when another copy created it first. */
   create(record: LeaseRecord, timeoutMs?: number): Promise<boolean>;
-  /** Writes `record` only if the lease is still as `read` saw it (If-Match); false when it changed. */
-  update(record: LeaseRecord, read: LeaseRead, timeoutMs?: number): Promise<boolean>;
+  /**
+   * Writes `record` only if the lease is still as `read` saw it and nobody else is taking it over;
+   * the record written (a takeover's term may be past `record.transitions`), or null when it changed.
+   */
+  update(record: LeaseRecord, read: LeaseRead, timeoutMs?: number): Promise<LeaseRecord | null>;
 }
 
 /** The lock: get / create / update-if-unchanged of the lease profile (client-go's resourcelock.Interface). */
 export class ProfileLeaseLock implements LeaseLock {
   readonly profile: string;
-  constructor(private readonly client: IncusClient, readonly hpa: string) {
+  private readonly claims: LeaseClaims;
+  constructor(private readonly client: IncusClient, readonly hpa: string, claimTimes: { staleAfterMs: number; now: () => number } = { staleAfterMs: LEASE_DURATION_MS, now: () => performance.now() }) {
     this.profile = leaseProfileName(hpa);
+    this.claims = new LeaseClaims(client, this.profile, claimTimes);
   }
 
   private get path() { return `/1.0/profiles/${encodeURIComponent(this.profile)}`; }
@@ -102,13 +110,48 @@ export class ProfileLeaseLock implements LeaseLock {
       });
       return true;
     } catch (err) {
-      if (err instanceof IncusError && (err.status === 409 || /already exists/i.test(err.serverMessage))) return false;
+      if (isAlreadyExists(err)) return false;
       throw err;
     }
   }
 
+  /**
+   * A renewal (same holder) writes only while no term above the lease's is claimed, and counts only
+   * if none was claimed by the time it landed: a takeover that met it either sees the renewal and
+   * gives up, or is seen by it. A takeover (new holder) claims its term first, checks the lease is
+   * still as read, writes, and reads back. A release (no holder) just writes, and drops its claim.
+   */
+  async update(record: LeaseRecord, read: LeaseRead, timeoutMs?: number): Promise<LeaseRecord | null> {
+    const term = read.record.transitions;
+    const above = async () => (await this.claims.terms(timeoutMs)).filter((k) => k > term);
+    if (record.holder === '') {
+      if (!(await this.put(record, read, timeoutMs))) return null;
+      if (term > 0) await this.claims.remove([term], timeoutMs);
+      return record;
+    }
+    if (record.holder === read.record.holder) {
+      if ((await above()).length > 0) return null;
+      if (!(await this.put(record, read, timeoutMs))) return null;
+      return (await above()).length > 0 ? null : record;
+    }
+    const next = this.claims.nextTerm(term, await above());
+    if (next === undefined || !(await this.claims.claim(next, record.holder, timeoutMs))) return null;
+    const now = await this.get(timeoutMs);
+    const mine: LeaseRecord = { ...record, transitions: next };
+    if (!now || now.etag !== read.etag || !(await this.put(mine, now, timeoutMs))) {
+      await this.claims.remove([next], timeoutMs);
+      return null;
+    }
+    // A write of the old holder's that met ours may have landed last; our claim stays, so it writes no
+    // more, and once it is stale a standby claims past it.
+    if ((await this.get(timeoutMs))?.record.holder !== record.holder) return null;
+    const older = (await this.claims.terms(timeoutMs)).filter((k) => k < next);
+    await this.claims.remove(older, timeoutMs);
+    return mine;
+  }
+
   /** PUT with If-Match: false when the lease changed since it was read (HTTP 412). */
-  async update(record: LeaseRecord, read: LeaseRead, timeoutMs?: number): Promise<boolean> {
+  private async put(record: LeaseRecord, read: LeaseRead, timeoutMs?: number): Promise<boolean> {
     if (!read.etag) throw new IncusError(`GET ${this.path} sent no ETag: cannot update the lease safely`);
     try {
       await this.client.request('PUT', this.path, {
@@ -170,8 +213,8 @@ export class LeaderElector {
       // The same checks as NewLeaderElector: otherwise a leader could still act after a standby took over.
       throw new Error('leader election: need leaseDuration > renewDeadline > 1.2 × retryPeriod');
     }
-    this.lock = options.lock ?? new ProfileLeaseLock(client, hpa);
     this.now = options.now ?? (() => performance.now());
+    this.lock = options.lock ?? new ProfileLeaseLock(client, hpa, { staleAfterMs: this.leaseDurationMs, now: this.now });
   }
 
   /** The last observed holder ('' when released or never seen). */
@@ -224,8 +267,9 @@ export class LeaderElector {
       ? { ...mine, acquireTime: old.acquireTime, transitions: old.transitions }
       : { ...mine, transitions: old.transitions + 1 };
     this.mayHold = true;
-    if (!(await this.lock.update(next, current, timeoutMs))) return false;
-    this.observe(next, start);
+    const written = await this.lock.update(next, current, timeoutMs);
+    if (!written) return false;
+    this.observe(written, start);
     // Counted from before the read: the standby's clock started no earlier than our write.
     this.renewedAt = start;
     return true;
@@ -334,8 +378,9 @@ export class LeaderElector {
         const current = await this.lock.get(timeoutMs);
         if (!current || current.record.holder !== this.identity) return true;
         const released: LeaseRecord = { ...current.record, holder: '', leaseDurationSeconds: 1 };
-        if (await this.lock.update(released, current, timeoutMs)) {
-          this.observe(released, this.now());
+        const written = await this.lock.update(released, current, timeoutMs);
+        if (written) {
+          this.observe(written, this.now());
           return true;
         }
         if (this.now() >= deadline) { this.options.onAttemptFailed?.('release: the lease kept changing until the renew deadline'); return false; }
@@ -350,4 +395,11 @@ export class LeaderElector {
 /** What `loopscope real status` shows of the lease. */
 export async function readLease(client: IncusClient, hpa: string): Promise<LeaseRecord | null> {
   return (await new ProfileLeaseLock(client, hpa).get())?.record ?? null;
+}
+
+/** Removes the HPA's lease profile and any claims left beside it (tests, benchmarks, a retired HPA). */
+export async function deleteLeaseProfiles(client: IncusClient, hpa: string): Promise<void> {
+  const claims = new LeaseClaims(client, leaseProfileName(hpa), { staleAfterMs: 0, now: () => 0 });
+  await claims.remove(await claims.terms().catch(() => []));
+  await client.request('DELETE', `/1.0/profiles/${encodeURIComponent(leaseProfileName(hpa))}`).catch(() => undefined);
 }

@@ -149,6 +149,15 @@ const runningControls = {
   'SYSTEMCTL.KILL': { target: '.signalling' },
 } as const;
 
+/**
+ * A start job not yet run (no process yet): `systemctl stop` queues a stop job, which in the
+ * default --job-mode=replace replaces the conflicting pending start job (systemctl(1) --job-mode;
+ * job_type_is_conflicting in src/core/job.c), and the unit stays inactive (dead).
+ */
+const startJobControls = {
+  'SYSTEMCTL.STOP': { target: '#systemd-restart.dead', actions: ['cancelRestart', 'clearHurry'] },
+} as const;
+
 /** Waiting for the main process to die after KillSignal= (stop-sigterm), with or without TimeoutStopSec=. */
 const sigtermWaitStates = {
   waiting: {
@@ -292,6 +301,7 @@ export const systemdMachine = setup({
     // ratelimit_below() reads the clock: reading it is the start's observation.
     startRequested: {
       tags: ['observe'],
+      on: startJobControls,
       invoke: {
         id: 'readClock',
         src: 'readClock',
@@ -301,6 +311,7 @@ export const systemdMachine = setup({
     },
     condition: {
       tags: ['compare'],
+      on: startJobControls,
       after: { compareTime: [{ guard: 'startAllowed', target: 'starting', actions: 'clearHurry' }, { target: 'failed', actions: 'clearHurry' }] },
     },
     starting: {

@@ -31,6 +31,13 @@ export const EMPTY_MONITOR: SystemdMonitor = {
 /** The part of the world the monitor reads. */
 export interface MonitoredWorld { starts: number; exits: readonly { at: number }[]; monitor: SystemdMonitor }
 
+/**
+ * systemd keeps time in whole microseconds (usec_t); virtual time is milliseconds as floating
+ * point, where a RestartSteps= delay such as 2077.492 ms added to an exit's time and taken away
+ * again can come back 1837.9999999999982. The gap is measured at systemd's resolution.
+ */
+const toMicroseconds = (ms: number) => Math.round(ms * 1000) / 1000;
+
 const topState = (snapshot: AnyMachineSnapshot) => (typeof snapshot.value === 'string' ? snapshot.value : Object.keys(snapshot.value as object)[0]!);
 const isStartRequest = (type: string) => type === 'SYSTEMCTL.START' || type === 'SYSTEMCTL.RESTART';
 
@@ -50,7 +57,7 @@ export function observeSystemd<W extends MonitoredWorld>(world: W, event: EventO
       window: open ? { begin: m.window.begin, num: m.window.num + 1 } : { begin: t, num: 1 },
       startsSinceStop: m.startsSinceStop === null ? null : m.startsSinceStop + 1,
       startsSinceFailed: m.startsSinceFailed === null ? null : m.startsSinceFailed + 1,
-      lastAutoStartGapMs: manual || lastExit === undefined ? null : t - lastExit.at,
+      lastAutoStartGapMs: manual || lastExit === undefined ? null : toMicroseconds(t - lastExit.at),
     };
   }
   // 2. The operator's request, whether or not the unit's state lets it act.

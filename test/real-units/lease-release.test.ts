@@ -33,7 +33,7 @@ class MemoryLock implements LeaseLock {
     return this.apply(record, undefined);
   }
 
-  async update(record: LeaseRecord, read: LeaseRead): Promise<boolean> {
+  async update(record: LeaseRecord, read: LeaseRead): Promise<LeaseRecord | null> {
     if (this.timeOutNextUpdate) {
       this.timeOutNextUpdate = false;
       this.late = () => this.apply(record, read.etag);
@@ -42,7 +42,7 @@ class MemoryLock implements LeaseLock {
     const before = this.beforeNextUpdate;
     this.beforeNextUpdate = undefined;
     before?.();
-    return this.apply(record, read.etag);
+    return this.apply(record, read.etag) ? record : null;
   }
 
   private apply(record: LeaseRecord, etag: string | undefined): boolean {

@@ -13,6 +13,7 @@ import { DEFAULT_CONFIG } from '../../machines/incus-hpa';
 import type { RealHpaConfig } from '../../real/hpa-config';
 import { DEFAULT_REAL_SETTINGS } from '../../real/hpa-config';
 import { IncusClient, IncusError, defaultSocketPath } from '../../real/incus';
+import { deleteLeaseProfiles } from '../../real/lease';
 import type { ConformReport } from '../../sim/conform/conform';
 import { conform } from '../../sim/conform/conform';
 import { loadTracePolicies, readRealTrace } from '../../sim/conform/load';
@@ -72,7 +73,7 @@ export async function cleanupOwned(client: IncusClient, hpa: string, extra: stri
 
 /** The leader-election lease profile a CLI run leaves behind (real/lease.ts). */
 export async function deleteLease(client: IncusClient, hpa: string): Promise<void> {
-  await client.request('DELETE', `/1.0/profiles/loopscope-lease-${hpa}`).catch(() => undefined);
+  await deleteLeaseProfiles(client, hpa);
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -89,6 +89,19 @@ describe('systemd-restart machine', () => {
     expect(r.world.starts).toBe(1);
   });
 
+  // Found by the fast-check property (manual-stop-never-restarts): a stop at boot, while the
+  // enabled unit's start job was still pending, used to be ignored and the process started.
+  it('a stop while a start job is pending (at boot, or an auto-restart one) replaces it: no process starts', () => {
+    const boot = runner({ restart: 'no' }, forever({ kind: 'hang' }, 0), [ctl(0, 'stop')]);
+    expect(driveChecking(boot, SAFETY, (x) => x.t <= 60_000)).toBeNull();
+    expect(boot.stateValue).toBe('dead');
+    expect(boot.world.starts).toBe(0);
+    const auto = runner({ restart: 'always', restartSecMs: 1000, startLimitIntervalMs: 0 }, forever({ kind: 'exit', code: 0 }, 500), [ctl(1500, 'stop')]);
+    expect(driveChecking(auto, SAFETY, (x) => x.t <= 60_000)).toBeNull();
+    expect(auto.stateValue).toBe('dead');
+    expect(auto.world.starts).toBe(1);
+  });
+
   it('a stop while a `systemctl kill` is delivered forbids the restart Restart= would make', () => {
     const r = runner({ restart: 'always' }, forever({ kind: 'exit', code: 0 }, 60_000), [ctl(10_000, 'kill', 'SIGKILL'), ctl(10_000, 'stop')]);
     expect(driveChecking(r, SAFETY, (x) => x.t <= 120_000)).toBeNull();

@@ -43,6 +43,16 @@ const command: fc.Arbitrary<Command> = fc.record({
   verb: fc.constantFrom('start' as const, 'stop' as const, 'restart' as const, 'reset-failed' as const),
 });
 
+/** Cases these properties once found, run first every time. */
+const FOUND: [UnitConfig, RunSpec[], RunSpec, Command[], number][] = [
+  // `systemctl stop` at boot while the enabled unit's start job was pending: the process started anyway.
+  [{ ...DEFAULT_UNIT, restart: 'no', startLimitIntervalMs: 0, startLimitBurst: 0 }, [], { runForMs: 0, outcome: { kind: 'hang' } }, [{ at: 0, verb: 'stop' }], 0],
+  // A RestartSteps= delay of 2077.492 ms made a later 1838 ms gap measure 1837.9999999999982 ms.
+  [{ ...DEFAULT_UNIT, restart: 'on-abnormal', restartSecMs: 1838, restartSteps: 4, restartMaxDelayMs: 3000, startLimitIntervalMs: 0, startLimitBurst: 0, watchdogMs: 2000 },
+    [{ runForMs: 1954, outcome: { kind: 'hang' } }, { runForMs: 1002, outcome: { kind: 'hang' } }, { runForMs: 820, outcome: { kind: 'hang' } }],
+    { runForMs: 0, outcome: { kind: 'hang' } }, [{ at: 10_902, verb: 'reset-failed' }], 869],
+];
+
 function runnerOf(unit: UnitConfig, script: RunSpec[], then: RunSpec, commands: Command[], jitterMs: number): SystemdRunner {
   const world = createSystemdWorld(7, { script, then, jitterMs });
   const timeline: TimelineEntry<SystemdFault, SystemdConfig>[] = commands.map((c) => ({ at: c.at, fault: { kind: 'systemctl', request: { verb: c.verb } } }));
@@ -59,7 +69,7 @@ describe('systemd-restart properties hold for random units, programs and operato
       (unit, script, then, commands, jitter) => {
         const r = runnerOf(unit, script, then, commands, jitter);
         expect(driveChecking(r, SAFETY, (x) => x.t <= 60_000)).toBeNull();
-      }), { numRuns: propertyRuns(250) });
+      }), { numRuns: propertyRuns(250), examples: FOUND });
   });
 
   it('eventually: a unit whose start limit cannot refuse a start (with its operator starts) never gives up once the operator is done', () => {
