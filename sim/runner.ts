@@ -1,4 +1,6 @@
-import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import type { AnyStateMachine, ContextFrom, EventObject } from 'xstate';
+import type { ViewSnapshot } from './view-snapshot';
+import type { ControllerSummary } from './controller-summary';
 import type { LoopBinding } from './model';
 import type { StepState } from './step';
 import { Stepper } from './step';
@@ -29,7 +31,7 @@ export interface RunnerOptions<W, F, C> {
  * delayed events as queue items) are the pure Stepper in ./step, shared with the explorer, so a
  * run is a pure function of (scenario, seed).
  */
-export class Runner<W, F, C> {
+export class Runner<W, F, C, M extends AnyStateMachine = AnyStateMachine> {
   readonly frames: Frame[] = [];
   private state: StepState<W, C>;
   private nextTimeline = 0;
@@ -41,7 +43,7 @@ export class Runner<W, F, C> {
   private readonly keepCheckpoints: boolean;
   private eventOfLastFrame: EventObject | undefined = { type: 'xstate.init' };
 
-  constructor(readonly binding: LoopBinding<W, F, C>, private readonly options: RunnerOptions<W, F, C>) {
+  constructor(readonly binding: LoopBinding<W, F, C, ControllerSummary, M>, private readonly options: RunnerOptions<W, F, C>) {
     // Stable sort: entries at the same instant keep the scenario's order.
     this.timeline = [...(options.timeline ?? [])].sort((a, b) => a.at - b.at);
     this.record = options.recordFrames ?? true;
@@ -52,7 +54,8 @@ export class Runner<W, F, C> {
   }
 
   get t(): number { return this.state.t; }
-  get snapshot(): AnyMachineSnapshot { return this.state.snapshot; }
+  /** The machine's snapshot, its context typed as the binding's machine has it. */
+  get snapshot(): ViewSnapshot<ContextFrom<M>> { return this.state.snapshot; }
   get world(): W { return this.state.world; }
   get config(): C { return this.state.config; }
   get phase(): Phase { return phaseOf(this.state.snapshot.tags); }

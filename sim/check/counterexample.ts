@@ -1,3 +1,4 @@
+import type { AnyStateMachine, ContextFrom } from 'xstate';
 import type { LoopBinding } from '../model';
 import { Runner } from '../runner';
 import type { TimelineEntry } from '../runner';
@@ -70,7 +71,7 @@ export function replay<W, F, C>(
   return runner;
 }
 
-export const viewOf = <W, F, C>(runner: Runner<W, F, C>): CheckView<W, C> =>
+export const viewOf = <W, F, C, M extends AnyStateMachine>(runner: Runner<W, F, C, M>): CheckView<W, C, ContextFrom<M>> =>
   ({ t: runner.t, snapshot: runner.snapshot, world: runner.world, config: runner.config });
 
 /**

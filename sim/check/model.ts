@@ -1,17 +1,20 @@
-import type { AnyMachineSnapshot } from 'xstate';
 import type { MemoStats } from '../memo-machine';
 import type { FingerprintStats } from './collision';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { TimelineEntry } from '../runner';
 import type { StepState } from '../step';
+import type { ViewSnapshot } from '../view-snapshot';
 
-/** What a property may look at: the controller's snapshot and the world at one instant. */
-export interface CheckView<W, C> {
+/** What a property may look at: the controller's snapshot (context `X`) and the world at one instant. */
+export interface CheckView<W, C, X = unknown> {
   t: number;
-  snapshot: AnyMachineSnapshot;
+  snapshot: ViewSnapshot<X>;
   world: W;
   config: C;
 }
+
+/** A state of the search as a loop's check reads it: the stepper's state with the machine's context typed. */
+export type CheckState<W, C, X = unknown> = Omit<StepState<W, C>, 'snapshot'> & { snapshot: ViewSnapshot<X> };
 
 /**
  * always: holds in every reachable state (an invariant);
@@ -26,14 +29,14 @@ export type PropertyKind = 'always' | 'sometimes' | 'eventually' | LivenessKind;
 export type LivenessKind = 'eventually-always' | 'leads-to';
 export const isLiveness = (kind: PropertyKind): kind is LivenessKind => kind === 'eventually-always' || kind === 'leads-to';
 
-export interface CheckProperty<W, C> {
+export interface CheckProperty<W, C, X = unknown> {
   name: string;
   kind: PropertyKind;
   /** One sentence: what is claimed. */
   claim: string;
-  holds(view: CheckView<W, C>): boolean;
+  holds(view: CheckView<W, C, X>): boolean;
   /** leads-to only: the trigger P of P ~> Q (`holds` is Q). */
-  when?(view: CheckView<W, C>): boolean;
+  when?(view: CheckView<W, C, X>): boolean;
   /** eventually only: the bound K, in virtual ms, and how it was chosen. */
   withinMs?: number;
   within?: string;
@@ -72,33 +75,34 @@ export type LoopSymmetry<W, F, C> =
  * Everything loop-specific the explorer needs; one module per loop (sim/properties/<loop>.ts),
  * part of the loop's definition (sim/loops/define.ts). The loop's logic is not repeated here: steps go through
  * its machine and WorldModel; this only says what the environment may do, which parts of a
- * state matter for the future (the canonical key) and what is claimed.
+ * state matter for the future (the canonical key) and what is claimed. `X` is the machine's
+ * context (defineLoop holds it to the binding's machine).
  */
-export interface LoopCheck<W, F, C> {
+export interface LoopCheck<W, F, C, X = unknown> {
   loop: string;
   /** Rejects scenarios the explorer cannot treat exhaustively (throws InputError). */
   validate(scenario: LoadedScenario<W, F, C>): void;
   /** A short label for an environment move, e.g. "kill pod-a"; equal labels are interchangeable. */
   label(entry: TimelineEntry<F, C>): string;
   /** Whether the move can happen in this state (e.g. a kill needs its instance to be there). */
-  applicable(state: StepState<W, C>, entry: TimelineEntry<F, C>): boolean;
+  applicable(state: CheckState<W, C, X>, entry: TimelineEntry<F, C>): boolean;
   /**
    * A string equal for two states exactly when their futures are the same under every choice of
    * the environment (times relative to now, counters capped, dead fields dropped).
    */
-  canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): MethodLike<[StepState<W, C>], string>;
+  canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): MethodLike<[CheckState<W, C, X>], string>;
   /** Which objects are interchangeable (a representative's key), or why none are (sim/check/symmetry.ts). */
   symmetry?: LoopSymmetry<W, F, C>;
   /** The properties claimed for this configuration (the policy is part of the config); `world` is
    * the scenario's start world, for bounds that depend on its timings (e.g. Kubernetes' resync). */
-  properties(config: C, alphabet: readonly EnvMove<F, C>[], withinPeriods?: number, world?: W): CheckProperty<W, C>[];
+  properties(config: C, alphabet: readonly EnvMove<F, C>[], withinPeriods?: number, world?: W): CheckProperty<W, C, X>[];
   /** Which properties this configuration promises (its policy's contract); others are findings. */
   promises(config: C): readonly string[];
   /**
    * Liveness properties (eventually-always, leads-to) and which of them this configuration
    * promises; claimed only when the environment may act for ever (a timeline entry with `repeat: true`).
    */
-  liveness?(config: C, alphabet: readonly EnvMove<F, C>[]): { properties: CheckProperty<W, C>[]; promises: readonly string[] };
+  liveness?(config: C, alphabet: readonly EnvMove<F, C>[]): { properties: CheckProperty<W, C, X>[]; promises: readonly string[] };
 }
 
 

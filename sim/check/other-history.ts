@@ -8,8 +8,8 @@ import type { CheckProperty, CheckView } from './model';
  */
 export interface OtherHistory { label: string; trace: Trace; difference: string }
 
-export interface ComparesHistories<W, C> extends CheckProperty<W, C> {
-  other(view: CheckView<W, C>): OtherHistory | undefined;
+export interface ComparesHistories<W, C, X = unknown> extends CheckProperty<W, C, X> {
+  other(view: CheckView<W, C, X>): OtherHistory | undefined;
 }
 
 export const comparesHistories = <W, C>(p: CheckProperty<W, C>): p is ComparesHistories<W, C> =>

@@ -8,6 +8,7 @@ import type { HpaConfig } from '../../machines/incus-hpa';
 import type { CheckProperty } from '../check/model';
 import { hpaProperties, promisesOf } from '../properties/incus-hpa';
 import type { HpaWorld } from '../worlds/incus-hpa';
+import type { HpaContext } from '../../machines/incus-hpa';
 
 export interface PropertyResult {
   name: string;
@@ -30,7 +31,7 @@ const NOT_MONITORED: Record<string, string> = {
 };
 
 export class Monitors {
-  private readonly properties: CheckProperty<HpaWorld, HpaConfig>[];
+  private readonly properties: CheckProperty<HpaWorld, HpaConfig, HpaContext>[];
   private readonly promised: ReadonlySet<string>;
   private readonly violated = new Map<string, { frame: number; t: number }>();
   private readonly reached = new Set<string>();

@@ -1,4 +1,4 @@
-import type { AnyStateMachine } from 'xstate';
+import type { AnyStateMachine, ContextFrom } from 'xstate';
 import type { LoopCheck } from '../check/model';
 import type { ControllerSummary } from '../controller-summary';
 import type { LoopBinding } from '../model';
@@ -40,7 +40,8 @@ export interface LoopDefinition<W, F, C, WS = unknown, S extends ControllerSumma
   /** The timeline columns between the time and the note (e.g. pods and average memory). */
   columns(frame: Frame<WS>): string;
   policies?: LoopPolicies<C>;
-  check: LoopCheck<W, F, C>;
+  /** Its properties and keys read the context of this loop's own machine. */
+  check: LoopCheck<W, F, C, ContextFrom<M>>;
 }
 
 /** A loop with its types erased: what the registry holds (see eraseLoop). */

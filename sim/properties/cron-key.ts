@@ -1,7 +1,6 @@
 import type { CronConfig, CronContext, CronEntry } from '../../machines/cron';
 import { minuteOf } from '../../machines/cron';
-import type { EnvMove } from '../check/model';
-import type { StepState } from '../step';
+import type { EnvMove, CheckState } from '../check/model';
 import { queueKey } from '../check/queue-key';
 import type { CronFault, CronWorld } from '../worlds/cron';
 import { wallAt } from '../worlds/cron';
@@ -43,12 +42,12 @@ export function cronCanonicalizer(start: { config: CronConfig; world: CronWorld 
   const periodMs = hourly ? 3_600_000 : DAY_MS;
   const names = start.config.entries.filter(scheduled).map((e) => e.name);
 
-  return (state: StepState<CronWorld, CronConfig>): string => {
+  return (state: CheckState<CronWorld, CronConfig, CronContext>): string => {
     const { t, world: w } = state;
     const wall = wallAt(w, t);
     const now = minuteOf(wall);
     const rel = (m: number | null) => (m === null ? 'n' : String(m - now));
-    const ctx = state.snapshot.context as CronContext;
+    const ctx = state.snapshot.context;
     let key = `${t <= maxAt ? `t${t}` : ''}|${mod(wall, periodMs)}|${JSON.stringify(state.snapshot.value)}|${Object.keys(state.snapshot.children).join(',')}`;
     key += `|${rel(ctx.virtualTime)},${rel(ctx.timeRunning)},${ctx.lastWallMs === null ? 'n' : mod(ctx.lastWallMs, 60_000)},${ctx.bootId === null ? 'n' : ctx.bootId === w.bootId ? '=' : '≠'}`;
     key += `|${ctx.pending.map((r) => `${r.job}@${rel(r.minute)}`).join(',')}|${ctx.kill.map((r) => `${r.job}@${rel(r.minute)}`).join(',')}`;

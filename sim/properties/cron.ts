@@ -8,10 +8,10 @@ import type { StepState } from '../step';
 import type { CronFault, CronWorld } from '../worlds/cron';
 import { cronCanonicalizer, jumps, modeOf, scheduled } from './cron-key';
 
-type View = CheckView<CronWorld, CronConfig>;
+type View = CheckView<CronWorld, CronConfig, CronContext>;
 
 type Entry = TimelineEntry<CronFault, CronConfig>;
-type Prop = CheckProperty<CronWorld, CronConfig>;
+type Prop = CheckProperty<CronWorld, CronConfig, CronContext>;
 type Which = (e: CronEntry) => boolean;
 
 /** "1h", "2h30m", "45m", "90s": the way the scenarios write durations. */
@@ -20,7 +20,7 @@ function shortDuration(ms: number): string {
   return parts.filter(([n]) => n > 0).map(([n, u]) => `${n}${u}`).join('') || `${ms}ms`;
 }
 
-const ctxOf = (v: View) => v.snapshot.context as CronContext;
+const ctxOf = (v: View) => v.snapshot.context;
 /** cron.c find_jobs: a job whose minute or hour field starts with '*' is a "wildcard" job. */
 const fixedTime: Which = (e) => !e.reboot && !e.wildcard;
 const wildcard: Which = (e) => !e.reboot && e.wildcard;
@@ -223,7 +223,7 @@ function validate(scenario: LoadedScenario<CronWorld, CronFault, CronConfig>): v
   if (back > MAX_BACK_MS) throw new InputError(file, 'timeline', `expected backward clock jumps of at most ${shortDuration(MAX_BACK_MS)} in all for check (the monitor keeps one day of runs), got ${shortDuration(back)}`);
 }
 
-export const cronCheck: LoopCheck<CronWorld, CronFault, CronConfig> = {
+export const cronCheck: LoopCheck<CronWorld, CronFault, CronConfig, CronContext> = {
   loop: 'cron',
   validate,
   label: cronLabel,

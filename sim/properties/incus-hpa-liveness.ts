@@ -4,11 +4,11 @@ import type { HpaWorld } from '../worlds/incus-hpa';
 import { settle } from '../worlds/incus-hpa';
 import { countSettled } from './incus-hpa';
 
-type View = CheckView<HpaWorld, HpaConfig>;
+type View = CheckView<HpaWorld, HpaConfig, HpaContext>;
 
 /** Owned instances starting or stopping now: the pod count is moving. */
 const moving = (v: View) => {
-  const name = (v.snapshot.context as HpaContext).config.name;
+  const name = v.snapshot.context.config.name;
   return settle(v.world, v.t).instances.some((i) => i.owner === name && (i.status === 'Starting' || i.status === 'Stopping'));
 };
 
@@ -18,7 +18,7 @@ const moving = (v: View) => {
  * (sim/check/liveness.ts): `settles` is the flapping question — does the pod count come to rest
  * however the load keeps swinging? No policy promises it: the table says which one flaps.
  */
-export function hpaLiveness(): { properties: CheckProperty<HpaWorld, HpaConfig>[]; promises: readonly string[] } {
+export function hpaLiveness(): { properties: CheckProperty<HpaWorld, HpaConfig, HpaContext>[]; promises: readonly string[] } {
   return {
     properties: [
       { name: 'settles', kind: 'eventually-always',

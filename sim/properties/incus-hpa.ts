@@ -1,7 +1,6 @@
 import type { HpaConfig, HpaContext, HpaAction, InstanceStatus } from '../../machines/incus-hpa';
 import { backoffDelay, isModulePolicy } from '../../machines/incus-hpa';
-import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
-import type { StepState } from '../step';
+import type { CheckProperty, CheckView, EnvMove, LoopCheck, CheckState } from '../check/model';
 import { opPositions, queueKey } from '../check/queue-key';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { TimelineEntry } from '../runner';
@@ -10,10 +9,11 @@ import { formatBytes } from '../units';
 import type { HpaFault, HpaWorld, SimInstance } from '../worlds/incus-hpa';
 import { settle } from '../worlds/incus-hpa';
 
-type View = CheckView<HpaWorld, HpaConfig>;
+type View = CheckView<HpaWorld, HpaConfig, HpaContext>;
+type Property = CheckProperty<HpaWorld, HpaConfig, HpaContext>;
 type Entry = TimelineEntry<HpaFault, HpaConfig>;
 
-const ctxOf = (v: View) => v.snapshot.context as HpaContext;
+const ctxOf = (v: View) => v.snapshot.context;
 /** The world as it is at the view's instant (status changes already due are applied). */
 const worldAt = (v: View) => settle(v.world, v.t);
 const ownedOf = (v: View): SimInstance[] => {
@@ -24,7 +24,7 @@ const countStatus = (list: SimInstance[], ...statuses: InstanceStatus[]) => list
 
 // ---- what is claimed ------------------------------------------------------------------------
 
-export const neverTouchesUnowned: CheckProperty<HpaWorld, HpaConfig> = {
+export const neverTouchesUnowned: Property = {
   name: 'never-touches-unowned', kind: 'always',
   claim: 'never stops or deletes an instance without its owner key (world.unownedTouched = 0)',
   holds: (v) => v.world.unownedTouched === 0,
@@ -32,25 +32,25 @@ export const neverTouchesUnowned: CheckProperty<HpaWorld, HpaConfig> = {
 
 /** Checked while a create is in flight: the world then already holds the new Starting instance.
  * (An initial world above max is allowed; the claim is that the loop never creates past max.) */
-export const atMostMax: CheckProperty<HpaWorld, HpaConfig> = {
+export const atMostMax: Property = {
   name: 'at-most-max', kind: 'always',
   claim: 'while it creates, owned Starting + Running instances ≤ maxPods (it never creates past max)',
   holds: (v) => v.snapshot.children.createPod === undefined || countStatus(ownedOf(v), 'Starting', 'Running') <= ctxOf(v).config.maxPods,
 };
 
-export const oneOperationAtATime: CheckProperty<HpaWorld, HpaConfig> = {
+export const oneOperationAtATime: Property = {
   name: 'one-operation-at-a-time', kind: 'always',
   claim: 'the controller has at most one API operation in flight (it acts sequentially)',
   holds: (v) => Object.keys(v.snapshot.children).length <= 1,
 };
 
-const scalesToMax: CheckProperty<HpaWorld, HpaConfig> = {
+const scalesToMax: Property = {
   name: 'scales-to-max', kind: 'sometimes',
   claim: 'some run reaches maxPods owned Running instances (the bounds let it scale out)',
   holds: (v) => countStatus(ownedOf(v), 'Running') === ctxOf(v).config.maxPods,
 };
 
-const backsOff: CheckProperty<HpaWorld, HpaConfig> = {
+const backsOff: Property = {
   name: 'backs-off', kind: 'sometimes',
   claim: 'some run reaches the error (backoff) phase',
   holds: (v) => v.snapshot.hasTag('error'),
@@ -95,17 +95,17 @@ const PROMISES: Record<'seed' | 'kubernetes' | 'fixed' | 'module', readonly stri
 export const promisesOf = (config: HpaConfig): readonly string[] => PROMISES[isModulePolicy(config.policy) ? 'module' : config.policy];
 
 /** Module policies only: a failure fails the period (machine.ts decide); the explorer finds the shortest way to one. */
-const policyDecides: CheckProperty<HpaWorld, HpaConfig> = {
+const policyDecides: Property = {
   name: 'policy-decides', kind: 'always',
   claim: 'the policy module returns a valid Decision for every observation (it never throws, hangs or answers another shape)',
   holds: (v) => !ctxOf(v).policyFailed,
 };
 
-export function hpaProperties(config: HpaConfig, alphabet: readonly EnvMove<HpaFault, HpaConfig>[], withinPeriods?: number): CheckProperty<HpaWorld, HpaConfig>[] {
+export function hpaProperties(config: HpaConfig, alphabet: readonly EnvMove<HpaFault, HpaConfig>[], withinPeriods?: number): Property[] {
   const periods = withinPeriods ?? convergencePeriods(config);
   const withinMs = periods * config.periodMs;
   const within = `${periods} periods (${withinMs / 1000}s)`;
-  const out: CheckProperty<HpaWorld, HpaConfig>[] = [neverTouchesUnowned, atMostMax, oneOperationAtATime,
+  const out: Property[] = [neverTouchesUnowned, atMostMax, oneOperationAtATime,
     { name: 'converges', kind: 'eventually', withinMs, within,
       claim: `once faults stop, within ${within}: owned Running count in [min, max], none starting or stopping, and it stays so`,
       holds: countSettled },
@@ -136,7 +136,7 @@ function hpaLabel(entry: Entry): string {
   }
 }
 
-function applicable(state: StepState<HpaWorld, HpaConfig>, entry: Entry): boolean {
+function applicable(state: CheckState<HpaWorld, HpaConfig, HpaContext>, entry: Entry): boolean {
   if ('config' in entry) return true;
   const f = entry.fault;
   const world = settle(state.world, state.t);
@@ -193,10 +193,10 @@ function canonicalizer(start: { config: HpaConfig; world: HpaWorld }, alphabet: 
   const configId = (c: object) => { let id = configIds.get(c); if (id === undefined) { id = JSON.stringify(c); configIds.set(c, id); } return id; };
   let errorCap = -1;
 
-  return (state: StepState<HpaWorld, HpaConfig>): string => {
+  return (state: CheckState<HpaWorld, HpaConfig, HpaContext>): string => {
     const { t } = state;
     const w = settle(state.world, t);
-    const ctx = state.snapshot.context as HpaContext;
+    const ctx = state.snapshot.context;
     if (errorCap < 0) { errorCap = 1; while (backoffDelay(ctx.config, errorCap) < ctx.config.backoffMaxMs && errorCap < 64) errorCap++; }
     const position = new Map<string, number>();
     w.instances.forEach((i, idx) => position.set(i.name, idx));
@@ -228,7 +228,7 @@ function canonicalizer(start: { config: HpaConfig; world: HpaWorld }, alphabet: 
   };
 }
 
-export const hpaCheck: LoopCheck<HpaWorld, HpaFault, HpaConfig> = {
+export const hpaCheck: LoopCheck<HpaWorld, HpaFault, HpaConfig, HpaContext> = {
   loop: 'incus-hpa',
   validate,
   label: hpaLabel,

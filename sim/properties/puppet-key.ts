@@ -1,8 +1,7 @@
 import type { PuppetContext, Ref, Resource, ResourceStatus, RunReport, Transaction } from '../../machines/puppet';
 import { refOf, refreshTargets } from '../../machines/puppet';
-import type { EnvMove } from '../check/model';
+import type { EnvMove, CheckState } from '../check/model';
 import type { PuppetLoopConfig } from '../loops/puppet';
-import type { StepState } from '../step';
 import { opPositions, queueKey } from '../check/queue-key';
 import type { PuppetFault, PuppetWorld } from '../worlds/puppet';
 import { currentValues } from '../worlds/puppet';
@@ -63,9 +62,9 @@ export function puppetCanonicalizer(start: { config: PuppetLoopConfig; world: Pu
     stable(r.resources), stable(r.order), statusesKey(r.statuses), r.time - t,
   ].join('/');
 
-  return (state: StepState<PuppetWorld, PuppetLoopConfig>): string => {
+  return (state: CheckState<PuppetWorld, PuppetLoopConfig, PuppetContext>): string => {
     const { t, world: w } = state;
-    const ctx = state.snapshot.context as PuppetContext;
+    const ctx = state.snapshot.context;
     const value = String(state.snapshot.value);
     const live = RUN_LIVE.has(value);
 

@@ -10,11 +10,11 @@ import type { Host, PuppetFault, PuppetWorld } from '../worlds/puppet';
 import { currentValues } from '../worlds/puppet';
 import { puppetCanonicalizer, refreshSources } from './puppet-key';
 
-type View = CheckView<PuppetWorld, PuppetLoopConfig>;
-type Property = CheckProperty<PuppetWorld, PuppetLoopConfig>;
+type View = CheckView<PuppetWorld, PuppetLoopConfig, PuppetContext>;
+type Property = CheckProperty<PuppetWorld, PuppetLoopConfig, PuppetContext>;
 type Entry = TimelineEntry<PuppetFault, PuppetLoopConfig>;
 
-const ctxOf = (v: View) => v.snapshot.context as PuppetContext;
+const ctxOf = (v: View) => v.snapshot.context;
 
 const depsCache = new WeakMap<Resource[], Map<Ref, Ref[]>>();
 /** The relationship graph of a catalog (catalogs are never mutated, so it is cached per object). */
@@ -275,7 +275,7 @@ function validate(scenario: LoadedScenario<PuppetWorld, PuppetFault, PuppetLoopC
   });
 }
 
-export const puppetCheck: LoopCheck<PuppetWorld, PuppetFault, PuppetLoopConfig> = {
+export const puppetCheck: LoopCheck<PuppetWorld, PuppetFault, PuppetLoopConfig, PuppetContext> = {
   loop: 'puppet',
   validate,
   label: puppetLabel,

@@ -1,22 +1,21 @@
 import type { SystemdContext, UnitConfig } from '../../machines/systemd-restart';
 import { unitStatus } from '../../machines/systemd-restart';
 import { dottedState } from '../trace';
-import type { CheckProperty, CheckView, EnvMove, LoopCheck } from '../check/model';
+import type { CheckProperty, CheckView, EnvMove, LoopCheck, CheckState } from '../check/model';
 import type { SystemdConfig } from '../loops/systemd-restart';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';
-import type { StepState } from '../step';
 import { opPositions, queueKey } from '../check/queue-key';
 import type { Program, SystemdFault, SystemdWorld } from '../worlds/systemd-restart';
 import { describeRun } from '../worlds/systemd-restart';
 import type { SystemdMonitor } from '../worlds/systemd-restart-monitor';
 
-type View = CheckView<SystemdWorld, SystemdConfig>;
+type View = CheckView<SystemdWorld, SystemdConfig, SystemdContext>;
 type Entry = TimelineEntry<SystemdFault, SystemdConfig>;
-type Property = CheckProperty<SystemdWorld, SystemdConfig>;
+type Property = CheckProperty<SystemdWorld, SystemdConfig, SystemdContext>;
 
-const ctxOf = (v: { snapshot: View['snapshot'] }) => v.snapshot.context as SystemdContext;
+const ctxOf = (v: { snapshot: View['snapshot'] }) => v.snapshot.context;
 const topOf = (v: { snapshot: View['snapshot'] }) => {
   const value = v.snapshot.value as string | Record<string, unknown>;
   return typeof value === 'string' ? value : Object.keys(value)[0]!;
@@ -187,7 +186,7 @@ function systemdLabel(entry: Entry): string {
  */
 const MID_STEP = new Set(['boot', 'startRequested', 'condition', 'starting', 'evaluating', 'stopped', 'drawingDelay']);
 
-function applicable(state: StepState<SystemdWorld, SystemdConfig>, entry: Entry): boolean {
+function applicable(state: CheckState<SystemdWorld, SystemdConfig, SystemdContext>, entry: Entry): boolean {
   return ('fault' in entry && entry.fault.kind === 'program') || !MID_STEP.has(topOf(state));
 }
 
@@ -236,9 +235,9 @@ function canonicalizer() {
   const ids = new WeakMap<object, string>();
   const idOf = (o: object) => { let id = ids.get(o); if (id === undefined) { id = JSON.stringify(o); ids.set(o, id); } return id; };
 
-  return (state: StepState<SystemdWorld, SystemdConfig>): string => {
+  return (state: CheckState<SystemdWorld, SystemdConfig, SystemdContext>): string => {
     const { t, world: w } = state;
-    const ctx = state.snapshot.context as SystemdContext;
+    const ctx = state.snapshot.context;
     const u = ctx.unit;
     const pid = (p: number | null) => (p === null ? '-' : p === w.process?.pid ? '=' : '≠');
     const window = (win: { begin: number | null; num: number }) =>
@@ -267,7 +266,7 @@ function canonicalizer() {
   };
 }
 
-export const systemdRestartCheck: LoopCheck<SystemdWorld, SystemdFault, SystemdConfig> = {
+export const systemdRestartCheck: LoopCheck<SystemdWorld, SystemdFault, SystemdConfig, SystemdContext> = {
   loop: 'systemd-restart',
   validate,
   label: systemdLabel,

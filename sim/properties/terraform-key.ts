@@ -1,10 +1,10 @@
 import type { StateResource, TerraformConfig, TerraformContext, TfState } from '../../machines/terraform';
 import { SCHEMAS } from '../../machines/terraform';
 import type { TerraformLoopConfig } from '../loops/terraform';
-import type { StepState } from '../step';
 import type { PendingOp, TerraformWorld } from '../worlds/terraform';
+import type { CheckState } from '../check/model';
 
-type State = StepState<TerraformWorld, TerraformLoopConfig>;
+type State = CheckState<TerraformWorld, TerraformLoopConfig, TerraformContext>;
 
 /**
  * The canonical key of a terraform state for the explorer: everything the future (and the
@@ -30,7 +30,7 @@ export function terraformCanonicalizer(): (state: State) => string {
 
   return (state: State): string => {
     const { t, world: w } = state;
-    const ctx = state.snapshot.context as TerraformContext;
+    const ctx = state.snapshot.context;
     const serial = w.state.serial;
 
     const random = new Set<string>();

@@ -10,12 +10,12 @@ import type { TerraformFault, TerraformWorld } from '../worlds/terraform';
 import { BACKEND_MS, DEFAULT_TIMINGS, READ_MS, objectAt } from '../worlds/terraform';
 import { terraformCanonicalizer } from './terraform-key';
 
-type View = CheckView<TerraformWorld, TerraformLoopConfig>;
-type Property = CheckProperty<TerraformWorld, TerraformLoopConfig>;
+type View = CheckView<TerraformWorld, TerraformLoopConfig, TerraformContext>;
+type Property = CheckProperty<TerraformWorld, TerraformLoopConfig, TerraformContext>;
 type Entry = TimelineEntry<TerraformFault, TerraformLoopConfig>;
 type Move = EnvMove<TerraformFault, TerraformLoopConfig>;
 
-const ctxOf = (v: View) => v.snapshot.context as TerraformContext;
+const ctxOf = (v: View) => v.snapshot.context;
 /** The configuration the running terraform read when its run started (what it plans and applies). */
 const runConfigOf = (v: View) => ctxOf(v).runConfig.resources;
 
@@ -365,7 +365,7 @@ function validate(scenario: LoadedScenario<TerraformWorld, TerraformFault, Terra
   });
 }
 
-export const terraformCheck: LoopCheck<TerraformWorld, TerraformFault, TerraformLoopConfig> = {
+export const terraformCheck: LoopCheck<TerraformWorld, TerraformFault, TerraformLoopConfig, TerraformContext> = {
   loop: 'terraform',
   validate,
   label: terraformLabel,

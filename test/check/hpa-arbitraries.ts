@@ -11,6 +11,7 @@ import { Runner } from '../../sim/runner';
 import type { HpaFault, HpaWorld, SimInstance } from '../../sim/worlds/incus-hpa';
 import { createHpaWorld, settle } from '../../sim/worlds/incus-hpa';
 import { propertyRuns } from '../property-runs';
+import type { HpaContext } from '../../machines/incus-hpa';
 
 /** Runs per property: 200 in CI, more with LOOPSCOPE_PROPERTY_RUNS. */
 export const NUM_RUNS = propertyRuns();
@@ -122,7 +123,7 @@ export function drive(runner: Runner<HpaWorld, HpaFault, HpaConfig>, c: HpaCase,
 }
 
 /** Checks every given always-property; the message names the first that fails. */
-export const invariantsOf = (properties: CheckProperty<HpaWorld, HpaConfig>[]) =>
+export const invariantsOf = (properties: CheckProperty<HpaWorld, HpaConfig, HpaContext>[]) =>
   (runner: Runner<HpaWorld, HpaFault, HpaConfig>) => {
     const broken = properties.find((p) => !p.holds(viewOf(runner)));
     return broken ? `${broken.name}: ${broken.claim}` : null;

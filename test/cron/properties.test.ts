@@ -13,13 +13,14 @@ import type { TimelineEntry } from '../../sim/runner';
 import type { CronFault, CronWorld } from '../../sim/worlds/cron';
 import { createCronWorld } from '../../sim/worlds/cron';
 import { propertyRuns } from '../property-runs';
+import type { CronContext } from '../../machines/cron';
 
 /**
  * The same property objects `loopscope check` explores (sim/properties/cron.ts), evaluated after
  * every step of Runner runs over generated start times and clock changes, outages and crontabs.
  * A failure prints fast-check's seed and path (replay with { seed, path }).
  */
-type Prop = CheckProperty<CronWorld, CronConfig>;
+type Prop = CheckProperty<CronWorld, CronConfig, CronContext>;
 type Move = TimelineEntry<CronFault, CronConfig>;
 const START = Date.parse('2026-03-29T01:50:00Z');
 const MIN = 60_000;

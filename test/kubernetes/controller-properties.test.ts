@@ -9,6 +9,7 @@ import { kubernetesProperties, kubernetesPromises } from '../../sim/properties/k
 import { Runner } from '../../sim/runner';
 import type { KubeWorld } from '../../sim/worlds/kubernetes';
 import { propertyRuns } from '../property-runs';
+import type { ControllerContext } from '../../machines/kubernetes';
 
 /**
  * The Deployment, Database and Application claims over generated scenarios: the SAME CheckProperty
@@ -19,7 +20,7 @@ import { propertyRuns } from '../property-runs';
 const numRuns = propertyRuns();
 const timeout = 60_000 + numRuns * 150;
 
-type Property = CheckProperty<KubeWorld, ControllerConfig>;
+type Property = CheckProperty<KubeWorld, ControllerConfig, ControllerContext>;
 interface Move { at: number; change: Record<string, unknown> }
 
 /** Runs the scenario; returns the first broken claim (name, time) or null. */

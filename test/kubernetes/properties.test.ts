@@ -8,6 +8,7 @@ import { noSurplusAtRest, replicaSetConverges } from '../../sim/properties/kuber
 import { Runner } from '../../sim/runner';
 import type { KubeWorld } from '../../sim/worlds/kubernetes';
 import { propertyRuns } from '../property-runs';
+import type { ControllerContext } from '../../machines/kubernetes';
 
 const numRuns = propertyRuns();
 /** About 25 ms (safety) and 40 ms (determinism) per run on one core: room for more runs with the flag. */
@@ -95,7 +96,7 @@ interface Failure { property: string; t: number; world: string }
 function check(s: Generated): Failure[] {
   const { runner, durationMs } = runnerFor(s);
   const out: Failure[] = [];
-  const fail = (p: CheckProperty<KubeWorld, ControllerConfig>) => out.push({ property: p.name, t: runner.t, world: JSON.stringify(runner.binding.world.summary(runner.world, runner.t)) });
+  const fail = (p: CheckProperty<KubeWorld, ControllerConfig, ControllerContext>) => out.push({ property: p.name, t: runner.t, world: JSON.stringify(runner.binding.world.summary(runner.world, runner.t)) });
   for (let next = runner.nextEventAt; next !== undefined && next <= durationMs; next = runner.nextEventAt) {
     runner.processNext();
     if (!SAFETY.holds(viewOf(runner))) { fail(SAFETY); break; }

@@ -4,7 +4,7 @@ import type { AnyMachineSnapshot } from 'xstate';
 import type { PuppetContext, Resource, ResourceStatus, ResourceType, RunReport, Transaction } from '../../machines/puppet';
 import { DEFAULT_SETTINGS, newTransaction, refOf } from '../../machines/puppet';
 import { viewOf } from '../../sim/check/counterexample';
-import type { CheckProperty } from '../../sim/check/model';
+import type { CheckProperty, CheckView } from '../../sim/check/model';
 import type { PuppetLoopConfig } from '../../sim/loops/puppet';
 import { parsePuppetScenario, puppetBinding } from '../../sim/loops/puppet';
 import {
@@ -77,7 +77,7 @@ const faultArb = (catalog: Resource[]) => fc.array(fc.oneof(
 
 const repo = { a: { versions: ['1.0', '2.0'], service: 'a' }, b: { versions: ['1.0', '2.0'], service: 'b' }, c: { versions: ['2.0'] } };
 
-type View = ReturnType<typeof viewOf<PuppetWorld, PuppetFault, PuppetLoopConfig>>;
+type View = CheckView<PuppetWorld, PuppetLoopConfig, PuppetContext>;
 const HOURS = 3_600_000;
 
 describe('puppet invariants hold for random catalogs, drift, failing installs and noop (fast-check)', () => {
@@ -101,7 +101,7 @@ describe('puppet invariants hold for random catalogs, drift, failing installs an
     const base = viewOf(r);
     const withTx = (tx: Transaction): View => ({ ...base, snapshot: { ...base.snapshot, context: { ...base.snapshot.context, tx } } as AnyMachineSnapshot });
     const withWorld = (world: Partial<PuppetWorld>): View => ({ ...base, world: { ...base.world, ...world } });
-    const breaks = (p: CheckProperty<PuppetWorld, PuppetLoopConfig>, v: View) => { expect(p.holds(base), p.name).toBe(true); expect(p.holds(v), p.name).toBe(false); };
+    const breaks = (p: CheckProperty<PuppetWorld, PuppetLoopConfig, PuppetContext>, v: View) => { expect(p.holds(base), p.name).toBe(true); expect(p.holds(v), p.name).toBe(false); };
 
     const status = (ref: string, s: Partial<ResourceStatus>): ResourceStatus => ({
       ref, outOfSync: ['ensure'], changed: false, failed: false, skipped: false, noop: false, corrective: false, failedDependencies: [], restarted: false, failedToRestart: false, message: '', ...s,
@@ -136,7 +136,7 @@ describe('the check scenarios under random schedules agree with the explorer (fa
     const quietFrom = Math.max(0, ...timeline.map((e) => e.at)) + convergenceRuns(alphabet) * s.config.settings.runintervalMs;
     const r = new Runner(puppetBinding, { scenario: s.name, seed: s.seed, world: s.world, config: s.config, timeline, recordFrames: false });
     r.run(quietFrom);
-    const eventually: CheckProperty<PuppetWorld, PuppetLoopConfig>[] = [
+    const eventually: CheckProperty<PuppetWorld, PuppetLoopConfig, PuppetContext>[] = [
       { name: 'converges', kind: 'eventually', claim: '', holds: converged },
       { name: 'no-stale-service', kind: 'eventually', claim: '', holds: noStaleService },
     ];

@@ -4,9 +4,10 @@ import type { SystemdConfig } from '../../sim/loops/systemd-restart';
 import { SAFETY_PROPERTIES } from '../../sim/properties/systemd-restart';
 import type { Runner } from '../../sim/runner';
 import type { SystemdFault, SystemdWorld } from '../../sim/worlds/systemd-restart';
+import type { SystemdContext } from '../../machines/systemd-restart';
 
 export type SystemdRunner = Runner<SystemdWorld, SystemdFault, SystemdConfig>;
-type Property = CheckProperty<SystemdWorld, SystemdConfig>;
+type Property = CheckProperty<SystemdWorld, SystemdConfig, SystemdContext>;
 
 /** The always-properties: the same objects `loopscope check` explores. */
 export const SAFETY: readonly Property[] = SAFETY_PROPERTIES;

@@ -16,6 +16,7 @@ import { observeSystemd } from '../../sim/worlds/systemd-restart-monitor';
 import { propertyRuns } from '../property-runs';
 import type { SystemdRunner } from './drive';
 import { driveChecking, failing, SAFETY } from './drive';
+import type { SystemdContext } from '../../machines/systemd-restart';
 
 const outcome = fc.oneof(
   fc.record({ kind: fc.constant('exit' as const), code: fc.constantFrom(0, 1, 2, 75, 78) }),
@@ -82,7 +83,7 @@ describe('systemd-restart properties hold for random units, programs and operato
         const r = runnerOf(unit, script, then, commands, jitter);
         // Every state from the bound K after the operator's last command on, for another two
         // minutes; a run with nothing left to do stays in its last state, so that one is judged at K too.
-        const after = [{ ...property, holds: (v: CheckView<SystemdWorld, SystemdConfig>) => v.t < quietFrom || property.holds(v) }];
+        const after = [{ ...property, holds: (v: CheckView<SystemdWorld, SystemdConfig, SystemdContext>) => v.t < quietFrom || property.holds(v) }];
         expect(driveChecking(r, after, (x) => x.t <= quietFrom + 120_000, 20_000)).toBeNull();
         r.run(Math.max(r.t, quietFrom));
         expect(failing(r, after)).toBeNull();
@@ -111,7 +112,7 @@ describe('the properties can fail', () => {
   const failed = r.snapshot;
   const base: SystemdWorld = { ...r.world, monitor: { ...r.world.monitor, seenStarts: r.world.starts } };
   const started = (w: SystemdWorld, n = 1): SystemdWorld => ({ ...w, starts: w.starts + n });
-  const view = (world: SystemdWorld, t: number, snapshot = running): CheckView<SystemdWorld, SystemdConfig> => ({ t, snapshot, world, config: r.config });
+  const view = (world: SystemdWorld, t: number, snapshot = running): CheckView<SystemdWorld, SystemdConfig, SystemdContext> => ({ t, snapshot, world, config: r.config });
   const tick = { type: 'xstate.done.actor.spawnMain' };
 
   it('manual-stop-never-restarts: a start after `systemctl stop` without a start request', () => {

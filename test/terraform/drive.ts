@@ -8,7 +8,7 @@ import { readYamlFile, scenarioNameOf } from '../../sim/scenario/load';
 import type { TerraformFault, TerraformWorld } from '../../sim/worlds/terraform';
 
 export type TerraformRunner = Runner<TerraformWorld, TerraformFault, TerraformLoopConfig>;
-export type TerraformProperty = CheckProperty<TerraformWorld, TerraformLoopConfig>;
+export type TerraformProperty = CheckProperty<TerraformWorld, TerraformLoopConfig, TerraformContext>;
 
 /** A terraform scenario file and a typed runner for it (not yet run). */
 export function terraformRunnerFor(file: string) {
@@ -41,7 +41,7 @@ export function driveChecking(runner: TerraformRunner, until: number, always: re
 }
 
 /** The same view as if the running terraform had read `resources` when its run started (for tests of the claims). */
-export function asIfRunRead(v: CheckView<TerraformWorld, TerraformLoopConfig>, resources: ResourceConfig[]): CheckView<TerraformWorld, TerraformLoopConfig> {
+export function asIfRunRead(v: CheckView<TerraformWorld, TerraformLoopConfig, TerraformContext>, resources: ResourceConfig[]): CheckView<TerraformWorld, TerraformLoopConfig, TerraformContext> {
   const ctx = v.snapshot.context as TerraformContext;
   return { ...v, snapshot: { ...v.snapshot, context: { ...ctx, runConfig: { ...ctx.runConfig, resources } } } };
 }

@@ -5,6 +5,7 @@ import { isActive } from '../../../machines/kubernetes/reconcilers/replicaset';
 import type { CheckProperty } from '../../check/model';
 import type { KubeWorld } from '../../worlds/kubernetes';
 import { contextOf, objectsOf, ownedBy, worldAt } from './view';
+import type { ControllerContext } from '../../../machines/kubernetes';
 
 /**
  * The Deployment controller's RollingUpdate contract (kubernetes docs, "Deployments": "Deployment
@@ -13,7 +14,7 @@ import { contextOf, objectsOf, ownedBy, worldAt } from './view';
  * runs as a built-in with fresh reads; the Deployment controller is the one under study.
  */
 
-type Property = CheckProperty<KubeWorld, ControllerConfig>;
+type Property = CheckProperty<KubeWorld, ControllerConfig, ControllerContext>;
 
 const replicaSetsOf = (w: KubeWorld, d: KObject) => ownedBy(w, d, 'ReplicaSet');
 const podsOf = (w: KubeWorld, d: KObject) => replicaSetsOf(w, d).flatMap((rs) => ownedBy(w, rs, 'Pod'));

@@ -1,5 +1,5 @@
-import type { ControllerConfig, KObject, NewObject, Reconciler } from '../../../machines/kubernetes';
-import type { CheckView } from '../../check/model';
+import type { ControllerConfig, ControllerContext, KObject, NewObject, Reconciler } from '../../../machines/kubernetes';
+import type { KubeView } from './view';
 import type { ComparesHistories } from '../../check/other-history';
 import type { LoopBinding } from '../../model';
 import { Runner } from '../../runner';
@@ -28,7 +28,7 @@ import { contextOf, controllerQuiescent, worldAt } from './view';
  * not judged (converges reports that controller).
  */
 
-type View = CheckView<KubeWorld, ControllerConfig>;
+type View = KubeView;
 
 const GENERATED = /-[bcdfghjklmnpqrstvwxz2456789]{5}$/;
 const normalName = (n: string) => n.replace(GENERATED, '-*****');
@@ -84,7 +84,7 @@ function settled(v: View): boolean {
 }
 
 /** `binding` runs the user's controller (its machine has it); `r` is that controller. */
-export function differential(binding: LoopBinding<KubeWorld, KubeFault, ControllerConfig>, r: Reconciler<unknown>, config: ControllerConfig, start: KubeWorld, withinMs: number): ComparesHistories<KubeWorld, ControllerConfig> {
+export function differential(binding: LoopBinding<KubeWorld, KubeFault, ControllerConfig>, r: Reconciler<unknown>, config: ControllerConfig, start: KubeWorld, withinMs: number): ComparesHistories<KubeWorld, ControllerConfig, ControllerContext> {
   const kinds = [r.forKind, ...r.watches];
   const live = (w: KubeWorld) => Object.values(w.store.objects).filter((o) => o.kind === r.forKind && o.metadata.deletionTimestamp === undefined)
     .sort((a, b) => (st.storeKeyOf(a) < st.storeKeyOf(b) ? -1 : 1));

@@ -6,6 +6,7 @@ import { isActive } from '../../../machines/kubernetes/reconcilers/replicaset';
 import type { CheckProperty } from '../../check/model';
 import type { KubeWorld } from '../../worlds/kubernetes';
 import { objectsOf, worldAt } from './view';
+import type { ControllerContext } from '../../../machines/kubernetes';
 
 /**
  * The HorizontalPodAutoscaler's contract (kubernetes docs, "Horizontal Pod Autoscaling"): the
@@ -14,7 +15,7 @@ import { objectsOf, worldAt } from './view';
  * "thrash" (flap) between counts.
  */
 
-type Property = CheckProperty<KubeWorld, ControllerConfig>;
+type Property = CheckProperty<KubeWorld, ControllerConfig, ControllerContext>;
 
 const targetOf = (w: KubeWorld, hpa: KObject): KObject | undefined => {
   const ref = specOf<HpaSpec>(hpa).scaleTargetRef;

@@ -22,7 +22,7 @@ import { contextOf, worldAt } from './view';
  * writes' own watch events bring about, and which the explorer, trying every ordering, finds.
  */
 
-type Property = CheckProperty<KubeWorld, ControllerConfig>;
+type Property = CheckProperty<KubeWorld, ControllerConfig, ControllerContext>;
 
 const watchedObjects = (world: KubeWorld) => {
   const kinds = world.informer?.kinds ?? [];

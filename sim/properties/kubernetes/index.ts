@@ -18,13 +18,14 @@ import type { UserControllerRun } from './module';
 import { moduleProperties, modulePromises, userControllerOf } from './module';
 import { isUserController } from '../../user-controller/declared';
 import { noExtraPods, noSurplusAtRest, reachesReplicas, replicaSetConverges, waitsForExpectations } from './replicaset';
+import type { ControllerContext } from '../../../machines/kubernetes';
 
 /**
  * The Kubernetes loop's claims, one CheckProperty each, per controller the machine can run; the
  * explorer (loopscope check) and the fast-check tests evaluate these same objects.
  */
 
-type Property = CheckProperty<KubeWorld, ControllerConfig>;
+type Property = CheckProperty<KubeWorld, ControllerConfig, ControllerContext>;
 type Move = EnvMove<KubeFault, ControllerConfig>;
 
 export * from './replicaset';
@@ -190,7 +191,7 @@ export function kubernetesPromises(config: ControllerConfig, user?: UserControll
   }
 }
 
-export const kubernetesCheck: LoopCheck<KubeWorld, KubeFault, ControllerConfig> = {
+export const kubernetesCheck: LoopCheck<KubeWorld, KubeFault, ControllerConfig, ControllerContext> = {
   loop: 'kubernetes',
   validate: validateKubernetesCheck,
   label: kubernetesLabel,
@@ -206,7 +207,7 @@ export const kubernetesCheck: LoopCheck<KubeWorld, KubeFault, ControllerConfig> 
 };
 
 /** The check of a scenario with the user's own controller: the same, with its claims. */
-export const kubernetesCheckFor = (user: UserControllerRun): LoopCheck<KubeWorld, KubeFault, ControllerConfig> => ({
+export const kubernetesCheckFor = (user: UserControllerRun): LoopCheck<KubeWorld, KubeFault, ControllerConfig, ControllerContext> => ({
   ...kubernetesCheck,
   properties: (config, alphabet, withinPeriods, world) => kubernetesProperties(config, alphabet, withinPeriods, world, user),
   promises: (config) => kubernetesPromises(config, user),

@@ -7,13 +7,13 @@ import { METRIC_WINDOW_MS, hpaOptionsOf } from '../../../machines/kubernetes/hpa
 import { DB_FAILOVER_AFTER_MS } from '../../../machines/kubernetes/reconcilers/database';
 import type { QueueScalerSpec } from '../../../machines/kubernetes/reconcilers/queue-scaler';
 import type { WorkQueue } from '../../../machines/kubernetes/workqueue';
-import type { StepState } from '../../step';
 import { opPositions, queueKey } from '../../check/queue-key';
 import type { AgendaItem, KubeWorld } from '../../worlds/kubernetes';
 import { worldAt } from './view';
 import { idempotenceKey } from './idempotence';
+import type { CheckState } from '../../check/model';
 
-type State = StepState<KubeWorld, ControllerConfig>;
+type State = CheckState<KubeWorld, ControllerConfig, ControllerContext>;
 
 /** The HPA's downscale stabilisation without `behavior` (horizontal.go, 5 min). */
 const HPA_DOWNSCALE_WINDOW_MS = 300_000;
@@ -75,7 +75,7 @@ function objectsIn(world: KubeWorld, ctx: ControllerContext): { objects: KObject
 export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_MS): string {
   const { t } = state;
   const world = worldAt(state);
-  const ctx = state.snapshot.context as ControllerContext;
+  const ctx = state.snapshot.context;
   const { objects, creates } = objectsIn(world, ctx);
   const uids = new Ranks();
   const rvs = new Ranks();

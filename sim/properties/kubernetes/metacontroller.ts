@@ -8,6 +8,7 @@ import type { CheckProperty } from '../../check/model';
 import type { KubeWorld } from '../../worlds/kubernetes';
 import { store as st } from '../../worlds/kubernetes';
 import { objectsOf, ownedBy, worldAt } from './view';
+import type { ControllerContext } from '../../../machines/kubernetes';
 
 /**
  * Metacontroller's contracts (metacontroller.github.io, "CompositeController" / "DecoratorController"):
@@ -15,7 +16,7 @@ import { objectsOf, ownedBy, worldAt } from './view';
  * a Recreate child is deleted and created again, never doubled.
  */
 
-type Property = CheckProperty<KubeWorld, ControllerConfig>;
+type Property = CheckProperty<KubeWorld, ControllerConfig, ControllerContext>;
 
 // ---- CompositeController (PodService → Pod + Service + Ingress) ----------------------------------
 

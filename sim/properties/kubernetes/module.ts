@@ -9,13 +9,14 @@ import type { KubeWorld } from '../../worlds/kubernetes';
 import { contextOf, controllerQuiescent, objectsOf, worldAt } from './view';
 import { idempotent } from './idempotence';
 import { differential } from './differential';
+import type { ControllerContext } from '../../../machines/kubernetes';
 
 /**
  * What every user controller module is checked for without writing a property (issue: "the checks
  * a user's controller gets"), plus the counts its scenario declares (sim/user-controller/declared.ts).
  */
 
-type Property = CheckProperty<KubeWorld, ControllerConfig>;
+type Property = CheckProperty<KubeWorld, ControllerConfig, ControllerContext>;
 
 const live = (o: KObject) => o.metadata.deletionTimestamp === undefined;
 

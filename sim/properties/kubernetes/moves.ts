@@ -3,10 +3,10 @@ import { specOf } from '../../../machines/kubernetes';
 import type { LoadedScenario } from '../../scenario/loaded-scenario';
 import type { TimelineEntry } from '../../runner';
 import { InputError } from '../../scenario/errors';
-import type { StepState } from '../../step';
 import type { KubeFault, KubeWorld, PodSelector } from '../../worlds/kubernetes';
 import { findPod, store as st } from '../../worlds/kubernetes';
 import { worldAt } from './view';
+import type { CheckState } from '../../check/model';
 
 type Entry = TimelineEntry<KubeFault, ControllerConfig>;
 
@@ -49,13 +49,13 @@ const nodeReady = (world: KubeWorld, node: string) => (world.store.objects[st.st
  * stay. Not modelled: a crash between two batches of one reconcile (the next batch is already on
  * the wire then, and a crash with a write on the wire lets it land after the restart's relist).
  */
-export function kubernetesApplicable(state: StepState<KubeWorld, ControllerConfig>, entry: Entry): boolean {
+export function kubernetesApplicable(state: CheckState<KubeWorld, ControllerConfig, ControllerContext>, entry: Entry): boolean {
   if ('config' in entry) return true;
   const f = entry.fault;
   const world = worldAt(state);
   switch (f.kind) {
     case 'restartController': {
-      const ctx = state.snapshot.context as ControllerContext;
+      const ctx = state.snapshot.context;
       return (state.snapshot.matches('result') || state.snapshot.matches('failed')) && ctx.writes.length > 0 && !world.ops.some((op) => op.kind === 'write');
     }
     case 'crashPod': case 'deletePod': {

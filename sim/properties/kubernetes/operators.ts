@@ -9,6 +9,7 @@ import type { CheckProperty } from '../../check/model';
 import type { KubeWorld } from '../../worlds/kubernetes';
 import { store as st } from '../../worlds/kubernetes';
 import { objectsOf, ownedBy, worldAt } from './view';
+import type { ControllerContext } from '../../../machines/kubernetes';
 
 /**
  * The seed operators' claims: the Application operator's finalizer (seed 001,
@@ -16,7 +17,7 @@ import { objectsOf, ownedBy, worldAt } from './view';
  * Pattern") and the talk's queue-length scaler (seed 000).
  */
 
-type Property = CheckProperty<KubeWorld, ControllerConfig>;
+type Property = CheckProperty<KubeWorld, ControllerConfig, ControllerContext>;
 
 // ---- Application (seed 001) ------------------------------------------------------------------
 

@@ -8,8 +8,9 @@ import type { KubeWorld } from '../../worlds/kubernetes';
 import { store as st } from '../../worlds/kubernetes';
 import type { KubeView } from './view';
 import { contextOf, controllerQuiescent, objectsOf, ownedBy, worldAt } from './view';
+import type { ControllerContext } from '../../../machines/kubernetes';
 
-type Property = CheckProperty<KubeWorld, ControllerConfig>;
+type Property = CheckProperty<KubeWorld, ControllerConfig, ControllerContext>;
 
 const replicasOf = (rs: KObject) => specOf<ReplicaSetSpec>(rs).replicas;
 const activePods = (world: KubeWorld, rs: KObject) => ownedBy(world, rs, 'Pod').filter(isActive);

@@ -4,7 +4,7 @@ import type { CheckView } from '../../check/model';
 import type { KubeWorld } from '../../worlds/kubernetes';
 import { settle } from '../../worlds/kubernetes';
 
-export type KubeView = CheckView<KubeWorld, ControllerConfig>;
+export type KubeView = CheckView<KubeWorld, ControllerConfig, ControllerContext>;
 
 const settled = new WeakMap<KubeWorld, { t: number; world: KubeWorld }>();
 
@@ -18,7 +18,7 @@ export function worldAt(v: { t: number; world: KubeWorld }): KubeWorld {
   return world;
 }
 
-export const contextOf = (v: KubeView) => v.snapshot.context as ControllerContext;
+export const contextOf = (v: KubeView) => v.snapshot.context;
 
 export const objectsOf = (world: KubeWorld, kind: string): KObject[] =>
   Object.values(world.store.objects).filter((o) => o.kind === kind);
