@@ -7,7 +7,7 @@ import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';
 import { formatBytes } from '../units';
 import type { HpaFault, HpaWorld, SimInstance } from '../worlds/incus-hpa';
-import { settle } from '../worlds/incus-hpa';
+import { longestOpMs, settle } from '../worlds/incus-hpa';
 
 type View = CheckView<HpaWorld, HpaConfig, HpaContext>;
 type Property = CheckProperty<HpaWorld, HpaConfig, HpaContext>;
@@ -66,16 +66,31 @@ export function countSettled(v: View): boolean {
 
 export const noLeftovers = (v: View) => countStatus(ownedOf(v), 'Stopped', 'Error') === 0;
 
+/** API failures the environment may leave queued (the `failApi` calls), and the longest one call takes. */
+export interface QueuedFailures { failures: number; longestOpMs: number }
+const NO_QUEUED_FAILURES: QueuedFailures = { failures: 0, longestOpMs: 0 };
+
+/** The failures a timeline's `failApi` entries queue, at most (each entry counted once). */
+export const queuedFailures = (faults: readonly HpaFault[], world: HpaWorld): QueuedFailures => ({
+  failures: faults.reduce((n, f) => n + (f.kind === 'failApi' ? f.calls : 0), 0),
+  longestOpMs: longestOpMs(world),
+});
+
 /**
  * K, the convergence bound, in periods of virtual time after the last fault:
  *   1 period to the next observe + ceil(backoff.max / period) for a failed call to be retried
  *   + (max − min) scale steps (fixed and seed take one step a period) + 1 period for the last
  *   step's operations (create + start, stop + delete: seconds each);
- *   kubernetes adds ceil(window / period): a scale-down waits out its stabilisation window.
+ *   kubernetes adds ceil(window / period): a scale-down waits out its stabilisation window;
+ *   each API failure queued beyond the first (`failApi: N`) adds ceil((backoff.max + the longest
+ *   operation) / period): a fault that fails the next N calls stops only when they have failed.
  * The seed is held to fixed's bound: it promises nothing, the table shows what it misses.
  */
-export function convergencePeriods(config: HpaConfig): number {
-  const base = 2 + Math.ceil(config.backoffMaxMs / config.periodMs) + (config.maxPods - config.minPods);
+export function convergencePeriods(config: HpaConfig, queued: QueuedFailures = NO_QUEUED_FAILURES): number {
+  // Each further API failure still queued when the environment stops (`failApi: N` fails the next N
+  // calls, whenever they come) costs one more retry: the failed call and a backoff of up to its maximum.
+  const retries = Math.max(0, queued.failures - 1) * Math.ceil((config.backoffMaxMs + queued.longestOpMs) / config.periodMs);
+  const base = 2 + Math.ceil(config.backoffMaxMs / config.periodMs) + (config.maxPods - config.minPods) + retries;
   return config.policy === 'kubernetes' ? base + Math.ceil(config.downscaleStabilizationMs / config.periodMs) : base;
 }
 
@@ -101,8 +116,9 @@ const policyDecides: Property = {
   holds: (v) => !ctxOf(v).policyFailed,
 };
 
-export function hpaProperties(config: HpaConfig, alphabet: readonly EnvMove<HpaFault, HpaConfig>[], withinPeriods?: number): Property[] {
-  const periods = withinPeriods ?? convergencePeriods(config);
+export function hpaProperties(config: HpaConfig, alphabet: readonly EnvMove<HpaFault, HpaConfig>[], withinPeriods?: number, world?: HpaWorld): Property[] {
+  const faults = alphabet.flatMap((m) => ('fault' in m.entry ? [m.entry.fault] : []));
+  const periods = withinPeriods ?? convergencePeriods(config, world ? queuedFailures(faults, world) : NO_QUEUED_FAILURES);
   const withinMs = periods * config.periodMs;
   const within = `${periods} periods (${withinMs / 1000}s)`;
   const out: Property[] = [neverTouchesUnowned, atMostMax, oneOperationAtATime,

@@ -113,6 +113,12 @@ export function observe(world: HpaWorld, t: number): Observation {
   return { at: t, instances };
 }
 
+/** The longest one API operation takes at normal speed (a create with its start, a stop with its delete). */
+export function longestOpMs(world: HpaWorld): number {
+  const l = world.params.latency;
+  return Math.max(l.list, l.create + l.start, l.stop + l.delete);
+}
+
 function latency(world: HpaWorld, base: number, t: number): number {
   return Math.round(base * (t < world.slowUntil ? world.slowFactor : 1));
 }
