@@ -42,6 +42,8 @@ export class Runner<W, F, C, M extends AnyStateMachine = AnyStateMachine> {
   private readonly record: boolean;
   private readonly keepCheckpoints: boolean;
   private eventOfLastFrame: EventObject | undefined = { type: 'xstate.init' };
+  /** The config in force from each recorded frame on where it changed (a scenario's or a user's edit). */
+  private readonly configChanges: { frame: number; config: C }[] = [];
 
   constructor(readonly binding: LoopBinding<W, F, C, ControllerSummary, M>, private readonly options: RunnerOptions<W, F, C>) {
     // Stable sort: entries at the same instant keep the scenario's order.
@@ -58,6 +60,11 @@ export class Runner<W, F, C, M extends AnyStateMachine = AnyStateMachine> {
   get snapshot(): ViewSnapshot<ContextFrom<M>> { return this.state.snapshot; }
   get world(): W { return this.state.world; }
   get config(): C { return this.state.config; }
+  /** The config in force at recorded frame `index`: what a view of that frame draws with, not the present's. */
+  configAt(index: number): C {
+    for (let i = this.configChanges.length - 1; i >= 0; i--) if (this.configChanges[i]!.frame <= index) return this.configChanges[i]!.config;
+    return this.options.config;
+  }
   get phase(): Phase { return phaseOf(this.state.snapshot.tags); }
   get stateValue(): string { return dottedState(this.state.snapshot.value); }
   /**
@@ -139,6 +146,7 @@ export class Runner<W, F, C, M extends AnyStateMachine = AnyStateMachine> {
     this.frameCount = target.frameCount;
     this.eventOfLastFrame = target.lastEvent;
     this.frames.length = Math.min(this.frames.length, target.frameCount);
+    while (this.configChanges.length && this.configChanges[this.configChanges.length - 1]!.frame >= this.frames.length) this.configChanges.pop();
     return this;
   }
 
@@ -162,6 +170,7 @@ export class Runner<W, F, C, M extends AnyStateMachine = AnyStateMachine> {
       const event = this.binding.configEvent(entry.config);
       this.eventOfLastFrame = event;
       this.pushFrame(event.type, this.noteFor(event));
+      if (this.record) this.configChanges.push({ frame: this.frames.length - 1, config: this.state.config });
       return;
     }
     const command = this.binding.command?.(entry.fault);

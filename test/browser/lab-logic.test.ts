@@ -55,6 +55,24 @@ describe('LabSession over a simulation', () => {
     expect((s.frame.world as { pods: { status: string }[] }).pods[0]!.status).toBe('Stopped');
   });
 
+  it('a frame is drawn with the config it ran under: an edit changes later frames only, and a fork forgets it', () => {
+    const s = simSession();
+    const before = (s.config as HpaConfig).maxPods;
+    s.advanceTo(30_000);
+    const edited = s.frames.length;
+    s.update({ maxPods: before + 3 });
+    s.advanceTo(60_000);
+    expect((s.config as HpaConfig).maxPods).toBe(before + 3);
+    s.seek(edited - 1);
+    expect((s.config as HpaConfig).maxPods).toBe(before);
+    s.seek(edited);
+    expect((s.config as HpaConfig).maxPods).toBe(before + 3);
+    // Forking before the edit: the run goes on under the config it had then.
+    s.seek(2);
+    s.presentAt(s.frame.t);
+    expect((s.config as HpaConfig).maxPods).toBe(before);
+  });
+
   it('play stops at the scenario duration', () => {
     const s = simSession();
     s.advanceTo(10 * 3_600_000);

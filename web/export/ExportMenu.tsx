@@ -33,7 +33,7 @@ export function ExportMenu({ session, compact = false }: { session: LabSession; 
     try {
       const figures = exportFigures({
         machine, layout: deserializeLayout(saved), loop: session.loop, scenario: session.scenarioName,
-        frames: session.frames, index: session.index, config: session.runner?.config, lang,
+        frames: session.frames, index: session.index, config: session.config, lang,
       });
       const stem = figureStem(session.scenarioName, session.frame.t);
       const out: Download[] = [];

@@ -44,6 +44,9 @@ export class LabSession {
   }
 
   get runner(): AnyRunner | undefined { return this.source.kind === 'sim' ? this.source.runner : undefined; }
+  /** The config in force at the frame on screen (a simulation's; a trace records none): views draw a past
+   * frame with the config it ran under, not one edited since. */
+  get config(): unknown { return this.source.kind === 'sim' ? this.source.runner.configAt(this.index) : undefined; }
   /** The runner typed as loop L's, when this is a simulation of L (a loop's editors and interventions). */
   runnerOf<L extends LoopId>(loop: L): RunnerOf<L> | undefined { return this.runner && runnerOf(loop, this.runner); }
   /** The recorded frames typed as loop L's, when this session is L's (sim/loop-frames.ts). */

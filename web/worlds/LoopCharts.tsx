@@ -10,7 +10,7 @@ export type ChartPlacement = Pick<ComponentProps<typeof FrameChart>, 'axisMs' | 
 /** Every loop's "over time" panel: its series (chartSpecs.ts, shared with the slide export) drawn by FrameChart. */
 export function LoopCharts({ session, frame, ...placement }: WorldViewProps & ChartPlacement) {
   const t = useT();
-  const spec = chartSpecOf(session.loop, { t, config: session.runner?.config, frames: session.frames });
+  const spec = chartSpecOf(session.loop, { t, config: session.config, frames: session.frames });
   if (!spec || spec.series.length === 0) return null;
   return <FrameChart session={session} frame={frame} series={spec.series} valuesOf={spec.valuesOf} {...placement} />;
 }

@@ -13,7 +13,7 @@ import { RunTimeline } from './RunTimeline';
 export function CronWorldView({ session, frame }: WorldViewProps<FrameOf<'cron'>>) {
   const t = useT();
   const world = frame.world;
-  const entries = crontabOf(session.runner?.config);
+  const entries = crontabOf(session.config);
   const index = session.index;
   // The session's frames grow in place (and a fork replaces them): the frame shown says the bars changed.
   // eslint-disable-next-line react-hooks/exhaustive-deps -- see above
