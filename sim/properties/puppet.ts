@@ -39,8 +39,8 @@ function ancestors(deps: Map<Ref, Ref[]>, ref: Ref): Set<Ref> {
 
 // ---- what is claimed ------------------------------------------------------------------------
 // Per-run claims are read off the transaction while it runs (every step of it is a state) and
-// off the last report; the claims across runs read the last two reports and the time of the last
-// change made outside Puppet (world.faults), all of which the canonical key keeps.
+// off the last report; the claims across runs read the last two reports, the time of the last
+// change made outside Puppet (world.faults) and the repository, all of which the canonical key keeps.
 
 /** transaction.rb: resources are evaluated after everything they depend on (require/before/notify/subscribe). */
 function orderRespects(order: readonly Ref[], catalog: Resource[]): boolean {
@@ -102,20 +102,50 @@ export const noopChangesNothing: Property = {
 };
 
 /**
+ * The resources that run `a` itself may have undone after evaluating them: a service evaluated
+ * before the package that ships its unit, when `a` changed that package. Removing a package
+ * removes its unit (sim/worlds/puppet.ts), so the service `a` started is gone, and the next run
+ * finds it out of sync and cannot start it ("Unit … not found"). Puppet does not see this: it
+ * orders and relates resources only through relationships and autorequires, and
+ * lib/puppet/type/service.rb autorequires nothing (no Package), so `service { 'a': ensure =>
+ * running }` and `package { 'a': ensure => absent }` compile and fight. Idempotence is a promise
+ * of each resource's provider, not of a catalog whose resources undo each other. Read off the
+ * report (its order and statuses) and the repository's package → unit map, which stay the same
+ * while `a` is the last report but one.
+ */
+function undoneBy(a: RunReport, repo: PuppetWorld['repo']): Set<Ref> {
+  const out = new Set<Ref>();
+  for (const s of a.statuses) {
+    const pkg = /^Package\[(.*)\]$/.exec(s.ref)?.[1];
+    const unit = pkg === undefined || !s.changed ? undefined : repo[pkg]?.service;
+    if (unit === undefined) continue;
+    const svc = refOf('service', unit);
+    const at = a.order.indexOf(svc);
+    if (at >= 0 && at < a.order.indexOf(s.ref)) out.add(svc);
+  }
+  return out;
+}
+
+/**
  * Idempotence. `a` converged (nothing failed, not noop); `b` is the next run, of the same catalog.
  * Unless something changed outside Puppet since `a` began, `b` changes nothing and finds
- * nothing out of sync. Checked in the state where `b` arrives (every fault so far is ≤ now); a
- * later fault only makes it skip, never fail.
+ * nothing out of sync, but for what `a` undid itself (undoneBy: a service whose package `a`
+ * removed after starting it; `b` finds it out of sync and fails it, changing nothing). Checked
+ * in the state where `b` arrives (every fault so far is ≤ now); a later fault only makes it
+ * skip, never fail.
  */
 export const idempotent: Property = {
   name: 'idempotent', kind: 'always',
-  claim: 'after a converged run, the next run of the same catalog changes nothing unless the host was changed outside Puppet since',
+  claim: 'after a converged run, the next run of the same catalog changes nothing unless the host was changed outside Puppet since; it finds nothing out of sync but a service whose package the converged run removed after starting it',
   holds: (v) => {
     const [a, b] = v.world.reports.slice(-2);
     if (!a || !b || a.status === 'failed' || a.noop || a.noopPending || b.noop || a.catalogVersion !== b.catalogVersion) return true;
     const lastFault = v.world.faults.at(-1);
     if (lastFault && lastFault.t >= a.time) return true;
-    return b.changes === 0 && b.resources.outOfSync === 0;
+    if (b.changes !== 0) return false;
+    if (b.resources.outOfSync === 0) return true;
+    const undone = undoneBy(a, v.world.repo);
+    return b.statuses.every((s) => s.outOfSync.length === 0 || undone.has(s.ref));
   },
 };
 

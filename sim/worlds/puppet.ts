@@ -106,8 +106,15 @@ function change(w: PuppetWorld, host: Host, type: string, title: string, values:
     const ensure = values.ensure!;
     if (ensure === 'absent' || ensure === 'purged') {
       const { [title]: _gone, ...packages } = host.packages;
+      // Removing a package removes the unit it ships, not just stops it: `apt-get remove` runs its
+      // prerm (deb-systemd-invoke stop), deletes its files (the unit file under /lib/systemd/system
+      // is not a conffile) and its postrm reloads systemd. Afterwards `systemctl start` answers
+      // "Unit … not found" and Puppet's systemd provider fails the service ("Could not start
+      // Service[…]", e.g. echocat/puppet-redis#38). Keeping a stopped entry made the unit look
+      // preinstalled, so a later run could start a service whose package was gone.
       const unit = w.repo[title]?.service;
-      const services = unit && host.services[unit] ? { ...host.services, [unit]: { running: false, enabled: false } } : host.services;
+      let services = host.services;
+      if (unit && title in host.packages && unit in services) { const { [unit]: _unit, ...rest } = services; services = rest; }
       return { host: { ...host, packages, services }, ms: t.removeMs };
     }
     const cmd = `/usr/bin/apt-get -q -y -o DPkg::Options::=--force-confold install ${title}${ensure ? `=${ensure}` : ''}`;

@@ -77,6 +77,21 @@ const faultArb = (catalog: Resource[]) => fc.array(fc.oneof(
 
 const repo = { a: { versions: ['1.0', '2.0'], service: 'a' }, b: { versions: ['1.0', '2.0'], service: 'b' }, c: { versions: ['2.0'] } };
 
+type Case = [Resource[], TimelineEntry<PuppetFault, PuppetLoopConfig>[], boolean, number];
+const res = (type: ResourceType, title: string, should: Record<string, string>): Resource =>
+  ({ type, title, should, require: [], before: [], notify: [], subscribe: [], noop: false });
+
+/** Cases the invariants property once found: fast-check runs them first, every time. */
+const FOUND: [Case][] = [
+  // Service[a] before Package[a] (absent); a drift installs a 1.0, which ships the a unit. The next
+  // run starts a, then removes the package; the run after started a again: the removal had left a
+  // stopped unit behind (idempotent). Removal now deletes the unit, so that run fails to start it,
+  // which is what the converged run's own removal caused (the property's undoneBy).
+  [[[res('service', 'a', { ensure: 'running' }), res('file', '/etc/a', { ensure: 'file', content: 'managed' }), res('package', 'c', { ensure: 'absent' }),
+    res('package', 'a', { ensure: 'absent' }), res('file', '/etc/c', { ensure: 'absent' })],
+  [{ at: 60_000, fault: { kind: 'drift', ref: 'Package[a]', values: { ensure: '1.0' } } }], false, 0]],
+];
+
 type View = CheckView<PuppetWorld, PuppetLoopConfig, PuppetContext>;
 const HOURS = 3_600_000;
 
@@ -88,7 +103,7 @@ describe('puppet invariants hold for random catalogs, drift, failing installs an
       const r = new Runner(puppetBinding, { scenario: 'p', seed, world, config: { settings, catalog }, timeline, recordFrames: false });
       expect(firstBroken(r, 3 * HOURS, PUPPET_INVARIANTS)).toBeNull();
       expect(r.world.reports.length).toBeGreaterThanOrEqual(5);
-    }), { numRuns: propertyRuns(250) });
+    }), { numRuns: propertyRuns(250), examples: FOUND });
   });
 
   it('the properties can fail: each one rejects a state that breaks its claim', () => {
@@ -118,6 +133,13 @@ describe('puppet invariants hold for random catalogs, drift, failing installs an
     breaks(exitCodeMatchesReport, withWorld({ reports: [report({ status: 'failed', exitCode: 2, changes: 1 })], reportedAt: [1] }));
     const changed = report({ run: 2, time: 1_800_000, status: 'changed', exitCode: 2, changes: 1, resources: { ...report({}).resources, changed: 1, outOfSync: 1 } });
     breaks(idempotent, withWorld({ reports: [report({}), changed], reportedAt: [3000, 1_803_000], faults: [] }));
+    // A service found out of sync with nothing changed: excused only when the converged run removed its package after it.
+    const unstarted = status('Service[a]', { failed: true });
+    const failedStart = report({ run: 2, time: 1_800_000, status: 'failed', exitCode: 4, statuses: [unstarted], resources: { ...report({}).resources, failed: 1, outOfSync: 1 } });
+    const removed = status('Package[a]', { changed: true });
+    const removedAfter = report({ status: 'changed', exitCode: 2, changes: 1, order: ['Service[a]', 'Package[a]'], statuses: [status('Service[a]', { changed: true }), removed] });
+    expect(idempotent.holds(withWorld({ reports: [removedAfter, failedStart], reportedAt: [3000, 1_803_000], faults: [] }))).toBe(true);
+    breaks(idempotent, withWorld({ reports: [{ ...removedAfter, order: ['Package[a]', 'Service[a]'] }, failedStart], reportedAt: [3000, 1_803_000], faults: [] }));
     breaks(runsFollowRuninterval, withWorld({ reports: [report({}), report({ run: 2, time: 600_000 })], reportedAt: [3000, 603_000] }));
   });
 });
