@@ -1,5 +1,6 @@
-import type { AnyMachineSnapshot, AnyStateMachine, ContextFrom, EventObject } from 'xstate';
+import type { AnyStateMachine, ContextFrom, EventObject } from 'xstate';
 import type { ControllerSummary } from './controller-summary';
+import type { ViewSnapshot } from './view-snapshot';
 
 /** The result of a world operation, delivered to the machine as done/error of its actor. */
 export type OpResult = { ok: true; output?: unknown } | { ok: false; error: string };
@@ -48,5 +49,5 @@ export interface LoopBinding<W, F, C, S extends ControllerSummary = ControllerSu
    * machine nor the world's operations read that data: it lets state properties (sim/check) judge
    * claims about history (e.g. starts since an operator's stop) from one state.
    */
-  monitor?(world: W, event: EventObject, snapshot: AnyMachineSnapshot, t: number): W;
+  monitor?(world: W, event: EventObject, snapshot: ViewSnapshot<ContextFrom<M>>, t: number): W;
 }

@@ -2,7 +2,7 @@
 // pure transition (sim/pure-machine.ts, as the simulator's Stepper does), fed the recorded answers of
 // its actors and the recorded timer events. Each recorded frame must show the state and the
 // decisions this replay reaches; a timer the machine did not set, or a backoff cut short, diverges.
-import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import type { EventObject } from 'xstate';
 import type { HpaAction, HpaConfig, HpaContext, HpaEvent } from '../../machines/incus-hpa';
 import type { PolicyModules } from '../../machines/incus-hpa';
 import { NO_POLICY_MODULES, incusHpaMachine, providePolicyModules } from '../../machines/incus-hpa';
@@ -12,6 +12,7 @@ import type { ExecutableAction } from '../pure-machine';
 import { doneEvent } from '../step';
 import { dottedState, phaseOf } from '../trace';
 import { formatDuration } from '../units';
+import type { ViewSnapshot } from '../view-snapshot';
 import { builtinAction } from '../xstate-actions';
 import { Diverged } from './diverged';
 
@@ -39,7 +40,7 @@ function decidedOf(ctx: HpaContext) {
 
 export class ControllerReplay {
   private readonly pure: PureMachine;
-  snapshot: AnyMachineSnapshot;
+  snapshot: ViewSnapshot<HpaContext>;
   private readonly timers = new Map<string, Timer>();
   /** Periods that ended before their timer (real mode's lifecycle wake-ups). */
   earlyPeriods = 0;
@@ -52,7 +53,7 @@ export class ControllerReplay {
     this.execute(actions, t);
   }
 
-  get context(): HpaContext { return this.snapshot.context as HpaContext; }
+  get context(): HpaContext { return this.snapshot.context; }
   get state(): string { return dottedState(this.snapshot.value); }
 
   /** A timer event of the frame: one the machine set, and not before its time (a wait may end early: a wake-up). */

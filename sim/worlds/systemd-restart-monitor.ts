@@ -1,4 +1,5 @@
-import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import type { EventObject } from 'xstate';
+import type { ViewSnapshot } from '../view-snapshot';
 import type { SystemdContext } from '../../machines/systemd-restart';
 
 /**
@@ -38,14 +39,14 @@ export interface MonitoredWorld { starts: number; exits: readonly { at: number }
  */
 const toMicroseconds = (ms: number) => Math.round(ms * 1000) / 1000;
 
-const topState = (snapshot: AnyMachineSnapshot) => (typeof snapshot.value === 'string' ? snapshot.value : Object.keys(snapshot.value as object)[0]!);
+const topState = (snapshot: ViewSnapshot<SystemdContext>) => (typeof snapshot.value === 'string' ? snapshot.value : Object.keys(snapshot.value as object)[0]!);
 const isStartRequest = (type: string) => type === 'SYSTEMCTL.START' || type === 'SYSTEMCTL.RESTART';
 
 /** LoopBinding.monitor for systemd-restart: called after every event the machine takes. */
-export function observeSystemd<W extends MonitoredWorld>(world: W, event: EventObject, snapshot: AnyMachineSnapshot, t: number): W {
+export function observeSystemd<W extends MonitoredWorld>(world: W, event: EventObject, snapshot: ViewSnapshot<SystemdContext>, t: number): W {
   const before = world.monitor;
   let m = before;
-  const unit = (snapshot.context as SystemdContext).unit;
+  const unit = snapshot.context.unit;
   // 1. Processes started by this step (the spawn is in the world already).
   for (let n = world.starts - m.seenStarts; n > 0; n--) {
     const open = m.window.begin !== null && t - m.window.begin <= unit.startLimitIntervalMs;

@@ -1,7 +1,8 @@
-import type { AnyMachineSnapshot, EventObject } from 'xstate';
+import type { EventObject } from 'xstate';
 import type { ControllerConfig, ControllerContext, KObject, Write, WriteOutcome } from '../../../machines/kubernetes';
 import { patched } from '../../../machines/kubernetes';
 import type { CheckProperty } from '../../check/model';
+import type { ViewSnapshot } from '../../view-snapshot';
 import { isUserController } from '../../user-controller/declared';
 import type { KubeWorld, ReconcileWatch } from '../../worlds/kubernetes';
 import { store as st } from '../../worlds/kubernetes';
@@ -62,8 +63,8 @@ function afterBatch(world: KubeWorld, r: ReconcileWatch, batch: readonly WriteOu
 }
 
 /** The monitor (binding.monitor): a user's controller only, so built-in runs keep their worlds and keys. */
-export function observeIdempotence(world: KubeWorld, event: EventObject, snapshot: AnyMachineSnapshot): KubeWorld {
-  const ctx = snapshot.context as ControllerContext;
+export function observeIdempotence(world: KubeWorld, event: EventObject, snapshot: ViewSnapshot<ControllerContext>): KubeWorld {
+  const ctx = snapshot.context;
   if (!isUserController(ctx.config.reconciler)) return world;
   const m = world.idempotence ?? { reading: null, armed: null };
   if (event.type === 'xstate.done.actor.readCache' && ctx.current !== null && ctx.view) {
