@@ -123,18 +123,21 @@ export class ProfileLeaseLock implements LeaseLock {
    */
   async update(record: LeaseRecord, read: LeaseRead, timeoutMs?: number): Promise<LeaseRecord | null> {
     const term = read.record.transitions;
-    const above = async () => (await this.claims.terms(timeoutMs)).filter((k) => k > term);
+    const above = (terms: number[]) => terms.filter((k) => k > term);
     if (record.holder === '') {
       if (!(await this.put(record, read, timeoutMs))) return null;
       if (term > 0) await this.claims.remove([term], timeoutMs);
       return record;
     }
     if (record.holder === read.record.holder) {
-      if ((await above()).length > 0) return null;
+      if (above(await this.claims.terms(timeoutMs)).length > 0) return null;
       if (!(await this.put(record, read, timeoutMs))) return null;
-      return (await above()).length > 0 ? null : record;
+      return above(await this.claims.terms(timeoutMs)).length > 0 ? null : record;
     }
-    const next = this.claims.nextTerm(term, await above());
+    // Claims below the one taken were there before it (a takeover claims past the highest): the
+    // listing read here is the one the winner cleans up with.
+    const claimed = await this.claims.terms(timeoutMs);
+    const next = this.claims.nextTerm(term, above(claimed));
     if (next === undefined || !(await this.claims.claim(next, record.holder, timeoutMs))) return null;
     const now = await this.get(timeoutMs);
     const mine: LeaseRecord = { ...record, transitions: next };
@@ -145,8 +148,7 @@ export class ProfileLeaseLock implements LeaseLock {
     // A write of the old holder's that met ours may have landed last; our claim stays, so it writes no
     // more, and once it is stale a standby claims past it.
     if ((await this.get(timeoutMs))?.record.holder !== record.holder) return null;
-    const older = (await this.claims.terms(timeoutMs)).filter((k) => k < next);
-    await this.claims.remove(older, timeoutMs);
+    await this.claims.remove(claimed.filter((k) => k < next), timeoutMs);
     return mine;
   }
 

@@ -70,9 +70,10 @@ export const noLeftovers = (v: View) => countStatus(ownedOf(v), 'Stopped', 'Erro
 export interface QueuedFailures { failures: number; longestOpMs: number }
 const NO_QUEUED_FAILURES: QueuedFailures = { failures: 0, longestOpMs: 0 };
 
-/** The failures a timeline's `failApi` entries queue, at most (each entry counted once). */
-export const queuedFailures = (faults: readonly HpaFault[], world: HpaWorld): QueuedFailures => ({
-  failures: faults.reduce((n, f) => n + (f.kind === 'failApi' ? f.calls : 0), 0),
+/** The failures a timeline's `failApi` entries queue, at most (each entry counted once): a scenario's
+ * faults, or a generated schedule's (test/check), which name the same `failApi` fault. */
+export const queuedFailures = (faults: readonly { kind: string; calls?: number }[], world: HpaWorld): QueuedFailures => ({
+  failures: faults.reduce((n, f) => n + (f.kind === 'failApi' ? f.calls ?? 0 : 0), 0),
   longestOpMs: longestOpMs(world),
 });
 

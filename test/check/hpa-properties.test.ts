@@ -1,9 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countSettled, convergencePeriods, atMostMax, neverTouchesUnowned, noLeftovers, oneOperationAtATime } from '../../sim/properties/incus-hpa';
+import { countSettled, convergencePeriods, atMostMax, neverTouchesUnowned, noLeftovers, oneOperationAtATime, queuedFailures } from '../../sim/properties/incus-hpa';
 import { viewOf } from '../../sim/check/counterexample';
 import { DEFAULT_PARAMS } from '../../sim/loops/incus-hpa';
-import { longestOpMs } from '../../sim/worlds/incus-hpa';
 import type { HpaCase } from './hpa-arbitraries';
 import { drive, FAULT_PHASE_MS, hpaCaseArb, invariantsOf, NUM_RUNS, runnerOf, writeFailingTrace } from './hpa-arbitraries';
 
@@ -41,8 +40,7 @@ function convergesWithinK(name: string, leftoversToo: boolean) {
     const { create, start } = DEFAULT_PARAMS.latency;
     const lastFault = Math.max(0, ...c.schedule.map((s) => s.at + (s.fault.kind === 'slowApi' ? s.fault.forMs + s.fault.factor * (create + start) : 0)));
     const runner = runnerOf(c, name);
-    const failures = c.schedule.reduce((n, s) => n + (s.fault.kind === 'failApi' ? s.fault.calls : 0), 0);
-    const settledBy = lastFault + convergencePeriods(c.config, { failures, longestOpMs: longestOpMs(runner.world) }) * c.config.periodMs;
+    const settledBy = lastFault + convergencePeriods(c.config, queuedFailures(c.schedule.map((s) => s.fault), runner.world)) * c.config.periodMs;
     const failure = drive(runner, c, settledBy + 3 * c.config.periodMs, (r) => {
       if (r.t < settledBy) return null;
       const v = viewOf(r);
