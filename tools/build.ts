@@ -3,15 +3,12 @@
 //   dist/lab-single.html   the lab folded into one file (the base of `loopscope export`'s page)
 //   dist/node/             the CLI and the library, bundled by esbuild (no tsx, vite or vitest at run time)
 //   dist/types/            the public entries' declarations (tsc), for `exports`' "types"
-import { chmodSync, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { build as esbuild } from 'esbuild';
 import { build as viteBuild } from 'vite';
 import { buildSingleFileLab } from '../cli/export/lab-html';
-import type { CompiledFacts } from '../sim/compiled';
-import { transpile } from '../sim/user-controller/isolate';
-import { CLI_ENTRY, PUBLIC_ENTRIES, WORKER_ENTRY } from './entries';
+import { bundleNode } from './bundle-node';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DIST = join(ROOT, 'dist');
@@ -27,20 +24,7 @@ async function lab(): Promise<void> {
 
 async function node(): Promise<void> {
   const t0 = performance.now();
-  const api = (file: string) => transpile(readFileSync(join(ROOT, file), 'utf8'), file, 'ts');
-  const facts: CompiledFacts = {
-    sandboxApis: { controller: api('sim/user-controller/api.ts'), policy: api('sim/user-controller/policy-api.ts') },
-  };
-  const entryPoints = Object.fromEntries([...PUBLIC_ENTRIES.map((e) => [e.out, e.source]), [CLI_ENTRY.out, CLI_ENTRY.source], [WORKER_ENTRY.out, WORKER_ENTRY.source]]);
-  await esbuild({
-    absWorkingDir: ROOT, entryPoints, outdir: join(DIST, 'node'), bundle: true, splitting: true, format: 'esm',
-    platform: 'node', target: 'node20', packages: 'external', sourcemap: false, legalComments: 'none', logLevel: 'warning',
-    chunkNames: 'chunk-[hash]', minifySyntax: true, define: { LOOPSCOPE_COMPILED: JSON.stringify(facts), LOOPSCOPE_BUNDLED: 'true' },
-  });
-  // The bin: a node shebang (npm links it and sets the executable bit on install; set it here for the clone).
-  const bin = join(DIST, 'node', 'loopscope.js');
-  writeFileSync(bin, `#!/usr/bin/env node\n${readFileSync(bin, 'utf8')}`);
-  chmodSync(bin, 0o755);
+  await bundleNode(join(DIST, 'node'));
   step('CLI and library → dist/node', t0);
 }
 
