@@ -89,7 +89,8 @@ export class Stepper<W, F, C> {
   inject(state: StepState<W, C>, fault: F): StepState<W, C> {
     const command = this.binding.command?.(fault);
     if (command) return this.send(state, command);
-    if (this.binding.isControllerRestart?.(fault)) return this.restart(state);
+    // The world sees the crash too (e.g. a request on the wire it never gets), then the controller starts afresh.
+    if (this.binding.isControllerRestart?.(fault)) return this.restart({ ...state, world: this.binding.world.inject(state.world, fault, state.t).world });
     const { world, retime } = this.binding.world.inject(state.world, fault, state.t);
     if (!retime?.length) return { ...state, world };
     const earlier = (q: StepItem) => (q.kind === 'op' ? retime.find((r) => r.opId === q.opId && r.at < q.at)?.at : undefined);

@@ -90,7 +90,7 @@ const timelineEntrySchema = z.strictObject({
   dropWatch: z.strictObject({ kind: z.string().optional(), count: z.number().int().min(1) }).optional(),
   reorderWatch: z.strictObject({ count: z.number().int().min(1), upTo: durationField }).optional(),
   failWrites: z.number().int().min(1).optional(),
-  restartController: z.literal(true).optional(),
+  restartController: z.union([z.literal(true), z.enum(['write-lands', 'write-lost'])], { error: 'expected true (a crash between reconciles), write-lands or write-lost (a crash with a write on the wire)' }).optional(),
 }).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (apply, delete, scale, setImage, load, queue, crashPod, deletePod, nodeFail, nodeRecover, delayWatch, dropWatch, reorderWatch, failWrites or restartController)' });
 
 const queueSchema = z.strictObject({
@@ -238,5 +238,5 @@ function timelineFault(file: string, field: string, e: Entry): KubeFault {
   if (e.dropWatch) return { kind: 'dropWatch', objectKind: e.dropWatch.kind ?? null, count: e.dropWatch.count };
   if (e.reorderWatch) return { kind: 'reorderWatch', count: e.reorderWatch.count, maxMs: e.reorderWatch.upTo };
   if (e.failWrites !== undefined) return { kind: 'failWrites', count: e.failWrites };
-  return { kind: 'restartController' };
+  return e.restartController === 'write-lands' ? { kind: 'restartController', write: 'lands' } : e.restartController === 'write-lost' ? { kind: 'restartController', write: 'lost' } : { kind: 'restartController' };
 }

@@ -76,6 +76,14 @@ const PINS: Record<string, Pin> = {
     promised: ['no-extra-pods', 'no-surplus-at-rest', 'converges'],
     counterexamples: { 'no-extra-pods': { steps: 20, moves: ['stale cache: Pod watch +360s for 1s', 'kubectl scale replicaset/web --replicas=2'] } },
   },
+  // A crash with the create on the wire: it lands after the restarted controller's relist, whose new
+  // expectations know nothing of it, so it creates a second pod (the surplus goes at the next sync).
+  'scenarios/kubernetes-check-replicaset-crash-mid-write.yaml': {
+    distinct: 1143,
+    verdicts: { 'no-extra-pods': 'violated', 'no-surplus-at-rest': 'holds', 'reaches-replicas': 'holds', 'waits-for-expectations': 'holds', 'converges': 'holds' },
+    promised: ['no-extra-pods', 'no-surplus-at-rest', 'converges'],
+    counterexamples: { 'no-extra-pods': { steps: 9, moves: ['controller crash mid-write (the write lands)'] } },
+  },
   // Without expectations the controller's own status write re-enqueues it onto a stale cache.
   'scenarios/kubernetes-check-replicaset-no-expectations.yaml': {
     distinct: 7681,

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeWorld } from '../../sim/worlds/kubernetes';
+import { kubernetesBinding } from '../../sim/loops/kubernetes';
+import { parseScenarioText } from '../../sim/loops';
+import type { StepState } from '../../sim/step';
+import { Stepper } from '../../sim/step';
+import type { KubeFault, KubeWorld } from '../../sim/worlds/kubernetes';
+import type { ControllerConfig } from '../../machines/kubernetes';
 import { activePods, kubeRunner, replicaSetYaml } from './helpers';
 
 const scenario = (timeline: string) => `
@@ -12,6 +17,9 @@ cluster:
 objects:${replicaSetYaml(2)}
 timeline:
 ${timeline}`;
+
+/** The ReplicaSet of two replicas with nothing on the timeline. */
+const scenario0 = () => scenario('  []').replace('timeline:\n  []', 'timeline: []');
 
 describe('watch faults: dropped events, reordering, a controller restart', () => {
   it('dropped Pod events leave expectations unmet (no double creation) until the relist at resync repairs the cache', () => {
@@ -45,5 +53,43 @@ describe('watch faults: dropped events, reordering, a controller restart', () =>
     expect(activePods(runner.world)).toHaveLength(4);
     expect((runner.world as KubeWorld).counters.podsCreated).toBe(4);
     expect(runner.frames.some((f) => f.event === 'controller.restart')).toBe(true);
+  });
+
+  describe('a crash with a write on the wire', () => {
+    const { scenario } = parseScenarioText('test.yaml', 'test', scenario0());
+    const stepper = new Stepper(kubernetesBinding);
+    type State = StepState<KubeWorld, ControllerConfig>;
+    const onTheWire = (s: State) => s.world.ops.some((op) => op.kind === 'write' && op.batch.some((w) => w.verb === 'create'));
+    /** The first instant the controller's create is on the wire (the API server has not answered yet). */
+    function createInFlight(): State {
+      let s: State = stepper.initial(scenario.config, scenario.world);
+      for (let i = 0; i < 200 && !onTheWire(s); i++) s = stepper.tick(s)!.state;
+      expect(onTheWire(s)).toBe(true);
+      return s;
+    }
+    const runToRest = (s0: State, untilMs: number) => { let s = s0; for (let next = stepper.tick(s); next && next.state.t <= untilMs; next = stepper.tick(s)) s = next.state; return s; };
+    const crash = (write?: 'lands' | 'lost'): KubeFault => (write ? { kind: 'restartController', write } : { kind: 'restartController' });
+
+    it('lost: the API server never gets it; the restarted controller creates the pods once', () => {
+      const crashed = stepper.inject(createInFlight(), crash('lost'));
+      expect(crashed.world.ops.filter((op) => op.kind === 'write').every((op) => op.kind === 'write' && op.batch.length === 0)).toBe(true);
+      const rest = runToRest(crashed, 60_000);
+      expect(activePods(rest.world)).toHaveLength(2);
+      expect(rest.world.counters.podsCreated).toBe(2);
+    });
+
+    it('lands: the API server applies it after the crash; the surplus the new controller adds is deleted', () => {
+      const before = createInFlight();
+      expect(kubernetesBinding.world.inject(before.world, crash('lands'), before.t).world).toBe(before.world);
+      const crashed = stepper.inject(before, crash('lands'));
+      const rest = runToRest(crashed, 60_000);
+      expect(activePods(rest.world)).toHaveLength(2);
+      expect(rest.world.counters.podsCreated).toBeGreaterThan(2);
+    });
+
+    it('a crash between reconciles leaves the world as it is', () => {
+      const before = createInFlight();
+      expect(kubernetesBinding.world.inject(before.world, crash(), before.t).world).toBe(before.world);
+    });
   });
 });

@@ -36,7 +36,8 @@ export function kubernetesLabel(entry: Entry): string {
     case 'dropWatch': return `lost watch event${f.count > 1 ? 's' : ''}: next ${f.count} of ${f.objectKind ?? 'any kind'}`;
     case 'reorderWatch': return `reordered watch: next ${f.count} events (≤ ${secs(f.maxMs)})`;
     case 'failWrites': return `fail next ${f.count} API write${f.count > 1 ? 's' : ''}`;
-    case 'restartController': return 'controller crash (after a reconcile\'s writes)';
+    case 'restartController':
+      return f.write === undefined ? 'controller crash (after a reconcile\'s writes)' : `controller crash mid-write (the write ${f.write === 'lands' ? 'lands' : 'is lost'})`;
   }
 }
 
@@ -46,8 +47,9 @@ const nodeReady = (world: KubeWorld, node: string) => (world.store.objects[st.st
  * Whether a move can change anything now (a no-op move would only duplicate states). A controller
  * crash happens right after a reconcile's writes were answered (Sieve's intermediate-state
  * perturbation, OSDI '22): the workqueue, expectations and cache die with the process, the writes
- * stay. Not modelled: a crash between two batches of one reconcile (the next batch is already on
- * the wire then, and a crash with a write on the wire lets it land after the restart's relist).
+ * stay. A crash mid-write (`write-lands` / `write-lost` in a scenario) happens while a write is on
+ * the wire: the API server applies it after the crash — possibly after the restarted controller's
+ * relist — or never gets it; the two are separate moves, so the search takes both.
  */
 export function kubernetesApplicable(state: CheckState<KubeWorld, ControllerConfig, ControllerContext>, entry: Entry): boolean {
   if ('config' in entry) return true;
@@ -55,6 +57,7 @@ export function kubernetesApplicable(state: CheckState<KubeWorld, ControllerConf
   const world = worldAt(state);
   switch (f.kind) {
     case 'restartController': {
+      if (f.write !== undefined) return world.ops.some((op) => op.kind === 'write' && op.batch.length > 0);
       const ctx = state.snapshot.context;
       return (state.snapshot.matches('result') || state.snapshot.matches('failed')) && ctx.writes.length > 0 && !world.ops.some((op) => op.kind === 'write');
     }

@@ -25,7 +25,12 @@ export type KubeFault =
   | { kind: 'dropWatch'; objectKind: string | null; count: number }
   | { kind: 'reorderWatch'; count: number; maxMs: number }
   | { kind: 'failWrites'; count: number }
-  | { kind: 'restartController' };
+  /**
+   * The controller process crashes. `write` (only told apart while a write is on the wire): 'lands'
+   * — the API server got the request and applies it, the answer goes to nobody; 'lost' — it never
+   * reached the API server. Without it the crash comes between reconciles, as a `true` in a scenario.
+   */
+  | { kind: 'restartController'; write?: 'lands' | 'lost' };
 
 /** A resync period of 0 means never (client-go: "resyncPeriod 0 disables resync"). */
 const nextResync = (world: KubeWorld, t: number) => (world.params.resyncMs > 0 ? t + world.params.resyncMs : Number.POSITIVE_INFINITY);
@@ -137,6 +142,8 @@ function mutate(world: KubeWorld, key: string, t: number, f: (o: KObject) => KOb
 }
 
 function applyFault(world0: KubeWorld, fault: KubeFault, t: number): { world: KubeWorld; note: string } {
+  // A crash changes nothing in the cluster (the stepper restarts the controller) but a request it loses on the wire.
+  if (fault.kind === 'restartController') return crashController(world0, fault.write);
   const world = settle(world0, t);
   switch (fault.kind) {
     case 'apply': {
@@ -204,9 +211,14 @@ function applyFault(world0: KubeWorld, fault: KubeFault, t: number): { world: Ku
       return { world: { ...world, faults: { ...world.faults, reorder: { count: fault.count, maxMs: fault.maxMs } } }, note: `the next ${fault.count} watch events are reordered (up to ${fault.maxMs}ms)` };
     case 'failWrites':
       return { world: { ...world, faults: { ...world.faults, failWrites: world.faults.failWrites + fault.count } }, note: `the next ${fault.count} API writes fail` };
-    case 'restartController':
-      return { world, note: 'controller restart' };
   }
+}
+
+/** A write that was on the wire when the process died and never reached the API server: its batch is gone (the op still ends, answering nobody). */
+function crashController(world: KubeWorld, write: 'lands' | 'lost' | undefined): { world: KubeWorld; note: string } {
+  const onTheWire = world.ops.filter((op) => op.kind === 'write' && op.batch.length > 0);
+  if (write !== 'lost' || onTheWire.length === 0) return { world, note: write === 'lands' && onTheWire.length ? 'controller crash: the write on the wire still lands' : 'controller restart' };
+  return { world: { ...world, ops: world.ops.map((op) => (op.kind === 'write' ? { ...op, batch: [] } : op)) }, note: 'controller crash: the write on the wire is lost' };
 }
 
 /**
