@@ -6,7 +6,6 @@ import type { LoopCard } from './home/card';
 import type { LoopChartLabels } from './i18n/statechart-labels';
 import type { TourStop } from './tour/stop';
 import type { ChartOf } from './worlds/chart-types';
-import type { LoopViews } from './worlds/types';
 
 /** The desired state loop L runs with, as its binding declares it (sim/loop-runner.ts). */
 export type ConfigOf<L extends LoopId> = RunnerOf<L>['config'];
@@ -22,11 +21,13 @@ export interface PolicyComparison<L extends LoopId> {
   ownPolicy: (config: ConfigOf<L>) => string | undefined;
 }
 
-/** Everything the lab shows of loop L, on L's own frames and config. */
+/**
+ * What the lab shows of loop L, on L's own frames and config — all of it but its React views
+ * (web/worlds/views.ts): the CLI's `loopscope export` and the build's statechart layouts read the chart
+ * and the labels in Node, where the views (React, their CSS) cannot load.
+ */
 export interface LoopUi<L extends LoopId> {
-  /** Its world and, in a simulation, its interventions and desired-state editor. The lab's "over time"
-   * panel is `chart` drawn by web/worlds/LoopCharts.tsx, for every loop alike. */
-  views: Omit<LoopViews<FrameOf<L>>, 'Charts'>;
+  /** What its "over time" panel and a slide's chart plot. */
   chart: ChartOf<FrameOf<L>>;
   /** The phase banner's four lines. */
   banner: BannerOf<FrameOf<L>>;

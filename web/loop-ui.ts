@@ -8,11 +8,11 @@ import { SYSTEMD_RESTART_UI } from './worlds/systemd-restart/ui';
 import { TERRAFORM_UI } from './worlds/terraform/ui';
 
 /**
- * The lab's one registry: everything it shows of each loop (views, chart, banner, home card, tour stop,
- * side-by-side comparison, statechart labels), one entry per loop in web/worlds/<loop>/ui.ts. A loop
- * without an entry, or an entry missing a piece, does not compile. The lab's readers (web/worlds/views.ts,
- * chartSpecs.ts, components/banner/, home/loops.ts, tour/stops.ts, compare/divergence.ts,
- * statechart/labels.ts) look loops up here.
+ * The lab's one registry of what it shows of each loop (chart, banner, home card, tour stop, side-by-side
+ * comparison, statechart labels), one entry per loop in web/worlds/<loop>/ui.ts: a loop without an entry,
+ * or an entry missing a piece, does not compile. Its readers: web/worlds/chartSpecs.ts, components/banner/,
+ * home/loops.ts, tour/stops.ts, compare/divergence.ts, statechart/labels.ts. Node reads it too (the CLI's
+ * export, the build's statechart layouts), so the React views are not here but in web/worlds/views.ts.
  */
 export const LOOP_UI: { readonly [L in LoopId]: LoopUi<L> } = {
   cron: CRON_UI,

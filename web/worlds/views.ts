@@ -4,11 +4,35 @@ import { frameOf } from '../../sim/loop-frames';
 import type { LoopId } from '../../sim/loops/define';
 import { isLoopId } from '../../sim/loops/define';
 import type { FrameOf } from '../../sim/trace';
-import { LOOP_UI } from '../loop-ui';
-import type { LoopUi } from '../loop-ui-types';
+import { HpaConfigEditor } from './incus-hpa/HpaConfigEditor';
+import { HpaInterventions } from './incus-hpa/HpaInterventions';
+import { HpaWorldView } from './incus-hpa/HpaWorldView';
+import { CronInterventions } from './cron/CronInterventions';
+import { CronWorldView } from './cron/CronWorldView';
+import { KubeInterventions } from './kubernetes/KubeInterventions';
+import { KubeWorldView } from './kubernetes/KubeWorldView';
+import { ReplicasEditor } from './kubernetes/ReplicasEditor';
+import { SystemdInterventions } from './systemd-restart/SystemdInterventions';
+import { SystemdWorldView } from './systemd-restart/SystemdWorldView';
+import { UnitEditor } from './systemd-restart/UnitEditor';
+import { PuppetWorldView } from './puppet/PuppetWorldView';
+import { PuppetInterventions } from './puppet/PuppetInterventions';
+import { TerraformConfigEditor } from './terraform/TerraformConfigEditor';
+import { TerraformInterventions } from './terraform/TerraformInterventions';
+import { TerraformWorldView } from './terraform/TerraformWorldView';
 import { JsonWorldView } from './JsonWorldView';
 import { LoopCharts } from './LoopCharts';
 import type { LoopViews, WorldViewProps } from './types';
+
+/** The lab's views of each loop, on its typed frames: a loop without views does not compile (JsonWorldView is the plain fallback view). */
+const VIEWS: { [L in LoopId]: LoopViews<FrameOf<L>> } = {
+  'incus-hpa': { World: HpaWorldView, Charts: LoopCharts, Interventions: HpaInterventions, Editor: HpaConfigEditor },
+  'systemd-restart': { World: SystemdWorldView, Charts: LoopCharts, Interventions: SystemdInterventions, Editor: UnitEditor },
+  cron: { World: CronWorldView, Charts: LoopCharts, Interventions: CronInterventions },
+  kubernetes: { World: KubeWorldView, Charts: LoopCharts, Interventions: KubeInterventions, Editor: ReplicasEditor },
+  puppet: { World: PuppetWorldView, Charts: LoopCharts, Interventions: PuppetInterventions },
+  terraform: { World: TerraformWorldView, Charts: LoopCharts, Interventions: TerraformInterventions, Editor: TerraformConfigEditor },
+};
 
 /** A loop's view on the session's frame: the frame narrowed to the loop's by the session's loop id (another loop's, which the lab never pairs with this view, is shown as JSON). */
 function onSessionFrame<L extends LoopId>(loop: L, View: ComponentType<WorldViewProps<FrameOf<L>>>): ComponentType<WorldViewProps> {
@@ -20,12 +44,11 @@ function onSessionFrame<L extends LoopId>(loop: L, View: ComponentType<WorldView
   return OnSessionFrame;
 }
 
-/** A loop's views from its LOOP_UI entry: its own, and its chart drawn by LoopCharts (the same panel for every loop). */
 function sessionViews<L extends LoopId>(loop: L): LoopViews {
-  const { World, Interventions, Editor }: LoopUi<L>['views'] = LOOP_UI[loop].views;
+  const { World, Charts, Interventions, Editor } = VIEWS[loop];
   return {
     World: onSessionFrame(loop, World),
-    Charts: onSessionFrame(loop, LoopCharts),
+    ...(Charts ? { Charts: onSessionFrame(loop, Charts) } : {}),
     ...(Interventions ? { Interventions: onSessionFrame(loop, Interventions) } : {}),
     ...(Editor ? { Editor: onSessionFrame(loop, Editor) } : {}),
   };

@@ -2,13 +2,10 @@ import { cronBanner } from '../../components/banner/cron';
 import { CRON_LABELS } from '../../i18n/statechart-labels/cron';
 import type { LoopUi } from '../../loop-ui-types';
 import { strokeAt } from '../chart-types';
-import { CronInterventions } from './CronInterventions';
-import { CronWorldView } from './CronWorldView';
 import { crontabOf } from './cronView';
 
 /** cron in the lab: one entry of LOOP_UI (web/loop-ui.ts). */
 export const CRON_UI: LoopUi<'cron'> = {
-  views: { World: CronWorldView, Interventions: CronInterventions },
   chart: ({ config, frames }) => {
     const fromCrontab = crontabOf(config).map((e) => e.name);
     // A loaded trace has no crontab: the jobs are the ones that ran.

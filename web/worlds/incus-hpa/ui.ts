@@ -2,14 +2,10 @@ import { controllerOf } from '../../../sim/trace';
 import { hpaBanner } from '../../components/banner/hpa';
 import { INCUS_HPA_LABELS } from '../../i18n/statechart-labels/incus-hpa';
 import type { LoopUi } from '../../loop-ui-types';
-import { HpaConfigEditor } from './HpaConfigEditor';
-import { HpaInterventions } from './HpaInterventions';
-import { HpaWorldView } from './HpaWorldView';
 import { hpaNumbers } from './summary';
 
 /** The Incus HPA (the talk's lab) in the lab: one entry of LOOP_UI (web/loop-ui.ts). */
 export const INCUS_HPA_UI: LoopUi<'incus-hpa'> = {
-  views: { World: HpaWorldView, Interventions: HpaInterventions, Editor: HpaConfigEditor },
   chart: ({ t }) => ({
     series: [
       { label: t('avgMemory'), stroke: '#1f6feb', scale: 'pct' },

@@ -2,14 +2,10 @@ import { kubernetesBanner } from '../../components/banner/kubernetes';
 import { KUBERNETES_LABELS } from '../../i18n/statechart-labels/kubernetes';
 import type { LoopUi } from '../../loop-ui-types';
 import { strokeAt } from '../chart-types';
-import { KubeInterventions } from './KubeInterventions';
-import { KubeWorldView } from './KubeWorldView';
-import { ReplicasEditor } from './ReplicasEditor';
 import { replicaCounts } from './kubeView';
 
 /** Kubernetes controllers in the lab: one entry of LOOP_UI (web/loop-ui.ts). */
 export const KUBERNETES_UI: LoopUi<'kubernetes'> = {
-  views: { World: KubeWorldView, Interventions: KubeInterventions, Editor: ReplicasEditor },
   chart: ({ t }) => ({
     series: [{ label: t('desiredReplicas'), stroke: strokeAt(1) }, { label: t('readyPods'), stroke: strokeAt(0) }],
     valuesOf: (f) => replicaCounts(f.world),

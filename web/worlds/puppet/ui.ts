@@ -2,12 +2,9 @@ import { puppetBanner } from '../../components/banner/puppet';
 import { PUPPET_LABELS } from '../../i18n/statechart-labels/puppet';
 import type { LoopUi } from '../../loop-ui-types';
 import { strokeAt } from '../chart-types';
-import { PuppetInterventions } from './PuppetInterventions';
-import { PuppetWorldView } from './PuppetWorldView';
 
 /** Puppet in the lab: one entry of LOOP_UI (web/loop-ui.ts). */
 export const PUPPET_UI: LoopUi<'puppet'> = {
-  views: { World: PuppetWorldView, Interventions: PuppetInterventions },
   chart: ({ t }) => ({
     series: [{ label: t('agentChanges'), stroke: strokeAt(0) }, { label: t('driftsSeries'), stroke: strokeAt(1) }],
     valuesOf: ({ world: w }) => [w.agentChanges, w.drifts],

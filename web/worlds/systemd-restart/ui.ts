@@ -2,13 +2,9 @@ import { systemdBanner } from '../../components/banner/systemd';
 import { SYSTEMD_LABELS } from '../../i18n/statechart-labels/systemd-restart';
 import type { LoopUi } from '../../loop-ui-types';
 import { strokeAt } from '../chart-types';
-import { SystemdInterventions } from './SystemdInterventions';
-import { SystemdWorldView } from './SystemdWorldView';
-import { UnitEditor } from './UnitEditor';
 
 /** systemd's restart policy in the lab: one entry of LOOP_UI (web/loop-ui.ts). */
 export const SYSTEMD_RESTART_UI: LoopUi<'systemd-restart'> = {
-  views: { World: SystemdWorldView, Interventions: SystemdInterventions, Editor: UnitEditor },
   chart: ({ t }) => ({
     series: [{ label: t('startsSeries'), stroke: strokeAt(0) }, { label: t('cleanExitsSeries'), stroke: strokeAt(2) }],
     valuesOf: ({ world: w }) => [w.starts, w.cleanExits],

@@ -2,13 +2,9 @@ import { terraformBanner } from '../../components/banner/terraform';
 import { TERRAFORM_LABELS } from '../../i18n/statechart-labels/terraform';
 import type { LoopUi } from '../../loop-ui-types';
 import { strokeAt } from '../chart-types';
-import { TerraformConfigEditor } from './TerraformConfigEditor';
-import { TerraformInterventions } from './TerraformInterventions';
-import { TerraformWorldView } from './TerraformWorldView';
 
 /** Terraform in the lab: one entry of LOOP_UI (web/loop-ui.ts). */
 export const TERRAFORM_UI: LoopUi<'terraform'> = {
-  views: { World: TerraformWorldView, Interventions: TerraformInterventions, Editor: TerraformConfigEditor },
   chart: ({ t }) => ({
     series: [{ label: t('stateSerial'), stroke: strokeAt(0) }, { label: t('cloudCalls'), stroke: strokeAt(1) }, { label: t('dataLost'), stroke: strokeAt(4) }],
     valuesOf: ({ world: w }) => [w.serial, w.calls, w.dataLostGb],
