@@ -1,8 +1,8 @@
 import { controllerOf } from '../../../sim/trace';
-import { hpaBanner } from '../../components/banner/hpa';
+import { incusHpaBanner } from '../../components/banner/incus-hpa';
 import { INCUS_HPA_LABELS } from '../../i18n/statechart-labels/incus-hpa';
 import type { LoopUi } from '../../loop-ui-types';
-import { hpaNumbers } from './summary';
+import { incusHpaNumbers } from './summary';
 
 /** The Incus HPA (the talk's lab) in the lab: one entry of LOOP_UI (web/loop-ui.ts). */
 export const INCUS_HPA_UI: LoopUi<'incus-hpa'> = {
@@ -12,9 +12,9 @@ export const INCUS_HPA_UI: LoopUi<'incus-hpa'> = {
       { label: t('threshold'), stroke: '#1b1f24', scale: 'pct', dash: [6, 4] },
       { label: t('replicas'), stroke: '#cf6a00' },
     ],
-    valuesOf: (f) => { const n = hpaNumbers(f); return [n.avg, n.threshold, n.running]; },
+    valuesOf: (f) => { const n = incusHpaNumbers(f); return [n.avg, n.threshold, n.running]; },
   }),
-  banner: hpaBanner,
+  banner: incusHpaBanner,
   card: {
     year: null, name: { en: 'Incus HPA (the talk’s lab)', 'pt-BR': 'Incus HPA (o laboratório da palestra)' },
     observe: { en: 'list instances and their memory', 'pt-BR': 'lista instâncias e sua memória' },

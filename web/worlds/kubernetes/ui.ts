@@ -2,7 +2,7 @@ import { kubernetesBanner } from '../../components/banner/kubernetes';
 import { KUBERNETES_LABELS } from '../../i18n/statechart-labels/kubernetes';
 import type { LoopUi } from '../../loop-ui-types';
 import { strokeAt } from '../chart-types';
-import { replicaCounts } from './kubeView';
+import { replicaCounts } from './kubernetesView';
 
 /** Kubernetes controllers in the lab: one entry of LOOP_UI (web/loop-ui.ts). */
 export const KUBERNETES_UI: LoopUi<'kubernetes'> = {

@@ -1,5 +1,5 @@
-import { systemdBanner } from '../../components/banner/systemd';
-import { SYSTEMD_LABELS } from '../../i18n/statechart-labels/systemd-restart';
+import { systemdRestartBanner } from '../../components/banner/systemd-restart';
+import { SYSTEMD_RESTART_LABELS } from '../../i18n/statechart-labels/systemd-restart';
 import type { LoopUi } from '../../loop-ui-types';
 import { strokeAt } from '../chart-types';
 
@@ -9,7 +9,7 @@ export const SYSTEMD_RESTART_UI: LoopUi<'systemd-restart'> = {
     series: [{ label: t('startsSeries'), stroke: strokeAt(0) }, { label: t('cleanExitsSeries'), stroke: strokeAt(2) }],
     valuesOf: ({ world: w }) => [w.starts, w.cleanExits],
   }),
-  banner: systemdBanner,
+  banner: systemdRestartBanner,
   card: {
     year: 2010, name: 'systemd',
     observe: { en: 'the service’s main process exits', 'pt-BR': 'o processo principal do serviço termina' },
@@ -23,5 +23,5 @@ export const SYSTEMD_RESTART_UI: LoopUi<'systemd-restart'> = {
       'pt-BR': 'Restart= observa um processo: reinicia quando falha — até o limite de partidas dizer que um laço que só reinicia não está convergindo.',
     },
   },
-  labels: SYSTEMD_LABELS,
+  labels: SYSTEMD_RESTART_LABELS,
 };
