@@ -41,7 +41,7 @@ withChromium.describe('desired-state editors and interventions in chromium', () 
 
   it('kubernetes: spec.replicas must be a whole number ≥ 0; a valid one is kubectl scale', async () => {
     await open('?loop=kubernetes&scenario=kubernetes-deployment');
-    await stepUntil(async () => (await lab.page.getByTestId('kube-replicasets').count()) > 0, 200);
+    await stepUntil(async () => (await lab.page.getByTestId('kubernetes-replicasets').count()) > 0, 200);
     await lab.page.getByTestId('k8s-scale-target').selectOption('Deployment/default/web');
     const input = lab.page.getByTestId('k8s-replicas');
     expect(await input.inputValue()).toBe('4');
@@ -56,9 +56,9 @@ withChromium.describe('desired-state editors and interventions in chromium', () 
     await lab.page.getByTestId('config-apply').click();
     expect(await lab.page.getByTestId('config-error').count()).toBe(0);
     expect(await text('note')).toMatch(/kubectl scale deployment\/web --replicas=2/);
-    const desired = () => lab.page.locator('[data-testid="kube-replicasets"] tbody tr td').nth(1).innerText();
+    const desired = () => lab.page.locator('[data-testid="kubernetes-replicasets"] tbody tr td').nth(1).innerText();
     await stepUntil(async () => (await desired()) === '2', 200);
-    await stepUntil(async () => (await lab.page.locator('[data-testid="kube-pod"]').count()) === 2, 300);
+    await stepUntil(async () => (await lab.page.locator('[data-testid="kubernetes-pod"]').count()) === 2, 300);
   });
 
   it('puppet: a file drift needs an absolute path; a valid drift is corrected on the next run; a service can be stopped', async () => {

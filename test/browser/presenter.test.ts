@@ -121,12 +121,12 @@ withChromium.describe('presenter mode and keyboard (chromium)', () => {
 
   it('pod names and Kubernetes statuses are not cut short in presenter mode', async () => {
     await lab.page.setViewportSize({ width: 1280, height: 720 });
-    const cut = `(() => [...document.querySelectorAll('.pod-name, .kube-pod .pod-meta')].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent))()`;
+    const cut = `(() => [...document.querySelectorAll('.pod-name, .kubernetes-pod .pod-meta')].filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.textContent))()`;
     await open('?scenario=talk-lab&presenter=1&t=120000');
     expect(await lab.page.getByTestId('pod').count()).toBeGreaterThan(1);
     expect(await lab.page.evaluate(cut)).toEqual([]);
     await open('?scenario=kubernetes-replicaset&presenter=1&t=60');
-    expect(await lab.page.getByTestId('kube-pod').count()).toBeGreaterThan(0);
+    expect(await lab.page.getByTestId('kubernetes-pod').count()).toBeGreaterThan(0);
     expect(await lab.page.evaluate(cut)).toEqual([]);
   }, 120_000);
 

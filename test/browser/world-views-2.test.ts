@@ -37,22 +37,22 @@ withChromium.describe('puppet and terraform world views in chromium', () => {
     it('shows the plan as a diff (+ then ~ with before → after), the lock holder and the serial', async () => {
       await open('?loop=terraform&scenario=terraform-drift');
       expect(await lab.page.getByTestId('world-json').count()).toBe(0);
-      expect(await lab.page.getByTestId('tf-serial').innerText()).toBe('0');
-      await stepUntil(async () => (await lab.page.getByTestId('tf-lock').getAttribute('data-holder')) === 'ci@runner-1');
-      expect(await lab.page.getByTestId('tf-lock').innerText()).toContain('OperationTypeApply');
-      await stepUntil(async () => (await count('[data-testid="tf-change"][data-symbol="+"][data-status="done"]')) === 4);
-      await stepUntil(async () => (await lab.page.getByTestId('tf-lock').getAttribute('data-holder')) === '');
-      expect(Number(await lab.page.getByTestId('tf-serial').innerText())).toBeGreaterThan(0);
+      expect(await lab.page.getByTestId('terraform-serial').innerText()).toBe('0');
+      await stepUntil(async () => (await lab.page.getByTestId('terraform-lock').getAttribute('data-holder')) === 'ci@runner-1');
+      expect(await lab.page.getByTestId('terraform-lock').innerText()).toContain('OperationTypeApply');
+      await stepUntil(async () => (await count('[data-testid="terraform-change"][data-symbol="+"][data-status="done"]')) === 4);
+      await stepUntil(async () => (await lab.page.getByTestId('terraform-lock').getAttribute('data-holder')) === '');
+      expect(Number(await lab.page.getByTestId('terraform-serial').innerText())).toBeGreaterThan(0);
       // Run 2 puts the console drift back in place.
-      await stepUntil(async () => (await count('[data-testid="tf-change"][data-symbol="~"]')) > 0, 200);
-      const sg = lab.page.locator('[data-testid="tf-change"][data-address="aws_security_group.web"]');
+      await stepUntil(async () => (await count('[data-testid="terraform-change"][data-symbol="~"]')) > 0, 200);
+      const sg = lab.page.locator('[data-testid="terraform-change"][data-address="aws_security_group.web"]');
       await stepUntil(async () => (await sg.count()) > 0);
       expect(await sg.innerText()).toContain('ingress_port = 22 → 443');
       expect(await lab.page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
       // Later the AMI change replaces the instance, new one first (create_before_destroy).
       await open('?loop=terraform&scenario=terraform-drift&t=2980000');
-      await lab.page.locator('[data-testid="tf-change"][data-symbol="+/-"]').waitFor();
-      expect(await lab.page.locator('[data-testid="tf-change"][data-symbol="+/-"]').innerText()).toContain('ami = "ami-0a1b2c3d" → "ami-0e9f8a7b"');
+      await lab.page.locator('[data-testid="terraform-change"][data-symbol="+/-"]').waitFor();
+      expect(await lab.page.locator('[data-testid="terraform-change"][data-symbol="+/-"]').innerText()).toContain('ami = "ami-0a1b2c3d" → "ami-0e9f8a7b"');
       await screenshot('terraform', 'terraform-drift', 2_000_000);
     });
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { NOUNS, count } from '../../web/i18n/plural';
-import { systemdBanner } from '../../web/components/banner/systemd';
+import { systemdRestartBanner } from '../../web/components/banner/systemd-restart';
 import { runnerFor } from '../../sim/loops';
 import { join } from 'node:path';
 
@@ -16,7 +16,7 @@ describe('counts in the lab (web/i18n/plural.ts: Intl.PluralRules)', () => {
   it("systemd's banner counts its restarts", () => {
     const { runner, scenario } = runnerFor(join(import.meta.dirname, '../../scenarios/systemd-crash-loop.yaml'));
     runner.run(scenario.durationMs);
-    const acted = runner.frames.map((_, i) => systemdBanner(runner.frames, i, 'pt-BR').acted);
+    const acted = runner.frames.map((_, i) => systemdRestartBanner(runner.frames, i, 'pt-BR').acted);
     expect(acted).toContain('1 reinício até agora');
     expect(acted).toContain('2 reinícios até agora');
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LOOP_IDS } from '../../sim/loops/define';
-import { TIMELINE, cardName } from '../../web/home/loops';
+import { cardName } from '../../web/home/card';
+import { TIMELINE } from '../../web/home/loops';
 import { MESSAGES } from '../../web/i18n/messages';
 import { TOUR_TEXT } from '../../web/tour/messages';
 import { TOUR } from '../../web/tour/stops';

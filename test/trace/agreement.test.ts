@@ -16,7 +16,7 @@ import { controllerOf } from '../../sim/trace';
 import { parseFrame } from '../../sim/trace-schema';
 import type { SimInstance } from '../../sim/worlds/incus-hpa';
 import { createHpaWorld } from '../../sim/worlds/incus-hpa';
-import { hpaNumbers } from '../../web/worlds/incus-hpa/summary';
+import { incusHpaNumbers } from '../../web/worlds/incus-hpa/summary';
 import { unitView } from '../../web/worlds/systemd-restart/unitView';
 
 const ROOT = join(import.meta.dirname, '..', '..');
@@ -40,7 +40,7 @@ describe('incus-hpa: the CLI column, the lab and the decision agree on every fra
         let averages = 0;
         for (const frame of framesOf('incus-hpa', runner.binding.loop, runner.frames)!) {
           const c = controllerOf(frame, 'incus-hpa')!;
-          const lab = hpaNumbers(frame);
+          const lab = incusHpaNumbers(frame);
           expect(columnAverage(frame)).toBe(c.averagePercent);
           expect(lab.avg).toBe(c.averagePercent);
           expect(columnRunning(frame)).toBe(c.pods.running);
@@ -111,7 +111,7 @@ describe('incus-hpa: a real frame and a simulated one over the same instances pr
       const frame: FrameOf<'incus-hpa'> = { t, state: 'comparing', phase: 'compare', event: 'xstate.done.actor.observe', world: { demand: 0, pods: [], apiCalls: 0, unownedTouched: 0 }, controller: real };
       expect(parseFrame('incus-hpa', frame).ok).toBe(true);
       expect(columnAverage(frame)).toBe(real.averagePercent);
-      expect(hpaNumbers(frame)).toEqual({ running: 3, avg: real.averagePercent, threshold: ctx.config.memoryThreshold });
+      expect(incusHpaNumbers(frame)).toEqual({ running: 3, avg: real.averagePercent, threshold: ctx.config.memoryThreshold });
     });
   }
   it('the policies differ in how they average, and each frame says which one it used', () => {

@@ -8,7 +8,7 @@ import { LOOPS, runnerFor } from '../../sim/loops';
 import type { Trace } from '../../sim/trace';
 import { TRACE_LOOPS } from '../../sim/controller-summary';
 import { parseTrace, parseTraceText, traceJson } from '../../sim/trace-schema';
-import { hpaNumbers } from '../../web/worlds/incus-hpa/summary';
+import { incusHpaNumbers } from '../../web/worlds/incus-hpa/summary';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const V1_FIXTURE = join(import.meta.dirname, 'fixtures', 'talk-lab.v1.json');
@@ -48,7 +48,7 @@ describe('version 1 traces (no version, no controller)', () => {
     if (!r.ok) throw new Error(r.error);
     if (r.trace.loop !== 'incus-hpa') throw new Error(`expected an incus-hpa trace, got ${r.trace.loop}`);
     const last = r.trace.frames.at(-1)!;
-    expect(hpaNumbers(last)).toEqual({ running: 3, avg: null, threshold: null });
+    expect(incusHpaNumbers(last)).toEqual({ running: 3, avg: null, threshold: null });
     expect(hpaColumns(last)).toMatch(/^pods +- +mem +-%$/);
   });
 });

@@ -36,12 +36,18 @@ describe('side by side: where the policies\' decisions part (web/compare/diverge
   });
 
   it("a scenario's own policy is a column of its own only when it is not one of the named policies", () => {
-    expect(ownPolicyOf('incus-hpa', { policy: 'seed' })).toBe('seed');
+    const own = (file: string, policy?: string) => {
+      const { entry, runner } = runnerFor(join(ROOT, file), policy ? { policy } : {});
+      return ownPolicyOf(entry.id, runner);
+    };
+    expect(own('scenarios/flapping.yaml')).toBe('seed');
+    expect(own('scenarios/flapping.yaml', 'kubernetes')).toBe('kubernetes');
     // A user's policy module, as the parser names it: not one of the named policies, so a column of its own.
-    expect(ownPolicyOf('incus-hpa', { policy: 'module:./x.ts' })).toBe('module:./x.ts');
-    expect(ownPolicyOf('incus-hpa', { policy: { module: './x.ts' } })).toBeUndefined();
-    expect(ownPolicyOf('kubernetes', { options: {} })).toBe('kubernetes');
-    expect(ownPolicyOf('kubernetes', { options: { policy: 'seed' } })).toBe('seed');
-    expect(ownPolicyOf('cron', {})).toBeUndefined();
+    expect(own('examples/hpa-policy/check.yaml')).toMatch(/^module:.*step-policy\.ts$/);
+    // kubernetes: options.policy, the upstream algorithm when absent.
+    expect(own('scenarios/kubernetes-hpa.yaml')).toBe('kubernetes');
+    expect(own('scenarios/kubernetes-hpa.yaml', 'seed')).toBe('seed');
+    // A loop without policies to compare has none.
+    expect(own('scenarios/cron-normal.yaml')).toBeUndefined();
   });
 });

@@ -4,7 +4,7 @@ import { useLanguage, useT } from '../i18n/i18n';
 import type { CompareSession } from './CompareSession';
 import { COMPARE_TEXT } from './messages';
 
-const STRESS_BYTES = 900 * 1000 ** 2; // as HpaInterventions: stress-ng --vm-bytes 900M
+const STRESS_BYTES = 900 * 1000 ** 2; // as IncusHpaInterventions: stress-ng --vm-bytes 900M
 
 /**
  * The Incus HPA's interventions, applied to every pane at the shared time (the same world event in each run,

@@ -45,7 +45,7 @@ function runnerFor(listing: ScenarioListing, seed: number | undefined, column: s
 function useOwnPolicy(listing: ScenarioListing, policies: readonly string[]): { own: string | undefined; named: boolean } {
   return useMemo(() => {
     try {
-      const own = ownPolicyOf(listing.loop, parseScenarioText(listing.file, listing.id, listing.text).scenario.config);
+      const own = ownPolicyOf(listing.loop, runnerFor(listing, undefined, SCENARIO_POLICY, false).runner);
       return { own, named: own !== undefined && policies.includes(own) };
     } catch {
       return { own: undefined, named: false };

@@ -1,39 +1,33 @@
 import type { LoopId } from '../../sim/loops/define';
 import { isLoopId } from '../../sim/loops/define';
-import { controllerOf } from '../../sim/trace';
 import { frameOf } from '../../sim/loop-frames';
-import type { Frame, FrameOf } from '../../sim/trace';
-import { replicaCounts } from '../worlds/kubernetes/kubeView';
+import { runnerOf } from '../../sim/loop-runner';
+import type { Runner } from '../../sim/runner';
+import type { Frame } from '../../sim/trace';
+import { LOOP_UI } from '../loop-ui';
+import type { PolicyComparison } from '../loop-ui-types';
+
+// What a side by side compares between policies is a loop's LOOP_UI `comparison` (web/loop-ui-types.ts): the
+// number of replicas each decided, frame by frame. Only loops with policies can be compared; a loop without one
+// shows no marks.
 
 /**
- * What a side-by-side compares between policies: the number of replicas each decided, frame by frame.
- * incus-hpa: the last decision's desired pod count (frame.controller); kubernetes: the replicas the HPA
- * wrote to its target (the ReplicaSets' spec, as the world holds it). null until a first decision.
- * Only loops with policies can be compared; a loop without an entry here shows no marks.
+ * The policy a run's own configuration names (its runner's config, typed as its loop's): side by side offers
+ * "the scenario's own" as a column when this is not one of the loop's named policies (or is undefined).
  */
-const DECISIONS: { [L in LoopId]?: (f: FrameOf<L>) => number | null } = {
-  'incus-hpa': (f) => controllerOf(f, 'incus-hpa')?.decision?.desired ?? null,
-  kubernetes: (f) => replicaCounts(f.world)[0],
-};
+export const ownPolicyOf = (loop: string, runner: Runner<unknown, unknown, unknown>): string | undefined => (isLoopId(loop) ? ownPolicyOn(loop, runner) : undefined);
 
-/**
- * The policy a scenario's own configuration names: a built-in name, or another value the format accepts —
- * e.g. a user's policy module (`policy: { module: ./x.ts }`, parsed to the id `module:./x.ts`). Side by side
- * offers "the scenario's own" as a column when this is not one of the loop's named policies (or is undefined).
- */
-const OWN_POLICY: Partial<Record<LoopId, (config: unknown) => string | undefined>> = {
-  'incus-hpa': (c) => { const p = (c as { policy?: unknown }).policy; return typeof p === 'string' ? p : undefined; },
-  // sim/loops/kubernetes-hpa-options.ts: options.policy, the upstream algorithm when absent.
-  kubernetes: (c) => { const p = (c as { options?: { policy?: unknown } }).options?.policy; return p === undefined ? 'kubernetes' : typeof p === 'string' ? p : undefined; },
-};
-
-export const ownPolicyOf = (loop: string, config: unknown): string | undefined => (isLoopId(loop) ? OWN_POLICY[loop]?.(config) : undefined);
+function ownPolicyOn<L extends LoopId>(loop: L, runner: Runner<unknown, unknown, unknown>): string | undefined {
+  const own: PolicyComparison<L>['ownPolicy'] | undefined = LOOP_UI[loop].comparison?.ownPolicy;
+  const typed = runnerOf(loop, runner);
+  return own && typed ? own(typed.config) : undefined;
+}
 
 export const decisionOf = (loop: string): ((f: Frame) => number | null) | undefined => (isLoopId(loop) ? decisionOn(loop) : undefined);
 
 /** A loop's decision on the frames of a comparison: every pane and run of one runs the listing's loop, so its id is the frames' (sim/loop-frames.ts). */
 function decisionOn<L extends LoopId>(loop: L): ((f: Frame) => number | null) | undefined {
-  const decide: ((f: FrameOf<L>) => number | null) | undefined = DECISIONS[loop];
+  const decide: PolicyComparison<L>['decision'] | undefined = LOOP_UI[loop].comparison?.decision;
   return decide && ((f) => { const typed = frameOf(loop, loop, f); return typed ? decide(typed) : null; });
 }
 

@@ -1,5 +1,5 @@
 import type { Frame } from '../../sim/trace';
-import type { ChartSpec } from '../worlds/chartSpecs';
+import type { ChartSpec } from '../worlds/chart-types';
 import { TIME_INCREMENTS, tickLabels } from '../worlds/timeAxis';
 import { COLOURS, svgDocument, xml } from './svg';
 

@@ -1,7 +1,8 @@
 import { useLanguage, useT } from '../i18n/i18n';
 import { scenariosOf } from '../lab/scenarios';
 import { TOUR_TEXT } from '../tour/messages';
-import { TIMELINE, cardName } from './loops';
+import { cardName } from './card';
+import { TIMELINE } from './loops';
 
 /** The loops as a timeline; a loop is runnable once it has a scenario. */
 export function Home({ onOpen, onTour }: { onOpen(loop: string, scenario: string): void; onTour(): void }) {

@@ -3,15 +3,16 @@ import type { Phase } from '../../sim/trace';
 import type { Language } from '../i18n/messages';
 import { MESSAGES } from '../i18n/messages';
 import type { LoopChartLabels, Text } from '../i18n/statechart-labels';
-import { ALWAYS, CHART_LABELS, EVENT_KIND, RUNNER_EVENTS } from '../i18n/statechart-labels';
+import { ALWAYS, EVENT_KIND, RUNNER_EVENTS } from '../i18n/statechart-labels';
+import { LOOP_UI } from '../loop-ui';
 import type { ChartEdge, ChartGraph } from './graph';
 
 /**
  * The words the chart and the event line show for a machine's ids, per language. The tables live in
- * web/i18n/statechart-labels/ (complete by type for every loop); an id a table lacks (a loaded trace of
- * a loop the lab does not know) is shown as the id.
+ * web/i18n/statechart-labels/ (complete by type for every loop), each in its loop's LOOP_UI entry; an id
+ * a table lacks (a loaded trace of a loop the lab does not know) is shown as the id.
  */
-const tableOf = (loop: string): LoopChartLabels | undefined => (isLoopId(loop) ? CHART_LABELS[loop] : undefined);
+const tableOf = (loop: string): LoopChartLabels | undefined => (isLoopId(loop) ? LOOP_UI[loop].labels : undefined);
 
 type Parsed = { kind: 'always' } | { kind: 'timer'; delay: string } | { kind: 'done' | 'error'; actor: string } | { kind: 'event'; type: string };
 

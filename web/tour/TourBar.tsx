@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { isTextField } from '../components/useShortcuts';
-import { TIMELINE, cardName } from '../home/loops';
+import { cardName } from '../home/card';
+import { TIMELINE } from '../home/loops';
 import { useLanguage, useT } from '../i18n/i18n';
 import { TOUR_TEXT } from './messages';
 import { TOUR } from './stops';

@@ -6,7 +6,7 @@ import { useLanguage, useT } from '../i18n/i18n';
 import { clock } from '../lab/format';
 import type { LabSession } from '../lab/session';
 import { frameMarkerHook, seekOnClick } from './chartFrames';
-import type { ChartSeries } from './chartSpecs';
+import type { ChartSeries } from './chart-types';
 import { TIME_INCREMENTS, tickLabels } from './timeAxis';
 
 

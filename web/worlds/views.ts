@@ -4,17 +4,17 @@ import { frameOf } from '../../sim/loop-frames';
 import type { LoopId } from '../../sim/loops/define';
 import { isLoopId } from '../../sim/loops/define';
 import type { FrameOf } from '../../sim/trace';
-import { HpaConfigEditor } from './incus-hpa/HpaConfigEditor';
-import { HpaInterventions } from './incus-hpa/HpaInterventions';
-import { HpaWorldView } from './incus-hpa/HpaWorldView';
+import { IncusHpaConfigEditor } from './incus-hpa/IncusHpaConfigEditor';
+import { IncusHpaInterventions } from './incus-hpa/IncusHpaInterventions';
+import { IncusHpaWorldView } from './incus-hpa/IncusHpaWorldView';
 import { CronInterventions } from './cron/CronInterventions';
 import { CronWorldView } from './cron/CronWorldView';
-import { KubeInterventions } from './kubernetes/KubeInterventions';
-import { KubeWorldView } from './kubernetes/KubeWorldView';
-import { ReplicasEditor } from './kubernetes/ReplicasEditor';
-import { SystemdInterventions } from './systemd-restart/SystemdInterventions';
-import { SystemdWorldView } from './systemd-restart/SystemdWorldView';
-import { UnitEditor } from './systemd-restart/UnitEditor';
+import { KubernetesInterventions } from './kubernetes/KubernetesInterventions';
+import { KubernetesWorldView } from './kubernetes/KubernetesWorldView';
+import { KubernetesReplicasEditor } from './kubernetes/KubernetesReplicasEditor';
+import { SystemdRestartInterventions } from './systemd-restart/SystemdRestartInterventions';
+import { SystemdRestartWorldView } from './systemd-restart/SystemdRestartWorldView';
+import { SystemdRestartUnitEditor } from './systemd-restart/SystemdRestartUnitEditor';
 import { PuppetWorldView } from './puppet/PuppetWorldView';
 import { PuppetInterventions } from './puppet/PuppetInterventions';
 import { TerraformConfigEditor } from './terraform/TerraformConfigEditor';
@@ -26,10 +26,10 @@ import type { LoopViews, WorldViewProps } from './types';
 
 /** The lab's views of each loop, on its typed frames: a loop without views does not compile (JsonWorldView is the plain fallback view). */
 const VIEWS: { [L in LoopId]: LoopViews<FrameOf<L>> } = {
-  'incus-hpa': { World: HpaWorldView, Charts: LoopCharts, Interventions: HpaInterventions, Editor: HpaConfigEditor },
-  'systemd-restart': { World: SystemdWorldView, Charts: LoopCharts, Interventions: SystemdInterventions, Editor: UnitEditor },
+  'incus-hpa': { World: IncusHpaWorldView, Charts: LoopCharts, Interventions: IncusHpaInterventions, Editor: IncusHpaConfigEditor },
+  'systemd-restart': { World: SystemdRestartWorldView, Charts: LoopCharts, Interventions: SystemdRestartInterventions, Editor: SystemdRestartUnitEditor },
   cron: { World: CronWorldView, Charts: LoopCharts, Interventions: CronInterventions },
-  kubernetes: { World: KubeWorldView, Charts: LoopCharts, Interventions: KubeInterventions, Editor: ReplicasEditor },
+  kubernetes: { World: KubernetesWorldView, Charts: LoopCharts, Interventions: KubernetesInterventions, Editor: KubernetesReplicasEditor },
   puppet: { World: PuppetWorldView, Charts: LoopCharts, Interventions: PuppetInterventions },
   terraform: { World: TerraformWorldView, Charts: LoopCharts, Interventions: TerraformInterventions, Editor: TerraformConfigEditor },
 };

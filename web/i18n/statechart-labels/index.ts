@@ -1,13 +1,6 @@
-import type { LoopId } from '../../../sim/loops/define';
-import { CRON_LABELS } from './cron';
-import { INCUS_HPA_LABELS } from './incus-hpa';
-import { KUBERNETES_LABELS } from './kubernetes';
-import { PUPPET_LABELS } from './puppet';
-import { SYSTEMD_LABELS } from './systemd-restart';
-import { TERRAFORM_LABELS } from './terraform';
 import type { Text } from './types';
 
-/** Any loop's table, as the chart reads it at run time (names are strings there). */
+/** Any loop's table (each loop's, typed by its machine, is in its LOOP_UI entry), as the chart reads it at run time (names are strings there). */
 export interface LoopChartLabels {
   states: Readonly<Record<string, Text>>;
   events: Readonly<Record<string, Text>>;
@@ -15,11 +8,6 @@ export interface LoopChartLabels {
   delays: Readonly<Record<string, Text>>;
   guards: Readonly<Record<string, Text | ((params: never) => Text)>>;
 }
-
-export const CHART_LABELS = {
-  'incus-hpa': INCUS_HPA_LABELS, 'systemd-restart': SYSTEMD_LABELS, cron: CRON_LABELS,
-  puppet: PUPPET_LABELS, terraform: TERRAFORM_LABELS, kubernetes: KUBERNETES_LABELS,
-} satisfies Record<LoopId, LoopChartLabels>;
 
 /** Events every loop's runner writes into a trace (sim/runner.ts, real/hpa-runner.ts), not the machine's. */
 export const RUNNER_EVENTS: Readonly<Record<string, Text>> = {

@@ -3,7 +3,7 @@ import type { ChartLabels } from './types';
 
 /** systemd's Restart= policy as a statechart, in words (machines/systemd-restart/machine.ts); systemd's own
  * state names (dead, auto-restart, stop-sigterm …) are said as web/i18n/systemd-states.ts says them. */
-export const SYSTEMD_LABELS: ChartLabels<typeof systemdMachine> = {
+export const SYSTEMD_RESTART_LABELS: ChartLabels<typeof systemdMachine> = {
   states: {
     boot: { en: 'boot', 'pt-BR': 'boot' },
     dead: { en: 'inactive (dead)', 'pt-BR': 'inativo (parado)' },

@@ -2,7 +2,7 @@ import { memo } from 'react';
 import type { HpaWorldSummary } from '../../../sim/worlds/incus-hpa';
 import { formatBytes } from '../../../sim/units';
 import { useLanguage } from '../../i18n/i18n';
-import { statusText } from '../../i18n/status';
+import { statusText } from '../../i18n/incus-hpa-status';
 
 type Pod = HpaWorldSummary['pods'][number];
 

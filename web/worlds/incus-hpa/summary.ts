@@ -6,7 +6,7 @@ import { controllerOf } from '../../../sim/trace';
  * timeline and real mode print too). A version 1 trace has no controller: the running count then
  * comes from the world, the average and threshold are unknown (null).
  */
-export function hpaNumbers(frame: FrameOf<'incus-hpa'>): { running: number; avg: number | null; threshold: number | null } {
+export function incusHpaNumbers(frame: FrameOf<'incus-hpa'>): { running: number; avg: number | null; threshold: number | null } {
   const c = controllerOf(frame, 'incus-hpa');
   if (c) return { running: c.pods.running, avg: c.averagePercent, threshold: c.threshold };
   return { running: frame.world.pods.filter((p) => p.owned && p.status === 'Running').length, avg: null, threshold: null };

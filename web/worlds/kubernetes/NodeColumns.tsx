@@ -1,10 +1,10 @@
 import { memo } from 'react';
 import { useLanguage, useT } from '../../i18n/i18n';
 import type { Language } from '../../i18n/messages';
-import { KUBE_TEXT, podStatusText } from './messages';
+import { KUBERNETES_TEXT, podStatusText } from './messages';
 import type { KubeSummary } from '../../../sim/worlds/kubernetes/summary';
-import type { KubePod } from './kubeView';
-import { podsByNode } from './kubeView';
+import type { KubePod } from './kubernetesView';
+import { podsByNode } from './kubernetesView';
 
 /** Each node with its pods as boxes (kubectl get pods -o wide, grouped by NODE). `compact`: a projector short of
  * room shows each pod on one line, by the generated part of its name, its status only when it is not ready. */
@@ -12,14 +12,14 @@ export function NodeColumns({ world, compact }: { world: KubeSummary; compact: b
   const t = useT();
   const lang = useLanguage();
   return (
-    <div className={`kube-nodes${compact ? ' compact' : ''}`} data-testid="kube-nodes">
+    <div className={`kubernetes-nodes${compact ? ' compact' : ''}`} data-testid="kubernetes-nodes">
       {podsByNode(world).map((g) => (
-        <div key={g.node ?? '<none>'} className={`kube-node${g.ready === false ? ' not-ready' : ''}`} data-testid="kube-node" data-node={g.node ?? ''} data-ready={g.ready ?? ''}>
-          <div className="kube-node-head">
+        <div key={g.node ?? '<none>'} className={`kubernetes-node${g.ready === false ? ' not-ready' : ''}`} data-testid="kubernetes-node" data-node={g.node ?? ''} data-ready={g.ready ?? ''}>
+          <div className="kubernetes-node-head">
             <b>{g.node ?? t('notScheduled')}</b>{g.ready === false && <span className="down"> {t('notReady')}</span>}
             {g.cpu && <span className="muted"> · cpu {g.cpu}</span>}
           </div>
-          <div className="pods">{g.pods.map((p) => <KubePodBox key={p.name} pod={p} lang={lang} compact={compact} />)}</div>
+          <div className="pods">{g.pods.map((p) => <KubernetesPodBox key={p.name} pod={p} lang={lang} compact={compact} />)}</div>
         </div>
       ))}
     </div>
@@ -29,12 +29,12 @@ export function NodeColumns({ world, compact }: { world: KubeSummary; compact: b
 /** What tells a pod from its siblings: the part after the last dash (ReplicaSet pods share everything before it). */
 const shortName = (name: string) => { const cut = name.lastIndexOf('-'); return cut > 0 ? `…${name.slice(cut + 1)}` : name; };
 
-const KubePodBox = memo(function KubePodBox({ pod, lang, compact }: { pod: KubePod; lang: Language; compact: boolean }) {
+const KubernetesPodBox = memo(function KubernetesPodBox({ pod, lang, compact }: { pod: KubePod; lang: Language; compact: boolean }) {
   const status = podStatusText(pod.status, lang);
   const tone = pod.ready ? 'ready' : pod.status === 'Terminating' ? 'terminating' : pod.status.startsWith('CrashLoop') ? 'crash' : 'pending';
   return (
-    <div className={`kube-pod kube-pod-${tone}`} data-testid="kube-pod" data-name={pod.name} data-status={pod.status} data-ready={pod.ready}
-      title={`${pod.name} · ${status.text} · ${KUBE_TEXT[lang].restarts} ${pod.restarts}${pod.owner ? ` · ${pod.owner}` : ''}`}>
+    <div className={`kubernetes-pod kubernetes-pod-${tone}`} data-testid="kubernetes-pod" data-name={pod.name} data-status={pod.status} data-ready={pod.ready}
+      title={`${pod.name} · ${status.text} · ${KUBERNETES_TEXT[lang].restarts} ${pod.restarts}${pod.owner ? ` · ${pod.owner}` : ''}`}>
       {compact
         ? <div className="pod-name">{shortName(pod.name)}{!pod.ready && <> <span {...(status.quoted ? { lang: 'en' } : {})}>{status.text}</span></>}{pod.restarts ? ` ↻${pod.restarts}` : ''}</div>
         : <>

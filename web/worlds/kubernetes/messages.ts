@@ -3,7 +3,7 @@ import type { Language } from '../../i18n/messages';
 /** The Kubernetes world view's words: kubectl's column names and the pods' status as the UI language says them
  * (kept beside the view). What the cluster itself wrote — event reasons and messages, an operator's status
  * summary — is quoted as it is (rendered with lang="en"). */
-export const KUBE_TEXT: Record<Language, {
+export const KUBERNETES_TEXT: Record<Language, {
   ready: string; restarts: string; queues: string; deleting: string;
   deployHead: string[]; rsHead: string[]; objectsHead: string[]; queuesHead: string[]; eventsHead: string[];
 }> = {

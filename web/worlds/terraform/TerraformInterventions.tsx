@@ -4,13 +4,13 @@ import type { TerraformFault } from '../../../sim/worlds/terraform';
 import { useLanguage } from '../../i18n/i18n';
 import type { WorldViewProps } from '../types';
 import { parseDrift } from './configEdit';
-import { TF_TEXT } from './messages';
+import { TERRAFORM_TEXT } from './messages';
 
 /** Faults from outside, through the runner like every loop's: a change in the console (drift), a
  * create the cloud refuses once, terraform killed mid-apply (a controller restart: the lock stays
  * held, as after a real kill -9), a run by hand, force-unlock. */
 export function TerraformInterventions({ session }: WorldViewProps) {
-  const text = TF_TEXT[useLanguage()];
+  const text = TERRAFORM_TEXT[useLanguage()];
   const config = session.runnerOf('terraform')!.config;
   const addresses = config.resources.map((r) => r.address);
   const [picked, setPicked] = useState<string | null>(null);
@@ -29,20 +29,20 @@ export function TerraformInterventions({ session }: WorldViewProps) {
       <h3>{text.interventions}</h3>
       <div className="row">
         <label>{text.resource}{' '}
-          <select data-testid="tf-resource" value={address} onChange={(e) => { setPicked(e.target.value); setError(null); }}>
+          <select data-testid="terraform-resource" value={address} onChange={(e) => { setPicked(e.target.value); setError(null); }}>
             {addresses.map((a) => <option key={a} value={a}>{a}</option>)}
           </select>
         </label>
-        <input data-testid="tf-drift-value" value={drift} placeholder={text.driftHint} size={22} aria-invalid={error !== null}
+        <input data-testid="terraform-drift-value" value={drift} placeholder={text.driftHint} size={22} aria-invalid={error !== null}
           onChange={(e) => { setDrift(e.target.value); setError(null); }} />
-        <button data-testid="tf-drift" onClick={doDrift}>{text.drift}</button>
-        <button data-testid="tf-fail-create" onClick={() => inject({ kind: 'failCreate', address, times: 1, tainted: false })}>{text.failCreate}</button>
+        <button data-testid="terraform-drift" onClick={doDrift}>{text.drift}</button>
+        <button data-testid="terraform-fail-create" onClick={() => inject({ kind: 'failCreate', address, times: 1, tainted: false })}>{text.failCreate}</button>
       </div>
-      {error && <ul className="errors" data-testid="tf-drift-error"><li>{error}</li></ul>}
+      {error && <ul className="errors" data-testid="terraform-drift-error"><li>{error}</li></ul>}
       <div className="row">
-        <button data-testid="tf-crash" onClick={() => inject({ kind: 'crash' })}>{text.crash}</button>
-        <button data-testid="tf-run" onClick={() => { setError(null); session.update({ request: 'run' } satisfies Partial<TerraformLoopConfig>); }}>{text.runNow}</button>
-        <button data-testid="tf-force-unlock" onClick={() => inject({ kind: 'forceUnlock' })}><code>terraform {text.forceUnlock}</code></button>
+        <button data-testid="terraform-crash" onClick={() => inject({ kind: 'crash' })}>{text.crash}</button>
+        <button data-testid="terraform-run" onClick={() => { setError(null); session.update({ request: 'run' } satisfies Partial<TerraformLoopConfig>); }}>{text.runNow}</button>
+        <button data-testid="terraform-force-unlock" onClick={() => inject({ kind: 'forceUnlock' })}><code>terraform {text.forceUnlock}</code></button>
       </div>
     </section>
   );

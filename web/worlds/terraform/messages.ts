@@ -1,7 +1,7 @@
 import type { Language } from '../../i18n/messages';
 
 /** Terraform's interventions and editor (kept beside them). */
-export const TF_TEXT: Record<Language, Record<'interventions' | 'resource' | 'drift' | 'failCreate' | 'crash' | 'runNow' | 'forceUnlock' | 'editor' | 'apply' | 'applied' | 'driftHint', string>> = {
+export const TERRAFORM_TEXT: Record<Language, Record<'interventions' | 'resource' | 'drift' | 'failCreate' | 'crash' | 'runNow' | 'forceUnlock' | 'editor' | 'apply' | 'applied' | 'driftHint', string>> = {
   en: {
     interventions: 'Interventions', resource: 'Resource', drift: 'Change it in the console', failCreate: 'Fail its next create',
     crash: 'Crash terraform (kill -9)', runNow: 'Run now', forceUnlock: 'force-unlock', editor: 'Desired state (the configuration)',

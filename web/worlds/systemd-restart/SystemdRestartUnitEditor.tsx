@@ -6,7 +6,7 @@ import { parseUnitEdit, unitToText } from './unitEdit';
 
 /** The unit file's restart keys: an invalid edit shows its errors and changes nothing; a valid one is
  * a daemon-reload (the binding's CONFIG.UPDATE, as a timeline `unit:` entry). */
-export function UnitEditor({ session }: WorldViewProps) {
+export function SystemdRestartUnitEditor({ session }: WorldViewProps) {
   const t = useT();
   const running = () => session.runnerOf('systemd-restart')!.config.unit;
   return (

@@ -4,7 +4,7 @@ import type { WorldViewProps } from '../types';
 import { configToYaml, parseConfigEdit } from './configEdit';
 
 /** The desired state as hpa.yaml: an invalid edit shows its errors and changes nothing. */
-export function HpaConfigEditor({ session }: WorldViewProps) {
+export function IncusHpaConfigEditor({ session }: WorldViewProps) {
   const t = useT();
   const running = () => session.runnerOf('incus-hpa')!.config;
   return (

@@ -1,18 +1,18 @@
 import { useRef } from 'react';
 import { useLanguage, useT } from '../../i18n/i18n';
 import { useFitCount } from '../fitCount';
-import { KUBE_TEXT } from './messages';
+import { KUBERNETES_TEXT } from './messages';
 import type { FrameOf } from '../../../sim/trace';
 import type { WorldViewProps } from '../types';
 import '../worlds.css';
-import { KubeEvents } from './KubeEvents';
-import { KubeTables } from './KubeTables';
+import { KubernetesEvents } from './KubernetesEvents';
+import { KubernetesTables } from './KubernetesTables';
 import { NodeColumns } from './NodeColumns';
 
 /** The simulated cluster: pods under their nodes, workload tables, recent events. */
-export function KubeWorldView({ frame }: WorldViewProps<FrameOf<'kubernetes'>>) {
+export function KubernetesWorldView({ frame }: WorldViewProps<FrameOf<'kubernetes'>>) {
   const t = useT();
-  const k = KUBE_TEXT[useLanguage()];
+  const k = KUBERNETES_TEXT[useLanguage()];
   const world = frame.world;
   const ready = world.pods.filter((p) => p.ready).length;
   const box = useRef<HTMLElement>(null);
@@ -22,11 +22,11 @@ export function KubeWorldView({ frame }: WorldViewProps<FrameOf<'kubernetes'>>) 
   const compact = room === 0;
   const events = Math.max(0, room - 2);
   return (
-    <section className="world kube-world" data-testid="world" ref={box} data-fitting={!fitted}>
-      <h3>{t('pods')}: <span data-testid="kube-ready">{ready}</span>/{world.pods.length} {k.ready} · {t('nodes')}: {world.nodes.length}</h3>
+    <section className="world kubernetes-world" data-testid="world" ref={box} data-fitting={!fitted}>
+      <h3>{t('pods')}: <span data-testid="kubernetes-ready">{ready}</span>/{world.pods.length} {k.ready} · {t('nodes')}: {world.nodes.length}</h3>
       <NodeColumns world={world} compact={compact} />
-      <KubeTables world={world} />
-      {room >= 2 && <KubeEvents world={world} shown={events} />}
+      <KubernetesTables world={world} />
+      {room >= 2 && <KubernetesEvents world={world} shown={events} />}
     </section>
   );
 }

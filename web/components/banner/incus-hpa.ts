@@ -10,7 +10,7 @@ const WANTED = { en: { one: 'pod wanted', other: 'pods wanted' }, 'pt-BR': { one
 const DONE = { en: { one: 'action done', other: 'actions done' }, 'pt-BR': { one: 'ação feita', other: 'ações feitas' } };
 
 /** incus-hpa: the last decision (its observation, numbers and actions) and how far its actions got. */
-export const hpaBanner: BannerOf = (frames, index, lang) => {
+export const incusHpaBanner: BannerOf = (frames, index, lang) => {
   const c = controllerOf(frames[index]!, 'incus-hpa');
   if (!c) return EMPTY;
   const d = c.decision;

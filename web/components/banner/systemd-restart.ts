@@ -1,12 +1,12 @@
 import { controllerOf } from '../../../sim/trace';
-import { activeStateText, restartReasonText, resultText, subStateText } from '../../i18n/systemd-states';
+import { activeStateText, restartReasonText, resultText, subStateText } from '../../i18n/systemd-restart-states';
 import { NOUNS, count } from '../../i18n/plural';
 import { formatDuration } from './duration';
 import type { BannerOf } from './types';
 import { EMPTY, pick } from './types';
 
 /** systemd-restart: the unit as systemctl shows it, the start limit, service_shall_restart()'s answer. */
-export const systemdBanner: BannerOf = (frames, index, lang) => {
+export const systemdRestartBanner: BannerOf = (frames, index, lang) => {
   const c = controllerOf(frames[index]!, 'systemd-restart');
   if (!c) return EMPTY;
   const pid = c.mainPid ?? pick(lang, 'none', 'nenhum');

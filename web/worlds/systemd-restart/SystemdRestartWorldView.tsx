@@ -1,6 +1,6 @@
 import { useLanguage, useT } from '../../i18n/i18n';
 import { clock } from '../../lab/format';
-import { resultText } from '../../i18n/systemd-states';
+import { resultText } from '../../i18n/systemd-restart-states';
 import type { FrameOf } from '../../../sim/trace';
 import type { WorldViewProps } from '../types';
 import '../worlds.css';
@@ -8,7 +8,7 @@ import { StartLimitBar } from './StartLimitBar';
 import { unitView } from './unitView';
 
 /** The unit as `systemctl status` shows it, its restart counter, start-limit window and exits. */
-export function SystemdWorldView({ frame }: WorldViewProps<FrameOf<'systemd-restart'>>) {
+export function SystemdRestartWorldView({ frame }: WorldViewProps<FrameOf<'systemd-restart'>>) {
   const t = useT();
   const lang = useLanguage();
   const world = frame.world;
@@ -16,7 +16,7 @@ export function SystemdWorldView({ frame }: WorldViewProps<FrameOf<'systemd-rest
   const { active, sub } = view.status ?? { active: 'unknown', sub: frame.state };
   const failedResult = view.result && view.result !== 'success' ? ` (Result: ${view.result})` : '';
   return (
-    <section className="world systemd-world" data-testid="world">
+    <section className="world systemd-restart-world" data-testid="world">
       <pre className={`unit-status unit-${active}`} data-testid="unit-status" data-active={active} data-sub={sub}>
         <span className="unit-dot">●</span> {view.name ?? 'unit'}{'\n'}
         {'     Active: '}<b>{active} ({sub})</b>{active === 'failed' ? failedResult : ''}{'\n'}

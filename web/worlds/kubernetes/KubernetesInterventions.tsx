@@ -6,7 +6,7 @@ import type { FrameOf } from '../../../sim/trace';
 import type { WorldViewProps } from '../types';
 
 /** Timeline faults the lab can inject now (sim/worlds/kubernetes/model.ts KubeFault). */
-export function KubeInterventions({ session, frame }: WorldViewProps<FrameOf<'kubernetes'>>) {
+export function KubernetesInterventions({ session, frame }: WorldViewProps<FrameOf<'kubernetes'>>) {
   const t = useT();
   const world = frame.world;
   const pods = world.pods.filter((p) => p.status !== 'Terminating').map((p) => p.name);

@@ -2,19 +2,19 @@ import type { CSSProperties } from 'react';
 import { useRef } from 'react';
 import { formatBytes } from '../../../sim/units';
 import { useLanguage, useT } from '../../i18n/i18n';
-import { statusText } from '../../i18n/status';
+import { statusText } from '../../i18n/incus-hpa-status';
 import type { FrameOf } from '../../../sim/trace';
 import type { WorldViewProps } from '../types';
 import { PodBox } from './PodBox';
 import { usePodFit } from './podFit';
-import { hpaNumbers } from './summary';
+import { incusHpaNumbers } from './summary';
 
 /** The HPA's world: every instance as a box with its memory bar against the threshold. In presenter mode the
  * boxes are sized to fill the panel (smaller, and only bar and percentage, when there are many). */
-export function HpaWorldView({ frame }: WorldViewProps<FrameOf<'incus-hpa'>>) {
+export function IncusHpaWorldView({ frame }: WorldViewProps<FrameOf<'incus-hpa'>>) {
   const t = useT();
   const world = frame.world;
-  const { running, avg, threshold } = hpaNumbers(frame);
+  const { running, avg, threshold } = incusHpaNumbers(frame);
   const pods = useRef<HTMLDivElement>(null);
   const lang = useLanguage();
   // The widest line of a box: its name, or the status written where a stopped pod has no percentage.
@@ -24,7 +24,7 @@ export function HpaWorldView({ frame }: WorldViewProps<FrameOf<'incus-hpa'>>) {
     gridTemplateColumns: `repeat(${fit.cols}, ${fit.width}px)`, gridAutoRows: `${fit.height}px`, gap: `${fit.gap}px`, fontSize: `${fit.font}px`,
   } : undefined;
   return (
-    <section className="world hpa-world" data-testid="world">
+    <section className="world incus-hpa-world" data-testid="world">
       <h3>
         {t('pods')}: <span data-testid="pods-running">{running}</span> {t('running')}
         {avg !== null && <> · {t('avgShort')} <span data-testid="avg">{avg}%</span></>}

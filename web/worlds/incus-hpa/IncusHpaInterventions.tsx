@@ -7,7 +7,7 @@ import type { WorldViewProps } from '../types';
 const STRESS_BYTES = 900 * 1000 ** 2; // the lab's stress-ng --vm-bytes 900M
 
 /** Faults injected now (sim/worlds/incus-hpa.ts HpaFault); the loop meets them on its next observe. */
-export function HpaInterventions({ session, frame }: WorldViewProps<FrameOf<'incus-hpa'>>) {
+export function IncusHpaInterventions({ session, frame }: WorldViewProps<FrameOf<'incus-hpa'>>) {
   const t = useT();
   const key = frame.world.pods.filter((p) => p.status === 'Running' || p.status === 'Starting').map((p) => p.name).join(' ');
   const names = useMemo(() => (key ? key.split(' ') : []), [key]);

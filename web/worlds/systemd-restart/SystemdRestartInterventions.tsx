@@ -8,7 +8,7 @@ import type { WorldViewProps } from '../types';
 const VERBS: SystemctlVerb[] = ['start', 'stop', 'restart', 'reset-failed'];
 
 /** systemctl verbs: operator commands (SystemdFault `systemctl`), delivered to the machine as SYSTEMCTL.<VERB>. */
-export function SystemdInterventions({ session }: WorldViewProps) {
+export function SystemdRestartInterventions({ session }: WorldViewProps) {
   const t = useT();
   const [signal, setSignal] = useState('SIGTERM');
   const send = (request: SystemctlRequest) => session.inject({ kind: 'systemctl', request } satisfies SystemdFault);

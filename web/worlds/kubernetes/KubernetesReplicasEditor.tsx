@@ -15,7 +15,7 @@ function parseReplicas(text: string): { ok: true; replicas: number } | { ok: fal
 }
 
 /** The desired replica count of a Deployment/ReplicaSet; applied as the binding's `scale` fault. */
-export function ReplicasEditor({ session }: WorldViewProps) {
+export function KubernetesReplicasEditor({ session }: WorldViewProps) {
   const t = useT();
   // The summary drops namespaces and spec; the live world (editors only show on a live run) has them.
   const live = session.runnerOf('kubernetes')!.world;
