@@ -2,7 +2,15 @@
 // that fills it is sim/worlds/cron.ts. Loose objects: a reader keeps what a newer writer adds.
 import { z } from 'zod';
 import type { WorldObject } from '../world-object';
-import type { CronWorldSummary } from '../worlds/cron';
+
+export interface CronWorldSummary {
+  /** Local wall clock "YYYY-MM-DD HH:MM". */
+  clock: string;
+  up: boolean;
+  running: { job: string; since: number }[];
+  recent: { job: string; minute: string; at: number; skipped: boolean }[];
+  counts: Record<string, { runs: number; skipped: number; maxConcurrent: number }>;
+}
 
 export const cronWorldSchema: z.ZodType<CronWorldSummary, WorldObject> = z.looseObject({
   clock: z.string(),

@@ -3,9 +3,16 @@
 // a newer writer adds.
 import { z } from 'zod';
 import type { WorldObject } from '../world-object';
-import type { HpaWorldSummary } from '../worlds/incus-hpa';
+import type { InstanceStatus } from '../../machines/incus-hpa';
 
 const INSTANCE_STATUSES = ['Starting', 'Running', 'Stopping', 'Stopped', 'Frozen', 'Error'] as const;
+
+export interface HpaWorldSummary {
+  demand: number;
+  pods: { name: string; status: InstanceStatus; owned: boolean; usage: number; total: number; pct: number | null }[];
+  apiCalls: number;
+  unownedTouched: number;
+}
 
 export const hpaWorldSchema: z.ZodType<HpaWorldSummary, WorldObject> = z.looseObject({
   demand: z.number(),
