@@ -1,6 +1,6 @@
 import type { AnyStateMachine, ContextFrom } from 'xstate';
 import type { LoopCheck } from '../check/model';
-import type { ControllerSummary } from '../controller-summary';
+import type { ControllerSummary } from '../loop-schemas';
 import type { LoopBinding } from '../model';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { LoadedUserCode, ScenarioHost } from '../user-controller/hook';

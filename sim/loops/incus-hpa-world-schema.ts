@@ -1,6 +1,7 @@
-// The HPA's frame.world, as the trace format reads it (sim/world-summary.ts): the summary functions
+// The HPA's frame.world, as the trace format reads it (sim/loop-schemas.ts): the summary functions
 // that fill it are sim/worlds/incus-hpa.ts and real mode's runner. Loose objects: a reader keeps what
 // a newer writer adds.
+// The summary's type is declared here, with its schema, so the trace format imports no world.
 import { z } from 'zod';
 import type { WorldObject } from '../world-object';
 import type { InstanceStatus } from '../../machines/incus-hpa';

@@ -1,5 +1,6 @@
-// Kubernetes' frame.world, as the trace format reads it (sim/world-summary.ts): the summary function
+// Kubernetes' frame.world, as the trace format reads it (sim/loop-schemas.ts): the summary function
 // that fills it is sim/worlds/kubernetes/summary.ts. Loose objects: a reader keeps what a newer writer adds.
+// The summary's type is declared here, with its schema, so the trace format imports no world.
 import { z } from 'zod';
 import type { WorldObject } from '../world-object';
 

@@ -1,5 +1,6 @@
-// Puppet's frame.world, as the trace format reads it (sim/world-summary.ts): the summary function
+// Puppet's frame.world, as the trace format reads it (sim/loop-schemas.ts): the summary function
 // that fills it is sim/worlds/puppet.ts. Loose objects: a reader keeps what a newer writer adds.
+// The summary's type is declared here, with its schema, so the trace format imports no world.
 import { z } from 'zod';
 import type { WorldObject } from '../world-object';
 
