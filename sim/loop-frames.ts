@@ -1,5 +1,5 @@
 // A loop's frames back with their world's type. The registry holds loops with their types erased
-// (sim/loops/define.ts, eraseLoop), so a runner built from it records `Frame`s; a reader that knows
+// (sim/loops/registry.ts, LOOPS), so a runner built from it records `Frame`s; a reader that knows
 // which loop recorded them narrows here, on the loop id, rather than casting each world.
 // (A parsed trace needs none of this: a LoopTrace narrowed on `loop` is typed already.)
 import type { LoopId } from './loops/loop-id';
