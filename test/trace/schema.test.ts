@@ -109,6 +109,16 @@ describe('wrong traces are refused with the field named', () => {
     expect(errorOf(withFrame(0, { controller: systemd }))).toMatch(/^frames\.0\.controller\.loop: /);
   });
 
+  it('each loop\'s frames are read through that loop\'s own schemas (LOOP_SCHEMAS[loop]), not another\'s', () => {
+    // An HPA trace relabelled as each other loop: its frames' worlds and controllers are the wrong loop's.
+    for (const loop of Object.keys(LOOP_SCHEMAS).filter((l) => l !== 'incus-hpa')) {
+      expect(errorOf({ ...good(), loop }), loop).toMatch(/^frames\.0\.(world|controller)/);
+      const { version: _v, ...v1 } = good();
+      const worldsOnly = { ...v1, loop, frames: v1.frames.map(({ controller: _c, ...f }) => f) };
+      expect(errorOf(worldsOnly), `${loop}, worlds only`).toMatch(/^frames\.0\.world\./);
+    }
+  });
+
   it('malformed JSON', () => {
     expect(parseTraceText('{"loop":')).toMatchObject({ ok: false, error: expect.stringMatching(/^malformed JSON: /) });
   });
