@@ -26,8 +26,8 @@ export interface LoopPolicies<C> {
  * narration, the controller summary of each frame), its scenario format, its timeline columns,
  * its policies, its check (properties, environment moves, canonical key) and the scenario
  * `loopscope paths` starts from. Every registry — CLI, runner, explorer, the lab's pickers — is
- * derived from these. Typed by its world `W`, faults
- * `F`, config `C`, world summary `WS`, controller summary `S` and machine `M` (XState's own type).
+ * derived from these. Typed by its world `W`, faults `F`, config `C`, world summary `WS`, controller
+ * summary `S` and machine `M` (XState's own type).
  */
 export interface LoopDefinition<W, F, C, WS = unknown, S extends ControllerSummary = ControllerSummary, M extends AnyStateMachine = AnyStateMachine> {
   id: LoopId;
