@@ -9,7 +9,7 @@ import type { PropertyResult as Monitored } from '../sim/conform/monitors';
 import type { EnvMoveUsed as OutsideMove } from '../sim/conform/world';
 import type { LoopId as Loop } from '../sim/loops/define';
 import type { Frame as TraceFrame, Phase as LoopPhase, Trace as LoopTrace } from '../sim/trace';
-import type { ControllerSummary as Summary } from '../sim/controller-summary';
+import type { ControllerSummary as Summary } from '../sim/loop-schemas';
 
 /** The loops loopscope knows: cron, puppet, systemd-restart, terraform, kubernetes, incus-hpa. */
 export type LoopId = Loop;

@@ -5,7 +5,6 @@ import { loadScenario } from '../sim/loops';
 import { readYamlFile } from '../sim/scenario/load';
 import type { LoopEntry } from '../sim/loops/registry';
 import { LOOP_IDS, loopById } from '../sim/loops/registry';
-import { DEFAULT_PATH_SCENARIOS } from '../sim/paths/defaults';
 import type { CoverKind } from '../sim/paths/generate';
 import { COVER_KINDS } from '../sim/paths/generate';
 import { generatePaths, reportText } from '../sim/paths/paths';
@@ -23,10 +22,10 @@ function coverOf(text: string | undefined): CoverKind {
   return cover;
 }
 
-/** A loop id names its default scenario (sim/paths/defaults.ts); anything else is a scenario file. */
+/** A loop id names its default scenario (its definition's pathScenario); anything else is a scenario file. */
 function scenarioFile(argument: string): string {
   const entry = loopById(argument);
-  return entry ? packagePath('scenarios', DEFAULT_PATH_SCENARIOS[entry.id]) : scenarioArgument(argument);
+  return entry ? packagePath('scenarios', entry.pathScenario) : scenarioArgument(argument);
 }
 
 /** The loop's shipped scenarios: the sim ones (run) and the check ones (explored), for the report's shares. */

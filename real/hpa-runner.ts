@@ -10,7 +10,7 @@ import { hpaBinding } from '../sim/loops/incus-hpa';
 import type { Frame, Phase, Trace } from '../sim/trace';
 import { TRACE_VERSION, dottedState, phaseOf } from '../sim/trace';
 import type { HpaFrameIo } from '../sim/trace-io';
-import type { HpaWorldSummary } from '../sim/worlds/incus-hpa';
+import type { HpaWorldSummary } from '../sim/loops/incus-hpa-world-schema';
 import type { Adoption } from './adopt';
 import { adoptOwned } from './adopt';
 import type { ApproveAct, OwnershipError, RealActorHooks } from './hpa-actors';

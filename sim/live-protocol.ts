@@ -9,7 +9,7 @@
 import type { StatelyInspectionEvent } from '@statelyai/inspect';
 import type { Decision, HpaConfig, Observation } from '../machines/incus-hpa';
 import type { Frame } from './trace';
-import type { HpaWorldSummary } from './worlds/incus-hpa';
+import type { HpaWorldSummary } from './loops/incus-hpa-world-schema';
 
 export type LiveFrame = Frame<HpaWorldSummary>;
 

@@ -1,5 +1,5 @@
 import type { AnyStateMachine, ContextFrom, EventObject } from 'xstate';
-import type { ControllerSummary } from './controller-summary';
+import type { ControllerSummary } from './loop-schemas';
 import type { ViewSnapshot } from './view-snapshot';
 
 /** The result of a world operation, delivered to the machine as done/error of its actor. */

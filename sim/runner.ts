@@ -1,6 +1,6 @@
 import type { AnyStateMachine, ContextFrom, EventObject } from 'xstate';
 import type { ViewSnapshot } from './view-snapshot';
-import type { ControllerSummary } from './controller-summary';
+import type { ControllerSummary } from './loop-schemas';
 import type { LoopBinding } from './model';
 import type { StepState } from './step';
 import { Stepper } from './step';

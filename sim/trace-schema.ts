@@ -1,21 +1,15 @@
 // The trace format, version 2 (docs/ARCHITECTURE.md, "A trace"): every runner writes it (loopscope sim, check
 // counterexamples, loopscope real and its live stream) and every reader loads it through
 // parseTrace (the lab, tests). Version 1 traces (no `version`, no `controller`) still load.
-// Browser-safe: zod and the loops' controller schemas only.
+// Browser-safe: zod and the loops' schemas (sim/loop-schemas.ts) only.
 import { z } from 'zod';
-import type { TraceLoop } from './controller-summary';
-import { CONTROLLER_SCHEMAS, TRACE_LOOPS } from './controller-summary';
-import { cronControllerSchema } from './loops/cron-controller-schema';
-import { hpaControllerSchema } from './loops/incus-hpa-controller-schema';
-import { kubernetesControllerSchema } from './loops/kubernetes-controller';
-import { puppetControllerSchema } from './loops/puppet-controller-schema';
-import { systemdControllerSchema } from './loops/systemd-restart-controller';
-import { terraformControllerSchema } from './loops/terraform-controller';
+import type { ControllerSummary, WorldSummaryOf } from './loop-schemas';
+import { LOOP_SCHEMAS } from './loop-schemas';
+import type { LoopId } from './loops/loop-id';
+import { LOOP_IDS } from './loops/loop-id';
 import type { Frame, LoopTrace, Trace } from './trace';
 import { PHASES, TRACE_VERSION } from './trace';
 import type { WorldObject } from './world-object';
-import type { WorldSummaryOf } from './world-summary';
-import { WORLD_SCHEMAS } from './world-summary';
 
 function frameSchema<S extends z.ZodType, W extends z.ZodType<unknown, WorldObject>>(controller: S, world: W) {
   return z.object({
@@ -32,7 +26,9 @@ function frameSchema<S extends z.ZodType, W extends z.ZodType<unknown, WorldObje
 
 const VERSION_ERROR = `expected ${TRACE_VERSION} (or no version: a version 1 trace)`;
 
-function traceSchemaFor<L extends TraceLoop, S extends z.ZodType>(loop: L, controller: S, world: z.ZodType<WorldSummaryOf<L>, WorldObject>) {
+/** The schema of a trace of loop L: its frames read through L's schemas (LOOP_SCHEMAS[L]); typed
+ * by L's world summary, so a parsed trace narrowed on `loop` has that loop's worlds. */
+function traceSchemaFor<L extends LoopId>(loop: L, { controller, world }: { controller: z.ZodType<ControllerSummary>; world: z.ZodType<WorldSummaryOf<L>, WorldObject> }) {
   return z.object({
     version: z.literal(TRACE_VERSION, { error: VERSION_ERROR }).optional(),
     loop: z.literal(loop),
@@ -50,11 +46,13 @@ const lassoSchema = z.object({
   cycleStart: z.number({ error: CYCLE_START }).int({ error: CYCLE_START }).min(0, { error: CYCLE_START }),
 }, { error: 'expected { cycleStart } (the frame where the repeating cycle starts)' });
 
-const traceSchema = z.discriminatedUnion('loop', [
-  traceSchemaFor('incus-hpa', hpaControllerSchema, WORLD_SCHEMAS['incus-hpa']), traceSchemaFor('systemd-restart', systemdControllerSchema, WORLD_SCHEMAS['systemd-restart']),
-  traceSchemaFor('cron', cronControllerSchema, WORLD_SCHEMAS.cron), traceSchemaFor('puppet', puppetControllerSchema, WORLD_SCHEMAS.puppet),
-  traceSchemaFor('terraform', terraformControllerSchema, WORLD_SCHEMAS.terraform), traceSchemaFor('kubernetes', kubernetesControllerSchema, WORLD_SCHEMAS.kubernetes),
-], { error: `expected one of ${TRACE_LOOPS.join(', ')}` })
+/** Each loop's trace schema, typed by its loop: a parsed trace narrowed on `loop` has that loop's frames. */
+type TraceSchemas = { [L in LoopId]: ReturnType<typeof traceSchemaFor<L>> };
+const TRACE_SCHEMAS = Object.fromEntries(LOOP_IDS.map((loop) => [loop, traceSchemaFor(loop, LOOP_SCHEMAS[loop])])) as TraceSchemas; // cast: each key's schema was built for that key (above)
+const [firstLoop, ...otherLoops] = LOOP_IDS.map((loop) => TRACE_SCHEMAS[loop]);
+if (!firstLoop) throw new Error('sim/loop-schemas.ts: LOOP_SCHEMAS has no loop');
+
+const traceSchema = z.discriminatedUnion('loop', [firstLoop, ...otherLoops], { error: `expected one of ${LOOP_IDS.join(', ')}` })
   // Version 2 puts a controller on every frame; version 1 had none (the lab then draws the world only).
   .superRefine((trace, ctx) => {
     if (trace.lasso && trace.lasso.cycleStart >= trace.frames.length) {
@@ -90,8 +88,8 @@ export function parseTraceText(text: string): ParsedTrace {
 }
 
 /** One version 2 frame of a loop's trace (the live stream sends them one by one), or its first problem; `at` prefixes the field path. */
-export function parseFrame(loop: TraceLoop, doc: unknown, at: readonly (string | number)[] = []): { ok: true; frame: Frame } | { ok: false; error: string } {
-  const parsed = frameSchema(CONTROLLER_SCHEMAS[loop], WORLD_SCHEMAS[loop]).required({ controller: true }).safeParse(doc);
+export function parseFrame(loop: LoopId, doc: unknown, at: readonly (string | number)[] = []): { ok: true; frame: Frame } | { ok: false; error: string } {
+  const parsed = frameSchema(LOOP_SCHEMAS[loop].controller, LOOP_SCHEMAS[loop].world).required({ controller: true }).safeParse(doc);
   return parsed.success ? { ok: true, frame: parsed.data } : { ok: false, error: firstProblem(parsed.error, at) };
 }
 

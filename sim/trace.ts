@@ -1,6 +1,6 @@
 /** The trace every runner produces and every viewer consumes (docs/ARCHITECTURE.md, "A trace"; schema: ./trace-schema). */
-import type { ControllerSummary, TraceLoop } from './controller-summary';
-import type { WorldSummaryOf } from './world-summary';
+import type { ControllerSummary, WorldSummaryOf } from './loop-schemas';
+import type { LoopId } from './loops/loop-id';
 
 /** The trace format's version: 2 added `version` and each frame's `controller`. */
 export const TRACE_VERSION = 2;
@@ -39,10 +39,10 @@ export interface Trace<W = unknown> {
 }
 
 /** A frame of loop L: its world is L's summary. */
-export type FrameOf<L extends TraceLoop> = Frame<WorldSummaryOf<L>>;
+export type FrameOf<L extends LoopId> = Frame<WorldSummaryOf<L>>;
 
 /** A trace of a loop loopscope knows (what parseTrace returns): narrow on `loop` to read its worlds. */
-export type LoopTrace = { [L in TraceLoop]: Trace<WorldSummaryOf<L>> & { loop: L } }[TraceLoop];
+export type LoopTrace = { [L in LoopId]: Trace<WorldSummaryOf<L>> & { loop: L } }[LoopId];
 
 export function phaseOf(tags: ReadonlySet<string>): Phase {
   for (const p of PHASES) if (tags.has(p)) return p;

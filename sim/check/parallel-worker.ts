@@ -16,11 +16,12 @@ import { NO_TICK, R, STRIDE } from './parallel-protocol';
 const setup = workerData as WorkerSetup;
 const scenario = setup.scenario as LoadedScenario;
 // A scenario's own code (a Kubernetes controller module or webhook, an HPA policy module) reaches the
-// machine with the loop its file's parse provides: parse the file once more here, in this thread.
-const userCode = setup.loop === 'kubernetes' || setup.loop === 'incus-hpa';
-const userFile = userCode && scenario.file && existsSync(scenario.file) ? scenario.file : undefined;
-const entry = userFile ? loadScenario(userFile).entry : loopById(setup.loop);
-if (!entry) throw new Error(`explorer worker: no loop ${setup.loop}`);
+// machine with the loop its file's parse provides (a loop that takes user code has `provide`): parse
+// the file once more here, in this thread.
+const registered = loopById(setup.loop);
+if (!registered) throw new Error(`explorer worker: no loop ${setup.loop}`);
+const userFile = registered.provide && scenario.file && existsSync(scenario.file) ? scenario.file : undefined;
+const entry = userFile ? loadScenario(userFile).entry : registered;
 const prepared = prepareCheck(entry, scenario, { ...(setup.policy !== undefined ? { policy: setup.policy } : {}), ...(setup.withinPeriods ? { withinPeriods: setup.withinPeriods } : {}) });
 const expander = new Expander(entry.binding, prepared.check, { config: prepared.config, world: scenario.world }, prepared.alphabet, prepared.properties, setup.memo, setup.symmetry);
 const hash = new Uint32Array(2);

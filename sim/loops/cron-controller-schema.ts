@@ -1,4 +1,4 @@
-// cron's frame.controller, as the trace format reads it (sim/controller-summary.ts): zod only, so
+// cron's frame.controller, as the trace format reads it (sim/loop-schemas.ts): zod only, so
 // the trace format sits below the worlds; the summary function that fills it is ./cron-controller.ts.
 import { z } from 'zod';
 

@@ -3,7 +3,7 @@ import type { EventObject } from 'xstate';
 import type { CronConfig, CronContext, CronEntry, CronJobFields } from '../../machines/cron';
 import { cronMachine, entryDelayMin, formatMinute, parseCronJobSchedule, parseEntry, timeZoneError } from '../../machines/cron';
 import type { LoopBinding } from '../model';
-import type { CronWorldSummary } from '../worlds/cron';
+import type { CronWorldSummary } from './cron-world-schema';
 import type { CronController } from './cron-controller-schema';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';

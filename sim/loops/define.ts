@@ -1,6 +1,6 @@
 import type { AnyStateMachine, ContextFrom } from 'xstate';
 import type { LoopCheck } from '../check/model';
-import type { ControllerSummary } from '../controller-summary';
+import type { ControllerSummary } from '../loop-schemas';
 import type { LoopBinding } from '../model';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { LoadedUserCode, ScenarioHost } from '../user-controller/hook';
@@ -24,9 +24,10 @@ export interface LoopPolicies<C> {
 /**
  * One loop, whole: the machine and its simulated world (the binding: actors, config events,
  * narration, the controller summary of each frame), its scenario format, its timeline columns,
- * its policies and its check (properties, environment moves, canonical key). Every registry —
- * CLI, runner, explorer, the lab's pickers — is derived from these. Typed by its world `W`, faults
- * `F`, config `C`, world summary `WS`, controller summary `S` and machine `M` (XState's own type).
+ * its policies, its check (properties, environment moves, canonical key) and the scenario
+ * `loopscope paths` starts from. Every registry — CLI, runner, explorer, the lab's pickers — is
+ * derived from these. Typed by its world `W`, faults `F`, config `C`, world summary `WS`, controller
+ * summary `S` and machine `M` (XState's own type).
  */
 export interface LoopDefinition<W, F, C, WS = unknown, S extends ControllerSummary = ControllerSummary, M extends AnyStateMachine = AnyStateMachine> {
   id: LoopId;
@@ -39,25 +40,21 @@ export interface LoopDefinition<W, F, C, WS = unknown, S extends ControllerSumma
   provide?(code: LoadedUserCode): LoopDefinition<W, F, C, WS, S, M>;
   /** The timeline columns between the time and the note (e.g. pods and average memory). */
   columns(frame: Frame<WS>): string;
+  /**
+   * The scenario `loopscope paths <loop>` generates from (a file in scenarios/): the loop's check
+   * scenario, whose timeline is written as an alphabet of moves (each at any instant, at most once)
+   * small enough to explore exhaustively — "its world". A talk or demo scenario plays one long
+   * story; its timeline as an alphabet is too large to search whole, so it is not the default
+   * (name it to use it).
+   */
+  pathScenario: string;
   policies?: LoopPolicies<C>;
   /** Its properties and keys read the context of this loop's own machine. */
   check: LoopCheck<W, F, C, ContextFrom<M>>;
 }
 
-/** A loop with its types erased: what the registry holds (see eraseLoop). */
+/** A loop with its types erased: what the registry holds (sim/loops/registry.ts, LOOPS). */
 export type AnyLoop = LoopDefinition<unknown, unknown, unknown>;
-
-/**
- * The one place a loop's types are erased, at the registry's boundary: the CLI, the runner, the
- * explorer and the lab hold loops of every kind side by side. Sound because a loop's functions only
- * ever meet values its own pieces made (its parser's scenario and config, its world model's state,
- * its runner's frames, or a trace's frames read through its world schema); TypeScript accepts it
- * without a cast because method parameters are bivariant. Readers get a loop's frames back typed by
- * narrowing on the loop id (sim/loop-frames.ts).
- */
-export function eraseLoop<W, F, C, WS, S extends ControllerSummary, M extends AnyStateMachine>(loop: LoopDefinition<W, F, C, WS, S, M>): AnyLoop {
-  return loop;
-}
 
 /** Checks that the pieces of a definition name the same loop. */
 export function defineLoop<W, F, C, WS, S extends ControllerSummary, M extends AnyStateMachine>(definition: LoopDefinition<W, F, C, WS, S, M>): LoopDefinition<W, F, C, WS, S, M> {

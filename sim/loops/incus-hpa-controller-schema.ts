@@ -1,4 +1,4 @@
-// The Incus HPA's frame.controller, as the trace format reads it (sim/controller-summary.ts): zod and
+// The Incus HPA's frame.controller, as the trace format reads it (sim/loop-schemas.ts): zod and
 // the machine's policy names only, so the trace format sits below the worlds; the summary function
 // that fills it is ./incus-hpa-controller.ts.
 import { z } from 'zod';

@@ -4,7 +4,7 @@ import type { EventObject } from 'xstate';
 import type { HpaConfig, HpaContext, PolicyModules } from '../../machines/incus-hpa';
 import { DEFAULT_CONFIG, incusHpaMachine, providePolicyModules } from '../../machines/incus-hpa';
 import type { LoopBinding } from '../model';
-import type { HpaWorldSummary } from '../worlds/incus-hpa';
+import type { HpaWorldSummary } from './incus-hpa-world-schema';
 import type { HpaController } from './incus-hpa-controller-schema';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';

@@ -2,7 +2,7 @@ import type { EventObject } from 'xstate';
 import type { ControllerContext, Write, WriteOutcome } from '../../machines/kubernetes';
 import type { Frame } from '../trace';
 import { controllerOf } from '../trace';
-import type { KubeSummary } from '../worlds/kubernetes';
+import type { KubeSummary } from './kubernetes-world-schema';
 
 const describeWrite = (w: Write): string => {
   switch (w.verb) {

@@ -4,7 +4,7 @@ import type { ControllerConfig, NewObject } from '../../machines/kubernetes';
 import { CONTROLLER_RUNTIME_RELEASES, DEFAULT_CONTROLLER_CONFIG, DEFAULT_RELEASE, RECONCILER_NAMES, controllerMachine, createControllerMachine, defaultRateLimiter, withUserReconciler } from '../../machines/kubernetes';
 import type { ReconcilerName } from '../../machines/kubernetes';
 import type { LoopBinding } from '../model';
-import type { KubeSummary } from '../worlds/kubernetes/summary';
+import type { KubeSummary } from './kubernetes-world-schema';
 import type { KubernetesController } from './kubernetes-controller';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';

@@ -1,4 +1,4 @@
-// Puppet's frame.controller, as the trace format reads it (sim/controller-summary.ts): zod only, so
+// Puppet's frame.controller, as the trace format reads it (sim/loop-schemas.ts): zod only, so
 // the trace format sits below the worlds; the summary function that fills it is ./puppet-controller.ts.
 import { z } from 'zod';
 

@@ -1,6 +1,6 @@
 import type { Frame } from '../trace';
 import { controllerOf } from '../trace';
-import type { PuppetWorldSummary } from '../worlds/puppet';
+import type { PuppetWorldSummary } from './puppet-world-schema';
 
 /** "run  3 changed   exit 2  drifts 1" — the agent's last report and how often the host was changed by hand. */
 export function puppetColumns(frame: Frame<PuppetWorldSummary>): string {

@@ -3,7 +3,7 @@ import type { EventObject } from 'xstate';
 import type { PuppetConfig, PuppetContext, Ref, Resource, ResourceType, Step, Values } from '../../machines/puppet';
 import { DEFAULT_SETTINGS, RESOURCE_TYPES, evaluationOrder, puppetMachine, refOf, unknownReferences } from '../../machines/puppet';
 import type { LoopBinding } from '../model';
-import type { PuppetWorldSummary } from '../worlds/puppet';
+import type { PuppetWorldSummary } from './puppet-world-schema';
 import type { PuppetController } from './puppet-controller-schema';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';

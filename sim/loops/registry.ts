@@ -19,10 +19,10 @@ import type { HpaConfig, incusHpaMachine } from '../../machines/incus-hpa';
 import type { controllerMachine } from '../../machines/kubernetes';
 import type { HpaController } from './incus-hpa-controller-schema';
 import type { KubernetesController } from './kubernetes-controller';
-import type { HpaWorldSummary } from '../worlds/incus-hpa';
-import type { KubeSummary } from '../worlds/kubernetes/summary';
+import type { HpaWorldSummary } from './incus-hpa-world-schema';
+import type { KubeSummary } from './kubernetes-world-schema';
 import type { HpaFault, HpaWorld } from '../worlds/incus-hpa';
-import { defineLoop, eraseLoop, isLoopId } from './define';
+import { defineLoop, isLoopId } from './define';
 import { hpaBinding, hpaBindingFor, parseHpaScenario } from './incus-hpa';
 import { hpaColumns } from './incus-hpa-format';
 import { parseSystemdScenario, systemdBinding } from './systemd-restart';
@@ -56,6 +56,7 @@ const hpaLoop: HpaLoop = defineLoop({
     apply: (config, name) => ({ ...config, policy: POLICY_NAMES.find((p) => p === name) ?? config.policy }),
   },
   provide: ({ policies }): HpaLoop => (policies.size ? { ...hpaLoop, binding: hpaBindingFor(policies) } : hpaLoop),
+  pathScenario: 'incus-hpa-check-small.yaml',
 });
 
 const kubernetesLoop: KubernetesLoop = defineLoop({
@@ -67,17 +68,32 @@ const kubernetesLoop: KubernetesLoop = defineLoop({
     const binding = kubernetesBindingFor(controller);
     return { ...kubernetesLoop, binding, check: kubernetesCheckFor({ controller, binding }) };
   },
+  pathScenario: 'kubernetes-check-replicaset.yaml',
 });
 
-/** Every loop loopscope knows: one definition each (sim/loops/define.ts), its types erased here. */
-export const LOOPS = {
-  'incus-hpa': eraseLoop(hpaLoop),
-  'systemd-restart': eraseLoop(defineLoop({ id: 'systemd-restart', binding: systemdBinding, parse: parseSystemdScenario, columns: systemdColumns, check: systemdRestartCheck })),
-  cron: eraseLoop(defineLoop({ id: 'cron', binding: cronBinding, parse: parseCronScenario, columns: cronColumns, check: cronCheck })),
-  puppet: eraseLoop(defineLoop({ id: 'puppet', binding: puppetBinding, parse: parsePuppetScenario, columns: puppetColumns, check: puppetCheck })),
-  terraform: eraseLoop(defineLoop({ id: 'terraform', binding: terraformBinding, parse: parseTerraformScenario, columns: terraformColumns, check: terraformCheck })),
-  kubernetes: eraseLoop(kubernetesLoop),
+/** Every loop's definition with its types: what a loop's runner is typed from (sim/loop-runner.ts, RunnerOf). */
+const TYPED_LOOPS = {
+  'incus-hpa': hpaLoop,
+  'systemd-restart': defineLoop({ id: 'systemd-restart', binding: systemdBinding, parse: parseSystemdScenario, columns: systemdColumns, check: systemdRestartCheck, pathScenario: 'systemd-restart-check-restart-sec.yaml' }),
+  cron: defineLoop({ id: 'cron', binding: cronBinding, parse: parseCronScenario, columns: cronColumns, check: cronCheck, pathScenario: 'cron-check-cronjob-forbid.yaml' }),
+  puppet: defineLoop({ id: 'puppet', binding: puppetBinding, parse: parsePuppetScenario, columns: puppetColumns, check: puppetCheck, pathScenario: 'puppet-check-drift.yaml' }),
+  terraform: defineLoop({ id: 'terraform', binding: terraformBinding, parse: parseTerraformScenario, columns: terraformColumns, check: terraformCheck, pathScenario: 'terraform-check-crashed-lock.yaml' }),
+  kubernetes: kubernetesLoop,
 } satisfies Record<LoopId, AnyLoop>;
+
+/** Each loop's definition type, by id (sim/loop-runner.ts reads its world, fault and config types). */
+export type TypedLoops = typeof TYPED_LOOPS;
+
+/**
+ * Every loop loopscope knows: one definition each (sim/loops/define.ts), its types erased here —
+ * the one place they are, at the registry's boundary: the CLI, the runner, the explorer and the lab
+ * hold loops of every kind side by side. Sound because a loop's functions only ever meet values its
+ * own pieces made (its parser's scenario and config, its world model's state, its runner's frames,
+ * or a trace's frames read through its world schema); TypeScript accepts it without a cast because
+ * method parameters are bivariant. Readers get a loop's frames and runner back typed by narrowing on
+ * the loop id (sim/loop-frames.ts, sim/loop-runner.ts).
+ */
+export const LOOPS: Readonly<Record<LoopId, AnyLoop>> = TYPED_LOOPS;
 
 /** The loop registered under an id, if any. */
 export const loopById = (id: unknown): AnyLoop | undefined => (isLoopId(id) ? LOOPS[id] : undefined);

@@ -1,6 +1,6 @@
 import type { Frame } from '../trace';
 import { controllerOf } from '../trace';
-import type { SystemdWorldSummary } from '../worlds/systemd-restart';
+import type { SystemdWorldSummary } from './systemd-restart-world-schema';
 
 /** "activating (auto-restart)  PID 1004  starts 5" — what `systemctl status` would say. */
 export function systemdColumns(frame: Frame<SystemdWorldSummary>): string {

@@ -5,7 +5,7 @@ import {
   CATCHABLE_SIGNALS, DEFAULT_UNIT, FINAL_KILL_SIGNALS, KNOWN_SIGNALS, OOM_POLICIES, RESTART_MODES, RESTART_SETTINGS, SERVICE_TYPES, describeExit, systemdMachine,
 } from '../../machines/systemd-restart';
 import type { LoopBinding } from '../model';
-import type { SystemdWorldSummary } from '../worlds/systemd-restart';
+import type { SystemdWorldSummary } from './systemd-restart-world-schema';
 import type { SystemdController } from './systemd-restart-controller';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';

@@ -1,5 +1,5 @@
 import type { Frame } from '../trace';
-import type { TerraformWorldSummary } from '../worlds/terraform';
+import type { TerraformWorldSummary } from './terraform-world-schema';
 
 /** "serial  3  objects 4  unmanaged 1  LOCKED" — the backend and the cloud at a glance. */
 export function terraformColumns(frame: Frame<TerraformWorldSummary>): string {

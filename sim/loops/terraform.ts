@@ -3,7 +3,7 @@ import type { EventObject } from 'xstate';
 import type { ResourceConfig, Scalar, TerraformConfig, TerraformContext } from '../../machines/terraform';
 import { RESOURCE_TYPES, SCHEMAS, actionSymbol, parseReference, planSummary, terraformMachine, topoOrder, dependenciesOf } from '../../machines/terraform';
 import type { LoopBinding } from '../model';
-import type { TerraformWorldSummary } from '../worlds/terraform';
+import type { TerraformWorldSummary } from './terraform-world-schema';
 import type { TerraformController } from './terraform-controller';
 import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';

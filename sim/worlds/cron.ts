@@ -3,6 +3,7 @@ import { formatMinute, minuteOf } from '../../machines/cron';
 import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawFloat, drawInt, seedRng } from '../random';
+import type { CronWorldSummary } from '../loops/cron-world-schema';
 
 /** How long each job runs: a base plus a seeded uniform jitter. */
 export interface JobRuntime { durationMs: number; jitterMs: number }
@@ -182,15 +183,6 @@ function inject(world0: CronWorld, fault: CronFault, t: number): { world: CronWo
   // The host goes down: running jobs die with it; it boots again (a new boot id) after forMs.
   const [randomScale, scaleRng] = drawFloat(w.scaleRng);
   return { world: { ...w, running: [], downUntil: t + fault.forMs, bootId: w.bootId + 1, randomScale, scaleRng }, note: `host down for ${fault.forMs / 60_000} min` };
-}
-
-export interface CronWorldSummary {
-  /** Local wall clock "YYYY-MM-DD HH:MM". */
-  clock: string;
-  up: boolean;
-  running: { job: string; since: number }[];
-  recent: { job: string; minute: string; at: number; skipped: boolean }[];
-  counts: Record<string, { runs: number; skipped: number; maxConcurrent: number }>;
 }
 
 function summary(world0: CronWorld, t: number): CronWorldSummary {

@@ -4,6 +4,7 @@ import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawFloat, drawHex, seedRng } from '../random';
 import { formatBytes } from '../units';
+import type { HpaWorldSummary } from '../loops/incus-hpa-world-schema';
 
 /** One simulated Incus instance. */
 export interface SimInstance {
@@ -241,13 +242,6 @@ function inject(world0: HpaWorld, fault: HpaFault, t: number): { world: HpaWorld
     case 'restartController':
       return { world, note: 'controller restart' }; // handled by the runner
   }
-}
-
-export interface HpaWorldSummary {
-  demand: number;
-  pods: { name: string; status: InstanceStatus; owned: boolean; usage: number; total: number; pct: number | null }[];
-  apiCalls: number;
-  unownedTouched: number;
 }
 
 function summary(world0: HpaWorld, t: number): HpaWorldSummary {

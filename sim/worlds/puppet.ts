@@ -2,6 +2,7 @@ import type { Observation, RefreshInput, ResourceStatus, RetrieveInput, RunRepor
 import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawInt, seedRng } from '../random';
+import type { PuppetResourceOutcome, PuppetResourceRow, PuppetWorldSummary } from '../loops/puppet-world-schema';
 
 /** A package in the host's repository: its versions, oldest first, and the service unit it ships. */
 export interface RepoPackage { versions: string[]; service?: string }
@@ -233,28 +234,6 @@ function inject(w0: PuppetWorld, fault: PuppetFault, t: number): { world: Puppet
   if ('error' in c) return { world: w, note: `drift on ${fault.ref} failed: ${c.error}` };
   return { world: { ...w, host: c.host, startedWith: trackStarts(w.startedWith, w.host, c.host), drifts: [...w.drifts, { t, ref: fault.ref, values: fault.values }] }, note: `changed outside Puppet: ${fault.ref} ${describe(fault.values)}` };
 }
-
-export interface PuppetWorldSummary {
-  packages: Record<string, string>;
-  files: Record<string, string>;
-  services: Record<string, string>;
-  users: string[];
-  last: { run: number; status: string; exitCode: number; changes: number; failed: number; skipped: number; corrective: boolean; noop: boolean } | null;
-  reports: number;
-  agentChanges: number;
-  drifts: number;
-  restarts: number;
-  /** Every resource of the last report, as its Resource::Status says (added for the lab's view). */
-  resources: PuppetResourceRow[];
-}
-
-/**
- * A resource's outcome in one run. `changed` is split by Resource::Status#corrective_change:
- * corrective (the host drifted from a catalog that did not change) or intentional (the catalog
- * asked for something new). `noop`: out of sync, only reported (noop mode).
- */
-export type PuppetResourceOutcome = 'in sync' | 'changed' | 'failed' | 'skipped' | 'noop';
-export interface PuppetResourceRow { ref: string; status: PuppetResourceOutcome; change: 'corrective' | 'intentional' | null; outOfSync: string[]; restarted: boolean; message: string }
 
 export function resourceRow(s: ResourceStatus): PuppetResourceRow {
   // A failed restart fails the report (Report#compute_status), so it shows as failed too.

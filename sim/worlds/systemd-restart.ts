@@ -5,6 +5,7 @@ import type { RngState } from '../random';
 import { drawInt, seedRng } from '../random';
 import type { SystemdMonitor } from './systemd-restart-monitor';
 import { EMPTY_MONITOR } from './systemd-restart-monitor';
+import type { SystemdWorldSummary } from '../loops/systemd-restart-world-schema';
 
 /**
  * How one run of the program ends, after how long: an exit code, a signal, a hang (it stops
@@ -155,15 +156,6 @@ export function describeRun(spec: RunSpec): string {
   const end = o.kind === 'exit' ? `exits ${o.code}` : o.kind === 'signal' ? `dies of ${o.signal}` : o.kind === 'oom' ? 'is OOM-killed' : 'hangs';
   const ignores = spec.ignore?.length ? ` (ignores ${spec.ignore.join(', ')})` : '';
   return `${end} after ${spec.runForMs / 1000}s${ignores}`;
-}
-
-export interface SystemdWorldSummary {
-  /** The main process, if any: its PID, age and whether it still answers. */
-  main: { pid: number; since: number; hung: boolean } | null;
-  starts: number;
-  cleanExits: number;
-  /** The latest exits, oldest first: when, which PID, how. */
-  exits: { at: number; pid: number; how: string }[];
 }
 
 function summary(world: SystemdWorld): SystemdWorldSummary {

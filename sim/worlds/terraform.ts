@@ -3,6 +3,7 @@ import { SCHEMAS } from '../../machines/terraform';
 import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawHex, seedRng } from '../random';
+import type { PlanAction, PlanRow, TerraformWorldSummary } from '../loops/terraform-world-schema';
 
 /** A real cloud object: whatever Terraform thinks, this is what exists. */
 export interface CloudObject { id: string; type: string; attrs: Record<string, Scalar>; dataGb: number; createdAt: number }
@@ -254,34 +255,6 @@ function inject(w: TerraformWorld, fault: TerraformFault): { world: TerraformWor
     case 'crash':
       return { world: w, note: 'the terraform process is killed' };
   }
-}
-
-export interface TerraformWorldSummary {
-  /** Real objects: address (as the state file names them, or "unmanaged") → id, type, data. */
-  cloud: { id: string; type: string; address: string | null; dataGb: number }[];
-  serial: number;
-  state: string[];
-  lock: { id: string; who: string; operation: string; since: number } | null;
-  /** Objects no state entry points at: Terraform does not know they exist. */
-  unmanaged: number;
-  dataLostGb: number;
-  calls: number;
-  /** The last run's plan as applied so far (added for the lab's view); null before any apply. */
-  plan: { run: number; changes: PlanRow[] } | null;
-  /** Who holds the state lock (LockInfo.Who), or null. */
-  lockHolder: string | null;
-}
-
-/** plans.Action as the plan renderer shows it. */
-export type PlanAction = 'create' | 'update' | 'replace' | 'delete' | 'no-op';
-export interface PlanRow {
-  address: string;
-  action: PlanAction;
-  /** + create, ~ update in-place, - destroy, -/+ destroy then create, +/- create_before_destroy. */
-  symbol: '+' | '~' | '-' | '-/+' | '+/-' | ' ';
-  attrs: { name: string; before: Scalar | null; after: Scalar | null }[];
-  /** applying: the cloud call is in flight; done / failed: it returned. */
-  status: 'applying' | 'done' | 'failed';
 }
 
 /** Groups a run's cloud calls by address into the plan's rows (a replace is a create and a delete). */

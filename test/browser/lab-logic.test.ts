@@ -123,7 +123,7 @@ describe('trace files', () => {
     const ok = parseTraceText(text);
     expect(ok.ok && ok.trace.frames.length).toBe(runner.frames.length);
     expect(parseTraceText('{')).toMatchObject({ ok: false, error: expect.stringMatching(/malformed JSON/) });
-    expect(parseTraceText('{"loop":"x","scenario":"s","seed":1,"frames":[]}')).toMatchObject({ ok: false, error: expect.stringMatching(/^loop: expected one of incus-hpa, /) });
+    expect(parseTraceText('{"loop":"x","scenario":"s","seed":1,"frames":[]}')).toMatchObject({ ok: false, error: expect.stringMatching(/^loop: expected one of cron, puppet, /) });
     expect(parseTraceText('{"loop":"incus-hpa","scenario":"s","seed":1,"frames":[]}')).toMatchObject({ ok: false, error: expect.stringMatching(/^frames: expected at least one frame/) });
     const badPhase = JSON.stringify({ ...runner.trace(), frames: [{ ...runner.frames[0], phase: 'dance' }] });
     expect(parseTraceText(badPhase)).toMatchObject({ ok: false, error: expect.stringMatching(/^frames\.0\.phase/) });

@@ -195,7 +195,7 @@ withChromium.describe('web lab in chromium', () => {
     await page.getByTestId('btn-back').click();
     // A bad file is refused with a reason and the lab keeps the trace it had.
     await page.getByTestId('trace-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"loop":"x"}') });
-    expect(await text('trace-error')).toMatch(/loop: expected one of incus-hpa, /);
+    expect(await text('trace-error')).toMatch(/loop: expected one of cron, puppet, /);
     expect(await page.getByTestId('lab').getAttribute('data-source')).toBe('trace');
   });
 

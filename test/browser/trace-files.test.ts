@@ -55,7 +55,7 @@ withChromium.describe('trace files in the lab (chromium)', () => {
     const trace = JSON.parse(JSON.stringify(runner.trace())) as Trace;
     await openHome();
     await load('nomad.json', JSON.stringify({ ...trace, loop: 'nomad' }));
-    expect(await text('trace-error')).toMatch(/^Not a loopscope trace: loop: expected one of incus-hpa, /);
+    expect(await text('trace-error')).toMatch(/^Not a loopscope trace: loop: expected one of cron, puppet, /);
     const badController = { ...trace, frames: trace.frames.map((f, i) => (i === 2 ? { ...f, controller: { ...f.controller, threshold: 'high' } } : f)) };
     await load('bad-controller.json', JSON.stringify(badController));
     expect(await textMatching('trace-error', /frames\.2/)).toMatch(/^Not a loopscope trace: frames\.2\.controller\.threshold: /);

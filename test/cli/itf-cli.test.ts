@@ -115,7 +115,7 @@ describe('loopscope trace --to itf|json', () => {
     const cases: [string[], RegExp][] = [
       [['trace', '--to', 'itf', missing], new RegExp(`^loopscope: ${missing}: file not found \\(expected a path to a loopscope trace .*or an ITF trace`)],
       [['trace', '--to', 'itf', notJson], new RegExp(`^loopscope: ${notJson}: expected a loopscope trace .*, got text that is not JSON`)],
-      [['trace', '--to', 'itf', notTrace], new RegExp(`^loopscope: ${notTrace}: expected a loopscope trace .*: loop: expected one of incus-hpa`)],
+      [['trace', '--to', 'itf', notTrace], new RegExp(`^loopscope: ${notTrace}: expected a loopscope trace .*: loop: expected one of cron, puppet`)],
       [['trace', '--to', 'tla', notTrace], /^loopscope: --to: expected one of itf, json, got "tla"/],
       [['trace', notTrace], /--to/],
     ];

@@ -84,7 +84,7 @@ describe('loopscope lab: what it refuses', () => {
       [[join(dir, 'missing.yaml')], /missing\.yaml: expected a scenario \(\.yaml\) or a trace \(\.json.*got no such file/],
       [[join(dir, 'outside')], /outside: expected a scenario .* or a trace .*got a directory/],
       [[write('broken.json', '{"loop": ')], /broken\.json: expected a loopscope trace .*: malformed JSON/],
-      [[notLoop], /other\.json: expected a loopscope trace .*: loop: expected one of incus-hpa, /],
+      [[notLoop], /other\.json: expected a loopscope trace .*: loop: expected one of cron, puppet, /],
       [[badState], /bad-state\.json: expected a loopscope trace .*: frames\.1\.state: "dancing" is not a state of incus-hpa/],
       [[write('bad.yaml', 'loop: incus-hpa\nduration: [\n')], /bad\.yaml: line \d+, column \d+: malformed YAML/],
       [[write('no-loop.yaml', 'duration: 1m\n')], /no-loop\.yaml: loop: expected one of incus-hpa, /],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { newRSNewReplicas, resolveFenceposts, scaleDownOld } from '../../machines/kubernetes/reconcilers/deployment';
 import type { DeploymentSpec, KObject } from '../../machines/kubernetes';
 import { runnerFor } from '../../sim/loops';
-import type { KubeSummary } from '../../sim/worlds/kubernetes';
+import type { KubeSummary } from '../../sim/loops/kubernetes-world-schema';
 
 // kubernetes pkg/controller/deployment/rolling.go and util/deployment_util.go.
 const spec = (replicas: number, maxSurge: number | string, maxUnavailable: number | string): DeploymentSpec =>

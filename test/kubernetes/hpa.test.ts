@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { convertWithBehaviorRate, scaleDownLimit, scaleUpLimit, stabilizeWithBehaviors, withDefaults } from '../../machines/kubernetes/hpa/behavior';
 import { runnerFor } from '../../sim/loops';
-import type { KubeSummary } from '../../sim/worlds/kubernetes';
+import type { KubeSummary } from '../../sim/loops/kubernetes-world-schema';
 import { objects } from './helpers';
 
 // kubernetes pkg/controller/podautoscaler/horizontal.go: stabilizeRecommendationWithBehaviors,

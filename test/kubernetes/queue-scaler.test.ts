@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { workersFor } from '../../machines/kubernetes/reconcilers/queue-scaler';
 import type { QueueScalerSpec } from '../../machines/kubernetes/reconcilers/queue-scaler';
 import { runnerFor } from '../../sim/loops';
-import type { KubeSummary } from '../../sim/worlds/kubernetes';
+import type { KubeSummary } from '../../sim/loops/kubernetes-world-schema';
 
 // Seed 000: "e se quisermos escalar com base no tamanho de uma fila de mensagens?"
 const spec: QueueScalerSpec = { queue: 'q', scaleTargetRef: { kind: 'Deployment', name: 'w' }, messagesPerWorker: 100, minReplicas: 1, maxReplicas: 10, pollingIntervalSeconds: 10, scaleDownDelaySeconds: 120 };

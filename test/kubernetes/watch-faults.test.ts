@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { kubernetesBinding } from '../../sim/loops/kubernetes';
-import { parseScenarioText } from '../../sim/loops';
+import { parse } from 'yaml';
+import { kubernetesBinding, parseKubernetesScenario } from '../../sim/loops/kubernetes';
 import type { StepState } from '../../sim/step';
 import { Stepper } from '../../sim/step';
 import type { KubeFault, KubeWorld } from '../../sim/worlds/kubernetes';
@@ -56,7 +56,7 @@ describe('watch faults: dropped events, reordering, a controller restart', () =>
   });
 
   describe('a crash with a write on the wire', () => {
-    const { scenario } = parseScenarioText('test.yaml', 'test', scenario0());
+    const scenario = parseKubernetesScenario('test.yaml', 'test', parse(scenario0()));
     const stepper = new Stepper(kubernetesBinding);
     type State = StepState<KubeWorld, ControllerConfig>;
     const onTheWire = (s: State) => s.world.ops.some((op) => op.kind === 'write' && op.batch.some((w) => w.verb === 'create'));

@@ -5,7 +5,6 @@ import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadScenario } from '../../sim/loops';
 import { LOOPS } from '../../sim/loops/registry';
-import { DEFAULT_PATH_SCENARIOS } from '../../sim/paths/defaults';
 import { generatePaths } from '../../sim/paths/paths';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -21,7 +20,7 @@ const BETWEEN = /^reachable only by a move between two events due at one instant
 describe('every loop: the generated paths take every transition a scenario can reach in its world', () => {
   for (const entry of Object.values(LOOPS)) {
     it(entry.id, () => {
-      const { scenario } = loadScenario(join(ROOT, 'scenarios', DEFAULT_PATH_SCENARIOS[entry.id]));
+      const { scenario } = loadScenario(join(ROOT, 'scenarios', entry.pathScenario));
       const out = join(TMP, entry.id);
       const report = generatePaths(entry, scenario, { cover: 'transitions', out });
       // Measured by running the written scenarios through the Runner, as `loopscope sim` does.
@@ -43,7 +42,7 @@ describe('every loop: the generated paths take every transition a scenario can r
 
 it('--cover states: every reachable machine state is reached by a generated path', () => {
   const entry = LOOPS['incus-hpa'];
-  const { scenario } = loadScenario(join(ROOT, 'scenarios', DEFAULT_PATH_SCENARIOS['incus-hpa']));
+  const { scenario } = loadScenario(join(ROOT, 'scenarios', entry.pathScenario));
   const report = generatePaths(entry, scenario, { cover: 'states', out: join(TMP, 'states') });
   expect(report.states?.reachable).toBeGreaterThan(1);
   expect(report.states?.generated).toBe(report.states?.reachable);
@@ -52,7 +51,7 @@ it('--cover states: every reachable machine state is reached by a generated path
 describe('the written tests', () => {
   it('pass as written and fail once their scenario is altered', () => {
     const entry = LOOPS['incus-hpa'];
-    const { scenario } = loadScenario(join(ROOT, 'scenarios', DEFAULT_PATH_SCENARIOS['incus-hpa']));
+    const { scenario } = loadScenario(join(ROOT, 'scenarios', entry.pathScenario));
     const dir = join(TMP, 'vitest');
     const report = generatePaths(entry, scenario, { cover: 'transitions', out: dir });
     // The longest path with moves: its test runs green as written, then fails once its timeline is emptied (the moves it needs never happen).

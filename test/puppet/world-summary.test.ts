@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ResourceStatus } from '../../machines/puppet';
 import { runnerFor } from '../../sim/loops';
-import type { PuppetWorldSummary } from '../../sim/worlds/puppet';
+import type { PuppetWorldSummary } from '../../sim/loops/puppet-world-schema';
 import { resourceRow } from '../../sim/worlds/puppet';
 
 const status = (over: Partial<ResourceStatus>): ResourceStatus => ({

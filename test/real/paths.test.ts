@@ -21,7 +21,6 @@ import { LoadDriver } from '../../real/load';
 import { loadScenario } from '../../sim/loops';
 import type { HpaScenario } from '../../sim/loops/incus-hpa';
 import { LOOPS } from '../../sim/loops/registry';
-import { DEFAULT_PATH_SCENARIOS } from '../../sim/paths/defaults';
 import { transitionIds } from '../../sim/paths/machine-transitions';
 import type { WrittenPath } from '../../sim/paths/paths';
 import { generatePaths } from '../../sim/paths/paths';
@@ -84,7 +83,7 @@ withIncus.describe('loopscope paths: the Incus HPA\'s generated paths on real In
   let client!: IncusClient;
   connectForSuite(hpa.name, (c) => { client = c; });
 
-  const { scenario } = loadScenario(join(ROOT, 'scenarios', DEFAULT_PATH_SCENARIOS['incus-hpa']));
+  const { scenario } = loadScenario(join(ROOT, 'scenarios', LOOPS['incus-hpa'].pathScenario));
   const report = generatePaths(LOOPS['incus-hpa'], scenario, { cover: 'transitions', out: dir });
 
   it('the paths cover every transition a scenario can reach in the HPA\'s world', () => {

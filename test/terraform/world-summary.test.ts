@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { runnerFor } from '../../sim/loops';
-import type { AppliedChange, TerraformWorldSummary } from '../../sim/worlds/terraform';
+import type { AppliedChange } from '../../sim/worlds/terraform';
+import type { TerraformWorldSummary } from '../../sim/loops/terraform-world-schema';
 import { planRows } from '../../sim/worlds/terraform';
 
 const change = (over: Partial<AppliedChange>): AppliedChange => ({ run: 1, address: 'aws_instance.web', kind: 'create', before: null, after: {}, ok: true, ...over });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { hpaColumns } from '../../sim/loops/incus-hpa-format';
 import { LOOPS, runnerFor } from '../../sim/loops';
 import type { Trace } from '../../sim/trace';
-import { TRACE_LOOPS } from '../../sim/controller-summary';
+import { LOOP_SCHEMAS } from '../../sim/loop-schemas';
 import { parseTrace, parseTraceText, traceJson } from '../../sim/trace-schema';
 import { incusHpaNumbers } from '../../web/worlds/incus-hpa/summary';
 
@@ -55,7 +55,7 @@ describe('version 1 traces (no version, no controller)', () => {
 
 describe('version 2 traces', () => {
   it('every registered loop has a controller summary function and a schema for it', () => {
-    expect([...TRACE_LOOPS].sort()).toEqual(Object.keys(LOOPS).sort());
+    expect(Object.keys(LOOP_SCHEMAS).sort()).toEqual(Object.keys(LOOPS).sort());
     for (const [loop, entry] of Object.entries(LOOPS)) expect(typeof entry.binding.controller, loop).toBe('function');
   });
 
@@ -80,7 +80,7 @@ describe('wrong traces are refused with the field named', () => {
   };
 
   it('an unknown loop, a wrong version, a missing scenario', () => {
-    expect(errorOf({ ...good(), loop: 'nomad' })).toMatch(/^loop: expected one of incus-hpa, systemd-restart, cron, puppet, terraform, kubernetes$/);
+    expect(errorOf({ ...good(), loop: 'nomad' })).toMatch(/^loop: expected one of cron, puppet, systemd-restart, terraform, kubernetes, incus-hpa$/);
     expect(errorOf({ ...good(), version: 3 })).toMatch(/^version: expected 2 \(or no version: a version 1 trace\)$/);
     const { scenario: _s, ...noScenario } = good();
     expect(errorOf(noScenario)).toMatch(/^scenario: expected the scenario name$/);
@@ -107,6 +107,16 @@ describe('wrong traces are refused with the field named', () => {
     expect(errorOf(withFrame(4, { controller: { ...c, pods: { running: -1, starting: 0, stopping: 0 } } }))).toMatch(/^frames\.4\.controller\.pods\.running: /);
     const systemd = traceOf('systemd-crash-loop', 5_000).frames[0]!.controller;
     expect(errorOf(withFrame(0, { controller: systemd }))).toMatch(/^frames\.0\.controller\.loop: /);
+  });
+
+  it('each loop\'s frames are read through that loop\'s own schemas (LOOP_SCHEMAS[loop]), not another\'s', () => {
+    // An HPA trace relabelled as each other loop: its frames' worlds and controllers are the wrong loop's.
+    for (const loop of Object.keys(LOOP_SCHEMAS).filter((l) => l !== 'incus-hpa')) {
+      expect(errorOf({ ...good(), loop }), loop).toMatch(/^frames\.0\.(world|controller)/);
+      const { version: _v, ...v1 } = good();
+      const worldsOnly = { ...v1, loop, frames: v1.frames.map(({ controller: _c, ...f }) => f) };
+      expect(errorOf(worldsOnly), `${loop}, worlds only`).toMatch(/^frames\.0\.world\./);
+    }
   });
 
   it('malformed JSON', () => {

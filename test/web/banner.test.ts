@@ -4,7 +4,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runnerFor } from '../../sim/loops/index';
-import type { KubeSummary } from '../../sim/worlds/kubernetes/summary';
+import type { KubeSummary } from '../../sim/loops/kubernetes-world-schema';
 import type { Frame } from '../../sim/trace';
 import { bannerOf } from '../../web/components/banner';
 import type { BannerLines } from '../../web/components/banner';

@@ -1,4 +1,3 @@
-import type { TraceLoop } from '../../sim/controller-summary';
 import { framesOf } from '../../sim/loop-frames';
 import type { RunnerOf } from '../../sim/loop-runner';
 import { runnerOf } from '../../sim/loop-runner';
@@ -50,7 +49,7 @@ export class LabSession {
   /** The runner typed as loop L's, when this is a simulation of L (a loop's editors and interventions). */
   runnerOf<L extends LoopId>(loop: L): RunnerOf<L> | undefined { return this.runner && runnerOf(loop, this.runner); }
   /** The recorded frames typed as loop L's, when this session is L's (sim/loop-frames.ts). */
-  framesOf<L extends TraceLoop>(loop: L): readonly FrameOf<L>[] | undefined { return framesOf(loop, this.loop, this.frames); }
+  framesOf<L extends LoopId>(loop: L): readonly FrameOf<L>[] | undefined { return framesOf(loop, this.loop, this.frames); }
   /** A lasso trace's first frame of the cycle that repeats forever (a liveness counterexample), if any. */
   get cycleStart(): number | undefined { return this.source.kind === 'trace' ? this.source.trace.lasso?.cycleStart : undefined; }
   get scenarioName(): string { return this.source.kind === 'sim' ? this.source.scenario : this.source.trace.scenario; }

@@ -3,7 +3,7 @@ import { outcomeOf, statusOf } from '../../../machines/kubernetes';
 import type { OpResult, WorldModel } from '../../model';
 import type { KubeWorld, MessageQueue } from './world';
 import { applyWrite, deleteObject, emit, kubectlApply, kubeletResync, nextAgendaAt, recordEvent, schedule, settle, store as st, viewOf } from './world';
-import type { KubeSummary } from './summary';
+import type { KubeSummary } from '../../loops/kubernetes-world-schema';
 import { kubeSummary } from './summary';
 
 /** A pod by name, or the first ready pod labelled app=<app> (by name). */

@@ -2,21 +2,7 @@ import type { KObject, PodSpec, PodStatus } from '../../../machines/kubernetes';
 import { specOf, statusOf } from '../../../machines/kubernetes';
 import type { KubeWorld } from './world';
 import { objectsOf, podRequestMilli } from './world';
-
-/** What `kubectl get pods,rs,deploy,nodes,<custom>` and `kubectl get events` would show. */
-export interface KubeSummary {
-  pods: { name: string; ready: boolean; status: string; restarts: number; node: string; owner: string }[];
-  replicasets: { name: string; desired: number; current: number; ready: number }[];
-  deployments: { name: string; ready: string; upToDate: number; available: number; generation: number; observedGeneration: number }[];
-  nodes: { name: string; ready: boolean; cpu: string; pods: number }[];
-  /** Other kinds (Services, HPAs, custom resources): a name and a one-line state. */
-  resources: { kind: string; name: string; state: string; deleting?: boolean }[];
-  queues: { name: string; length: number }[];
-  events: { t: number; type: string; object: string; reason: string; message: string }[];
-  watch: { cached: number; inFlight: number; dropped: number };
-  apiWrites: number;
-  conflicts: number;
-}
+import type { KubeSummary } from '../../loops/kubernetes-world-schema';
 
 /** kubectl's STATUS column: Terminating, Pending, ContainerCreating, Running, NotReady. */
 function podState(p: KObject): string {

@@ -1,6 +1,6 @@
 import type { CronController } from '../../../sim/loops/cron-controller-schema';
 import { useT } from '../../i18n/i18n';
-import type { CronWorldSummary } from '../../../sim/worlds/cron';
+import type { CronWorldSummary } from '../../../sim/loops/cron-world-schema';
 
 /** The host's wall clock next to crond's virtualTime (cron.c): they part after a clock jump. */
 export function CronClocks({ world, controller }: { world: CronWorldSummary; controller: CronController | undefined }) {

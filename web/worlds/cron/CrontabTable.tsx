@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
 import type { CronEntry } from '../../../machines/cron';
 import { useT } from '../../i18n/i18n';
-import type { CronWorldSummary } from '../../../sim/worlds/cron';
+import type { CronWorldSummary } from '../../../sim/loops/cron-world-schema';
 import { nextRuns } from './cronView';
 
 /** The crontab lines, when each is next due on the wall clock, and how often each ran. */

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import type { HpaWorldSummary } from '../../../sim/worlds/incus-hpa';
+import type { HpaWorldSummary } from '../../../sim/loops/incus-hpa-world-schema';
 import { formatBytes } from '../../../sim/units';
 import { useLanguage } from '../../i18n/i18n';
 import { statusText } from '../../i18n/incus-hpa-status';

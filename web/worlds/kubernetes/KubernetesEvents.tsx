@@ -1,7 +1,7 @@
 import { useLanguage, useT } from '../../i18n/i18n';
 import { KUBERNETES_TEXT } from './messages';
 import { clock } from '../../lab/format';
-import type { KubeSummary } from '../../../sim/worlds/kubernetes/summary';
+import type { KubeSummary } from '../../../sim/loops/kubernetes-world-schema';
 
 /** `kubectl get events`: the latest few (the `shown` last ones), newest last. */
 export function KubernetesEvents({ world, shown }: { world: KubeSummary; shown: number }) {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useLanguage, useT } from '../../i18n/i18n';
-import type { KubeSummary } from '../../../sim/worlds/kubernetes/summary';
+import type { KubeSummary } from '../../../sim/loops/kubernetes-world-schema';
 import { KUBERNETES_TEXT, objectStateParts } from './messages';
 
 /** `kubectl get deploy`, `kubectl get rs` and the other kinds, in kubectl's columns. */

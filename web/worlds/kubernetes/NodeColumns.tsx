@@ -2,7 +2,7 @@ import { memo } from 'react';
 import { useLanguage, useT } from '../../i18n/i18n';
 import type { Language } from '../../i18n/messages';
 import { KUBERNETES_TEXT, podStatusText } from './messages';
-import type { KubeSummary } from '../../../sim/worlds/kubernetes/summary';
+import type { KubeSummary } from '../../../sim/loops/kubernetes-world-schema';
 import type { KubePod } from './kubernetesView';
 import { podsByNode } from './kubernetesView';
 

@@ -1,4 +1,4 @@
-import type { KubeSummary } from '../../../sim/worlds/kubernetes/summary';
+import type { KubeSummary } from '../../../sim/loops/kubernetes-world-schema';
 
 export type KubePod = KubeSummary['pods'][number];
 

@@ -1,4 +1,4 @@
-import type { PuppetResourceRow } from '../../../sim/worlds/puppet';
+import type { PuppetResourceRow } from '../../../sim/loops/puppet-world-schema';
 import type { MessageKey } from '../../i18n/messages';
 
 /** The badge a resource gets: a changed resource is either corrected drift or a catalog change. */
