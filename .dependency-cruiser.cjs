@@ -51,7 +51,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: 'node_modules' },
-    exclude: { path: '(^|/)(node_modules|dist)/' },
+    exclude: { path: '(^|/)(node_modules|dist)/|^test/seventh-loop/files/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     enhancedResolveOptions: {

@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'docs/gallery/**', '**/*.mjs', '**/*.cjs', 'examples/**/node_modules/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'docs/gallery/**', '**/*.mjs', '**/*.cjs', 'examples/**/node_modules/**', 'test/seventh-loop/files/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.tsx'],
