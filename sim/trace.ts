@@ -1,5 +1,6 @@
 /** The trace every runner produces and every viewer consumes (docs/ARCHITECTURE.md, "A trace"; schema: ./trace-schema). */
 import type { ControllerSummary, TraceLoop } from './controller-summary';
+import type { StoredMessage } from './notes/catalog';
 import type { WorldSummaryOf } from './world-summary';
 
 /** The trace format's version: 2 added `version` and each frame's `controller`. */
@@ -19,7 +20,10 @@ export interface Frame<W = unknown> {
   world: W;
   /** What the controller observed, compared and decided (the loop's summary function); absent in version 1 traces. */
   controller?: ControllerSummary;
+  /** What happened, in English (the CLI prints it); with `message`, that message's English text. */
   note?: string;
+  /** The note as a message of the note catalog (sim/notes): the lab renders it in its language. Absent in older traces. */
+  message?: StoredMessage;
 }
 
 export interface Trace<W = unknown> {
