@@ -9,6 +9,7 @@ import { plainText } from '../../sim/notes/catalog';
 import { COMMON_NOTES } from '../../sim/notes/common';
 import { PUPPET_NOTES } from '../../sim/notes/puppet';
 import { SYSTEMD_NOTES } from '../../sim/notes/systemd';
+import { TERRAFORM_NOTES } from '../../sim/notes/terraform';
 import { translateNote } from '../../web/i18n/notes';
 import { NOTES_PT } from '../../web/i18n/note-texts';
 import { englishIn } from '../browser/english';
@@ -16,7 +17,7 @@ import { englishIn } from '../browser/english';
 const ROOT = join(import.meta.dirname, '../..');
 
 /** Every catalog, as sim/notes/index.ts merges them (a key two catalogs share would hide one of them). */
-const CATALOGS: readonly NoteCatalog[] = [COMMON_NOTES, PUPPET_NOTES, SYSTEMD_NOTES];
+const CATALOGS: readonly NoteCatalog[] = [COMMON_NOTES, PUPPET_NOTES, SYSTEMD_NOTES, TERRAFORM_NOTES];
 
 interface Written { loop: string; note: string; message: NoteMessage; where: string }
 
@@ -45,6 +46,11 @@ function writtenMessages(): Written[] {
 const UNWRITTEN: { [K in NoteMessage['key']]?: Extract<NoteMessage, { key: K }>['params'] } = {
   'puppet.runNow': {},
   'systemd.error': { error: 'kill(4242, SIGTERM): No such process' },
+  'terraform.consoleEditMissing': { address: 'aws_instance.web' },
+  'terraform.deleteMissing': { address: 'aws_instance.web' },
+  'terraform.forceUnlockNoLock': {},
+  'terraform.killed': {},
+  'terraform.writeMissing': { address: 'aws_ebs_volume.data' },
   'puppet.driftFailed': { ref: 'File[/etc/motd]', error: "Could not set 'file' on ensure: No such file or directory" },
 };
 

@@ -39,7 +39,7 @@ describe('every note of every shipped scenario in pt-BR (web/i18n/notes.ts)', ()
 
   it("loopscope's own sentences are translated, never quoted as a tool's; counts agree in number", () => {
     const pt = (loop: string, note: string) => translateNote(loop, { note }, 'pt-BR');
-    expect(pt('terraform', 'state written: serial 2')).toEqual([{ text: 'estado gravado: serial 2' }]);
+    expect(translateNote('terraform', { note: 'state written: serial 2', message: { key: 'terraform.stateWritten', params: { serial: 2 } } }, 'pt-BR')).toEqual([{ text: 'estado gravado: serial 2' }]);
     expect(pt('kubernetes', 'reconcile default/web: 1/3 pods in cache, but expectations unmet (add 2, del 0): wait for the watch'))
       .toEqual([{ text: 'reconcile default/web: 1/3 pods no cache, mas as expectativas não foram cumpridas (add 2, del 0): esperar o watch' }]);
     expect(pt('kubernetes', 'reconcile default/web: cpu 22%/50%: ceil(0.44 × 1 ready) → 1 (DesiredWithinRange) → keep'))

@@ -8,7 +8,6 @@ import { COMMON } from './note-rules/common';
 import { CRON } from './note-rules/cron';
 import { HPA, HPA_ALGORITHM } from './note-rules/hpa';
 import { KUBERNETES } from './note-rules/kubernetes';
-import { TERRAFORM } from './note-rules/terraform';
 import type { Rule } from './note-rules/types';
 import { applyAll, firstMatch } from './note-rules/types';
 
@@ -30,7 +29,7 @@ export type FrameNoteOf = Pick<Frame, 'note' | 'message'>;
 const TEXTS = { en: NOTES, 'pt-BR': NOTES_PT } satisfies Record<Language, unknown>;
 
 const RULES: Record<string, readonly Rule[]> = {
-  'incus-hpa': HPA, cron: CRON, terraform: TERRAFORM, kubernetes: KUBERNETES,
+  'incus-hpa': HPA, cron: CRON, kubernetes: KUBERNETES,
 };
 
 /** "1 pods" as the simulator writes it (one template for every count) → "1 pod": Portuguese plural rules on the lab's side. */

@@ -3,6 +3,7 @@ import type { NOTES } from '../../../sim/notes';
 import { COMMON_PT } from './common';
 import { PUPPET_PT } from './puppet';
 import { SYSTEMD_PT } from './systemd';
+import { TERRAFORM_PT } from './terraform';
 
 /** Every key of the note catalog (sim/notes) in Portuguese: a key without its text does not compile. */
-export const NOTES_PT = { ...COMMON_PT, ...PUPPET_PT, ...SYSTEMD_PT } satisfies TranslationOf<typeof NOTES>;
+export const NOTES_PT = { ...COMMON_PT, ...PUPPET_PT, ...SYSTEMD_PT, ...TERRAFORM_PT } satisfies TranslationOf<typeof NOTES>;
