@@ -7,6 +7,7 @@ import { NOTES, renderMessage } from '../../sim/notes';
 import type { NoteCatalog } from '../../sim/notes/catalog';
 import { plainText } from '../../sim/notes/catalog';
 import { COMMON_NOTES } from '../../sim/notes/common';
+import { CRON_NOTES } from '../../sim/notes/cron';
 import { PUPPET_NOTES } from '../../sim/notes/puppet';
 import { SYSTEMD_NOTES } from '../../sim/notes/systemd';
 import { TERRAFORM_NOTES } from '../../sim/notes/terraform';
@@ -17,7 +18,7 @@ import { englishIn } from '../browser/english';
 const ROOT = join(import.meta.dirname, '../..');
 
 /** Every catalog, as sim/notes/index.ts merges them (a key two catalogs share would hide one of them). */
-const CATALOGS: readonly NoteCatalog[] = [COMMON_NOTES, PUPPET_NOTES, SYSTEMD_NOTES, TERRAFORM_NOTES];
+const CATALOGS: readonly NoteCatalog[] = [COMMON_NOTES, CRON_NOTES, PUPPET_NOTES, SYSTEMD_NOTES, TERRAFORM_NOTES];
 
 interface Written { loop: string; note: string; message: NoteMessage; where: string }
 

@@ -5,7 +5,6 @@ import type { Language } from './messages';
 import { NOTES_PT } from './note-texts';
 import { NOUNS, count } from './plural';
 import { COMMON } from './note-rules/common';
-import { CRON } from './note-rules/cron';
 import { HPA, HPA_ALGORITHM } from './note-rules/hpa';
 import { KUBERNETES } from './note-rules/kubernetes';
 import type { Rule } from './note-rules/types';
@@ -29,7 +28,7 @@ export type FrameNoteOf = Pick<Frame, 'note' | 'message'>;
 const TEXTS = { en: NOTES, 'pt-BR': NOTES_PT } satisfies Record<Language, unknown>;
 
 const RULES: Record<string, readonly Rule[]> = {
-  'incus-hpa': HPA, cron: CRON, kubernetes: KUBERNETES,
+  'incus-hpa': HPA, kubernetes: KUBERNETES,
 };
 
 /** "1 pods" as the simulator writes it (one template for every count) → "1 pod": Portuguese plural rules on the lab's side. */
