@@ -4,7 +4,6 @@ import type { Frame } from '../../sim/trace';
 import type { Language } from './messages';
 import { NOTES_PT } from './note-texts';
 import { NOUNS, count } from './plural';
-import { COMMON } from './note-rules/common';
 import { HPA, HPA_ALGORITHM } from './note-rules/hpa';
 import { KUBERNETES } from './note-rules/kubernetes';
 import type { Rule } from './note-rules/types';
@@ -68,7 +67,7 @@ export function translateNote(loop: string, frame: FrameNoteOf, lang: Language):
   if (lang === 'en') return note ? [{ text: note }] : [];
   const rendered = fromMessage(frame, lang);
   if (rendered) return rendered;
-  const whole = firstMatch(COMMON, note) ?? firstMatch(RULES[loop] ?? [], note);
+  const whole = firstMatch(RULES[loop] ?? [], note);
   if (whole !== undefined) return split(whole);
   // The Incus HPA under the kubernetes policy reasons as the Kubernetes HPA does.
   if (/utilisation|seed rule:|ratio [\d.]+ /.test(note)) return split(applyAll(HPA_ALGORITHM, note));
