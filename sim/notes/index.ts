@@ -1,6 +1,6 @@
 // Every loop's note catalog in one (keys are prefixed by their catalog: 'puppet.…', 'common.…'),
 // the message type the note producers return, and its English text (the trace's `note`).
-import type { MessageOf, NoteCatalog, StoredMessage } from './catalog';
+import type { MessageOf, NoteCatalog, NoteParams, StoredMessage } from './catalog';
 import { plainText } from './catalog';
 import { COMMON_NOTES } from './common';
 import { CRON_NOTES } from './cron';
@@ -13,19 +13,17 @@ export const NOTES = { ...COMMON_NOTES, ...CRON_NOTES, ...PUPPET_NOTES, ...SYSTE
 /** A note loopscope writes: a key of NOTES and the parameters it takes. */
 export type NoteMessage = MessageOf<typeof NOTES>;
 
-/** Whether a stored message's key is one of this version's catalog. */
-export const isNoteKey = (key: string): key is keyof typeof NOTES => Object.hasOwn(NOTES, key);
-
 /**
- * A message rendered by a catalog's text for its key; undefined when the catalog has no such key (a
- * trace from another version). The text keeps its verbatim marks (`plainText` removes them).
+ * A message rendered by a catalog's text for its key (the English catalog, or a translation of it);
+ * undefined when the catalog has no such key (a trace from another version). The text keeps its
+ * verbatim marks (`plainText` removes them).
  */
-export function renderMessage<C extends NoteCatalog>(catalog: { readonly [K in keyof C]: (params: never) => string }, message: StoredMessage): string | undefined {
+export function renderMessage(catalog: NoteCatalog, message: StoredMessage): string | undefined {
   if (!Object.hasOwn(catalog, message.key)) return undefined;
   // A stored message's parameters are the ones its key's text reads (the runner wrote them from the
-  // same catalog; a trace from another version falls back to its note when the text throws).
-  const text = catalog[message.key as keyof C] as (params: StoredMessage['params']) => string; // key checked above; params: see the line before
-  return text(message.params);
+  // same catalog; the lab falls back to the note when a trace from another version's do not fit).
+  const text = catalog[message.key] as ((params: NoteParams) => string) | undefined; // see the comment above
+  return text?.(message.params);
 }
 
 /** The message's English text, as the trace's `note` and the CLI have it. */
