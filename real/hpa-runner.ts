@@ -7,6 +7,8 @@ import { createActor } from 'xstate';
 import type { HpaConfig, HpaContext, PolicyModules } from '../machines/incus-hpa';
 import { NO_POLICY_MODULES, providePolicyModules } from '../machines/incus-hpa';
 import { hpaBinding } from '../sim/loops/incus-hpa';
+import type { FrameNote } from '../sim/notes';
+import { noteFields } from '../sim/notes';
 import type { Frame, Phase, Trace } from '../sim/trace';
 import { TRACE_VERSION, dottedState, phaseOf } from '../sim/trace';
 import type { HpaFrameIo } from '../sim/trace-io';
@@ -390,14 +392,14 @@ export class RealHpaRunner {
     return { demand, pods, apiCalls: this.options.client.requestCount, unownedTouched: 0 };
   }
 
-  private pushFrame(event: string, note: string | undefined, snapshot: Snapshot, facts: FrameFacts = { period: this.period }, io?: HpaFrameIo, takenAt?: number): void {
+  private pushFrame(event: string, note: FrameNote | undefined, snapshot: Snapshot, facts: FrameFacts = { period: this.period }, io?: HpaFrameIo, takenAt?: number): void {
     // Frames stay in time order (an event queued behind another is taken after it).
     const t = Math.max(takenAt ?? this.now(), this.frames.at(-1)?.t ?? 0);
     const frame: RealFrame = {
       t, state: dottedState(snapshot.value), phase: phaseOf(snapshot.tags), event, world: this.summary(),
       controller: realHpaController(snapshot.context, this.lastList, t, this.epoch, this.options.policies ?? NO_POLICY_MODULES),
     };
-    if (note) frame.note = note;
+    Object.assign(frame, noteFields(note));
     if (io) frame.io = io;
     this.frames.push(frame);
     if (this.options.maxFrames !== undefined && this.frames.length > this.options.maxFrames) this.frames.splice(0, this.frames.length - this.options.maxFrames);

@@ -1,5 +1,6 @@
 import type { AnyStateMachine, ContextFrom, EventObject } from 'xstate';
 import type { ControllerSummary } from './loop-schemas';
+import type { FrameNote } from './notes';
 import type { ViewSnapshot } from './view-snapshot';
 
 /** The result of a world operation, delivered to the machine as done/error of its actor. */
@@ -15,7 +16,7 @@ export interface WorldModel<W, F, S = unknown> {
   complete(world: W, opId: number, t: number): { world: W; result: OpResult };
   /** Apply a fault or a load change; returns the new world and a note for the trace. `retime`:
    * operations the change brings forward (e.g. a watch that now has news comes back sooner). */
-  inject(world: W, fault: F, t: number): { world: W; note: string; retime?: { opId: number; at: number }[] };
+  inject(world: W, fault: F, t: number): { world: W; note: FrameNote; retime?: { opId: number; at: number }[] };
   /** The drawable summary stored in trace frames (the loop's world schema reads it back). */
   summary(world: W, t: number): S;
 }
@@ -33,7 +34,7 @@ export interface LoopBinding<W, F, C, S extends ControllerSummary = ControllerSu
   machineInput(config: C): unknown;
   configEvent(config: Partial<C>): EventObject;
   /** A short note for a frame (what was observed / compared / decided). */
-  note?(context: ContextFrom<M>, event: EventObject): string | undefined;
+  note?(context: ContextFrom<M>, event: EventObject): FrameNote | undefined;
   /** What the controller observed, compared and decided, as data (frame.controller): the loop's one summary function. */
   controller?(context: ContextFrom<M>, world: W, t: number, state: string): S;
   /**

@@ -2,6 +2,9 @@ import type { AnyStateMachine, ContextFrom, EventObject } from 'xstate';
 import type { ViewSnapshot } from './view-snapshot';
 import type { ControllerSummary } from './loop-schemas';
 import type { LoopBinding } from './model';
+import type { FrameNote } from './notes';
+import { noteFields } from './notes';
+import { commonNote } from './notes/common';
 import type { StepState } from './step';
 import { Stepper } from './step';
 import type { Frame, Phase, Trace } from './trace';
@@ -183,7 +186,7 @@ export class Runner<W, F, C, M extends AnyStateMachine = AnyStateMachine> {
     if (this.binding.isControllerRestart?.(entry.fault)) {
       this.state = this.stepper.inject(this.state, entry.fault);
       this.eventOfLastFrame = undefined;
-      this.pushFrame('controller.restart', 'controller restarted: memory lost, starts observing again');
+      this.pushFrame('controller.restart', commonNote('common.controllerRestarted', {}));
       return;
     }
     const { note } = this.binding.world.inject(this.state.world, entry.fault, this.state.t);
@@ -192,7 +195,7 @@ export class Runner<W, F, C, M extends AnyStateMachine = AnyStateMachine> {
     this.pushFrame(source, note);
   }
 
-  private noteFor(event: EventObject): string | undefined {
+  private noteFor(event: EventObject): FrameNote | undefined {
     return this.binding.note?.(this.state.snapshot.context, event);
   }
 
@@ -200,7 +203,7 @@ export class Runner<W, F, C, M extends AnyStateMachine = AnyStateMachine> {
     if (this.keepCheckpoints) this.history.push({ step: this.state, nextTimeline: this.nextTimeline, frameCount: this.frameCount, lastEvent: this.eventOfLastFrame });
   }
 
-  private pushFrame(event: string, note: string | undefined): void {
+  private pushFrame(event: string, note: FrameNote | undefined): void {
     this.frameCount++;
     if (!this.record) return;
     const { t, world, snapshot } = this.state;
@@ -208,7 +211,7 @@ export class Runner<W, F, C, M extends AnyStateMachine = AnyStateMachine> {
     const frame: Frame = { t, state, phase: this.phase, event, world: this.binding.world.summary(world, t) };
     const controller = this.binding.controller?.(snapshot.context, world, t, state);
     if (controller) frame.controller = controller;
-    if (note) frame.note = note;
+    Object.assign(frame, noteFields(note));
     this.frames.push(frame);
   }
 }

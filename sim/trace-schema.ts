@@ -21,6 +21,10 @@ function frameSchema<S extends z.ZodType, W extends z.ZodType<unknown, WorldObje
     world: z.looseObject({}, { error: "expected an object (the loop's world summary)" }).pipe(world),
     controller: controller.optional(),
     note: z.string({ error: 'expected text' }).optional(),
+    message: z.object({
+      key: z.string({ error: 'expected the message key as text, e.g. "puppet.nextRun"' }),
+      params: z.record(z.string(), z.json(), { error: "expected the message's parameters (an object)" }),
+    }, { error: 'expected { key, params } (the note as a message)' }).optional(),
   });
 }
 

@@ -1,6 +1,7 @@
 /** The trace every runner produces and every viewer consumes (docs/ARCHITECTURE.md, "A trace"; schema: ./trace-schema). */
 import type { ControllerSummary, WorldSummaryOf } from './loop-schemas';
 import type { LoopId } from './loops/loop-id';
+import type { StoredMessage } from './notes/catalog';
 
 /** The trace format's version: 2 added `version` and each frame's `controller`. */
 export const TRACE_VERSION = 2;
@@ -19,7 +20,10 @@ export interface Frame<W = unknown> {
   world: W;
   /** What the controller observed, compared and decided (the loop's summary function); absent in version 1 traces. */
   controller?: ControllerSummary;
+  /** What happened, in English (the CLI prints it); with `message`, that message's English text. */
   note?: string;
+  /** The note as a message of the note catalog (sim/notes): the lab renders it in its language. Absent in older traces. */
+  message?: StoredMessage;
 }
 
 export interface Trace<W = unknown> {

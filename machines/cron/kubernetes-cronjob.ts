@@ -128,8 +128,19 @@ export function decideCronJob(spec: CronJobSpec, status: CronJobStatus, createdA
 /** Per-entry CronJob fields for mode 'kubernetes' (batch/v1 CronJobSpec). */
 export const DEFAULT_CRONJOB: CronJobFields = { concurrencyPolicy: 'Allow', startingDeadlineSeconds: null, suspend: false, timeZone: null };
 
+/**
+ * What a sync recorded, as data (the simulator's note words it): a CronJob's Kubernetes event (its
+ * reason and message as the API has them), the Jobs it deletes (concurrencyPolicy Replace), its missed
+ * start times; or, in mode anacron, a line of anacron's own log.
+ */
+export type CronJobEvent =
+  | { kind: 'event'; cronJob: string; text: string }
+  | { kind: 'deleting'; cronJob: string; jobs: string[] }
+  | { kind: 'missed'; cronJob: string; estimate: number; started: string }
+  | { kind: 'anacron'; line: string };
+
 /** The CronJob controller's view: creation time and each CronJob's status (kept in the API, so it survives restarts). */
-export interface CronJobsState { createdAt: number | null; status: Record<string, { lastScheduleTime: number | null }>; events: string[] }
+export interface CronJobsState { createdAt: number | null; status: Record<string, { lastScheduleTime: number | null }>; events: CronJobEvent[] }
 
 /**
  * One sync of every CronJob (syncCronJob per CronJob): which Job to create, which active ones to
@@ -140,7 +151,7 @@ export function syncCronJobs(config: CronConfig, k8s: CronJobsState, nowMs: numb
   const status = { ...k8s.status };
   const runs: DueRun[] = [];
   const kill: DueRun[] = [];
-  const events: string[] = [];
+  const events: CronJobEvent[] = [];
   for (const entry of config.entries.filter((e) => !e.reboot)) {
     const fields = config.cronJobs?.[entry.name] ?? DEFAULT_CRONJOB;
     const spec = { name: entry.name, entry, ...fields };
@@ -149,18 +160,18 @@ export function syncCronJobs(config: CronConfig, k8s: CronJobsState, nowMs: numb
     const d = decideCronJob(spec, st, createdAt, nowMs);
     // An invalid schedule is reported once, at the first sync (the controller does not requeue
     // it); other warnings come with each sync that found a time to start.
-    if (d.warning && (d.action !== 'none' || d.reason !== 'InvalidSchedule' || k8s.createdAt === null)) events.push(`${entry.name}: Warning ${d.warning}`);
+    if (d.warning && (d.action !== 'none' || d.reason !== 'InvalidSchedule' || k8s.createdAt === null)) events.push({ kind: 'event', cronJob: entry.name, text: `Warning ${d.warning}` });
     // The real controller syncs at each schedule time (and when a Job changes), not every minute:
     // report a skip once, at the time it concerns.
-    if (d.action === 'skip' && Math.floor(d.scheduled / 60_000) === Math.floor(nowMs / 60_000)) events.push(`${entry.name}: ${d.reason === 'JobAlreadyActive' ? 'JobAlreadyActive: Not starting job because prior execution is running and concurrency policy is Forbid' : 'MissSchedule: Missed scheduled time to start a job'}`);
+    if (d.action === 'skip' && Math.floor(d.scheduled / 60_000) === Math.floor(nowMs / 60_000)) events.push({ kind: 'event', cronJob: entry.name, text: d.reason === 'JobAlreadyActive' ? 'JobAlreadyActive: Not starting job because prior execution is running and concurrency policy is Forbid' : 'MissSchedule: Missed scheduled time to start a job' });
     if (d.action !== 'create') continue;
     const minute = Math.floor(d.scheduled / 60_000);
     if (d.deleteActive.length) {
       kill.push(...mine);
-      events.push(`${entry.name}: deleting ${d.deleteActive.join(', ')} (concurrencyPolicy Replace)`);
+      events.push({ kind: 'deleting', cronJob: entry.name, jobs: d.deleteActive });
     }
     runs.push({ job: entry.name, minute });
-    if (d.missed !== 'none') events.push(`${entry.name}: missed start times (estimated ${d.estimate}), only the most recent (${d.job}) is started`);
+    if (d.missed !== 'none') events.push({ kind: 'missed', cronJob: entry.name, estimate: d.estimate, started: d.job });
     status[entry.name] = { lastScheduleTime: d.scheduled };
   }
   return { k8s: { createdAt, status, events }, runs, kill };

@@ -3,7 +3,7 @@ import { namedActor } from '../named-actor';
 export type { CronConfig } from './config';
 import type { AnacronStart } from './anacron';
 import { anacronPass } from './anacron';
-import type { CronJobsState } from './kubernetes-cronjob';
+import type { CronJobEvent, CronJobsState } from './kubernetes-cronjob';
 import { syncCronJobs } from './kubernetes-cronjob';
 import type { CronConfig } from './config';
 import type { DueRun, Wakeup } from './schedule';
@@ -83,7 +83,7 @@ export const cronMachine = setup({
         // At boot (the anacron service) and at minute 01 of each hour (/etc/cron.d/0hourly → 0anacron).
         const invoked = bootId !== context.bootId || minuteOf(wallMs) % 60 === 1;
         const pass = invoked ? anacronPass(context.config, wallMs, params.reading.stamps ?? {}, params.reading.active ?? []) : { runs: [], starts: [], events: [] };
-        return { bootId, lastWallMs: wallMs, timeRunning: now, virtualTime: now, wakeup: null, pending: pass.runs, anacronStarts: pass.starts, k8s: { ...context.k8s, events: pass.events }, rebooted: false };
+        return { bootId, lastWallMs: wallMs, timeRunning: now, virtualTime: now, wakeup: null, pending: pass.runs, anacronStarts: pass.starts, k8s: { ...context.k8s, events: pass.events.map((line): CronJobEvent => ({ kind: 'anacron', line })) }, rebooted: false };
       }
       if (context.config.mode === 'kubernetes') {
         const sync = syncCronJobs(context.config, context.k8s, wallMs, params.reading.active ?? []);

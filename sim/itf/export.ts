@@ -37,7 +37,8 @@ export function traceToItf(trace: Trace, options: ItfOptions = {}): ItfTrace {
     const missing = trace.frames.findIndex((f) => f.controller === undefined);
     throw new ItfExportError(`frames[${missing}] has no controller summary while other frames have one: every ITF state must set every variable`);
   }
-  const vars: string[] = [VARS.t, VARS.state, VARS.phase, VARS.event, VARS.notes, VARS.world, ...(withController > 0 ? [VARS.controller] : [])];
+  const withMessages = trace.frames.some((f) => f.message !== undefined);
+  const vars: string[] = [VARS.t, VARS.state, VARS.phase, VARS.event, VARS.notes, VARS.world, ...(withController > 0 ? [VARS.controller] : []), ...(withMessages ? [VARS.messages] : [])];
   const states = trace.frames.map((frame, index): ItfState => ({
     '#meta': { index },
     [VARS.t]: encodeValue(frame.t),
@@ -47,6 +48,8 @@ export function traceToItf(trace: Trace, options: ItfOptions = {}): ItfTrace {
     [VARS.notes]: frame.note === undefined ? [] : frame.note.split(NOTE_SEPARATOR),
     [VARS.world]: encodeValue(frame.world),
     ...(frame.controller !== undefined ? { [VARS.controller]: encodeValue(frame.controller) } : {}),
+    // A list, as `notes`: every state sets every variable, and a frame without a message has none.
+    ...(withMessages ? { [VARS.messages]: encodeValue(frame.message === undefined ? [] : [frame.message]) } : {}),
   }));
   return {
     '#meta': {

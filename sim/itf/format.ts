@@ -30,9 +30,11 @@ interface ItfTraceMeta {
 }
 
 export const ENCODING_NOTE = 'integers as #bigint; a non-integer x as #tup ["decimal", m, e] meaning m × 10^e exactly; '
-  + 'null as #tup ["null"]; t_ms is the frame\'s time in milliseconds; notes are the frame\'s note split at " · " ([] when it has none)';
+  + 'null as #tup ["null"]; t_ms is the frame\'s time in milliseconds; notes are the frame\'s note split at " · " ([] when it has none); '
+  + 'messages: the frame\'s note as a message { key, params } in a list ([] when it has none)';
 
-/** The variables of every state, in the order written (`controller` only when every frame has one: version 1 traces have none). */
+/** The variables of every state, in the order written (`controller` only when every frame has one: version 1 traces have none;
+ * `messages` only when some frame's note is a message: older traces have none). */
 export const VARS = {
   t: 't_ms',
   state: 'state',
@@ -41,6 +43,7 @@ export const VARS = {
   notes: 'notes',
   world: 'world',
   controller: 'controller',
+  messages: 'messages',
 } as const;
 
 /** How a frame's note (marks joined by " · ", sim/check/counterexample.ts) is split into the `notes` list. */

@@ -31,6 +31,11 @@ function notesOf(value: Json, path: string): string | undefined {
   return value.length === 0 ? undefined : value.join(NOTE_SEPARATOR);
 }
 
+function messageOf(value: Json, path: string): Json | undefined {
+  if (!Array.isArray(value) || value.length > 1) throw new ItfValueError(path, 'expected a list of at most one message { key, params } (the frame\'s note as a message)');
+  return value[0];
+}
+
 /** The loopscope trace document an ITF document holds (not yet checked against the trace schema). */
 function traceDocOf(doc: Record<string, unknown>): Record<string, Json> {
   const { vars, states, loop } = doc;
@@ -40,6 +45,7 @@ function traceDocOf(doc: Record<string, unknown>): Record<string, Json> {
   const head = header(doc['#meta']);
   if (!Array.isArray(states) || states.length === 0) throw new ItfValueError('states', 'expected a list of states (at least one)');
   const withController = vars.includes(VARS.controller);
+  const withMessages = vars.includes(VARS.messages);
   const frames = states.map((state: unknown, i): Json => {
     const path = `states.${i}`;
     if (!isObject(state)) throw new ItfValueError(path, 'expected a state object');
@@ -49,10 +55,12 @@ function traceDocOf(doc: Record<string, unknown>): Record<string, Json> {
       return decodeValue(state[name], `${path}.${name}`);
     };
     const note = notesOf(value(VARS.notes), `${path}.${VARS.notes}`);
+    const message = withMessages ? messageOf(value(VARS.messages), `${path}.${VARS.messages}`) : undefined;
     return {
       t: value(VARS.t), state: value(VARS.state), phase: value(VARS.phase), event: value(VARS.event), world: value(VARS.world),
       ...(withController ? { controller: value(VARS.controller) } : {}),
       ...(note !== undefined ? { note } : {}),
+      ...(message !== undefined ? { message } : {}),
     };
   });
   if (loop !== undefined && (typeof loop !== 'number' || !Number.isInteger(loop) || loop < 0 || loop >= states.length)) {

@@ -13,6 +13,8 @@ import { parseDuration } from '../units';
 import type { CronFault, CronWorld, JobRuntime } from '../worlds/cron';
 import { createCronWorld, cronWorldModel } from '../worlds/cron';
 import { cronController } from './cron-controller';
+import type { CronNote } from '../notes/cron';
+import { cronNote } from '../notes/cron';
 
 export const cronBinding: LoopBinding<CronWorld, CronFault, CronConfig, CronController, typeof cronMachine, CronWorldSummary> = {
   loop: 'cron',
@@ -24,41 +26,35 @@ export const cronBinding: LoopBinding<CronWorld, CronFault, CronConfig, CronCont
   controller: (ctx, world, t) => cronController(ctx, world, t),
 };
 
-const KIND_WORDS: Record<string, string> = {
-  small: 'woke late: every missed minute runs',
-  medium: 'clock jumped forward (DST starts?): wildcard jobs once, fixed-time jobs for each skipped minute',
-  negative: 'clock went back (DST ends?): wildcard jobs only, fixed-time jobs are not repeated',
-  large: 'clock jumped more than 3 h: treated as a correction, virtual time reset',
-};
-
 /** Mode kubernetes: the controller's decisions and events (kubectl describe cronjob). */
-function kubernetesNote(ctx: CronContext): string | undefined {
+function kubernetesNote(ctx: CronContext): CronNote | undefined {
   if (ctx.timeRunning === null) return undefined;
-  const created = ctx.pending.map((r) => `${r.job}-${r.minute} (for ${formatMinute(r.minute).slice(11)})`);
-  const parts = [...(created.length ? [`SuccessfulCreate: ${created.join(', ')}`] : []), ...ctx.k8s.events];
-  return parts.length ? `${formatMinute(ctx.timeRunning)}: ${parts.join('; ')}` : undefined;
+  const created = ctx.pending.map((r) => ({ job: `${r.job}-${r.minute}`, for: formatMinute(r.minute).slice(11) }));
+  if (!created.length && !ctx.k8s.events.length) return undefined;
+  return cronNote('cron.cronJobSync', { at: formatMinute(ctx.timeRunning), created, events: ctx.k8s.events });
 }
 
-function noteFor(ctx: CronContext, event: EventObject): string | undefined {
+function noteFor(ctx: CronContext, event: EventObject): CronNote | undefined {
   if (event.type === 'xstate.done.actor.readClock' && ctx.config.mode === 'kubernetes') return kubernetesNote(ctx);
   if (event.type === 'xstate.done.actor.readClock' && ctx.config.mode === 'anacron') {
-    return ctx.timeRunning !== null && ctx.k8s.events.length ? `${formatMinute(ctx.timeRunning)} anacron -s: ${ctx.k8s.events.join('; ')}` : undefined;
+    const lines = ctx.k8s.events.flatMap((e) => (e.kind === 'anacron' ? [e.line] : []));
+    return ctx.timeRunning !== null && lines.length ? cronNote('cron.anacron', { at: formatMinute(ctx.timeRunning), lines }) : undefined;
   }
   if (event.type === 'xstate.done.actor.readClock') {
     if (ctx.timeRunning === null) return undefined;
-    const now = formatMinute(ctx.timeRunning);
+    const at = formatMinute(ctx.timeRunning);
     const runs = ctx.pending.map((r) => (r.minute === ctx.timeRunning ? r.job : `${r.job}@${formatMinute(r.minute).slice(11)}`)).join(', ');
     // cron.c logs RandomScale at start; a crontab with RANDOM_DELAY gets each entry's delay from it.
     const delayed = ctx.config.entries.filter((e) => e.randomDelayMin);
-    const scale = delayed.length ? `; RANDOM_DELAY will be scaled with factor ${Math.trunc(ctx.randomScale * 100)}% (${delayed.map((e) => `${e.name} +${entryDelayMin(e, ctx.randomScale)} min`).join(', ')})` : '';
-    if (!ctx.wakeup) return `crond started at ${now}: missed runs are not made up${runs ? `; @reboot: ${runs}` : ''}${scale}`;
+    const randomDelay = delayed.length ? `RANDOM_DELAY will be scaled with factor ${Math.trunc(ctx.randomScale * 100)}% (${delayed.map((e) => `${e.name} +${entryDelayMin(e, ctx.randomScale)} min`).join(', ')})` : '';
+    if (!ctx.wakeup) return cronNote('cron.started', { at, reboot: runs, randomDelay });
     const w = ctx.wakeup;
-    if (w.kind === 'normal') return runs ? `${now}: due ${runs}` : undefined;
+    if (w.kind === 'normal') return runs ? cronNote('cron.due', { at, runs }) : undefined;
     // While the clock catches up after going back, only wake-ups that start something are told.
     if (w.kind === 'negative' && !runs && w.diff !== 0) return undefined;
-    return `${now}: timeDiff ${w.diff > 0 ? '+' : ''}${w.diff} min — ${KIND_WORDS[w.kind]}${runs ? `; run ${runs}` : '; nothing due'}`;
+    return cronNote('cron.wokeUp', { at, diff: w.diff, kind: w.kind, runs });
   }
-  if (event.type === 'CONFIG.UPDATE') return `crontab reloaded: ${ctx.config.entries.length} entries${ctx.config.flock ? ', flock -n' : ''}`;
+  if (event.type === 'CONFIG.UPDATE') return cronNote('cron.crontabReloaded', { entries: ctx.config.entries.length, flock: ctx.config.flock === true });
   return undefined;
 }
 

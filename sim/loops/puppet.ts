@@ -9,6 +9,8 @@ import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { durationField } from '../scenario/hpa-config';
 import { headerOf, headerShape } from '../scenario/header';
+import type { PuppetNote } from '../notes/puppet';
+import { puppetNote } from '../notes/puppet';
 import { formatDuration } from '../units';
 import type { Host, PuppetFault, PuppetWorld, RepoPackage, Timings } from '../worlds/puppet';
 import { createPuppetWorld, puppetWorldModel } from '../worlds/puppet';
@@ -34,53 +36,59 @@ export const puppetBinding: LoopBinding<PuppetWorld, PuppetFault, PuppetLoopConf
 
 const span = (ms: number) => formatDuration(ms).replace(/^00:/, '');
 
-function stepNote(ctx: PuppetContext, step: Step): string | undefined {
+function stepNote(ctx: PuppetContext, step: Step): PuppetNote | undefined {
   if (step.kind === 'done') return undefined;
   const s = ctx.tx?.statuses[step.ref];
   switch (step.kind) {
-    case 'skip': return `Warning: ${step.ref}: Skipping because of failed dependencies (${step.failedDependencies.join(', ')})`;
-    case 'noop': return `Notice: ${step.ref}: ${s?.message ?? ''}${s?.corrective ? ' [corrective]' : ''}`;
-    case 'wouldRefresh': return `Notice: ${step.ref}: Would have triggered 'refresh' from ${step.events} event${step.events > 1 ? 's' : ''}`;
+    case 'skip': return agentLog(`Warning: ${step.ref}: Skipping because of failed dependencies (${step.failedDependencies.join(', ')})`);
+    case 'noop': return agentLog(`Notice: ${step.ref}: ${s?.message ?? ''}${s?.corrective ? ' [corrective]' : ''}`);
+    case 'wouldRefresh': return agentLog(`Notice: ${step.ref}: Would have triggered 'refresh' from ${step.events} event${step.events > 1 ? 's' : ''}`);
     default: return undefined;
   }
 }
 
+/** A line of the agent's own log, quoted as it is. */
+const agentLog = (line: string) => puppetNote('puppet.agentLog', { line });
+
 /** Lines in the words of the agent's log where it has them. */
-function noteFor(ctx: PuppetContext, event: EventObject): string | undefined {
+function noteFor(ctx: PuppetContext, event: EventObject): PuppetNote | undefined {
   const st = ctx.config.settings;
+  const resources = ctx.config.catalog.length;
   const type = event.type;
-  if (type === 'xstate.init') return `puppet agent: runinterval=${span(st.runintervalMs)} splay=${st.splay}${st.splay ? ` splaylimit=${span(st.splaylimitMs ?? st.runintervalMs)}` : ''} noop=${st.noop}; catalog of ${ctx.config.catalog.length} resources`;
-  if (type === 'xstate.done.actor.drawSplay') return `Sleeping for ${(ctx.splayMs ?? 0) / 1000} seconds (splay is enabled)`;
-  if (type === 'xstate.done.actor.readClock') return ctx.tx === null && ctx.lastError ? `Error: Failed to apply catalog: ${ctx.lastError}` : `run ${ctx.runs}: retrieving facts, catalog and the current state of ${ctx.config.catalog.length} resources`;
-  if (type === 'xstate.done.actor.retrieve' && ctx.tx) return `run ${ctx.tx.run}: Applying configuration version '${ctx.tx.catalogVersion}'${ctx.tx.noop ? ' (noop)' : ''} — order ${ctx.tx.order.join(' → ')}`;
-  if (type === 'xstate.error.actor.retrieve') return `Error: ${ctx.lastError}`;
+  if (type === 'xstate.init') return puppetNote('puppet.agentStarted', { settings: `runinterval=${span(st.runintervalMs)} splay=${st.splay}${st.splay ? ` splaylimit=${span(st.splaylimitMs ?? st.runintervalMs)}` : ''} noop=${st.noop}`, resources });
+  if (type === 'xstate.done.actor.drawSplay') return agentLog(`Sleeping for ${(ctx.splayMs ?? 0) / 1000} seconds (splay is enabled)`);
+  if (type === 'xstate.done.actor.readClock') return ctx.tx === null && ctx.lastError ? agentLog(`Error: Failed to apply catalog: ${ctx.lastError}`) : puppetNote('puppet.retrieving', { run: ctx.runs, resources });
+  if (type === 'xstate.done.actor.retrieve' && ctx.tx) return puppetNote('puppet.applying', { run: ctx.tx.run, version: ctx.tx.catalogVersion, noop: ctx.tx.noop, order: ctx.tx.order });
+  if (type === 'xstate.error.actor.retrieve') return agentLog(`Error: ${ctx.lastError}`);
   if (type === 'xstate.done.actor.syncResource' || type === 'xstate.error.actor.syncResource') {
     const ref = ctx.applied && 'ref' in ctx.applied ? ctx.applied.ref : undefined;
     const s = ref ? ctx.tx?.statuses[ref] : undefined;
     if (!s) return undefined;
-    return s.failed ? `Error: ${ref}: Could not evaluate: ${s.message}` : `Notice: ${ref}: ${s.message}${s.corrective ? ' [corrective]' : ''}`;
+    return agentLog(s.failed ? `Error: ${ref}: Could not evaluate: ${s.message}` : `Notice: ${ref}: ${s.message}${s.corrective ? ' [corrective]' : ''}`);
   }
   if (type === 'xstate.done.actor.refreshResource' || type === 'xstate.error.actor.refreshResource') {
     const ref = ctx.applied && 'ref' in ctx.applied ? ctx.applied.ref : '';
     const s = ctx.tx?.statuses[ref];
-    return s?.failedToRestart ? `Error: ${ref}: ${s.message}` : `Notice: ${ref}: ${s?.message.split('; ').at(-1) ?? ''}`;
+    return agentLog(s?.failedToRestart ? `Error: ${ref}: ${s.message}` : `Notice: ${ref}: ${s?.message.split('; ').at(-1) ?? ''}`);
   }
   if (type.startsWith('xstate.after.compareTime')) {
     if (ctx.applied) return stepNote(ctx, ctx.applied);
     const step = ctx.step;
-    if (step?.kind === 'sync') return `${step.ref}: ${Object.entries(step.values).map(([p, v]) => `${p} → '${v}'`).join(', ')}`;
-    if (step?.kind === 'refresh') return `${step.ref}: restart (${step.events} queued event${step.events > 1 ? 's' : ''})`;
+    if (step?.kind === 'sync') return puppetNote('puppet.willSet', { ref: step.ref, values: step.values });
+    if (step?.kind === 'refresh') return puppetNote('puppet.willRestart', { ref: step.ref, events: step.events });
     return undefined;
   }
   if (type === 'xstate.done.actor.sendReport' && ctx.lastReport) {
     const r = ctx.lastReport;
     const m = r.resources;
-    const what = r.noopPending ? `${m.outOfSync} out of sync, not changed (noop${m.corrective ? `, ${m.corrective} corrective` : ''})` : `${r.changes} change${r.changes === 1 ? '' : 's'}${m.corrective ? ` (${m.corrective} corrective)` : ''}`;
-    return `run ${r.run} report: ${r.status}, exit code ${r.exitCode} — ${what}, ${m.failed} failed, ${m.skipped} skipped${m.restarted ? `, ${m.restarted} restarted` : ''}`;
+    return puppetNote('puppet.report', {
+      run: r.run, status: r.status, exitCode: r.exitCode, noop: r.noopPending, outOfSync: m.outOfSync, changes: r.changes,
+      corrective: m.corrective, failed: m.failed, skipped: m.skipped, restarted: m.restarted,
+    });
   }
-  if (type === 'xstate.done.actor.clockAtEnd') return `next run in ${span(ctx.nextDelayMs)}`;
-  if (type === 'PUPPET.RUN') return 'SIGUSR1: run now';
-  if (type === 'CONFIG.UPDATE') return `new catalog version ${ctx.catalogVersion} (${ctx.config.catalog.length} resources), noop=${st.noop}, runinterval=${span(st.runintervalMs)}: used from the next run`;
+  if (type === 'xstate.done.actor.clockAtEnd') return puppetNote('puppet.nextRun', { span: span(ctx.nextDelayMs) });
+  if (type === 'PUPPET.RUN') return puppetNote('puppet.runNow', {});
+  if (type === 'CONFIG.UPDATE') return puppetNote('puppet.newCatalog', { version: ctx.catalogVersion, resources, settings: `noop=${st.noop}, runinterval=${span(st.runintervalMs)}` });
   return undefined;
 }
 

@@ -11,6 +11,8 @@ import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { durationField } from '../scenario/hpa-config';
 import { headerOf, headerShape } from '../scenario/header';
+import type { SystemdNote } from '../notes/systemd';
+import { systemdNote } from '../notes/systemd';
 import { parseDuration } from '../units';
 import type { Program, RunSpec, SystemdFault, SystemdWorld } from '../worlds/systemd-restart';
 import { createSystemdWorld, systemdWorldModel } from '../worlds/systemd-restart';
@@ -49,8 +51,11 @@ export function formatSpan(ms: number): string {
 }
 const fmt = formatSpan;
 
+/** A line of the journal (or systemctl's command line, the unit's settings), quoted as it is. */
+const journal = (line: string) => systemdNote('systemd.journal', { line });
+
 /** Lines in the words of systemd's journal where it has them. */
-function noteFor(ctx: SystemdContext, event: EventObject): string | undefined {
+function noteFor(ctx: SystemdContext, event: EventObject): SystemdNote | undefined {
   const u = ctx.unit;
   const type = event.type;
   if (type === 'xstate.init') {
@@ -60,39 +65,40 @@ function noteFor(ctx: SystemdContext, event: EventObject): string | undefined {
       u.restartMode !== 'normal' ? ` RestartMode=${u.restartMode}` : '', u.restartRandomizedDelayMs ? ` RestartRandomizedDelaySec=${fmt(u.restartRandomizedDelayMs)}` : '',
       u.oomPolicy !== 'stop' ? ` OOMPolicy=${u.oomPolicy}` : '',
     ].join('');
-    return `${u.name}: Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)} StartLimitBurst=${u.startLimitBurst}${extra}`;
+    return journal(`${u.name}: Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)} StartLimitBurst=${u.startLimitBurst}${extra}`);
   }
   if (type === 'xstate.done.actor.readClock') {
-    if (ctx.result === 'start-limit-hit') return `${u.name}: Start request repeated too quickly. (${ctx.startLimit.num} starts within ${fmt(u.startLimitIntervalMs)} > StartLimitBurst=${u.startLimitBurst})`;
+    if (ctx.result === 'start-limit-hit') return systemdNote('systemd.startLimitHit', { unit: u.name, starts: ctx.startLimit.num, interval: fmt(u.startLimitIntervalMs), burst: u.startLimitBurst });
     // service_start() in AUTO_RESTART → service_enter_restart(shortcut=true).
-    if (ctx.hurry) return `${u.name}: Scheduled restart job immediately on client request, restart counter is at ${ctx.nRestarts}.`;
+    if (ctx.hurry) return journal(`${u.name}: Scheduled restart job immediately on client request, restart counter is at ${ctx.nRestarts}.`);
     return undefined;
   }
-  if (type.startsWith('xstate.after.compareTime') && ctx.result === 'start-limit-hit') return `${u.name}: Failed with result 'start-limit-hit'.`;
-  if (type === 'xstate.done.actor.spawnMain') return `Started ${u.name}: main PID ${ctx.mainPid}${ctx.nRestarts ? ` (NRestarts=${ctx.nRestarts})` : ''}`;
+  if (type.startsWith('xstate.after.compareTime') && ctx.result === 'start-limit-hit') return journal(`${u.name}: Failed with result 'start-limit-hit'.`);
+  if (type === 'xstate.done.actor.spawnMain') return systemdNote('systemd.started', { unit: u.name, pid: ctx.mainPid, restarts: ctx.nRestarts });
   if (type === 'xstate.done.actor.watchMain' || type === 'xstate.done.actor.signalMain') {
     const out = (event as { output?: { kind?: string; exit?: unknown } }).output;
-    if (out?.kind === 'hung') return `main PID ${ctx.mainPid} stopped answering (no WATCHDOG=1)${u.watchdogMs && u.type === 'simple' ? `; watchdog fires in ${fmt(u.watchdogMs)}` : ' — no watchdog: nothing notices'}`;
-    if (out !== undefined && 'exit' in out && out.exit === null) return `main PID ${ctx.mainPid} caught the signal and keeps running`;
+    if (out?.kind === 'hung') return systemdNote('systemd.hung', { pid: ctx.mainPid, watchdog: u.watchdogMs && u.type === 'simple' ? fmt(u.watchdogMs) : null });
+    if (out !== undefined && 'exit' in out && out.exit === null) return systemdNote('systemd.caughtSignal', { pid: ctx.mainPid });
     if (!ctx.lastExit || !ctx.decision) return undefined;
     const oom = out?.kind === 'oom' ? `A process of this unit has been killed by the OOM killer (OOMPolicy=${u.oomPolicy}). ` : '';
-    const head = `${oom}Main process exited, ${describeExit(ctx.lastExit)} → result '${ctx.result}'`;
+    const head = { exit: `${oom}Main process exited, ${describeExit(ctx.lastExit)}`, result: ctx.result };
     const d = ctx.decision;
-    if (d.reason === 'manual stop') return `${head}; manual stop: no restart`;
-    if (u.remainAfterExit && ctx.result === 'success' && !d.restart) return `${head}; RemainAfterExit=yes: active (exited)`;
-    const why = d.reason === 'restart setting' ? `Restart=${u.restart}` : d.reason;
-    const direct = d.restart && u.restartMode === 'direct' ? ' (RestartMode=direct: no failed/inactive state in between)' : '';
-    return d.restart ? `${head}; ${why}: restart in ${fmt(ctx.nextRestartDelayMs)}${u.restartRandomizedDelayMs ? ' + a random delay' : ''}${direct}` : `${head}; ${why}: no restart`;
+    if (d.reason === 'manual stop') return systemdNote('systemd.exitedManualStop', head);
+    if (u.remainAfterExit && ctx.result === 'success' && !d.restart) return systemdNote('systemd.exitedRemains', head);
+    const why = { ...head, reason: d.reason, restart: u.restart };
+    return d.restart
+      ? systemdNote('systemd.exitedRestart', { ...why, delay: { delay: fmt(ctx.nextRestartDelayMs), random: u.restartRandomizedDelayMs > 0, direct: u.restartMode === 'direct' } })
+      : systemdNote('systemd.exitedNoRestart', why);
   }
-  if (type === 'xstate.done.actor.drawRestartDelay') return `RestartRandomizedDelaySec=${fmt(u.restartRandomizedDelayMs)}: restart in ${fmt(ctx.nextRestartDelayMs)}`;
-  if (type.startsWith('xstate.after.restartDelay')) return `${u.name}: Scheduled restart job, restart counter is at ${ctx.nRestarts}.`;
-  if (type.startsWith('xstate.after.watchdog')) return `${u.name}: Watchdog timeout (limit ${fmt(u.watchdogMs)})! Killing process with signal SIGABRT.`;
-  if (type.startsWith('xstate.after.startTimeout')) return `${u.name}: start operation timed out. Terminating.`;
-  if (type.startsWith('xstate.after.runtimeMax')) return `${u.name}: Service reached runtime time limit. Stopping.`;
-  if (type.startsWith('xstate.after.stopTimeout')) return `${u.name}: State 'stop-sigterm' timed out. Killing.`;
-  if (type.startsWith('SYSTEMCTL.')) return `systemctl ${type.slice(10).toLowerCase().replace('_', '-')}${(event as { signal?: string }).signal ? ` --signal=${(event as { signal?: string }).signal}` : ''} ${u.name}`;
-  if (type === 'CONFIG.UPDATE') return `unit edited + daemon-reload: Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)}`;
-  if (type.startsWith('xstate.error.actor.')) return `error: ${ctx.lastError ?? 'unknown'}`;
+  if (type === 'xstate.done.actor.drawRestartDelay') return systemdNote('systemd.randomDelay', { setting: `RestartRandomizedDelaySec=${fmt(u.restartRandomizedDelayMs)}`, delay: fmt(ctx.nextRestartDelayMs) });
+  if (type.startsWith('xstate.after.restartDelay')) return journal(`${u.name}: Scheduled restart job, restart counter is at ${ctx.nRestarts}.`);
+  if (type.startsWith('xstate.after.watchdog')) return journal(`${u.name}: Watchdog timeout (limit ${fmt(u.watchdogMs)})! Killing process with signal SIGABRT.`);
+  if (type.startsWith('xstate.after.startTimeout')) return journal(`${u.name}: start operation timed out. Terminating.`);
+  if (type.startsWith('xstate.after.runtimeMax')) return journal(`${u.name}: Service reached runtime time limit. Stopping.`);
+  if (type.startsWith('xstate.after.stopTimeout')) return journal(`${u.name}: State 'stop-sigterm' timed out. Killing.`);
+  if (type.startsWith('SYSTEMCTL.')) return journal(`systemctl ${type.slice(10).toLowerCase().replace('_', '-')}${(event as { signal?: string }).signal ? ` --signal=${(event as { signal?: string }).signal}` : ''} ${u.name}`);
+  if (type === 'CONFIG.UPDATE') return systemdNote('systemd.unitEdited', { settings: `Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)}` });
+  if (type.startsWith('xstate.error.actor.')) return systemdNote('systemd.error', { error: ctx.lastError ?? 'unknown' });
   return undefined;
 }
 

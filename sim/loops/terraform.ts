@@ -9,6 +9,8 @@ import type { TimelineEntry } from '../runner';
 import { InputError, InputErrors, issuesToErrors } from '../scenario/errors';
 import { durationField } from '../scenario/hpa-config';
 import { headerOf, headerShape } from '../scenario/header';
+import type { TerraformNote } from '../notes/terraform';
+import { terraformNote } from '../notes/terraform';
 import { formatDuration } from '../units';
 import type { TerraformFault, TerraformWorld } from '../worlds/terraform';
 import { createTerraformWorld, terraformWorldModel } from '../worlds/terraform';
@@ -31,59 +33,62 @@ export const terraformBinding: LoopBinding<TerraformWorld, TerraformFault, Terra
 const command = (c: TerraformConfig) => (c.mode === 'apply' ? 'terraform apply -auto-approve' : c.mode === 'plan' ? 'terraform plan -detailed-exitcode' : 'terraform apply -refresh-only -auto-approve');
 const short = (v: unknown) => (v === undefined ? 'null' : JSON.stringify(v));
 
+/** A line of Terraform's own output, quoted as it is. */
+const output = (text: string) => terraformNote('terraform.output', { text });
+const every = (c: TerraformConfig) => (c.everyMs === null ? null : formatDuration(c.everyMs));
+
 /** Lines in Terraform's own words where it has them. */
-function noteFor(ctx: TerraformContext, event: EventObject): string | undefined {
+function noteFor(ctx: TerraformContext, event: EventObject): TerraformNote | undefined {
   const type = event.type;
   const c = ctx.config;
-  if (type === 'xstate.init') return `${command(c)} ${c.everyMs === null ? 'run once (no scheduler: a tool, not a loop)' : `every ${formatDuration(c.everyMs)} (a scheduler makes it a loop)`}; ${c.resources.length} resources, as ${c.who}`;
-  if (type === 'xstate.done.actor.acquireLock') return `run ${ctx.runs}: Acquiring state lock… ID ${ctx.lockId}; state serial ${ctx.loaded?.serial ?? 0}, ${Object.keys(ctx.loaded?.resources ?? {}).length} resources`;
-  if (type === 'xstate.error.actor.acquireLock') return `run ${ctx.runs}: ${ctx.lastError}`;
+  if (type === 'xstate.init') return terraformNote('terraform.started', { command: command(c), every: every(c), resources: c.resources.length, who: c.who });
+  if (type === 'xstate.done.actor.acquireLock') return terraformNote('terraform.lockAcquired', { run: ctx.runs, lockId: ctx.lockId, serial: ctx.loaded?.serial ?? 0, resources: Object.keys(ctx.loaded?.resources ?? {}).length });
+  if (type === 'xstate.error.actor.acquireLock') return terraformNote('terraform.lockFailed', { run: ctx.runs, error: `${ctx.lastError}` });
   if (type === 'xstate.done.actor.refresh') {
-    const n = Object.keys(ctx.loaded?.resources ?? {}).length;
-    if (!ctx.drift.length) return `Refreshing state… ${n} object${n === 1 ? '' : 's'}, no changes outside Terraform`;
+    if (!ctx.drift.length) return terraformNote('terraform.refreshed', { objects: Object.keys(ctx.loaded?.resources ?? {}).length });
     const what = ctx.drift.map((d) => (d.kind === 'deleted' ? `${d.address} has been deleted` : `${d.address} has changed: ${d.attrs.map((a) => `${a.name} ${short(a.before)} → ${short(a.after)}`).join(', ')}`));
-    return `Note: Objects have changed outside of Terraform — ${what.join('; ')}`;
+    return output(`Note: Objects have changed outside of Terraform — ${what.join('; ')}`);
   }
   if (type === 'xstate.after.compareTime.terraform.planning' && ctx.plan) {
-    if (ctx.plan.errors.length) return ctx.plan.errors.join(' ');
-    if (c.mode === 'refresh-only') return ctx.drift.length ? `refresh-only: the state will be updated to match ${ctx.drift.length} remote object${ctx.drift.length > 1 ? 's' : ''}; no infrastructure changes` : 'refresh-only: No changes. Your infrastructure still matches the configuration.';
+    if (ctx.plan.errors.length) return output(ctx.plan.errors.join(' '));
+    if (c.mode === 'refresh-only') return ctx.drift.length ? terraformNote('terraform.refreshOnly', { objects: ctx.drift.length }) : output('refresh-only: No changes. Your infrastructure still matches the configuration.');
     const changes = ctx.plan.changes.filter((x) => x.action !== 'no-op');
-    if (!changes.length) return 'No changes. Your infrastructure matches the configuration.';
+    if (!changes.length) return output('No changes. Your infrastructure matches the configuration.');
     const s = planSummary(ctx.plan);
     const lines = changes.map((x) => {
       const forced = x.attrs.filter((a) => a.forcesReplacement).map((a) => `${a.name} forces replacement`);
       const why = x.reason === 'tainted' ? 'is tainted, so must be replaced' : x.action === 'replace' ? `must be replaced (${forced.join(', ')})` : x.action === 'update' ? `updated in-place (${x.attrs.filter((a) => a.after !== a.before).map((a) => `${a.name} ${short(a.before)} → ${short(a.after)}`).join(', ')})` : x.action === 'create' ? 'will be created' : 'will be destroyed (not in configuration)';
       return `${actionSymbol(x)} ${x.address} ${why}`;
     });
-    return `Plan: ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy. ${lines.join('; ')}`;
+    return output(`Plan: ${s.add} to add, ${s.change} to change, ${s.destroy} to destroy. ${lines.join('; ')}`);
   }
   if (type === 'xstate.after.compareTime.terraform.scheduling' && ctx.current) {
     const op = ctx.current;
     const verb = op.kind === 'create' ? 'Creating...' : op.kind === 'update' ? `Modifying... [id=${ctx.progress?.state[op.address]?.id}]` : `Destroying... [id=${op.objectId}]${ctx.progress?.state[op.address] && ctx.progress.state[op.address]!.id !== op.objectId ? ' (deposed object)' : ''}`;
-    return `${op.address}: ${verb}`;
+    return output(`${op.address}: ${verb}`);
   }
   if ((type === 'xstate.done.actor.applyChange' || type === 'xstate.error.actor.applyChange') && ctx.lastApplied && ctx.progress) {
     const p = ctx.progress;
     const cur = ctx.lastApplied;
-    if (p.failed.includes(cur.key)) return `${p.errors.at(-1)}${p.state[cur.address]?.tainted ? ' — the object exists: marked tainted' : ''}`;
+    if (p.failed.includes(cur.key)) return terraformNote('terraform.changeFailed', { error: `${p.errors.at(-1)}`, tainted: p.state[cur.address]?.tainted === true });
     const word = cur.kind === 'create' ? 'Creation' : cur.kind === 'update' ? 'Modifications' : 'Destruction';
-    return `${cur.address}: ${word} complete${cur.kind === 'delete' ? '' : ` [id=${p.state[cur.address]?.id}]`}`;
+    return output(`${cur.address}: ${word} complete${cur.kind === 'delete' ? '' : ` [id=${p.state[cur.address]?.id}]`}`);
   }
-  if (type === 'xstate.done.actor.persistState') return `state written: serial ${ctx.written}`;
-  if (type === 'xstate.error.actor.persistState') return ctx.lastError ?? undefined;
+  if (type === 'xstate.done.actor.persistState') return terraformNote('terraform.stateWritten', { serial: ctx.written });
+  if (type === 'xstate.error.actor.persistState') return ctx.lastError ? output(ctx.lastError) : undefined;
   if (type === 'xstate.done.actor.releaseLock' || type === 'xstate.error.actor.releaseLock') {
     const r = ctx.result;
     if (!r) return undefined;
-    const unlock = type === 'xstate.error.actor.releaseLock' ? `${ctx.lastError}. ` : 'Releasing state lock. ';
-    if (r.mode === 'plan') return `${unlock}plan exit code ${r.exitCode}${r.planned ? ` (${r.planned.add} to add, ${r.planned.change} to change, ${r.planned.destroy} to destroy)` : ''}`;
+    const unlock = type === 'xstate.error.actor.releaseLock' ? `${ctx.lastError}.` : 'Releasing state lock.';
+    if (r.mode === 'plan') return terraformNote('terraform.planExit', { unlock, exitCode: r.exitCode, planned: r.planned ? { add: r.planned.add, change: r.planned.change, destroy: r.planned.destroy } : null });
     const a = r.applied;
-    const done = `${a.added} added, ${a.changed} changed, ${a.destroyed} destroyed`;
-    if (ctx.plan?.errors.length) return `${unlock}Planning failed (exit 1): nothing was changed.`;
-    return r.ok ? `${unlock}Apply complete! Resources: ${done}.` : `${unlock}Apply failed (exit 1): ${done}${r.notApplied ? `; ${r.notApplied} not applied (their dependencies failed)` : ''}. The next run plans from this partial state.`;
+    if (ctx.plan?.errors.length) return terraformNote('terraform.planningFailed', { unlock });
+    return r.ok ? output(`${unlock} Apply complete! Resources: ${a.added} added, ${a.changed} changed, ${a.destroyed} destroyed.`)
+      : terraformNote('terraform.applyFailed', { unlock, added: a.added, changed: a.changed, destroyed: a.destroyed, notApplied: r.notApplied });
   }
-  if ((type === 'xstate.after.every.terraform.idle' || type === 'xstate.after.every.terraform.failed') && c.everyMs !== null) return `scheduler: run ${ctx.runs} starts`;
-  if (type === 'TERRAFORM.RUN') return `${command(c)} (by hand)`;
-  if (type === 'CONFIG.UPDATE') return `configuration edited: ${c.resources.length} resources, ${command(c)}${c.everyMs === null ? '' : ` every ${formatDuration(c.everyMs)}`}`;
+  if ((type === 'xstate.after.every.terraform.idle' || type === 'xstate.after.every.terraform.failed') && c.everyMs !== null) return terraformNote('terraform.scheduled', { run: ctx.runs });
+  if (type === 'TERRAFORM.RUN') return terraformNote('terraform.byHand', { command: command(c) });
+  if (type === 'CONFIG.UPDATE') return terraformNote('terraform.configEdited', { resources: c.resources.length, command: command(c), every: every(c) });
   return undefined;
 }
 

@@ -4,6 +4,8 @@ import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawFloat, drawInt, seedRng } from '../random';
 import type { CronWorldSummary } from '../loops/cron-world-schema';
+import type { CronNote } from '../notes/cron';
+import { cronNote } from '../notes/cron';
 
 /** How long each job runs: a base plus a seeded uniform jitter. */
 export interface JobRuntime { durationMs: number; jitterMs: number }
@@ -165,7 +167,7 @@ function recordRun(m: CronMonitor, due: DueRun): CronMonitor {
   return { ...m, runs: { ...m.runs, [due.job]: next }, repeats: at === -1 ? m.repeats : [...m.repeats, due] };
 }
 
-function inject(world0: CronWorld, fault: CronFault, t: number): { world: CronWorld; note: string } {
+function inject(world0: CronWorld, fault: CronFault, t: number): { world: CronWorld; note: CronNote } {
   let w = settle(world0, t);
   if ((fault.kind === 'clockJump' && Math.abs(fault.byMs) >= CONTRACT_MS) || fault.kind === 'hostDown') {
     if (!w.monitor.outsideContract) w = { ...w, monitor: { ...w.monitor, outsideContract: true } };
@@ -173,16 +175,16 @@ function inject(world0: CronWorld, fault: CronFault, t: number): { world: CronWo
   if (fault.kind === 'clockJump') {
     const sign = fault.byMs >= 0 ? '+' : '−';
     const world = { ...w, offsetMs: w.offsetMs + fault.byMs };
-    return { world, note: `clock jumps ${sign}${Math.abs(fault.byMs) / 60_000} min → ${formatMinute(Math.floor(wallAt(world, t) / 60_000))}` };
+    return { world, note: cronNote('cron.clockJumps', { by: `${sign}${Math.abs(fault.byMs) / 60_000}`, to: formatMinute(Math.floor(wallAt(world, t) / 60_000)) }) };
   }
   if (fault.kind === 'overrun') {
     const running = w.running.map((r) => (r.job === fault.job ? { ...r, endsAt: r.endsAt + fault.byMs } : r));
-    return { world: { ...w, running }, note: `${fault.job} overruns: its run takes ${fault.byMs / 60_000} min longer` };
+    return { world: { ...w, running }, note: cronNote('cron.overrun', { job: fault.job, minutes: fault.byMs / 60_000 }) };
   }
-  if (fault.kind === 'controllerDown') return { world: { ...w, downUntil: t + fault.forMs }, note: `kube-controller-manager down for ${fault.forMs / 60_000} min (running Jobs continue)` };
+  if (fault.kind === 'controllerDown') return { world: { ...w, downUntil: t + fault.forMs }, note: cronNote('cron.controllerDown', { minutes: fault.forMs / 60_000 }) };
   // The host goes down: running jobs die with it; it boots again (a new boot id) after forMs.
   const [randomScale, scaleRng] = drawFloat(w.scaleRng);
-  return { world: { ...w, running: [], downUntil: t + fault.forMs, bootId: w.bootId + 1, randomScale, scaleRng }, note: `host down for ${fault.forMs / 60_000} min` };
+  return { world: { ...w, running: [], downUntil: t + fault.forMs, bootId: w.bootId + 1, randomScale, scaleRng }, note: cronNote('cron.hostDown', { minutes: fault.forMs / 60_000 }) };
 }
 
 function summary(world0: CronWorld, t: number): CronWorldSummary {

@@ -3,6 +3,8 @@ import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawInt, seedRng } from '../random';
 import type { PuppetResourceOutcome, PuppetResourceRow, PuppetWorldSummary } from '../loops/puppet-world-schema';
+import type { PuppetNote } from '../notes/puppet';
+import { puppetNote } from '../notes/puppet';
 
 /** A package in the host's repository: its versions, oldest first, and the service unit it ships. */
 export interface RepoPackage { versions: string[]; service?: string }
@@ -220,19 +222,19 @@ function describe(values: Values): string {
   return Object.entries(values).map(([k, v]) => `${k} => ${v.length > 24 ? `${v.slice(0, 21)}…` : `'${v}'`}`).join(', ');
 }
 
-function inject(w0: PuppetWorld, fault: PuppetFault, t: number): { world: PuppetWorld; note: string } {
+function inject(w0: PuppetWorld, fault: PuppetFault, t: number): { world: PuppetWorld; note: PuppetNote } {
   const w = { ...w0, faults: [...w0.faults, { t, kind: fault.kind }] };
   if (fault.kind === 'failInstall') {
-    return { world: { ...w, installFailures: { ...w.installFailures, [fault.package]: fault.times } }, note: `repository mirror broken for ${fault.package}: the next ${fault.times < 0 ? 'every' : fault.times} install${fault.times === 1 ? '' : 's'} will fail` };
+    return { world: { ...w, installFailures: { ...w.installFailures, [fault.package]: fault.times } }, note: puppetNote('puppet.installsWillFail', { pkg: fault.package, times: fault.times }) };
   }
   if (fault.kind === 'publish') {
     const pkg = w.repo[fault.package] ?? { versions: [] };
-    return { world: { ...w, repo: { ...w.repo, [fault.package]: { ...pkg, versions: [...pkg.versions, fault.version] } } }, note: `repository publishes ${fault.package} ${fault.version}` };
+    return { world: { ...w, repo: { ...w.repo, [fault.package]: { ...pkg, versions: [...pkg.versions, fault.version] } } }, note: puppetNote('puppet.published', { pkg: fault.package, version: fault.version }) };
   }
   const { type, title } = parseRef(fault.ref);
   const c = change(w, w.host, type, title, fault.values, fault.values);
-  if ('error' in c) return { world: w, note: `drift on ${fault.ref} failed: ${c.error}` };
-  return { world: { ...w, host: c.host, startedWith: trackStarts(w.startedWith, w.host, c.host), drifts: [...w.drifts, { t, ref: fault.ref, values: fault.values }] }, note: `changed outside Puppet: ${fault.ref} ${describe(fault.values)}` };
+  if ('error' in c) return { world: w, note: puppetNote('puppet.driftFailed', { ref: fault.ref, error: c.error }) };
+  return { world: { ...w, host: c.host, startedWith: trackStarts(w.startedWith, w.host, c.host), drifts: [...w.drifts, { t, ref: fault.ref, values: fault.values }] }, note: puppetNote('puppet.drifted', { change: `${fault.ref} ${describe(fault.values)}` }) };
 }
 
 export function resourceRow(s: ResourceStatus): PuppetResourceRow {

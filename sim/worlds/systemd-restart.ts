@@ -3,6 +3,8 @@ import { CATCHABLE_SIGNALS, exitFor } from '../../machines/systemd-restart';
 import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawInt, seedRng } from '../random';
+import type { NextRun, SystemdNote } from '../notes/systemd';
+import { systemdNote } from '../notes/systemd';
 import type { SystemdMonitor } from './systemd-restart-monitor';
 import { EMPTY_MONITOR } from './systemd-restart-monitor';
 import type { SystemdWorldSummary } from '../loops/systemd-restart-world-schema';
@@ -144,11 +146,20 @@ function complete(world0: SystemdWorld, opId: number, t: number): { world: Syste
   return { world: recordExit(world, p.pid, exit, t), result: { ok: true, output: { exit } satisfies SignalOutput } };
 }
 
-function inject(world: SystemdWorld, fault: SystemdFault): { world: SystemdWorld; note: string } {
+function inject(world: SystemdWorld, fault: SystemdFault): { world: SystemdWorld; note: SystemdNote } {
   // systemctl commands go to the machine (the binding's `command`), never to the world.
-  if (fault.kind === 'systemctl') return { world, note: `systemctl ${fault.request.verb}` };
+  if (fault.kind === 'systemctl') return { world, note: systemdNote('systemd.journal', { line: `systemctl ${fault.request.verb}` }) };
   const first = fault.program.script[0] ?? fault.program.then;
-  return { world: { ...world, program: fault.program, runIndex: 0 }, note: `program replaced: next run ${describeRun(first)}` };
+  return { world: { ...world, program: fault.program, runIndex: 0 }, note: systemdNote('systemd.programReplaced', { run: nextRun(first) }) };
+}
+
+/** How a run ends, as the note's parameters (describeRun says the same in English). */
+function nextRun(spec: RunSpec): NextRun {
+  const o = spec.outcome;
+  return {
+    kind: o.kind, code: o.kind === 'exit' ? o.code : null, signal: o.kind === 'signal' ? o.signal : null,
+    seconds: spec.runForMs / 1000, ignores: [...(spec.ignore ?? [])],
+  };
 }
 
 export function describeRun(spec: RunSpec): string {

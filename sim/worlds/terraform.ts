@@ -4,6 +4,8 @@ import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawHex, seedRng } from '../random';
 import type { PlanAction, PlanRow, TerraformWorldSummary } from '../loops/terraform-world-schema';
+import type { TerraformNote } from '../notes/terraform';
+import { terraformNote } from '../notes/terraform';
 
 /** A real cloud object: whatever Terraform thinks, this is what exists. */
 export interface CloudObject { id: string; type: string; attrs: Record<string, Scalar>; dataGb: number; createdAt: number }
@@ -229,31 +231,31 @@ function complete(world0: TerraformWorld, opId: number, t: number): { world: Ter
   }
 }
 
-function inject(w: TerraformWorld, fault: TerraformFault): { world: TerraformWorld; note: string } {
+function inject(w: TerraformWorld, fault: TerraformFault): { world: TerraformWorld; note: TerraformNote } {
   switch (fault.kind) {
     case 'drift': {
       const o = objectAt(w, fault.address);
-      if (!o) return { world: w, note: `console edit of ${fault.address}: no such object` };
-      return { world: { ...w, cloud: { ...w.cloud, [o.id]: { ...o, attrs: { ...o.attrs, ...fault.set } } } }, note: `changed in the console, outside Terraform: ${fault.address} (${o.id}) ${Object.entries(fault.set).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ')}` };
+      if (!o) return { world: w, note: terraformNote('terraform.consoleEditMissing', { address: fault.address }) };
+      return { world: { ...w, cloud: { ...w.cloud, [o.id]: { ...o, attrs: { ...o.attrs, ...fault.set } } } }, note: terraformNote('terraform.consoleEdit', { change: `${fault.address} (${o.id}) ${Object.entries(fault.set).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ')}` }) };
     }
     case 'deleteOutside': {
       const o = objectAt(w, fault.address);
-      if (!o) return { world: w, note: `delete of ${fault.address}: no such object` };
+      if (!o) return { world: w, note: terraformNote('terraform.deleteMissing', { address: fault.address }) };
       const { [o.id]: _gone, ...cloud } = w.cloud;
-      return { world: { ...w, cloud, dataLostGb: w.dataLostGb + o.dataGb }, note: `deleted outside Terraform: ${fault.address} (${o.id})` };
+      return { world: { ...w, cloud, dataLostGb: w.dataLostGb + o.dataGb }, note: terraformNote('terraform.deletedOutside', { address: fault.address, id: o.id }) };
     }
     case 'failCreate':
-      return { world: { ...w, createFailures: { ...w.createFailures, [fault.address]: { times: fault.times, tainted: fault.tainted } } }, note: `the cloud will fail the next ${fault.times < 0 ? 'every' : fault.times} create${fault.times === 1 ? '' : 's'} of ${fault.address}${fault.tainted ? ' after the object exists (tainted)' : ''}` };
+      return { world: { ...w, createFailures: { ...w.createFailures, [fault.address]: { times: fault.times, tainted: fault.tainted } } }, note: terraformNote('terraform.createsWillFail', { address: fault.address, times: fault.times, tainted: fault.tainted }) };
     case 'writeData': {
       const o = objectAt(w, fault.address);
-      if (!o) return { world: w, note: `no object for ${fault.address} to write to` };
-      return { world: { ...w, cloud: { ...w.cloud, [o.id]: { ...o, dataGb: o.dataGb + fault.gb } } }, note: `the application writes ${fault.gb} GB to ${fault.address} (${o.id})` };
+      if (!o) return { world: w, note: terraformNote('terraform.writeMissing', { address: fault.address }) };
+      return { world: { ...w, cloud: { ...w.cloud, [o.id]: { ...o, dataGb: o.dataGb + fault.gb } } }, note: terraformNote('terraform.dataWritten', { gb: fault.gb, address: fault.address, id: o.id }) };
     }
     case 'forceUnlock':
-      if (!w.lock) return { world: w, note: 'terraform force-unlock: no lock held' };
-      return { world: { ...w, lock: null }, note: `terraform force-unlock ${w.lock.id}: Terraform state has been successfully unlocked!` };
+      if (!w.lock) return { world: w, note: terraformNote('terraform.forceUnlockNoLock', {}) };
+      return { world: { ...w, lock: null }, note: terraformNote('terraform.forceUnlocked', { lockId: w.lock.id }) };
     case 'crash':
-      return { world: w, note: 'the terraform process is killed' };
+      return { world: w, note: terraformNote('terraform.killed', {}) };
   }
 }
 

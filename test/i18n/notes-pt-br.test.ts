@@ -26,7 +26,7 @@ describe('every note of every shipped scenario in pt-BR (web/i18n/notes.ts)', ()
       for (const frame of runner.frames) {
         if (eventPhrase(entry.id, frame.event, 'pt-BR') === frame.event) events.add(`${entry.id}: ${frame.event}`);
         if (!frame.note) continue;
-        const prose = translateNote(entry.id, frame.note, 'pt-BR').filter((p) => !p.verbatim).map((p) => p.text).join(' ');
+        const prose = translateNote(entry.id, frame, 'pt-BR').filter((p) => !p.verbatim).map((p) => p.text).join(' ');
         const hit = englishIn(prose);
         // One line per sentence shape (numbers and names vary): what to add a rule for.
         if (hit) left.set(frame.note.replace(/\d+/g, '#'), `${file}: ${frame.note}\n    → ${prose} (${hit.why})`);
@@ -38,14 +38,15 @@ describe('every note of every shipped scenario in pt-BR (web/i18n/notes.ts)', ()
   }, 120_000);
 
   it("loopscope's own sentences are translated, never quoted as a tool's; counts agree in number", () => {
-    const pt = (loop: string, note: string) => translateNote(loop, note, 'pt-BR');
-    expect(pt('terraform', 'state written: serial 2')).toEqual([{ text: 'estado gravado: serial 2' }]);
+    const pt = (loop: string, note: string) => translateNote(loop, { note }, 'pt-BR');
+    expect(translateNote('terraform', { note: 'state written: serial 2', message: { key: 'terraform.stateWritten', params: { serial: 2 } } }, 'pt-BR')).toEqual([{ text: 'estado gravado: serial 2' }]);
     expect(pt('kubernetes', 'reconcile default/web: 1/3 pods in cache, but expectations unmet (add 2, del 0): wait for the watch'))
       .toEqual([{ text: 'reconcile default/web: 1/3 pods no cache, mas as expectativas não foram cumpridas (add 2, del 0): esperar o watch' }]);
     expect(pt('kubernetes', 'reconcile default/web: cpu 22%/50%: ceil(0.44 × 1 ready) → 1 (DesiredWithinRange) → keep'))
       .toEqual([{ text: 'reconcile default/web: cpu 22%/50%: ceil(0.44 × 1 pronto) → 1 (dentro do intervalo: ' }, { text: 'DesiredWithinRange', verbatim: true }, { text: ') → manter' }]);
     expect(pt('incus-hpa', '1 pods < min 2 → create 1')).toEqual([{ text: '1 pod < mín. 2 → criar 1' }]);
     // What the tool itself prints stays its own, marked.
-    expect(pt('systemd-restart', "app.service: Failed with result 'start-limit-hit'.")).toEqual([{ text: "app.service: Failed with result 'start-limit-hit'.", verbatim: true }]);
+    const line = "app.service: Failed with result 'start-limit-hit'.";
+    expect(translateNote('systemd-restart', { note: line, message: { key: 'systemd.journal', params: { line } } }, 'pt-BR')).toEqual([{ text: line, verbatim: true }]);
   });
 });

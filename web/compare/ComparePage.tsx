@@ -208,7 +208,7 @@ function Pane({ session, policy, value, differs, time, chart }: { session: LabSe
       </header>
       <div className="pane-lines">
         {lines.decided && <div data-testid="pane-decision">{t('decision')}: {lines.decided}</div>}
-        {note && <div className="pane-note">@{clock(note.t)} <NoteText loop={session.loop} note={note.note ?? ''} /></div>}
+        {note && <div className="pane-note">@{clock(note.t)} <NoteText loop={session.loop} frame={note} /></div>}
       </div>
       <div className="pane-world"><views.World session={session} frame={frame} /></div>
       {views.Charts && <PaneChart session={session} frame={frame} {...chart} />}

@@ -57,7 +57,7 @@ export function PhaseBanner({ loop, frames, index, time }: PhaseBannerProps) {
           {row('bannerActed', lines.acted, 'acted', 'bannerNoAct')}
         </> : <div className="banner-row empty">{t('notRecorded')}</div>}
         <div className="status-line">
-          <span className="latest" data-testid="note">{latest ? <><span className="at">@{clock(latest.t)}</span> <NoteText loop={loop} note={latest.note ?? ''} /></> : ''}</span>
+          <span className="latest" data-testid="note">{latest ? <><span className="at">@{clock(latest.t)}</span> <NoteText loop={loop} frame={latest} /></> : ''}</span>
           {/* The state and the event in words; the machine's ids in the tooltip and data-machine-id (the CLI prints the ids). */}
           <span>{t('state')}: <span data-testid="state" data-machine-id={frame.state} title={frame.state}>{statePhrase(loop, frame.state, lang)}</span></span>
           <span>{t('time')}: <code data-testid="time">{clock(time)}</code></span>

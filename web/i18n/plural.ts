@@ -45,3 +45,6 @@ export const NOUNS = {
 
 /** A count in Portuguese, for the note rules (which write pt-BR only). */
 export const pt = (n: string | undefined, noun: keyof typeof NOUNS): string => countText(n ?? '0', 'pt-BR', NOUNS[noun]);
+
+/** A count in Portuguese, for the notes' Portuguese texts (web/i18n/note-texts). */
+export const ptCount = (n: number, noun: keyof typeof NOUNS): string => count(n, 'pt-BR', NOUNS[noun]);
