@@ -6,6 +6,7 @@ import { builtinReconciler } from './reconcilers';
 import type { WatchEvent, Write } from './types';
 import type { WorkQueue } from './workqueue';
 import * as wq from './workqueue';
+import type { HandledResult } from './reconcile-handler';
 import { handleResult } from './reconcile-handler';
 
 /** The focal controller's settings (controller-runtime's controller.Options and the manager's). */
@@ -39,8 +40,8 @@ export interface ControllerContext {
   /** What the last informer batch was, in words, and the keys it enqueued. */
   lastEvents: string[];
   lastEnqueued: string[];
-  /** What the reconcileHandler did with the last result, in words. */
-  lastResult: string | null;
+  /** What reconcileHandler did with the last Reconcile's result, for which key (null before the first). */
+  lastResult: { key: string; result: HandledResult } | null;
   reconciles: number;
   errors: number;
   /** The clock as of the last answer from the world (ops report it). */
@@ -58,7 +59,8 @@ export interface ApiWriteOutput { now: number; results: WriteOutcome[] }
 
 const describe = (e: WatchEvent) => `${e.type} ${e.object.kind} ${e.object.metadata.name}`;
 
-export { handleResult } from './reconcile-handler';
+export { handleResult, resultText } from './reconcile-handler';
+export type { HandledResult } from './reconcile-handler';
 
 /**
  * One controller-runtime controller with one worker (MaxConcurrentReconciles = 1), as in
@@ -136,9 +138,9 @@ export const createControllerMachine = (reconcilerFor: ReconcilerLookup) => setu
     }),
     applyResult: assign(({ context }) => {
       if (!context.current || !context.outcome) return {};
-      const { queue, note } = handleResult(context.queue, context.current, context.outcome, context.now);
+      const { queue, result } = handleResult(context.queue, context.current, context.outcome, context.now);
       const failed = context.outcome.kind !== 'ok';
-      return { queue, lastResult: `${context.current}: ${note}`, errors: context.errors + (failed ? 1 : 0), current: null };
+      return { queue, lastResult: { key: context.current, result }, errors: context.errors + (failed ? 1 : 0), current: null };
     }),
     readFailed: assign((_, params: { error: unknown }) => ({ outcome: { kind: 'error' as const, message: errorMessage(params.error) } })),
     updateConfig: assign({ config: ({ context, event }) => ({ ...context.config, ...event.config }) }),

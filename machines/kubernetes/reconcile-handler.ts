@@ -13,30 +13,54 @@ export const RESULT_WITH_ERROR_WARNING =
  * success → Forget. processNextWorkItem then calls Done. With the priority queue (v0.23+) every
  * requeue keeps the priority the item was handed out with (`Priority: new(priority)`).
  */
-export function handleResult(queue: WorkQueue, key: string, outcome: ReconcileOutcome, now: number): { queue: WorkQueue; note: string } {
+/**
+ * What reconcileHandler did with a Reconcile's result, as data: the simulator narrates it from a
+ * catalog (in either language), `resultText` in English. `warning`: a Result came with the error and
+ * was ignored (RESULT_WITH_ERROR_WARNING is logged).
+ */
+export type HandledResult =
+  | { kind: 'error'; message: string; backoffMs: number; failures: number; warning: boolean }
+  | { kind: 'terminal'; message: string; warning: boolean }
+  | { kind: 'requeueAfter'; afterMs: number }
+  | { kind: 'requeue'; delayMs: number }
+  | { kind: 'forget' };
+
+/** The handled result in English, as the timeline has always printed it. */
+export function resultText(r: HandledResult): string {
+  const warning = (w: boolean) => (w ? `; ${RESULT_WITH_ERROR_WARNING}` : '');
+  switch (r.kind) {
+    case 'error': return `error "${r.message}": requeue with backoff ${r.backoffMs}ms (failure #${r.failures})${warning(r.warning)}`;
+    case 'terminal': return `terminal error "${r.message}": not requeued${warning(r.warning)}`;
+    case 'requeueAfter': return `done, requeue after ${r.afterMs / 1000}s`;
+    case 'requeue': return `done, Requeue: true → rate-limited requeue in ${r.delayMs}ms`;
+    case 'forget': return 'done: Forget';
+  }
+}
+
+export function handleResult(queue: WorkQueue, key: string, outcome: ReconcileOutcome, now: number): { queue: WorkQueue; result: HandledResult; note: string } {
   let q = queue;
-  let note: string;
+  let result: HandledResult;
   const priority = wq.priorityOf(q, key);
   if (outcome.kind === 'error' || outcome.kind === 'terminal') {
-    if (outcome.kind === 'error') {
-      const r = wq.addRateLimited(q, key, now, priority);
-      q = r.q;
-      note = `error "${outcome.message}": requeue with backoff ${r.delayMs}ms (failure #${wq.numRequeues(q, key)})`;
-    } else {
-      note = `terminal error "${outcome.message}": not requeued`;
-    }
     const r = outcome.result;
-    if (r && (r.requeue || (r.requeueAfterMs ?? 0) > 0)) note += `; ${RESULT_WITH_ERROR_WARNING}`;
+    const warning = Boolean(r && (r.requeue || (r.requeueAfterMs ?? 0) > 0));
+    if (outcome.kind === 'error') {
+      const limited = wq.addRateLimited(q, key, now, priority);
+      q = limited.q;
+      result = { kind: 'error', message: outcome.message, backoffMs: limited.delayMs, failures: wq.numRequeues(q, key), warning };
+    } else {
+      result = { kind: 'terminal', message: outcome.message, warning };
+    }
   } else if ((outcome.requeueAfterMs ?? 0) > 0) {
     q = wq.addAfter(wq.forget(q, key), key, outcome.requeueAfterMs!, now, priority);
-    note = `done, requeue after ${outcome.requeueAfterMs! / 1000}s`;
+    result = { kind: 'requeueAfter', afterMs: outcome.requeueAfterMs! };
   } else if (outcome.requeue) {
     const r = wq.addRateLimited(q, key, now, priority);
     q = r.q;
-    note = `done, Requeue: true → rate-limited requeue in ${r.delayMs}ms`;
+    result = { kind: 'requeue', delayMs: r.delayMs };
   } else {
     q = wq.forget(q, key);
-    note = 'done: Forget';
+    result = { kind: 'forget' };
   }
-  return { queue: wq.done(q, key), note };
+  return { queue: wq.done(q, key), result, note: resultText(result) };
 }

@@ -1,5 +1,8 @@
 import type { EventObject } from 'xstate';
 import type { ControllerContext, Write, WriteOutcome } from '../../machines/kubernetes';
+import type { FrameNote } from '../notes';
+import type { SentRequest } from '../notes/kubernetes';
+import { kubernetesNote } from '../notes/kubernetes';
 import type { Frame } from '../trace';
 import { controllerOf } from '../trace';
 import type { KubeSummary } from './kubernetes-world-schema';
@@ -16,28 +19,33 @@ const describeWrite = (w: Write): string => {
   }
 };
 
-const outcomeText = (o: WriteOutcome) => `${describeWrite(o.write)}${o.error ? ` ✗ ${o.error.split(':')[0]}` : o.tolerated ? ` (${o.tolerated.split(':')[0]}, ignored)` : ''}`;
+/** A request as sent, with its error's reason (or the tolerated one's): the API's own words. */
+const sent = (o: WriteOutcome): SentRequest =>
+  ({ request: describeWrite(o.write), failed: o.error ? o.error.split(':')[0]! : null, tolerated: !o.error && o.tolerated ? o.tolerated.split(':')[0]! : null });
 
 function summarise(items: string[], max = 4): string {
   return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} … +${items.length - max}`;
 }
 
 /** The one-line explanation of a frame in `loopscope sim`'s timeline. */
-export function noteFor(ctx: ControllerContext, event: EventObject): string | undefined {
+export function noteFor(ctx: ControllerContext, event: EventObject): FrameNote | undefined {
   if (event.type === 'xstate.done.actor.watchNext') {
     if (!ctx.lastEvents.length) return undefined;
-    const waiting = ctx.queue.queue.length ? `, queue [${summarise(ctx.queue.queue, 3)}]` : '';
-    return `informer: ${summarise(ctx.lastEvents)} → add [${summarise(ctx.lastEnqueued, 3)}]${ctx.current ? ` → Get ${ctx.current}` : ''}${waiting}`;
+    return kubernetesNote('kubernetes.informer', {
+      events: summarise(ctx.lastEvents), added: summarise(ctx.lastEnqueued, 3), got: ctx.current,
+      queued: ctx.queue.queue.length ? summarise(ctx.queue.queue, 3) : null,
+    });
   }
   if (event.type === 'xstate.done.actor.readCache') return ctx.plan ? `reconcile ${ctx.current}: ${ctx.plan.summary}` : undefined;
   if (event.type === 'xstate.done.actor.apiWrite') {
     const last = ctx.writes.slice(-(ctx.plan?.batches[ctx.batchIndex - 1]?.length ?? 1));
-    const done = ctx.current === null ? ` → ${ctx.lastResult}` : '';
-    return `${summarise(last.map(outcomeText))}${done}`;
+    const max = 4;
+    const requests = { shown: last.slice(0, max).map(sent), more: Math.max(0, last.length - max) };
+    return kubernetesNote('kubernetes.writes', { requests, done: ctx.current === null ? ctx.lastResult : null });
   }
-  if (event.type.startsWith('xstate.after.') && event.type.includes('deciding') && ctx.current === null && ctx.lastResult) return ctx.lastResult;
-  if (event.type.startsWith('xstate.error.actor.')) return `error: ${ctx.outcome?.kind === 'error' ? ctx.outcome.message : 'unknown'}`;
-  if (event.type === 'CONFIG.UPDATE') return `config: controller ${ctx.config.reconciler}`;
+  if (event.type.startsWith('xstate.after.') && event.type.includes('deciding') && ctx.current === null && ctx.lastResult) return kubernetesNote('kubernetes.result', ctx.lastResult);
+  if (event.type.startsWith('xstate.error.actor.')) return kubernetesNote('kubernetes.error', { error: ctx.outcome?.kind === 'error' ? ctx.outcome.message : 'unknown' });
+  if (event.type === 'CONFIG.UPDATE') return kubernetesNote('kubernetes.config', { reconciler: ctx.config.reconciler });
   return undefined;
 }
 

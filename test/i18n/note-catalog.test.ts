@@ -11,6 +11,7 @@ import { CRON_NOTES } from '../../sim/notes/cron';
 import { PUPPET_NOTES } from '../../sim/notes/puppet';
 import { SYSTEMD_NOTES } from '../../sim/notes/systemd';
 import { TERRAFORM_NOTES } from '../../sim/notes/terraform';
+import { KUBERNETES_NOTES } from '../../sim/notes/kubernetes';
 import { translateNote } from '../../web/i18n/notes';
 import { NOTES_PT } from '../../web/i18n/note-texts';
 import { englishIn } from '../browser/english';
@@ -18,7 +19,7 @@ import { englishIn } from '../browser/english';
 const ROOT = join(import.meta.dirname, '../..');
 
 /** Every catalog, as sim/notes/index.ts merges them (a key two catalogs share would hide one of them). */
-const CATALOGS: readonly NoteCatalog[] = [COMMON_NOTES, CRON_NOTES, PUPPET_NOTES, SYSTEMD_NOTES, TERRAFORM_NOTES];
+const CATALOGS: readonly NoteCatalog[] = [COMMON_NOTES, CRON_NOTES, KUBERNETES_NOTES, PUPPET_NOTES, SYSTEMD_NOTES, TERRAFORM_NOTES];
 
 interface Written { loop: string; note: string; message: NoteMessage; where: string }
 
@@ -52,6 +53,14 @@ const UNWRITTEN: { [K in NoteMessage['key']]?: Extract<NoteMessage, { key: K }>[
   'terraform.forceUnlockNoLock': {},
   'terraform.killed': {},
   'terraform.writeMissing': { address: 'aws_ebs_volume.data' },
+  'kubernetes.config': { reconciler: 'replicaset' },
+  'kubernetes.controllerRestart': {},
+  'kubernetes.crashWriteLands': {},
+  'kubernetes.crashWriteLost': {},
+  'kubernetes.error': { error: 'context deadline exceeded' },
+  'kubernetes.kubectlNotFound': { command: 'kubectl scale', object: 'Deployment web' },
+  'kubernetes.nodeBack': { node: 'node-2' },
+  'kubernetes.watchReordered': { count: 3, maxMs: 500 },
   'puppet.driftFailed': { ref: 'File[/etc/motd]', error: "Could not set 'file' on ensure: No such file or directory" },
 };
 

@@ -4,6 +4,8 @@ import type { OpResult, WorldModel } from '../../model';
 import type { KubeWorld, MessageQueue } from './world';
 import { applyWrite, deleteObject, emit, kubectlApply, kubeletResync, nextAgendaAt, recordEvent, schedule, settle, store as st, viewOf } from './world';
 import type { KubeSummary } from '../../loops/kubernetes-world-schema';
+import type { KubernetesNote } from '../../notes/kubernetes';
+import { kubernetesNote } from '../../notes/kubernetes';
 import { kubeSummary } from './summary';
 
 /** A pod by name, or the first ready pod labelled app=<app> (by name). */
@@ -141,7 +143,7 @@ function mutate(world: KubeWorld, key: string, t: number, f: (o: KObject) => KOb
   return emit({ ...world, store: r.store }, [{ type: 'MODIFIED', object: r.object, old }], t);
 }
 
-function applyFault(world0: KubeWorld, fault: KubeFault, t: number): { world: KubeWorld; note: string } {
+function applyFault(world0: KubeWorld, fault: KubeFault, t: number): { world: KubeWorld; note: KubernetesNote } {
   // A crash changes nothing in the cluster (the stepper restarts the controller) but a request it loses on the wire.
   if (fault.kind === 'restartController') return crashController(world0, fault.write);
   const world = settle(world0, t);
@@ -149,76 +151,76 @@ function applyFault(world0: KubeWorld, fault: KubeFault, t: number): { world: Ku
     case 'apply': {
       const r = kubectlApply(world, fault.object, t);
       const what = `${fault.object.kind.toLowerCase()}/${fault.object.metadata.name}`;
-      return { world: r.world, note: r.error ? `kubectl apply ${what}: ${r.error}` : `kubectl apply ${what}` };
+      return { world: r.world, note: kubernetesNote('kubernetes.kubectl', { output: r.error ? `kubectl apply ${what}: ${r.error}` : `kubectl apply ${what}` }) };
     }
     case 'delete': {
       const r = deleteObject(world, st.storeKey(fault.objectKind, fault.namespace, fault.name), t);
-      return { world: r.world, note: r.error ? `kubectl delete: ${r.error}` : `kubectl delete ${fault.objectKind.toLowerCase()}/${fault.name}` };
+      return { world: r.world, note: kubernetesNote('kubernetes.kubectl', { output: r.error ? `kubectl delete: ${r.error}` : `kubectl delete ${fault.objectKind.toLowerCase()}/${fault.name}` }) };
     }
     case 'scale': {
       const o = world.store.objects[st.storeKey(fault.objectKind, fault.namespace, fault.name)];
-      if (!o) return { world, note: `kubectl scale: ${fault.objectKind} ${fault.name} not found` };
+      if (!o) return { world, note: kubernetesNote('kubernetes.kubectlNotFound', { command: 'kubectl scale', object: `${fault.objectKind} ${fault.name}` }) };
       const r = applyWrite(world, { verb: 'update', object: { ...o, spec: { ...o.spec, replicas: fault.replicas } } }, t);
-      return { world: r.world, note: `kubectl scale ${fault.objectKind.toLowerCase()}/${fault.name} --replicas=${fault.replicas}` };
+      return { world: r.world, note: kubernetesNote('kubernetes.kubectl', { output: `kubectl scale ${fault.objectKind.toLowerCase()}/${fault.name} --replicas=${fault.replicas}` }) };
     }
     case 'setImage': {
       const o = world.store.objects[st.storeKey('Deployment', fault.namespace, fault.name)];
-      if (!o) return { world, note: `kubectl set image: deployment ${fault.name} not found` };
+      if (!o) return { world, note: kubernetesNote('kubernetes.kubectlNotFound', { command: 'kubectl set image', object: `deployment ${fault.name}` }) };
       const spec = o.spec as { template: { labels: Record<string, string>; containers: { image: string }[] } };
       const template = { ...spec.template, containers: spec.template.containers.map((c) => ({ ...c, image: fault.image })) };
       const r = applyWrite(world, { verb: 'update', object: { ...o, spec: { ...o.spec, template } } }, t);
-      return { world: r.world, note: `kubectl set image deployment/${fault.name} *=${fault.image}` };
+      return { world: r.world, note: kubernetesNote('kubernetes.kubectl', { output: `kubectl set image deployment/${fault.name} *=${fault.image}` }) };
     }
     case 'load':
-      return { world: { ...world, load: { ...world.load, [fault.app]: fault.cpuMilli } }, note: `load on app=${fault.app} → ${fault.cpuMilli}m CPU` };
+      return { world: { ...world, load: { ...world.load, [fault.app]: fault.cpuMilli } }, note: kubernetesNote('kubernetes.load', { app: fault.app, cpuMilli: fault.cpuMilli }) };
     case 'queue': {
       const queues = world.queues.map((q): MessageQueue => (q.name === fault.queue ? { ...q, arrivalsPerSec: fault.arrivalsPerSec } : q));
-      return { world: { ...world, queues }, note: `queue ${fault.queue}: ${fault.arrivalsPerSec} messages/s arriving` };
+      return { world: { ...world, queues }, note: kubernetesNote('kubernetes.queueRate', { queue: fault.queue, perSecond: fault.arrivalsPerSec }) };
     }
     case 'crashPod': {
       const pod = findPod(world, fault.namespace, fault.pod);
-      if (!pod) return { world, note: `crash: no such pod (${JSON.stringify(fault.pod)})` };
+      if (!pod) return { world, note: kubernetesNote('kubernetes.noSuchPod', { action: 'crash', pod: JSON.stringify(fault.pod) }) };
       const key = st.storeKeyOf(pod);
       const restarts = statusOf<PodStatus>(pod).restarts + 1;
       let w = mutate(world, key, t, (o) => ({ ...o, status: { ...o.status, ready: false, restarts } }));
       const backoff = Math.min(world.params.crashBackoffMs * 2 ** (restarts - 1), 300_000);
       w = schedule(w, { at: t + backoff, kind: 'kubeletReady', pod: key });
       w = recordEvent(w, { t, type: 'Warning', object: `pod/${pod.metadata.name}`, reason: 'BackOff', message: `container crashed; restarting in ${backoff / 1000}s` });
-      return { world: w, note: `pod ${pod.metadata.name} crashed (restart #${restarts}, back-off ${backoff / 1000}s)` };
+      return { world: w, note: kubernetesNote('kubernetes.podCrashed', { pod: pod.metadata.name ?? '', restarts, backoffSeconds: backoff / 1000 }) };
     }
     case 'deletePod': {
       const pod = findPod(world, fault.namespace, fault.pod);
-      if (!pod) return { world, note: `delete: no such pod (${JSON.stringify(fault.pod)})` };
+      if (!pod) return { world, note: kubernetesNote('kubernetes.noSuchPod', { action: 'delete', pod: JSON.stringify(fault.pod) }) };
       const r = deleteObject(world, st.storeKeyOf(pod), t);
-      return { world: r.world, note: r.error ?? `kubectl delete pod/${pod.metadata.name}` };
+      return { world: r.world, note: kubernetesNote('kubernetes.kubectl', { output: r.error ?? `kubectl delete pod/${pod.metadata.name}` }) };
     }
     case 'nodeFail': {
       let w = mutate(world, st.storeKey('Node', '', fault.node), t, (o) => ({ ...o, status: { ...o.status, ready: false } }));
       w = schedule(w, { at: t + w.params.nodeMonitorGraceMs, kind: 'nodeNotReady', node: fault.node });
-      return { world: w, note: `node ${fault.node} failed (kubelet stops reporting)` };
+      return { world: w, note: kubernetesNote('kubernetes.nodeFailed', { node: fault.node }) };
     }
     case 'nodeRecover': {
       const back = mutate(world, st.storeKey('Node', '', fault.node), t, (o) => ({ ...o, status: { ...o.status, ready: true } }));
-      return { world: kubeletResync(back, fault.node, t), note: `node ${fault.node} is back` };
+      return { world: kubeletResync(back, fault.node, t), note: kubernetesNote('kubernetes.nodeBack', { node: fault.node }) };
     }
     case 'delayWatch':
       return { world: { ...world, faults: { ...world.faults, delays: [...world.faults.delays, { kind: fault.objectKind, extraMs: fault.extraMs, until: t + fault.forMs }] } },
-        note: `watch of ${fault.objectKind ?? 'every kind'} delayed by ${fault.extraMs / 1000}s for ${fault.forMs / 1000}s` };
+        note: kubernetesNote('kubernetes.watchDelayed', { kind: fault.objectKind ?? null, bySeconds: fault.extraMs / 1000, forSeconds: fault.forMs / 1000 }) };
     case 'dropWatch':
       return { world: { ...world, faults: { ...world.faults, drops: [...world.faults.drops, { kind: fault.objectKind, count: fault.count }] } },
-        note: `the next ${fault.count} watch events of ${fault.objectKind ?? 'any kind'} are lost (until a relist)` };
+        note: kubernetesNote('kubernetes.watchDropped', { count: fault.count, kind: fault.objectKind ?? null }) };
     case 'reorderWatch':
-      return { world: { ...world, faults: { ...world.faults, reorder: { count: fault.count, maxMs: fault.maxMs } } }, note: `the next ${fault.count} watch events are reordered (up to ${fault.maxMs}ms)` };
+      return { world: { ...world, faults: { ...world.faults, reorder: { count: fault.count, maxMs: fault.maxMs } } }, note: kubernetesNote('kubernetes.watchReordered', { count: fault.count, maxMs: fault.maxMs }) };
     case 'failWrites':
-      return { world: { ...world, faults: { ...world.faults, failWrites: world.faults.failWrites + fault.count } }, note: `the next ${fault.count} API writes fail` };
+      return { world: { ...world, faults: { ...world.faults, failWrites: world.faults.failWrites + fault.count } }, note: kubernetesNote('kubernetes.writesFail', { count: fault.count }) };
   }
 }
 
 /** A write that was on the wire when the process died and never reached the API server: its batch is gone (the op still ends, answering nobody). */
-function crashController(world: KubeWorld, write: 'lands' | 'lost' | undefined): { world: KubeWorld; note: string } {
+function crashController(world: KubeWorld, write: 'lands' | 'lost' | undefined): { world: KubeWorld; note: KubernetesNote } {
   const onTheWire = world.ops.filter((op) => op.kind === 'write' && op.batch.length > 0);
-  if (write !== 'lost' || onTheWire.length === 0) return { world, note: write === 'lands' && onTheWire.length ? 'controller crash: the write on the wire still lands' : 'controller restart' };
-  return { world: { ...world, ops: world.ops.map((op) => (op.kind === 'write' ? { ...op, batch: [] } : op)) }, note: 'controller crash: the write on the wire is lost' };
+  if (write !== 'lost' || onTheWire.length === 0) return { world, note: kubernetesNote(write === 'lands' && onTheWire.length ? 'kubernetes.crashWriteLands' : 'kubernetes.controllerRestart', {}) };
+  return { world: { ...world, ops: world.ops.map((op) => (op.kind === 'write' ? { ...op, batch: [] } : op)) }, note: kubernetesNote('kubernetes.crashWriteLost', {}) };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { isOne, pt } from '../plural';
+import { pt } from '../plural';
 import { HPA_ALGORITHM } from './hpa';
 import type { Rule } from './types';
 import { applyAll, eachOf, firstMatch, opt } from './types';
@@ -68,42 +68,10 @@ function reconcileBody(body: string): string {
   return firstMatch(RECONCILE, body) ?? body;
 }
 
-/** An API request (a verb on an object: the API's words, quoted), its failure and the workqueue's answer. */
-const REQUEST: Rule[] = [
-  [/^((?:GET|POST|PUT|PATCH|DELETE) \S+ \S+?(?: \w+=\S+)?)(?: ✗ (\w+))?( \(AlreadyExists, ignored\))?( … \+\d+)?$/,
-    (_m, req, failed, exists, more) => `⟦${req}⟧${opt(failed, (f) => ` ✗ ⟦${f}⟧`)}${opt(exists, () => ' (⟦AlreadyExists⟧, ignorado)')}${more ?? ''}`],
-  [/^event (\w+)$/, 'evento ⟦$1⟧'],
-];
-const requests = eachOf(REQUEST, ', ');
-const OUTCOME: Rule[] = [
-  [/^done: Forget$/, 'concluído: Forget'],
-  [/^done, requeue after (\S+)$/, 'concluído, de volta à fila em $1'],
-  [/^error "(.+)": requeue with backoff (\S+) \(failure #(\d+)\)$/, 'erro “⟦$1⟧”: de volta à fila com backoff de $2 (falha nº $3)'],
-];
-const outcome = (key: string, what: string) => `${key}: ${firstMatch(OUTCOME, what) ?? what}`;
-
-/** A controller's loop as loopscope narrates it (sim/loops/kubernetes-notes.ts): informers, workqueue, Reconcile. */
+/**
+ * What one Reconcile found and decided (sim/loops/kubernetes-notes.ts: the reconciler's summary, still
+ * English text); the controller's other notes and the cluster's faults are messages (sim/notes/kubernetes.ts).
+ */
 export const KUBERNETES: Rule[] = [
   [/^reconcile (\S+): (.+)$/, (_m, key, body = '') => `reconcile ${key}: ${reconcileBody(body)}`],
-  [/^(.+) → (\S+): ((?:done|error).*)$/, (_m, reqs = '', key = '', what = '') => `${requests(reqs)} → ${outcome(key, what)}`],
-  [/^(\S+): ((?:done|error).*)$/, (_m, key = '', what = '') => outcome(key, what)],
-  [/^informer: (resync(?:, )?)?(.*?) → add \[([^\]]*)\](?: → Get ([^,\s]+)(?:, queue \[([^\]]*)\])?)?$/, (_m, resync, events, added, got, queued) =>
-    `informer: ${resync ?? ''}${events ? `⟦${events}⟧` : ''} → na fila [${added}]${opt(got, (g) => ` → Get ${g}`)}${opt(queued, (q) => `, na fila [${q}]`)}`],
-  [/^((?:GET|POST|PUT|PATCH|DELETE) .+)$/, (_m, reqs = '') => requests(reqs)],
-  [/^(kubectl .+)$/, '⟦$1⟧'],
-  [/^node (\S+) failed \(kubelet stops reporting\)$/, 'o nó $1 falhou (o kubelet para de reportar)'],
-  [/^pod (\S+) crashed \(restart #(\d+), (.+)\)$/, 'o pod $1 caiu (reinício nº $2, ⟦$3⟧)'],
-  [/^load on (\S+) → (.+)$/, 'carga em $1 → $2'],
-  [/^queue (\S+): (\d+) messages\/s arriving$/, 'fila $1: chegam $2 mensagens/s'],
-  [/^watch of (.+?) delayed by (\S+) for (\S+)$/, (_m, kind, by, span) => `watch de ${kind === 'every kind' ? 'todos os tipos' : kind} atrasado em ${by} por ${span}`],
-  [/^the next (\d+) watch events of (.+?) are lost \(until a relist\)$/, (_m, n, kind) =>
-    `${isOne(Number(n), 'pt-BR') ? 'o próximo evento' : `os próximos ${n} eventos`} do watch de ${kind === 'any kind' ? 'qualquer tipo' : kind} se ${isOne(Number(n), 'pt-BR') ? 'perde' : 'perdem'} (até uma nova listagem)`],
-  [/^the next (\d+) watch events are reordered \(up to (\S+)\)$/, 'os próximos $1 eventos do watch chegam fora de ordem (atraso de até $2)'],
-  [/^(kubectl [\w ]+): (.+) not found$/, '⟦$1⟧: $2 não encontrado'],
-  [/^(crash|delete): no such pod \((.+)\)$/, (_m, what, pod) => `${what === 'crash' ? 'derrubar' : 'apagar'}: pod inexistente (${pod})`],
-  [/^node (\S+) is back$/, 'o nó $1 voltou'],
-  [/^controller restart$/, 'reinício do controlador'],
-  [/^config: controller (\S+)$/, 'configuração: controlador $1'],
-  [/^error: (.+)$/, 'erro: ⟦$1⟧'],
-  [/^the next (\d+) API writes fail$/, (_m, n) => (isOne(Number(n), 'pt-BR') ? 'a próxima escrita na API falha' : `as próximas ${n} escritas na API falham`)],
 ];
