@@ -1,5 +1,6 @@
 import type { KObject, ReconcileOutcome, WatchEvent, Write } from './types';
 
+import type { ReconcileSummary } from './reconcile-summary';
 /** What a reconcile reads: the informer cache of the request's namespace, plus metrics. */
 export interface CacheView {
   objects: KObject[];
@@ -15,8 +16,8 @@ export interface Plan<M = unknown> {
   batches: Write[][];
   outcome: ReconcileOutcome;
   memory: M;
-  /** The comparison in words (shown as the frame's note). */
-  summary: string;
+  /** The comparison (shown as the frame's note): as data the simulator narrates, or in English words. */
+  summary: ReconcileSummary | string;
 }
 
 /** error: the write failed; tolerated: it failed in a way the reconciler accepts (e.g. AlreadyExists). */

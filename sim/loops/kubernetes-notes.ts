@@ -36,7 +36,12 @@ export function noteFor(ctx: ControllerContext, event: EventObject): FrameNote |
       queued: ctx.queue.queue.length ? summarise(ctx.queue.queue, 3) : null,
     });
   }
-  if (event.type === 'xstate.done.actor.readCache') return ctx.plan ? `reconcile ${ctx.current}: ${ctx.plan.summary}` : undefined;
+  if (event.type === 'xstate.done.actor.readCache') {
+    if (!ctx.plan) return undefined;
+    const { summary } = ctx.plan;
+    // A plan is read for the key handed out (current is set before readCache); 'null' is what the text always printed otherwise.
+    return typeof summary === 'string' ? `reconcile ${ctx.current}: ${summary}` : kubernetesNote('kubernetes.reconcile', { key: ctx.current ?? 'null', summary });
+  }
   if (event.type === 'xstate.done.actor.apiWrite') {
     const last = ctx.writes.slice(-(ctx.plan?.batches[ctx.batchIndex - 1]?.length ?? 1));
     const max = 4;

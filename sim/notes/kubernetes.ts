@@ -2,8 +2,9 @@
 // API writes, reconcileHandler) and the cluster's faults (sim/worlds/kubernetes/model.ts). What
 // Kubernetes itself says (watch events, API requests and their errors, kubectl's command lines and
 // output, controller-runtime's log lines) is quoted verbatim. What one Reconcile decided
-// (machines/kubernetes/reconcilers) is still English text, translated by the lab's rules.
-import type { HandledResult } from '../../machines/kubernetes';
+// (machines/kubernetes/reconcilers) is a message for the ReplicaSet, Deployment and Application controllers; the
+// other reconcilers' summaries are still English text, translated by the lab's rules.
+import type { HandledResult, ReconcileSummary, RolloutStep } from '../../machines/kubernetes';
 import { RESULT_WITH_ERROR_WARNING } from '../../machines/kubernetes/reconcile-handler';
 import type { MessageOf, NoParams, NoteCatalog } from './catalog';
 import { messagesOf, verbatim } from './catalog';
@@ -32,7 +33,35 @@ function resultEn(r: HandledResult): string {
   }
 }
 
+const step = (s: RolloutStep): string => {
+  switch (s.kind) {
+    case 'createReplicaSet': return `create ReplicaSet ${s.name} with ${s.replicas}`;
+    case 'scaleNew': return `scale new ${s.name} ${s.from} → ${s.to}`;
+    case 'scaleOld': return `scale old ${s.name} ${s.from} → ${s.to}`;
+  }
+};
+
+function summaryEn(s: ReconcileSummary): string {
+  switch (s.kind) {
+    case 'replicaSetGone': return `${s.request} not found: forget its expectations`;
+    case 'replicaSetWaiting': return `${s.active}/${s.desired} pods in cache, but expectations unmet (add ${s.add}, del ${s.del}): wait for the watch`;
+    case 'replicaSetCreate': return `${s.active}/${s.desired} pods: create ${s.count} in batches ${s.batches.join(', ')}`;
+    case 'replicaSetDelete': return `${s.active}/${s.desired} pods: delete ${s.pods.join(', ')}`;
+    case 'replicaSetInSync': return `${s.active}/${s.desired} pods: in sync`;
+    case 'deploymentGone': return `${s.request} not found (its ReplicaSets are garbage collected)`;
+    case 'applicationGone': return `${s.request} not found: ignore (${verbatim('IsNotFound')})`;
+    case 'applicationAddFinalizer': return 'no finalizer: add it';
+    case 'applicationDeleting': return `being deleted: ${s.deleting.length ? `delete ${s.deleting.join(', ')}, then ` : ''}remove the finalizer`;
+    case 'applicationSync':
+      return `${s.deploymentExists ? `update ${s.name}-deployment (replicas ${s.replicas}, image ${s.image})` : `create ${s.name}-deployment`}${s.serviceExists ? '' : `, create ${s.name}-service`}`;
+    case 'deploymentRollout':
+      return `${s.available}/${s.desired} available, ${s.updated} updated (maxSurge ${s.maxSurge}, maxUnavailable ${s.maxUnavailable}): ${s.steps.length ? s.steps.map(step).join('; ') : 'nothing to scale'}`;
+  }
+}
+
 export const KUBERNETES_NOTES = {
+  /** What one Reconcile of `key` found and decided. */
+  'kubernetes.reconcile': ({ key, summary }: { key: string; summary: ReconcileSummary }) => `reconcile ${key}: ${summaryEn(summary)}`,
   /** `events`: the watch events as the informer received them; `queued`: the keys still waiting, null when none. */
   'kubernetes.informer': ({ events, added, got, queued }: { events: string; added: string; got: string | null; queued: string | null }) =>
     `informer: ${verbatim(events)} → add [${added}]${got ? ` → Get ${got}` : ''}${queued ? `, queue [${queued}]` : ''}`,

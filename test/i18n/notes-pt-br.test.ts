@@ -40,7 +40,8 @@ describe('every note of every shipped scenario in pt-BR (web/i18n/notes.ts)', ()
   it("loopscope's own sentences are translated, never quoted as a tool's; counts agree in number", () => {
     const pt = (loop: string, note: string) => translateNote(loop, { note }, 'pt-BR');
     expect(translateNote('terraform', { note: 'state written: serial 2', message: { key: 'terraform.stateWritten', params: { serial: 2 } } }, 'pt-BR')).toEqual([{ text: 'estado gravado: serial 2' }]);
-    expect(pt('kubernetes', 'reconcile default/web: 1/3 pods in cache, but expectations unmet (add 2, del 0): wait for the watch'))
+    const waiting = { key: 'kubernetes.reconcile', params: { key: 'default/web', summary: { kind: 'replicaSetWaiting', active: 1, desired: 3, add: 2, del: 0 } } };
+    expect(translateNote('kubernetes', { note: 'reconcile default/web: 1/3 pods in cache, but expectations unmet (add 2, del 0): wait for the watch', message: waiting }, 'pt-BR'))
       .toEqual([{ text: 'reconcile default/web: 1/3 pods no cache, mas as expectativas não foram cumpridas (add 2, del 0): esperar o watch' }]);
     expect(pt('kubernetes', 'reconcile default/web: cpu 22%/50%: ceil(0.44 × 1 ready) → 1 (DesiredWithinRange) → keep'))
       .toEqual([{ text: 'reconcile default/web: cpu 22%/50%: ceil(0.44 × 1 pronto) → 1 (dentro do intervalo: ' }, { text: 'DesiredWithinRange', verbatim: true }, { text: ') → manter' }]);

@@ -1,4 +1,5 @@
 import type { Plan, Reconciler } from '../reconciler';
+import type { ReconcileSummary } from '../reconcile-summary';
 import type { DeploymentSpec, KObject, Write } from '../types';
 import { specOf, splitKey } from '../types';
 
@@ -55,10 +56,10 @@ export const applicationReconciler: Reconciler<null> = {
   reconcile({ request, view }): Plan<null> {
     const { namespace, name } = splitKey(request);
     const app = find(view.objects, 'Application', namespace, name);
-    const done = (batches: Write[][], summary: string): Plan<null> => ({ batches, outcome: { kind: 'ok' }, memory: null, summary });
-    if (!app) return done([], `${request} not found: ignore (IsNotFound)`);
+    const done = (batches: Write[][], summary: ReconcileSummary): Plan<null> => ({ batches, outcome: { kind: 'ok' }, memory: null, summary });
+    if (!app) return done([], { kind: 'applicationGone', request });
     if (!app.metadata.finalizers.includes(APPLICATION_FINALIZER)) {
-      return done([[{ verb: 'update', object: { ...app, metadata: { ...app.metadata, finalizers: [...app.metadata.finalizers, APPLICATION_FINALIZER] } } }]], 'no finalizer: add it');
+      return done([[{ verb: 'update', object: { ...app, metadata: { ...app.metadata, finalizers: [...app.metadata.finalizers, APPLICATION_FINALIZER] } } }]], { kind: 'applicationAddFinalizer' });
     }
     const deployment = find(view.objects, 'Deployment', name, `${name}-deployment`);
     const service = find(view.objects, 'Service', name, `${name}-service`);
@@ -67,7 +68,7 @@ export const applicationReconciler: Reconciler<null> = {
       if (deployment) cleanup.push({ verb: 'delete', kind: 'Deployment', namespace: name, name: deployment.metadata.name });
       if (service) cleanup.push({ verb: 'delete', kind: 'Service', namespace: name, name: service.metadata.name });
       const removeFinalizer: Write = { verb: 'update', object: { ...app, metadata: { ...app.metadata, finalizers: app.metadata.finalizers.filter((f) => f !== APPLICATION_FINALIZER) } } };
-      return done([...(cleanup.length ? [cleanup] : []), [removeFinalizer]], `being deleted: ${cleanup.length ? `delete ${cleanup.map((w) => (w.verb === 'delete' ? w.name : '')).join(', ')}, then ` : ''}remove the finalizer`);
+      return done([...(cleanup.length ? [cleanup] : []), [removeFinalizer]], { kind: 'applicationDeleting', deleting: cleanup.map((w) => (w.verb === 'delete' ? w.name : '')) });
     }
     const s = specOf<ApplicationSpec>(app);
     const writes: Write[] = [];
@@ -79,7 +80,6 @@ export const applicationReconciler: Reconciler<null> = {
       writes.push({ verb: 'update', object: { ...deployment, spec: { ...deployment.spec, replicas: s.replicas, template: { ...d.template, containers } } } });
     }
     if (!service) writes.push(desiredService(app));
-    const what = `${deployment ? `update ${name}-deployment (replicas ${s.replicas}, image ${s.image})` : `create ${name}-deployment`}${service ? '' : `, create ${name}-service`}`;
-    return done([writes], what);
+    return done([writes], { kind: 'applicationSync', name, replicas: s.replicas, image: s.image, deploymentExists: Boolean(deployment), serviceExists: Boolean(service) });
   },
 };

@@ -1,4 +1,5 @@
 import type { Plan, Reconciler } from '../reconciler';
+import type { ReconcileSummary, RolloutStep } from '../reconcile-summary';
 import { enqueueForAndOwner } from '../reconciler';
 import type { DeploymentSpec, DeploymentStatus, KObject, PodTemplate, ReplicaSetSpec, ReplicaSetStatus, Write } from '../types';
 import { controllerOf, ownerRef, specOf, splitKey, statusOf } from '../types';
@@ -116,14 +117,14 @@ export const deploymentReconciler: Reconciler<null> = {
   reconcile({ request, view }): Plan<null> {
     const { namespace, name } = splitKey(request);
     const d = view.objects.find((o) => o.kind === 'Deployment' && o.metadata.namespace === namespace && o.metadata.name === name);
-    if (!d) return { batches: [], outcome: { kind: 'ok' }, memory: null, summary: `${request} not found (its ReplicaSets are garbage collected)` };
+    if (!d) return { batches: [], outcome: { kind: 'ok' }, memory: null, summary: { kind: 'deploymentGone', request } };
     const spec = specOf<DeploymentSpec>(d);
     const owned = view.objects.filter((o) => o.kind === 'ReplicaSet' && controllerOf(o)?.uid === d.metadata.uid);
     const hash = templateHash(spec.template);
     const newRS = owned.find((rs) => rs.metadata.labels[TEMPLATE_HASH] === hash) ?? null;
     const oldRSs = owned.filter((rs) => rs !== newRS);
     const writes: Write[] = [];
-    const steps: string[] = [];
+    const steps: RolloutStep[] = [];
     let newReplicas = newRS ? replicasOf(newRS) : 0;
 
     if (d.metadata.deletionTimestamp === undefined) {
@@ -132,12 +133,12 @@ export const deploymentReconciler: Reconciler<null> = {
         const template = { labels: { ...spec.template.labels, [TEMPLATE_HASH]: hash }, containers: spec.template.containers };
         writes.push({ verb: 'create', object: { kind: 'ReplicaSet', metadata: { namespace, name: `${name}-${hash}`, labels: { ...spec.template.labels, [TEMPLATE_HASH]: hash }, ownerReferences: [ownerRef(d)] },
           spec: { replicas: newReplicas, selector: { ...spec.selector, [TEMPLATE_HASH]: hash }, template } satisfies ReplicaSetSpec, status: {} } });
-        steps.push(`create ReplicaSet ${name}-${hash} with ${newReplicas}`);
+        steps.push({ kind: 'createReplicaSet', name: `${name}-${hash}`, replicas: newReplicas });
       } else if (newReplicas !== spec.replicas) {
         const target = newReplicas > spec.replicas ? spec.replicas : newRSNewReplicas(spec, owned, newReplicas);
         if (target !== newReplicas) {
           writes.push(scaleRS(newRS, target));
-          steps.push(`scale new ${newRS.metadata.name} ${newReplicas} → ${target}`);
+          steps.push({ kind: 'scaleNew', name: newRS.metadata.name, from: newReplicas, to: target });
           newReplicas = target;
         }
       }
@@ -146,7 +147,7 @@ export const deploymentReconciler: Reconciler<null> = {
         for (const [rs, to] of scaleDownOld(spec, oldRSs, newRS, newReplicas)) {
           if (to === replicasOf(rs)) continue;
           writes.push(scaleRS(rs, to));
-          steps.push(`scale old ${rs.metadata.name} ${replicasOf(rs)} → ${to}`);
+          steps.push({ kind: 'scaleOld', name: rs.metadata.name, from: replicasOf(rs), to });
         }
       }
     }
@@ -157,7 +158,7 @@ export const deploymentReconciler: Reconciler<null> = {
       batches.push([{ verb: 'updateStatus', object: { ...d, status: { ...status } }, retryOnConflict: true }]);
     }
     const { maxSurge, maxUnavailable } = resolveFenceposts(spec);
-    const summary = `${status.availableReplicas}/${spec.replicas} available, ${status.updatedReplicas} updated (maxSurge ${maxSurge}, maxUnavailable ${maxUnavailable}): ${steps.length ? steps.join('; ') : 'nothing to scale'}`;
+    const summary: ReconcileSummary = { kind: 'deploymentRollout', available: status.availableReplicas, desired: spec.replicas, updated: status.updatedReplicas, maxSurge, maxUnavailable, steps };
     return { batches, outcome: { kind: 'ok' }, memory: null, summary };
   },
 };

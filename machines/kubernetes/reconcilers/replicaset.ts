@@ -1,6 +1,7 @@
 import type { Expectations } from '../expectations';
 import { creationObserved, deleteExpectations, deletionObserved, expect, satisfied } from '../expectations';
 import type { Plan, Reconciler } from '../reconciler';
+import type { ReconcileSummary } from '../reconcile-summary';
 import type { KObject, NewObject, PodSpec, PodStatus, ReplicaSetSpec, ReplicaSetStatus, Write } from '../types';
 import { controllerOf, isPodReady, keyOf, ownerRef, specOf, splitKey, statusOf } from '../types';
 
@@ -130,7 +131,7 @@ export const replicaSetReconciler: Reconciler<ReplicaSetMemory> = {
     const { namespace, name } = splitKey(request);
     const rs = view.objects.find((o) => o.kind === 'ReplicaSet' && o.metadata.namespace === namespace && o.metadata.name === name);
     if (!rs) {
-      return { batches: [], outcome: { kind: 'ok' }, memory: { expectations: deleteExpectations(memory.expectations, request) }, summary: `${request} not found: forget its expectations` };
+      return { batches: [], outcome: { kind: 'ok' }, memory: { expectations: deleteExpectations(memory.expectations, request) }, summary: { kind: 'replicaSetGone', request } };
     }
     const spec = specOf<ReplicaSetSpec>(rs);
     const active = podsOwnedBy(rs, view.objects).filter(isActive);
@@ -138,23 +139,23 @@ export const replicaSetReconciler: Reconciler<ReplicaSetMemory> = {
     const needsSync = (!useExpectations || satisfied(memory.expectations, request, now)) && rs.metadata.deletionTimestamp === undefined;
     const batches: Write[][] = [];
     let expectations = memory.expectations;
-    let summary: string;
+    let summary: ReconcileSummary;
     const diff = active.length - spec.replicas;
     if (!needsSync) {
       const e = memory.expectations[request]!;
-      summary = `${active.length}/${spec.replicas} pods in cache, but expectations unmet (add ${e.add}, del ${e.del}): wait for the watch`;
+      summary = { kind: 'replicaSetWaiting', active: active.length, desired: spec.replicas, add: e.add, del: e.del };
     } else if (diff < 0) {
       const n = Math.min(-diff, BURST_REPLICAS);
       expectations = expect(expectations, request, n, [], now);
       for (const size of slowStartBatches(n)) batches.push(Array.from({ length: size }, () => ({ verb: 'create' as const, object: podFromTemplate(rs) })));
-      summary = `${active.length}/${spec.replicas} pods: create ${n} in batches ${slowStartBatches(n).join(', ')}`;
+      summary = { kind: 'replicaSetCreate', active: active.length, desired: spec.replicas, count: n, batches: slowStartBatches(n) };
     } else if (diff > 0) {
       const victims = getPodsToDelete(active, Math.min(diff, BURST_REPLICAS));
       expectations = expect(expectations, request, 0, victims.map(keyOf), now);
       batches.push(victims.map((p) => ({ verb: 'delete' as const, kind: 'Pod', namespace, name: p.metadata.name })));
-      summary = `${active.length}/${spec.replicas} pods: delete ${victims.map((p) => p.metadata.name).join(', ')}`;
+      summary = { kind: 'replicaSetDelete', active: active.length, desired: spec.replicas, pods: victims.map((p) => p.metadata.name) };
     } else {
-      summary = `${active.length}/${spec.replicas} pods: in sync`;
+      summary = { kind: 'replicaSetInSync', active: active.length, desired: spec.replicas };
     }
     const status = replicaSetStatus(rs, active, now);
     if (!sameStatus(status, rs.status as Partial<ReplicaSetStatus>)) {

@@ -28,12 +28,9 @@ const DATABASE_STEP: Rule[] = [
 
 /** What one Reconcile found and decided, per reconciler (machines/kubernetes/reconcilers). */
 const RECONCILE: Rule[] = [
-  [/^(\S+) not found: ignore \(IsNotFound\)$/, '$1 não encontrado: ignorar (⟦IsNotFound⟧)'],
   [/^(\S+) not found \(its objects are garbage collected\)$/, '$1 não encontrado (seus objetos são removidos pelo coletor de lixo)'],
   [/^(\S+) is gone \(children are garbage collected\)$/, '$1 não existe mais (os filhos são removidos pelo coletor de lixo)'],
   [/^(\S+) is gone or going$/, '$1 não existe mais ou está sendo apagado'],
-  [/^being deleted: delete (.+), then remove the finalizer$/, 'sendo apagado: apagar $1, depois remover o finalizer'],
-  [/^no finalizer: add it$/, 'sem finalizer: adicioná-lo'],
   [/^((?:create|update|recreate|delete) .+)$/, (_m, list = '') => actions(list)],
   [/^sync hook → (\d+) desired children; (?:children match|(.+))$/, (_m, n, list) => `hook de sync → ${n} filhos desejados; ${list ? actions(list) : 'os filhos conferem'}`],
   [/^decorate (\S+): add labels\/annotations(?:, attach (\S+))?$/, (_m, pod, cm) => `decorar ${pod}: adicionar labels/anotações${opt(cm, (c) => `, anexar ${c}`)}`],
@@ -45,20 +42,6 @@ const RECONCILE: Rule[] = [
   [/^failover: primary (\S+) unready for (\S+) → promote (\S+)$/, 'failover: primário $1 não pronto há $2 → promover $3'],
   [/^primary unready for (\S+) \(failover after (\S+)\)$/, 'primário não pronto há $1 (failover após $2)'],
   [/^(Configuring|Degraded|Ready): nothing to do$/, '⟦$1⟧: nada a fazer'],
-  // ReplicaSet (controller.go syncReplicaSet's manageReplicas) and Deployment (rolling update) reasoning.
-  [/^(\d+)\/(\d+) pods: create (\d+) in batches (.+)$/, '$1/$2 pods: criar $3 em lotes de $4'],
-  [/^(\d+)\/(\d+) pods: delete (.+)$/, '$1/$2 pods: apagar $3'],
-  [/^(\d+)\/(\d+) pods: in sync$/, '$1/$2 pods: em conformidade'],
-  [/^(\d+)\/(\d+) pods in cache, but expectations unmet \(add (\d+), del (\d+)\): wait for the watch$/,
-    '$1/$2 pods no cache, mas as expectativas não foram cumpridas (add $3, del $4): esperar o watch'],
-  [/^(\d+)\/(\d+) available, (\d+) updated \(maxSurge (\S+), maxUnavailable (\S+)\): (.+)$/, (_m, a, d, u, s, x, what = '') =>
-    `${a}/${d} disponíveis, ${u} atualizados (maxSurge ${s}, maxUnavailable ${x}): ${firstMatch(ROLLOUT, what) ?? what}`],
-];
-const ROLLOUT: Rule[] = [
-  [/^create ReplicaSet (\S+) with (\d+)$/, 'criar o ReplicaSet $1 com $2'],
-  [/^scale new (\S+) (\d+) → (\d+)$/, 'escalar o novo $1 $2 → $3'],
-  [/^scale old (\S+) (\d+) → (\d+)$/, 'escalar o antigo $1 $2 → $3'],
-  [/^nothing to scale$/, 'nada a escalar'],
 ];
 
 function reconcileBody(body: string): string {

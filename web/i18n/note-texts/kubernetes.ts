@@ -1,4 +1,4 @@
-import type { HandledResult } from '../../../machines/kubernetes';
+import type { HandledResult, ReconcileSummary, RolloutStep } from '../../../machines/kubernetes';
 import type { TranslationOf } from '../../../sim/notes/catalog';
 import { verbatim } from '../../../sim/notes/catalog';
 import type { KUBERNETES_NOTES } from '../../../sim/notes/kubernetes';
@@ -15,8 +15,35 @@ function result(r: HandledResult): string {
   }
 }
 
+const step = (s: RolloutStep): string => {
+  switch (s.kind) {
+    case 'createReplicaSet': return `criar o ReplicaSet ${s.name} com ${s.replicas}`;
+    case 'scaleNew': return `escalar o novo ${s.name} ${s.from} → ${s.to}`;
+    case 'scaleOld': return `escalar o antigo ${s.name} ${s.from} → ${s.to}`;
+  }
+};
+
+function summary(s: ReconcileSummary): string {
+  switch (s.kind) {
+    case 'replicaSetGone': return `${s.request} não encontrado: esquecer suas expectativas`;
+    case 'replicaSetWaiting': return `${s.active}/${s.desired} pods no cache, mas as expectativas não foram cumpridas (add ${s.add}, del ${s.del}): esperar o watch`;
+    case 'replicaSetCreate': return `${s.active}/${s.desired} pods: criar ${s.count} em lotes de ${s.batches.join(', ')}`;
+    case 'replicaSetDelete': return `${s.active}/${s.desired} pods: apagar ${s.pods.join(', ')}`;
+    case 'replicaSetInSync': return `${s.active}/${s.desired} pods: em conformidade`;
+    case 'deploymentGone': return `${s.request} não encontrado (seus ReplicaSets são removidos pelo coletor de lixo)`;
+    case 'applicationGone': return `${s.request} não encontrado: ignorar (${verbatim('IsNotFound')})`;
+    case 'applicationAddFinalizer': return 'sem finalizer: adicioná-lo';
+    case 'applicationDeleting': return `sendo apagado: ${s.deleting.length ? `apagar ${s.deleting.join(', ')}, depois ` : ''}remover o finalizer`;
+    case 'applicationSync':
+      return `${s.deploymentExists ? `atualizar ${s.name}-deployment (réplicas ${s.replicas}, imagem ${s.image})` : `criar ${s.name}-deployment`}${s.serviceExists ? '' : `, criar ${s.name}-service`}`;
+    case 'deploymentRollout':
+      return `${s.available}/${s.desired} disponíveis, ${s.updated} ${isOne(s.updated, 'pt-BR') ? 'atualizado' : 'atualizados'} (maxSurge ${s.maxSurge}, maxUnavailable ${s.maxUnavailable}): ${s.steps.length ? s.steps.map(step).join('; ') : 'nada a escalar'}`;
+  }
+}
+
 /** A Kubernetes controller's loop and the cluster's faults in Portuguese (sim/notes/kubernetes.ts); the API's and kubectl's words stay quoted. */
 export const KUBERNETES_PT = {
+  'kubernetes.reconcile': ({ key, summary: s }) => `reconcile ${key}: ${summary(s)}`,
   'kubernetes.informer': ({ events, added, got, queued }) =>
     `informer: ${verbatim(events)} → na fila [${added}]${got ? ` → Get ${got}` : ''}${queued ? `, na fila [${queued}]` : ''}`,
   'kubernetes.writes': ({ requests, done }) => `${requestLines(requests, 'ignorado')}${done ? ` → ${done.key}: ${result(done.result)}` : ''}`,
