@@ -1,5 +1,5 @@
 /**
- * What one Reconcile of the ReplicaSet, Deployment and Application controllers found and decided, as data: the
+ * What one Reconcile of the ReplicaSet, Deployment, Application and queue-scaler controllers found and decided, as data: the
  * simulator narrates it from its note catalog (sim/notes/kubernetes.ts), in either language. The other
  * reconcilers still say it in English text (Plan.summary as a string).
  */
@@ -7,6 +7,11 @@ export type RolloutStep =
   | { kind: 'createReplicaSet'; name: string; replicas: number }
   | { kind: 'scaleNew'; name: string; from: number; to: number }
   | { kind: 'scaleOld'; name: string; from: number; to: number };
+
+/** The queue scaler's pure decision: hold after a recent scale-up, or the clamped ceiling. */
+export type WorkersDecision =
+  | { kind: 'hold'; wanted: number; agoSeconds: number; delaySeconds: number }
+  | { kind: 'clamped'; length: number; perWorker: number; min: number; max: number; wanted: number };
 
 /** `active`/`desired`: the ReplicaSet's active pods in the cache and its spec.replicas. */
 export type ReconcileSummary =
@@ -22,4 +27,6 @@ export type ReconcileSummary =
   | { kind: 'applicationDeleting'; deleting: string[] }
   /** The seed's sync: the Deployment updated (or created when missing), the Service created when missing. */
   | { kind: 'applicationSync'; name: string; replicas: number; image: string; deploymentExists: boolean; serviceExists: boolean }
+  /** `to`: the workers it scales to, null when it keeps them. */
+  | { kind: 'queueScaled'; length: number; current: number; why: WorkersDecision; to: number | null }
   | { kind: 'deploymentRollout'; available: number; desired: number; updated: number; maxSurge: number; maxUnavailable: number; steps: RolloutStep[] };

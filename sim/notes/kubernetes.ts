@@ -2,9 +2,9 @@
 // API writes, reconcileHandler) and the cluster's faults (sim/worlds/kubernetes/model.ts). What
 // Kubernetes itself says (watch events, API requests and their errors, kubectl's command lines and
 // output, controller-runtime's log lines) is quoted verbatim. What one Reconcile decided
-// (machines/kubernetes/reconcilers) is a message for the ReplicaSet, Deployment and Application controllers; the
+// (machines/kubernetes/reconcilers) is a message for the ReplicaSet, Deployment, Application and queue-scaler controllers; the
 // other reconcilers' summaries are still English text, translated by the lab's rules.
-import type { HandledResult, ReconcileSummary, RolloutStep } from '../../machines/kubernetes';
+import type { HandledResult, ReconcileSummary, RolloutStep, WorkersDecision } from '../../machines/kubernetes';
 import { RESULT_WITH_ERROR_WARNING } from '../../machines/kubernetes/reconcile-handler';
 import type { MessageOf, NoParams, NoteCatalog } from './catalog';
 import { messagesOf, verbatim } from './catalog';
@@ -41,6 +41,10 @@ const step = (s: RolloutStep): string => {
   }
 };
 
+const workers = (w: WorkersDecision): string => (w.kind === 'hold'
+  ? `wants ${w.wanted} but last scale-up ${w.agoSeconds}s ago < ${w.delaySeconds}s: hold`
+  : `ceil(${w.length} / ${w.perWorker}) clamped to [${w.min}, ${w.max}] = ${w.wanted}`);
+
 function summaryEn(s: ReconcileSummary): string {
   switch (s.kind) {
     case 'replicaSetGone': return `${s.request} not found: forget its expectations`;
@@ -54,6 +58,7 @@ function summaryEn(s: ReconcileSummary): string {
     case 'applicationDeleting': return `being deleted: ${s.deleting.length ? `delete ${s.deleting.join(', ')}, then ` : ''}remove the finalizer`;
     case 'applicationSync':
       return `${s.deploymentExists ? `update ${s.name}-deployment (replicas ${s.replicas}, image ${s.image})` : `create ${s.name}-deployment`}${s.serviceExists ? '' : `, create ${s.name}-service`}`;
+    case 'queueScaled': return `queue ${s.length} messages, ${s.current} workers: ${workers(s.why)}${s.to === null ? '' : ` → scale to ${s.to}`}`;
     case 'deploymentRollout':
       return `${s.available}/${s.desired} available, ${s.updated} updated (maxSurge ${s.maxSurge}, maxUnavailable ${s.maxUnavailable}): ${s.steps.length ? s.steps.map(step).join('; ') : 'nothing to scale'}`;
   }

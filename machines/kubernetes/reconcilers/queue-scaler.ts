@@ -1,4 +1,5 @@
 import type { Plan, Reconciler } from '../reconciler';
+import type { WorkersDecision } from '../reconcile-summary';
 import type { DeploymentSpec, Write } from '../types';
 import { specOf, splitKey } from '../types';
 
@@ -24,12 +25,12 @@ export interface QueueScalerSpec {
 export interface QueueScalerStatus { desiredReplicas?: number; queueLength?: number; lastScaleUp?: number; summary?: string }
 
 /** The pure decision: workers for a queue length, clamped, with the scale-down delay. */
-export function workersFor(spec: QueueScalerSpec, length: number, current: number, lastScaleUp: number | undefined, now: number) {
+export function workersFor(spec: QueueScalerSpec, length: number, current: number, lastScaleUp: number | undefined, now: number): { replicas: number; why: WorkersDecision } {
   const wanted = Math.min(spec.maxReplicas, Math.max(spec.minReplicas, Math.ceil(length / spec.messagesPerWorker)));
   if (wanted < current && lastScaleUp !== undefined && now - lastScaleUp < spec.scaleDownDelaySeconds * 1000) {
-    return { replicas: current, why: `wants ${wanted} but last scale-up ${Math.round((now - lastScaleUp) / 1000)}s ago < ${spec.scaleDownDelaySeconds}s: hold` };
+    return { replicas: current, why: { kind: 'hold', wanted, agoSeconds: Math.round((now - lastScaleUp) / 1000), delaySeconds: spec.scaleDownDelaySeconds } };
   }
-  return { replicas: wanted, why: `ceil(${length} / ${spec.messagesPerWorker}) clamped to [${spec.minReplicas}, ${spec.maxReplicas}] = ${wanted}` };
+  return { replicas: wanted, why: { kind: 'clamped', length, perWorker: spec.messagesPerWorker, min: spec.minReplicas, max: spec.maxReplicas, wanted } };
 }
 
 export const queueScalerReconciler: Reconciler<null> = {
@@ -67,6 +68,6 @@ export const queueScalerReconciler: Reconciler<null> = {
     };
     const batches = writes.length ? [writes] : [];
     batches.push([{ verb: 'updateStatus', object: { ...qs, status: { ...next } }, retryOnConflict: true }]);
-    return { batches, outcome: poll, memory: null, summary: `queue ${length} messages, ${current} workers: ${d.why}${d.replicas !== current ? ` → scale to ${d.replicas}` : ''}` };
+    return { batches, outcome: poll, memory: null, summary: { kind: 'queueScaled', length, current, why: d.why, to: d.replicas !== current ? d.replicas : null } };
   },
 };

@@ -1,9 +1,9 @@
-import type { HandledResult, ReconcileSummary, RolloutStep } from '../../../machines/kubernetes';
+import type { HandledResult, ReconcileSummary, RolloutStep, WorkersDecision } from '../../../machines/kubernetes';
 import type { TranslationOf } from '../../../sim/notes/catalog';
 import { verbatim } from '../../../sim/notes/catalog';
 import type { KUBERNETES_NOTES } from '../../../sim/notes/kubernetes';
 import { requestLines, warningLine } from '../../../sim/notes/kubernetes';
-import { isOne } from '../plural';
+import { isOne, ptCount } from '../plural';
 
 function result(r: HandledResult): string {
   switch (r.kind) {
@@ -23,6 +23,10 @@ const step = (s: RolloutStep): string => {
   }
 };
 
+const workers = (w: WorkersDecision): string => (w.kind === 'hold'
+  ? `quer ${w.wanted}, mas o último aumento foi há ${w.agoSeconds}s < ${w.delaySeconds}s: manter`
+  : `ceil(${w.length} / ${w.perWorker}) limitado a [${w.min}, ${w.max}] = ${w.wanted}`);
+
 function summary(s: ReconcileSummary): string {
   switch (s.kind) {
     case 'replicaSetGone': return `${s.request} não encontrado: esquecer suas expectativas`;
@@ -36,6 +40,8 @@ function summary(s: ReconcileSummary): string {
     case 'applicationDeleting': return `sendo apagado: ${s.deleting.length ? `apagar ${s.deleting.join(', ')}, depois ` : ''}remover o finalizer`;
     case 'applicationSync':
       return `${s.deploymentExists ? `atualizar ${s.name}-deployment (réplicas ${s.replicas}, imagem ${s.image})` : `criar ${s.name}-deployment`}${s.serviceExists ? '' : `, criar ${s.name}-service`}`;
+    case 'queueScaled':
+      return `fila com ${ptCount(s.length, 'message')}, ${ptCount(s.current, 'worker')}: ${workers(s.why)}${s.to === null ? '' : ` → escalar para ${s.to}`}`;
     case 'deploymentRollout':
       return `${s.available}/${s.desired} disponíveis, ${s.updated} ${isOne(s.updated, 'pt-BR') ? 'atualizado' : 'atualizados'} (maxSurge ${s.maxSurge}, maxUnavailable ${s.maxUnavailable}): ${s.steps.length ? s.steps.map(step).join('; ') : 'nada a escalar'}`;
   }
