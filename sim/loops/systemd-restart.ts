@@ -159,10 +159,10 @@ const count = z.number({ error: 'expected a whole number ≥ 0' }).int({ error: 
 /** The unit file's keys, spelled as in systemd.service(5) / systemd.unit(5). */
 const unitSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9:_.@-]+\.service$/, { error: 'expected a unit name ending in .service' }).optional(),
-  Type: z.enum(SERVICE_TYPES as [string, ...string[]], { error: `expected one of ${SERVICE_TYPES.join(', ')} (the types the model has)` }).optional(),
+  Type: z.enum(SERVICE_TYPES, { error: `expected one of ${SERVICE_TYPES.join(', ')} (the types the model has)` }).optional(),
   RemainAfterExit: unitBoolean.optional(),
-  Restart: z.enum(RESTART_SETTINGS as [string, ...string[]], { error: `expected one of ${RESTART_SETTINGS.join(', ')}` }).optional(),
-  RestartMode: z.enum(RESTART_MODES as [string, ...string[]], { error: `expected one of ${RESTART_MODES.join(', ')}` }).optional(),
+  Restart: z.enum(RESTART_SETTINGS, { error: `expected one of ${RESTART_SETTINGS.join(', ')}` }).optional(),
+  RestartMode: z.enum(RESTART_MODES, { error: `expected one of ${RESTART_MODES.join(', ')}` }).optional(),
   RestartRandomizedDelaySec: span.optional(),
   RestartSec: span.optional(),
   RestartSteps: count.optional(),
@@ -180,7 +180,7 @@ const unitSchema = z.strictObject({
   RuntimeMaxSec: runtimeSpan.optional(),
   KillSignal: signalName.optional(),
   FinalKillSignal: z.string().refine((s) => FINAL_KILL_SIGNALS.includes(s), { error: `expected a signal no process can survive in the model (${FINAL_KILL_SIGNALS.join(', ')})` }).optional(),
-  OOMPolicy: z.enum(OOM_POLICIES as [string, ...string[]], { error: `expected one of ${OOM_POLICIES.join(', ')}` }).optional(),
+  OOMPolicy: z.enum(OOM_POLICIES, { error: `expected one of ${OOM_POLICIES.join(', ')}` }).optional(),
   enabled: z.boolean({ error: 'expected true or false' }).optional(),
 });
 
@@ -224,10 +224,10 @@ type UnitFile = z.output<typeof unitSchema>;
 function toUnit(file: UnitFile, base: UnitConfig): UnitConfig {
   const u: UnitConfig = { ...base };
   if (file.name !== undefined) u.name = file.name;
-  if (file.Type !== undefined) u.type = file.Type as UnitConfig['type'];
+  if (file.Type !== undefined) u.type = file.Type;
   if (file.RemainAfterExit !== undefined) u.remainAfterExit = file.RemainAfterExit;
-  if (file.Restart !== undefined) u.restart = file.Restart as UnitConfig['restart'];
-  if (file.RestartMode !== undefined) u.restartMode = file.RestartMode as UnitConfig['restartMode'];
+  if (file.Restart !== undefined) u.restart = file.Restart;
+  if (file.RestartMode !== undefined) u.restartMode = file.RestartMode;
   if (file.RestartRandomizedDelaySec !== undefined) u.restartRandomizedDelayMs = file.RestartRandomizedDelaySec;
   if (file.TimeoutSec !== undefined) { u.timeoutStartMs = file.TimeoutSec; u.timeoutStopMs = file.TimeoutSec; }
   if (file.TimeoutStartSec !== undefined) u.timeoutStartMs = file.TimeoutStartSec;
@@ -235,7 +235,7 @@ function toUnit(file: UnitFile, base: UnitConfig): UnitConfig {
   if (file.RuntimeMaxSec !== undefined) u.runtimeMaxMs = file.RuntimeMaxSec;
   if (file.KillSignal !== undefined) u.killSignal = file.KillSignal;
   if (file.FinalKillSignal !== undefined) u.finalKillSignal = file.FinalKillSignal;
-  if (file.OOMPolicy !== undefined) u.oomPolicy = file.OOMPolicy as UnitConfig['oomPolicy'];
+  if (file.OOMPolicy !== undefined) u.oomPolicy = file.OOMPolicy;
   if (file.RestartSec !== undefined) u.restartSecMs = file.RestartSec;
   if (file.RestartSteps !== undefined) u.restartSteps = file.RestartSteps;
   if (file.RestartMaxDelaySec !== undefined) u.restartMaxDelayMs = file.RestartMaxDelaySec;
