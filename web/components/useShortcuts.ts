@@ -43,7 +43,7 @@ export function useShortcuts(actions: ShortcutActions): void {
       if (isTextField(target) || e.ctrlKey || e.metaKey || e.altKey) return;
       if ((e.key === ' ' || e.key === 'Enter') && pressable(target)) return;
       const a = ref.current;
-      const at = SPEEDS.indexOf(a.speed as (typeof SPEEDS)[number]);
+      const at = SPEEDS.findIndex((s) => s === a.speed);
       const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
       if (key === ' ') a.togglePlay();
       else if (key === 'ArrowRight') a.step();
