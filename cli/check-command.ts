@@ -24,6 +24,7 @@ import { loadScenario } from '../sim/loops';
 import { didYouMean } from '../sim/scenario/suggest';
 import { CHECK_EXIT_CODES, UsageError } from './usage';
 import { diskOptions } from './check-disk';
+import { errorCode } from '../sim/error-code';
 
 interface CheckFlags {
   checkpoint?: string; checkpointEvery?: string; spill?: string;
@@ -66,7 +67,7 @@ function outputDir(option: string, dir: string | undefined): string | undefined 
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
-    throw new UsageError(option, `expected a directory that can be created and written, got "${dir}" (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new UsageError(option, `expected a directory that can be created and written, got "${dir}" (${errorCode(e) ?? 'error'})`);
   }
   return dir;
 }
