@@ -146,7 +146,7 @@ export function registerCheck(program: Command): void {
       const emitDir = outputDir('--emit-test', flags.emitTest);
 
       // --table: every named policy, and first the scenario's own when it is none of them (a user's policy module).
-      const own = (scenario.config as { policy?: unknown }).policy;
+      const own = (scenario.config as { policy?: unknown }).policy; // cast: only policy is read, and typeof checks it next
       const ownColumn = typeof own === 'string' && !names.includes(own) ? [undefined] : [];
       const variants: (string | undefined)[] = flags.table && names.length ? [...ownColumn, ...names] : [flags.policy];
       // A scenario made for sim: bad input first (the loop's check rejects what it cannot explore),

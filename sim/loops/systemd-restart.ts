@@ -23,7 +23,7 @@ import { systemdController } from './systemd-restart-controller';
 export interface SystemdConfig { unit: UnitConfig }
 
 const verbEvent = (r: SystemctlRequest): EventObject => (r.verb === 'kill'
-  ? { type: 'SYSTEMCTL.KILL', signal: r.signal ?? 'SIGTERM' } as EventObject
+  ? { type: 'SYSTEMCTL.KILL', signal: r.signal ?? 'SIGTERM' } as EventObject // cast: SYSTEMCTL.KILL's extra field signal, as SystemdEvent has it
   : { type: `SYSTEMCTL.${r.verb.toUpperCase().replace('-', '_')}` });
 
 export const systemdBinding: LoopBinding<SystemdWorld, SystemdFault, SystemdConfig, SystemdController, typeof systemdMachine, SystemdWorldSummary> = {
@@ -76,7 +76,7 @@ function noteFor(ctx: SystemdContext, event: EventObject): SystemdNote | undefin
   if (type.startsWith('xstate.after.compareTime') && ctx.result === 'start-limit-hit') return journal(`${u.name}: Failed with result 'start-limit-hit'.`);
   if (type === 'xstate.done.actor.spawnMain') return systemdNote('systemd.started', { unit: u.name, pid: ctx.mainPid, restarts: ctx.nRestarts });
   if (type === 'xstate.done.actor.watchMain' || type === 'xstate.done.actor.signalMain') {
-    const out = (event as { output?: { kind?: string; exit?: unknown } }).output;
+    const out = (event as { output?: { kind?: string; exit?: unknown } }).output; // cast: watchMain/signalMain's done events carry their outputs
     if (out?.kind === 'hung') return systemdNote('systemd.hung', { pid: ctx.mainPid, watchdog: u.watchdogMs && u.type === 'simple' ? fmt(u.watchdogMs) : null });
     if (out !== undefined && 'exit' in out && out.exit === null) return systemdNote('systemd.caughtSignal', { pid: ctx.mainPid });
     if (!ctx.lastExit || !ctx.decision) return undefined;
@@ -96,7 +96,10 @@ function noteFor(ctx: SystemdContext, event: EventObject): SystemdNote | undefin
   if (type.startsWith('xstate.after.startTimeout')) return journal(`${u.name}: start operation timed out. Terminating.`);
   if (type.startsWith('xstate.after.runtimeMax')) return journal(`${u.name}: Service reached runtime time limit. Stopping.`);
   if (type.startsWith('xstate.after.stopTimeout')) return journal(`${u.name}: State 'stop-sigterm' timed out. Killing.`);
-  if (type.startsWith('SYSTEMCTL.')) return journal(`systemctl ${type.slice(10).toLowerCase().replace('_', '-')}${(event as { signal?: string }).signal ? ` --signal=${(event as { signal?: string }).signal}` : ''} ${u.name}`);
+  if (type.startsWith('SYSTEMCTL.')) {
+    const signal = (event as { signal?: string }).signal; // cast: SYSTEMCTL.KILL carries signal, other verbs none
+    return journal(`systemctl ${type.slice(10).toLowerCase().replace('_', '-')}${signal ? ` --signal=${signal}` : ''} ${u.name}`);
+  }
   if (type === 'CONFIG.UPDATE') return systemdNote('systemd.unitEdited', { settings: `Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)}` });
   if (type.startsWith('xstate.error.actor.')) return systemdNote('systemd.error', { error: ctx.lastError ?? 'unknown' });
   return undefined;
