@@ -24,6 +24,7 @@ import { loadScenario } from '../sim/loops';
 import { didYouMean } from '../sim/scenario/suggest';
 import { CHECK_EXIT_CODES, UsageError } from './usage';
 import { diskOptions } from './check-disk';
+import { errorCode } from '../sim/error-code';
 
 interface CheckFlags {
   checkpoint?: string; checkpointEvery?: string; spill?: string;
@@ -66,7 +67,7 @@ function outputDir(option: string, dir: string | undefined): string | undefined 
   try {
     mkdirSync(dir, { recursive: true });
   } catch (e) {
-    throw new UsageError(option, `expected a directory that can be created and written, got "${dir}" (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw new UsageError(option, `expected a directory that can be created and written, got "${dir}" (${errorCode(e) ?? 'error'})`);
   }
   return dir;
 }
@@ -145,7 +146,7 @@ export function registerCheck(program: Command): void {
       const emitDir = outputDir('--emit-test', flags.emitTest);
 
       // --table: every named policy, and first the scenario's own when it is none of them (a user's policy module).
-      const own = (scenario.config as { policy?: unknown }).policy;
+      const own = (scenario.config as { policy?: unknown }).policy; // cast: only policy is read, and typeof checks it next
       const ownColumn = typeof own === 'string' && !names.includes(own) ? [undefined] : [];
       const variants: (string | undefined)[] = flags.table && names.length ? [...ownColumn, ...names] : [flags.policy];
       // A scenario made for sim: bad input first (the loop's check rejects what it cannot explore),

@@ -15,7 +15,7 @@ function findRoot(from: string): { root: string; manifest: Manifest } {
   for (let dir = from; ; dir = dirname(dir)) {
     const file = join(dir, 'package.json');
     if (existsSync(file)) {
-      const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
+      const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest; // cast: unchecked: trusts the package.json found to have the manifest's shape; only its name is compared here
       if (manifest.name === 'loopscope') return { root: dir, manifest };
     }
     if (dirname(dir) === dir) throw new Error(`loopscope's package.json was not found above ${from}`);

@@ -13,6 +13,7 @@ import { packagePath } from './package-root';
 import { scenarioArgument } from './shipped';
 import { isCheckScenario } from './check-bounds';
 import { UsageError } from './usage';
+import { errorCode } from '../sim/error-code';
 
 interface PathsFlags { cover?: string; out?: string; shipped?: boolean }
 
@@ -54,7 +55,7 @@ export function registerPaths(program: Command): void {
       try {
         mkdirSync(flags.out, { recursive: true });
       } catch (e) {
-        throw new UsageError('--out', `expected a directory that can be created and written, got "${flags.out}" (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+        throw new UsageError('--out', `expected a directory that can be created and written, got "${flags.out}" (${errorCode(e) ?? 'error'})`);
       }
       const report = generatePaths(entry, scenario, { cover, out: flags.out, ...(flags.shipped !== false ? { shipped: shippedOf(entry) } : {}) });
       process.stdout.write(reportText(report));

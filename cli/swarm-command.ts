@@ -17,6 +17,7 @@ import { DEFAULT_BUDGET, runSwarm } from '../sim/swarm/swarm';
 import { STRATEGY_NAMES } from '../sim/swarm/strategy';
 import { scenarioArgument } from './shipped';
 import { UsageError } from './usage';
+import { errorCode } from '../sim/error-code';
 
 interface SwarmFlags { seeds?: string; depth?: string; maxStates?: string; strategy?: string; shard?: string; out?: string; timeLimit?: string; policy?: string }
 
@@ -46,7 +47,7 @@ function strategyOf(text: string | undefined): StrategyChoice {
 function shardFiles(paths: readonly string[]): string[] {
   return paths.flatMap((p) => {
     let isDir: boolean;
-    try { isDir = statSync(p).isDirectory(); } catch (e) { throw new InputError(p, '', `expected a directory of swarm shard files or a shard file (${(e as NodeJS.ErrnoException).code ?? 'error'})`); }
+    try { isDir = statSync(p).isDirectory(); } catch (e) { throw new InputError(p, '', `expected a directory of swarm shard files or a shard file (${errorCode(e) ?? 'error'})`); }
     return isDir ? readdirSync(p).filter((f) => SHARD_FILE.test(f)).sort().map((f) => join(p, f)) : [p];
   });
 }
@@ -83,7 +84,7 @@ export function registerSwarm(program: Command): void {
         throw new UsageError('--policy', names.length === 0 ? `expected no --policy: loop ${entry.binding.loop} has no policies` : `expected one of ${names.join(', ')} (the policies of ${entry.binding.loop}), got "${flags.policy}"${didYouMean(flags.policy, names)}`);
       }
       if (flags.out !== undefined) {
-        try { mkdirSync(flags.out, { recursive: true }); } catch (e) { throw new UsageError('--out', `expected a directory that can be created and written, got "${flags.out}" (${(e as NodeJS.ErrnoException).code ?? 'error'})`); }
+        try { mkdirSync(flags.out, { recursive: true }); } catch (e) { throw new UsageError('--out', `expected a directory that can be created and written, got "${flags.out}" (${errorCode(e) ?? 'error'})`); }
       }
       const prepared = prepareCheck(entry, scenario, flags.policy !== undefined ? { policy: flags.policy } : {});
       const mine = shardSeeds(range, shard);

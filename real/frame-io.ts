@@ -26,12 +26,12 @@ export interface IoContext {
 
 /** The I/O record of the event a frame records, or undefined for events that carry none (timers, stop). */
 export function frameIoOf(event: EventObject, at: IoContext): HpaFrameIo | undefined {
-  const failed = (event as { error?: unknown }).error;
+  const failed = (event as { error?: unknown }).error; // cast: error events carry it, others leave it undefined
   const notDone = at.notDone === undefined ? {} : { notDone: at.notDone };
   switch (event.type) {
-    case 'CONFIG.UPDATE': return { kind: 'config', config: (event as { config?: Partial<HpaConfig> }).config ?? {} };
+    case 'CONFIG.UPDATE': return { kind: 'config', config: (event as { config?: Partial<HpaConfig> }).config ?? {} }; // cast: the machine's HpaEvent types CONFIG.UPDATE's config
     case 'xstate.done.actor.observe': {
-      const output = (event as { output?: Observation }).output;
+      const output = (event as { output?: Observation }).output; // cast: observe's done event carries its output, typed in setup()
       if (!output) return undefined;
       const shown = new Set(output.instances.map((i) => i.name));
       const hidden = at.lastList.filter((i) => ownerOf(i) === at.config.name && !shown.has(i.name)).map((i) => i.name);
@@ -39,7 +39,7 @@ export function frameIoOf(event: EventObject, at: IoContext): HpaFrameIo | undef
     }
     case 'xstate.error.actor.observe': return { kind: 'observe', error: ioError(failed) };
     case 'xstate.done.actor.createPod': {
-      const output = (event as { output?: { name: string } }).output;
+      const output = (event as { output?: { name: string } }).output; // cast: createPod's done event carries CreateOutput
       return output ? { kind: 'create', output: { name: output.name }, ...notDone } : undefined;
     }
     case 'xstate.error.actor.createPod': return { kind: 'create', error: ioError(failed) };

@@ -15,6 +15,7 @@ import type { OwnActKind, OwnEvents } from './own-events';
 import { SpreadPlacement, targetFor } from './placement';
 import { sleep } from './sleep';
 import { ActBatches } from './slow-start';
+import { isOneOf } from '../sim/one-of';
 
 /** A policy asked to touch an instance this HPA does not own: refused, never done. */
 export class OwnershipError extends Error {
@@ -102,7 +103,7 @@ export function ownerOf(instance: { config?: Record<string, string> }): string |
 /** One instance of GET /1.0/instances?recursion=2 as the machine sees it. */
 function toObservedInstance(instance: InstanceFull, epoch: number): ObservedInstance {
   const raw = instance.state?.status ?? instance.status;
-  const status = (STATUSES as readonly string[]).includes(raw) ? (raw as InstanceStatus) : 'Error';
+  const status = isOneOf(STATUSES, raw) ? raw : 'Error';
   const created = Date.parse(instance.created_at);
   return {
     name: instance.name,

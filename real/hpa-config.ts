@@ -10,6 +10,7 @@ import { didYouMean } from '../sim/scenario/suggest';
 import { probePolicyModule } from '../sim/user-controller/policy-hook';
 import { loadPolicyModuleFile } from '../sim/user-controller/policy-module';
 import type { Placement } from './placement';
+import { isOneOf } from '../sim/one-of';
 
 /** Incus names: image aliases and profiles are free text but never empty or with a slash. */
 const incusName = (what: string) => z.string({ error: `expected ${what}` })
@@ -89,10 +90,10 @@ export function parseRealHpaConfig(file: string, doc: unknown, policyOverride?: 
   const { image, profiles, maxParallel, project, remote, placement, ...rest } = parsed.data;
   const config = toHpaConfig(rest, DEFAULT_CONFIG, { file, prefix: '', policies: { load: loadPolicyModuleFile, loaded: policies } });
   if (policyOverride !== undefined) {
-    if (!(POLICY_NAMES as readonly string[]).includes(policyOverride)) {
+    if (!isOneOf(POLICY_NAMES, policyOverride)) {
       throw new InputError('--policy', '', `expected one of ${POLICY_NAMES.join(', ')}, got "${policyOverride}"${didYouMean(policyOverride, POLICY_NAMES)}`);
     }
-    config.policy = policyOverride as HpaConfig['policy'];
+    config.policy = policyOverride;
   }
   const problems = configProblems(config).map((p) => new InputError(file, p.field, p.expected));
   if (config.limitsMemoryBytes > 0 && config.limitsMemoryBytes < 8 * 1024 ** 2) {

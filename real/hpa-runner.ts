@@ -225,12 +225,12 @@ export class RealHpaRunner {
       clock: this.clock,
       inspect: (ev: InspectionEvent) => {
         if (ev.type === '@xstate.event' && ev.actorRef === this.actor) this.takenAt.set(ev.event, this.now());
-        if (ev.type === '@xstate.snapshot' && ev.actorRef === this.actor) this.record(ev.event, ev.snapshot as Snapshot);
+        if (ev.type === '@xstate.snapshot' && ev.actorRef === this.actor) this.record(ev.event, ev.snapshot as Snapshot); // cast: this.actor runs incusHpaMachine, whose snapshot this is
         this.options.inspect?.next?.(ev);
       },
     });
     this.actor = actor;
-    this.pushFrame('real.adopt', parts.join('; '), actor.getSnapshot() as Snapshot, undefined, { kind: 'start', config: this.config });
+    this.pushFrame('real.adopt', parts.join('; '), actor.getSnapshot() as Snapshot, undefined, { kind: 'start', config: this.config }); // cast: the actor runs incusHpaMachine
     const connection = this.options.connection ?? connectionOf(this.options.client);
     if (this.options.events !== false && connection) {
       this.watcher = new LifecycleWatcher(connection, {
@@ -345,7 +345,7 @@ export class RealHpaRunner {
       else facts.error = { actor: 'policy', kind: 'policy' }; // a policy module failed on it
     }
     if (event.type === 'xstate.done.actor.createPod') {
-      const out = (event as { output?: { name?: string } }).output;
+      const out = (event as { output?: { name?: string } }).output; // cast: createPod's done event carries CreateOutput
       if (out?.name) this.created.set(out.name, this.now());
       facts.act = { kind: 'create', ...(out?.name ? { instance: out.name } : {}), outcome: outcomeOf(this.notDone) };
     }
@@ -355,7 +355,7 @@ export class RealHpaRunner {
     const failed = /^xstate\.error\.actor\.(observe|createPod|deletePod)$/.exec(event.type)?.[1];
     if (failed) {
       const actor: ErrorActor = failed === 'observe' ? 'observe' : failed === 'createPod' ? 'create' : 'delete';
-      facts.error = { actor, kind: errorKind((event as { error?: unknown }).error) };
+      facts.error = { actor, kind: errorKind((event as { error?: unknown }).error) }; // cast: an xstate.error.actor event carries error
       if (actor !== 'observe') facts.act = { kind: actor, ...(actor === 'delete' && acted?.kind === 'delete' ? { instance: acted.name } : {}), outcome: 'error' };
     }
     if (!wasWaiting && snapshot.matches('waiting') && this.dirty !== undefined) {
@@ -382,7 +382,7 @@ export class RealHpaRunner {
     const pods = shown.map((i) => {
       const usage = i.state?.memory?.usage ?? 0;
       const total = i.state?.memory?.total ?? 0;
-      const status = (i.state?.status ?? i.status) as HpaWorldSummary['pods'][number]['status'];
+      const status = (i.state?.status ?? i.status) as HpaWorldSummary['pods'][number]['status']; // cast: unchecked: Incus's status text, trusted to be one of its documented statuses
       return { name: i.name, status, owned: ownerOf(i) === name, usage, total,
         pct: total > 0 && status === 'Running' ? Math.floor((usage * 100) / total) : null };
     });

@@ -144,7 +144,7 @@ export class LifecycleWatcher {
   private async handle(data: WebSocket.RawData): Promise<void> {
     let ev: LifecycleEvent;
     try {
-      ev = JSON.parse(data.toString()) as LifecycleEvent;
+      ev = JSON.parse(data.toString()) as LifecycleEvent; // cast: unchecked: trusts Incus's documented event JSON; type is compared next
     } catch {
       return;
     }

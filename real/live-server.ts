@@ -59,7 +59,7 @@ export class LiveServer {
     return server;
   }
 
-  get port(): number { return (this.http.address() as AddressInfo).port; }
+  get port(): number { return (this.http.address() as AddressInfo).port; } // cast: a listening TCP server's address() is an AddressInfo (a string only for pipes)
   get url(): string { return `ws://127.0.0.1:${this.port}/?token=${this.token}`; }
   get clients(): number { return this.wss.clients.size; }
 

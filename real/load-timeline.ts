@@ -18,7 +18,7 @@ export function loadTimelineOf(scenario: HpaScenario): LoadTimeline {
 
 export function loadLoadTimeline(file: string): LoadTimeline {
   const doc = readYamlFile(file);
-  if (!doc || typeof doc !== 'object' || (doc as { loop?: unknown }).loop !== 'incus-hpa') {
+  if (!doc || typeof doc !== 'object' || !('loop' in doc) || doc.loop !== 'incus-hpa') {
     throw new InputError(file, 'loop', 'expected an incus-hpa scenario (loop: incus-hpa)');
   }
   return loadTimelineOf(parseHpaScenario(file, scenarioNameOf(file), doc));

@@ -92,10 +92,10 @@ export class LoadDriver {
       const changed = new Map([...shares].filter(([name, mib]) => this.applied.get(name) !== mib));
       this.applied = new Map([...this.applied].filter(([name]) => shares.has(name)));
       if (changed.size === 0) return;
-      const results = await applyLoad(this.client, changed).catch((e: unknown) => {
+      const results = await applyLoad(this.client, changed).catch((e: unknown): PodLoad[] => {
         // A pod deleted between list and exec: retry on the next tick.
         this.log.push(`load: ${e instanceof Error ? e.message : String(e)}`);
-        return [] as PodLoad[];
+        return [];
       });
       for (const r of results) {
         this.applied.set(r.name, r.mib);

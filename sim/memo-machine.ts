@@ -108,7 +108,7 @@ export class MemoMachine {
  * context, output, error, children — by id, the refs are inert here — and history). */
 function snapshotKey(s: AnyMachineSnapshot): string | undefined {
   const history: Record<string, string[]> = {};
-  for (const [id, nodes] of Object.entries(s.historyValue as Record<string, { id: string }[]>)) history[id] = nodes.map((n) => n.id);
+  for (const [id, nodes] of Object.entries(s.historyValue as Record<string, { id: string }[]>)) history[id] = nodes.map((n) => n.id); // cast: XState keeps history as state nodes by id
   try {
     return stableKey([s.value, s.status, s.context, s.output, s.error, Object.keys(s.children), history]);
   } catch (e) {

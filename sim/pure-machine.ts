@@ -27,13 +27,13 @@ export class PureMachine {
 
   initial(input: unknown): [AnyMachineSnapshot, ExecutableAction[]] {
     this.actions.length = 0;
-    const snapshot = this.machine.getInitialSnapshot(this.scope, input) as AnyMachineSnapshot;
+    const snapshot = this.machine.getInitialSnapshot(this.scope, input) as AnyMachineSnapshot; // cast: widened to any machine's snapshot
     return [snapshot, this.actions.splice(0)];
   }
 
   transition(snapshot: AnyMachineSnapshot, event: EventObject): [AnyMachineSnapshot, ExecutableAction[]] {
     this.actions.length = 0;
-    const next = this.machine.transition(snapshot, event, this.scope) as AnyMachineSnapshot;
+    const next = this.machine.transition(snapshot, event, this.scope) as AnyMachineSnapshot; // cast: widened to any machine's snapshot
     return [next, this.actions.splice(0)];
   }
 }

@@ -24,13 +24,13 @@ function objectKey(value: object): string {
     for (let i = 0; i < value.length; i++) s += (i ? ',' : '') + stableKey(value[i]);
     return s + ']';
   }
-  const proto = Object.getPrototypeOf(value) as object | null;
+  const proto = Object.getPrototypeOf(value) as object | null; // cast: a prototype is an object or null
   if (proto === Object.prototype || proto === null) {
     let s = '{';
     let first = true;
     for (const k in value) {
       if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
-      s += (first ? '' : ',') + JSON.stringify(k) + ':' + stableKey((value as Record<string, unknown>)[k]);
+      s += (first ? '' : ',') + JSON.stringify(k) + ':' + stableKey((value as Record<string, unknown>)[k]); // cast: a plain object (prototype checked above), read by own key
       first = false;
     }
     return s + '}';
@@ -39,5 +39,5 @@ function objectKey(value: object): string {
   if (value instanceof Map) return `M(${stableKey([...value.entries()])})`;
   if (value instanceof Set) return `S(${stableKey([...value.values()])})`;
   if (value instanceof Date) return `D(${value.getTime()})`;
-  throw new NotPlainData(`cannot key an instance of ${(proto as { constructor?: { name?: string } }).constructor?.name ?? 'a class'}`);
+  throw new NotPlainData(`cannot key an instance of ${(proto as { constructor?: { name?: string } }).constructor?.name ?? 'a class'}`); // cast: optional fields, only read for the message
 }

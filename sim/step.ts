@@ -143,6 +143,6 @@ export class Stepper<W, F, C> {
 /** Same shape as the runner's done/error events for an invoked actor. */
 export function doneEvent(childId: string, result: OpResult): EventObject {
   return result.ok
-    ? { type: `xstate.done.actor.${childId}`, output: result.output, actorId: childId } as EventObject
-    : { type: `xstate.error.actor.${childId}`, error: new Error(result.error), actorId: childId } as EventObject;
+    ? { type: `xstate.done.actor.${childId}`, output: result.output, actorId: childId } as EventObject // cast: XState's done event shape
+    : { type: `xstate.error.actor.${childId}`, error: new Error(result.error), actorId: childId } as EventObject; // cast: XState's error event shape
 }

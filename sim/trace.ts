@@ -56,7 +56,7 @@ export function phaseOf(tags: ReadonlySet<string>): Phase {
 export function dottedState(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value && typeof value === 'object') {
-    const [key, child] = Object.entries(value as Record<string, unknown>)[0] ?? [];
+    const [key, child] = Object.entries(value as Record<string, unknown>)[0] ?? []; // cast: a state value object maps names to children
     if (key === undefined) return '';
     const rest = dottedState(child);
     return rest ? `${key}.${rest}` : key;
@@ -68,5 +68,5 @@ export function dottedState(value: unknown): string {
 export function controllerOf<L extends ControllerSummary['loop']>(frame: Pick<Frame, 'controller'>, loop: L): Extract<ControllerSummary, { loop: L }> | undefined {
   const c = frame.controller;
   // The union is keyed by `loop`: equal keys mean this loop's member.
-  return c?.loop === loop ? (c as Extract<ControllerSummary, { loop: L }>) : undefined;
+  return c?.loop === loop ? (c as Extract<ControllerSummary, { loop: L }>) : undefined; // cast: the loop id vouches for the summary's type
 }

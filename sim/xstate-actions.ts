@@ -34,7 +34,7 @@ export function builtinAction(action: ExecutableActionObject): BuiltinAction {
       return { type: action.type, params: { id: p.id, src: p.src as SpawnParams['src'], input: p.input } }; // src: a name or logic, the caller checks
     case 'xstate.raise':
       if (!isRecord(p) || !isEvent(p.event) || !optional(p.delay, 'number') || !optional(p.id, 'string')) throw shapeError(action.type, '{ event, id?, delay? }', p);
-      return { type: action.type, params: { event: p.event, id: p.id as string | undefined, delay: p.delay as number | undefined } };
+      return { type: action.type, params: { event: p.event, id: p.id as string | undefined, delay: p.delay as number | undefined } }; // cast: optional() checked both types above
     case 'xstate.cancel':
       if (!isRecord(p) || typeof p.sendId !== 'string') throw shapeError(action.type, '{ sendId: string }', p);
       return { type: action.type, params: { sendId: p.sendId } };

@@ -18,12 +18,13 @@ import { packagePath } from '../package-root';
 import { UsageError, parseSeed } from '../usage';
 
 import { EXPORT_FORMATS, type ExportFormat as Format } from './formats';
+import { isOneOf } from '../../sim/one-of';
 
 function parseFormats(text: string): Set<Format> {
   const items = text.split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = items.filter((f) => !(EXPORT_FORMATS as readonly string[]).includes(f));
-  if (items.length === 0 || bad.length) throw new UsageError('--format', `expected a comma-separated list of ${EXPORT_FORMATS.join(', ')}, got "${text}"`);
-  return new Set(items as Format[]);
+  const formats = items.filter((f) => isOneOf(EXPORT_FORMATS, f));
+  if (items.length === 0 || formats.length < items.length) throw new UsageError('--format', `expected a comma-separated list of ${EXPORT_FORMATS.join(', ')}, got "${text}"`);
+  return new Set(formats);
 }
 
 /** The output folder: an existing directory, or one that can be created under an existing directory (created later, after every check). */
@@ -61,8 +62,8 @@ export async function runExport(given: string | undefined, opts: ExportOptions):
   const presenter = given === undefined;
   // Every check first: bad input writes nothing.
   const formats = parseFormats(opts.format);
-  if (!(LANGUAGES as readonly string[]).includes(opts.lang)) throw new UsageError('--lang', `expected one of ${LANGUAGES.join(', ')}, got "${opts.lang}"`);
-  const lang = opts.lang as Language;
+  if (!isOneOf(LANGUAGES, opts.lang)) throw new UsageError('--lang', `expected one of ${LANGUAGES.join(', ')}, got "${opts.lang}"`);
+  const lang: Language = opts.lang;
   if (!/^[1-4]$/.test(opts.scale)) throw new UsageError('--scale', `expected a whole number from 1 to 4, got "${opts.scale}"`);
   const scale = Number(opts.scale);
   const at = opts.at === undefined ? undefined : parseDuration(opts.at);

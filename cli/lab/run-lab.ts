@@ -13,6 +13,7 @@ import type { LabOptions } from './options';
 import { DEFAULT_LAB_PORT } from './options';
 import type { LabServer } from './serve';
 import { injectIntoIndex, startLabServer } from './serve';
+import { isOneOf } from '../../sim/one-of';
 
 export const NOT_BUILT = 'the lab is not built: run npm run build (or npm start in a clone)';
 
@@ -58,7 +59,7 @@ function untilSignal(server: LabServer, inspect: LabInspect | undefined): Promis
 
 export async function runLab(names: readonly string[], opts: LabOptions): Promise<void> {
   // Every check first: bad input serves nothing.
-  if (!(LANGUAGES as readonly string[]).includes(opts.lang)) throw new UsageError('--lang', `expected one of ${LANGUAGES.join(', ')}, got "${opts.lang}"`);
+  if (!isOneOf(LANGUAGES, opts.lang)) throw new UsageError('--lang', `expected one of ${LANGUAGES.join(', ')}, got "${opts.lang}"`);
   const port = parsePort(opts.port);
   if (!opts.host.trim()) throw new UsageError('--host', 'expected an address to listen on, e.g. 127.0.0.1');
   const inspectOptions = parseInspectOptions(opts);

@@ -54,9 +54,9 @@ function untilNextMinute(wallMs: number | null): number {
  */
 export const cronMachine = setup({
   types: {
-    context: {} as CronContext,
-    events: {} as CronEvent,
-    input: {} as { config?: Partial<CronConfig> } | undefined,
+    context: {} as CronContext, // cast: setup()'s types are declarations only, XState never reads these values
+    events: {} as CronEvent, // cast: setup()'s types are declarations only, XState never reads these values
+    input: {} as { config?: Partial<CronConfig> } | undefined, // cast: setup()'s types are declarations only, XState never reads these values
   },
   actors: {
     readClock: namedActor<ClockReading, void>('readClock'),
@@ -68,7 +68,7 @@ export const cronMachine = setup({
   },
   guards: {
     sameMinute: ({ context, event }) => {
-      const r = (event as { output?: ClockReading }).output;
+      const r = (event as { output?: ClockReading }).output; // cast: only on readClock's onDone, whose output setup() types as ClockReading
       return !!r && r.bootId === context.bootId && minuteOf(r.wallMs) === context.timeRunning;
     },
     hasRuns: ({ context }) => context.pending.length > 0,

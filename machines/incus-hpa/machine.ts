@@ -54,9 +54,9 @@ function decideWith(modules: PolicyModules) {
  */
 export const incusHpaMachine = setup({
   types: {
-    context: {} as HpaContext,
-    events: {} as HpaEvent,
-    input: {} as { config?: Partial<HpaConfig> } | undefined,
+    context: {} as HpaContext, // cast: setup()'s types are declarations only, XState never reads these values
+    events: {} as HpaEvent, // cast: setup()'s types are declarations only, XState never reads these values
+    input: {} as { config?: Partial<HpaConfig> } | undefined, // cast: setup()'s types are declarations only, XState never reads these values
   },
   actors: {
     observe: namedActor<Observation, ObserveInput>('observe'),

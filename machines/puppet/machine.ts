@@ -49,7 +49,7 @@ export const splaylimitOf = (s: AgentSettings) => s.splaylimitMs ?? s.runinterva
 
 const stepOf = (ctx: PuppetContext): Step => ctx.step ?? { kind: 'done' };
 const targetOf = (ctx: PuppetContext) => {
-  const s = stepOf(ctx) as Extract<Step, { ref: Ref }>;
+  const s = stepOf(ctx) as Extract<Step, { ref: Ref }>; // cast: called only in states whose step names a resource
   const r = ctx.tx!.catalog.find((x) => refOf(x.type, x.title) === s.ref)!;
   return { ref: s.ref, type: r.type, title: r.title };
 };
@@ -62,9 +62,9 @@ const targetOf = (ctx: PuppetContext) => {
  */
 export const puppetMachine = setup({
   types: {
-    context: {} as PuppetContext,
-    events: {} as PuppetEvent,
-    input: {} as { config?: Partial<PuppetConfig> } | undefined,
+    context: {} as PuppetContext, // cast: setup()'s types are declarations only, XState never reads these values
+    events: {} as PuppetEvent, // cast: setup()'s types are declarations only, XState never reads these values
+    input: {} as { config?: Partial<PuppetConfig> } | undefined, // cast: setup()'s types are declarations only, XState never reads these values
   },
   actors: {
     /** Puppet::Scheduler::SplayJob: rand(splaylimit + 1). */
@@ -186,7 +186,7 @@ export const puppetMachine = setup({
         input: ({ context }) => {
           const target = targetOf(context);
           const should = context.tx!.catalog.find((r) => refOf(r.type, r.title) === target.ref)!.should;
-          return { ...target, run: context.tx!.run, values: (stepOf(context) as Extract<Step, { kind: 'sync' }>).values, should };
+          return { ...target, run: context.tx!.run, values: (stepOf(context) as Extract<Step, { kind: 'sync' }>).values, should }; // cast: this action runs only in the sync step's state
         },
         onDone: { target: 'evaluating', actions: { type: 'applyStep', params: ({ event }) => ({ result: { ok: true, current: event.output } }) } },
         onError: { target: 'evaluating', actions: { type: 'applyStep', params: ({ event }) => ({ result: { ok: false, error: errorMessage(event.error) } }) } },

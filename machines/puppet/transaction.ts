@@ -172,7 +172,8 @@ export function applyStep(tx: Transaction, step: Step, result: StepResult = { ok
       const failed = step.kind === 'refresh' && !result.ok;
       const message = step.kind === 'wouldRefresh'
         ? `Would have triggered 'refresh' from ${step.events} event${step.events > 1 ? 's' : ''}`
-        : failed ? `Failed to call refresh: ${(result as { error: string }).error}` : `Triggered 'refresh' from ${step.events} event${step.events > 1 ? 's' : ''}`;
+        : failed ? `Failed to call refresh: ${(result as { error: string }).error}` // cast: failed is true only when result.ok is false
+        : `Triggered 'refresh' from ${step.events} event${step.events > 1 ? 's' : ''}`;
       // event_manager.rb process_callback: "Triggered '%{callback}' from %{count} events".
       return {
         ...tx, cursor: tx.cursor + 1, stage: 'evaluate', queued,

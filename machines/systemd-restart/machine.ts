@@ -63,7 +63,7 @@ export interface DrawInput { maxMs: number }
 
 type Ended = { exit: ProcessExit; oom: boolean };
 const ended = (output: WatchOutput): Ended => (output.kind === 'exit' || output.kind === 'oom' ? { exit: output.exit, oom: output.kind === 'oom' } : { exit: { kind: 'exited', code: 0 }, oom: false });
-const watchOf = (event: { output?: unknown }) => event.output as WatchOutput;
+const watchOf = (event: { output?: unknown }) => event.output as WatchOutput; // cast: used on watchMain's onDone, whose output setup() types as WatchOutput
 
 /** service_notify_cgroup_oom_event(): OOMPolicy=stop/kill fail the run with oom-kill; continue leaves the SIGKILL's result. */
 function resultOf(ctx: SystemdContext, e: Ended, failure?: ServiceResult): ServiceResult {
@@ -173,9 +173,9 @@ const sigtermWaitStates = {
 
 export const systemdMachine = setup({
   types: {
-    context: {} as SystemdContext,
-    events: {} as SystemdEvent,
-    input: {} as { unit?: Partial<UnitConfig> } | undefined,
+    context: {} as SystemdContext, // cast: setup()'s types are declarations only, XState never reads these values
+    events: {} as SystemdEvent, // cast: setup()'s types are declarations only, XState never reads these values
+    input: {} as { unit?: Partial<UnitConfig> } | undefined, // cast: setup()'s types are declarations only, XState never reads these values
   },
   actors: {
     spawnMain: namedActor<SpawnOutput, SpawnInput>('spawnMain'),
@@ -210,16 +210,16 @@ export const systemdMachine = setup({
     startAfterStop: ({ context }) => context.startAfterStop,
     manualStopClean: ({ context }) => context.forbidRestart && context.result === 'success',
     manualStop: ({ context }) => context.forbidRestart,
-    watchedEnd: ({ event }) => { const k = (event as { output?: WatchOutput }).output?.kind; return k === 'exit' || k === 'oom'; },
+    watchedEnd: ({ event }) => { const k = (event as { output?: WatchOutput }).output?.kind; return k === 'exit' || k === 'oom'; }, // cast: a guard of watchMain's onDone (output typed in setup())
     // service_enter_running(): a clean end with RemainAfterExit= leaves the unit active (exited).
     watchedEndRemains: ({ context, event }) => {
-      const out = (event as { output?: WatchOutput }).output;
+      const out = (event as { output?: WatchOutput }).output; // cast: a guard of watchMain's onDone (output typed in setup())
       return context.unit.remainAfterExit && out !== undefined && (out.kind === 'exit' || out.kind === 'oom') && resultOf(context, ended(out)) === 'success';
     },
-    watchedHang: ({ event }) => (event as { output?: WatchOutput }).output?.kind === 'hung',
-    signalledEnd: ({ event }) => (event as { output?: SignalOutput }).output?.exit != null,
+    watchedHang: ({ event }) => (event as { output?: WatchOutput }).output?.kind === 'hung', // cast: a guard of watchMain's onDone (output typed in setup())
+    signalledEnd: ({ event }) => (event as { output?: SignalOutput }).output?.exit != null, // cast: a guard of signalMain's onDone (output typed in setup())
     signalledEndRemains: ({ context, event }) => {
-      const exit = (event as { output?: SignalOutput }).output?.exit;
+      const exit = (event as { output?: SignalOutput }).output?.exit; // cast: a guard of signalMain's onDone (output typed in setup())
       return context.unit.remainAfterExit && exit != null && resultOf(context, { exit, oom: false }) === 'success';
     },
   },

@@ -1,20 +1,20 @@
 /** What systemd's service manager knows about one unit. Plain data only: no world, no I/O. */
 
 /** Restart= values (systemd.service(5)). */
-export type RestartSetting = 'no' | 'on-success' | 'on-failure' | 'on-abnormal' | 'on-watchdog' | 'on-abort' | 'always';
-export const RESTART_SETTINGS: readonly RestartSetting[] = ['no', 'on-success', 'on-failure', 'on-abnormal', 'on-watchdog', 'on-abort', 'always'];
+export const RESTART_SETTINGS = ['no', 'on-success', 'on-failure', 'on-abnormal', 'on-watchdog', 'on-abort', 'always'] as const;
+export type RestartSetting = (typeof RESTART_SETTINGS)[number];
 
 /** Type= (systemd.service(5)): the two start-up types the model has. */
-export type ServiceType = 'simple' | 'oneshot';
-export const SERVICE_TYPES: readonly ServiceType[] = ['simple', 'oneshot'];
+export const SERVICE_TYPES = ['simple', 'oneshot'] as const;
+export type ServiceType = (typeof SERVICE_TYPES)[number];
 
 /** OOMPolicy= (systemd.service(5)); the default is DefaultOOMPolicy=stop (systemd-system.conf(5)). */
-export type OomPolicy = 'continue' | 'stop' | 'kill';
-export const OOM_POLICIES: readonly OomPolicy[] = ['continue', 'stop', 'kill'];
+export const OOM_POLICIES = ['continue', 'stop', 'kill'] as const;
+export type OomPolicy = (typeof OOM_POLICIES)[number];
 
 /** RestartMode= (systemd.service(5)): debug restarts like normal, with debug logging (not modelled). */
-export type RestartMode = 'normal' | 'direct' | 'debug';
-export const RESTART_MODES: readonly RestartMode[] = ['normal', 'direct', 'debug'];
+export const RESTART_MODES = ['normal', 'direct', 'debug'] as const;
+export type RestartMode = (typeof RESTART_MODES)[number];
 
 /** Exit codes and signal names, as in RestartPreventExitStatus= / RestartForceExitStatus= / SuccessExitStatus=. */
 export interface ExitStatusSet { codes: number[]; signals: string[] }
@@ -92,8 +92,8 @@ export type ProcessExit =
   | { kind: 'killed'; signal: string; coreDumped: boolean };
 
 /** ServiceResult (service.c service_result_table), the ones this model produces. */
-export type ServiceResult = 'success' | 'exit-code' | 'signal' | 'core-dump' | 'timeout' | 'watchdog' | 'oom-kill' | 'start-limit-hit';
-export const SERVICE_RESULTS: readonly ServiceResult[] = ['success', 'exit-code', 'signal', 'core-dump', 'timeout', 'watchdog', 'oom-kill', 'start-limit-hit'];
+export const SERVICE_RESULTS = ['success', 'exit-code', 'signal', 'core-dump', 'timeout', 'watchdog', 'oom-kill', 'start-limit-hit'] as const;
+export type ServiceResult = (typeof SERVICE_RESULTS)[number];
 
 /** systemctl verbs an operator can send. */
 export type SystemctlVerb = 'start' | 'stop' | 'restart' | 'reset-failed' | 'kill';

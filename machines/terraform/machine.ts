@@ -84,9 +84,9 @@ function runResult(ctx: Pick<TerraformContext, 'runs' | 'runConfig' | 'plan' | '
  */
 export const terraformMachine = setup({
   types: {
-    context: {} as TerraformContext,
-    events: {} as TerraformEvent,
-    input: {} as { config: TerraformConfig },
+    context: {} as TerraformContext, // cast: setup()'s types are declarations only, XState never reads these values
+    events: {} as TerraformEvent, // cast: setup()'s types are declarations only, XState never reads these values
+    input: {} as { config: TerraformConfig }, // cast: setup()'s types are declarations only, XState never reads these values
   },
   actors: {
     acquireLock: namedActor<LockOutput, LockInput>('acquireLock'),

@@ -125,11 +125,11 @@ function errorCode(err: unknown): string | undefined {
   // Walk the cause chain: undici wraps OS errors (e.g. SocketError → ECONNRESET).
   let e: unknown = err;
   for (let i = 0; i < 5 && e && typeof e === 'object'; i++) {
-    const code = (e as { code?: unknown }).code;
+    const code = 'code' in e ? e.code : undefined;
     if (typeof code === 'string' && CONNECTION_CODES.has(code)) return code;
-    e = (e as { cause?: unknown }).cause;
+    e = 'cause' in e ? e.cause : undefined;
   }
-  const top = err && typeof err === 'object' ? (err as { code?: unknown }).code : undefined;
+  const top = err && typeof err === 'object' && 'code' in err ? err.code : undefined;
   return typeof top === 'string' ? top : undefined;
 }
 
@@ -194,7 +194,7 @@ export class IncusClient {
         ? (opts, callback) => tls(opts, (...args) => {
           const [err, socket] = args;
           if (err) { callback(err, null); return; }
-          const presented = (socket as TLSSocket).getPeerCertificate().fingerprint256?.replaceAll(':', '').toLowerCase() ?? '';
+          const presented = (socket as TLSSocket).getPeerCertificate().fingerprint256?.replaceAll(':', '').toLowerCase() ?? ''; // cast: the dispatcher connects over TLS (https), so its socket is a TLSSocket
           if (presented === pinned) { callback(null, socket); return; }
           socket.destroy();
           callback(new PinMismatchError(pinned, presented || '(none)'), null);
@@ -266,7 +266,7 @@ export class IncusClient {
     try {
       const body = opts.body === undefined ? undefined : JSON.stringify(opts.body);
       const res = await this.pool.request({
-        method: method as Dispatcher.HttpMethod,
+        method: method as Dispatcher.HttpMethod, // cast: callers pass HTTP verbs (GET, POST, PUT, PATCH, DELETE)
         path: fullPath,
         headers: {
           accept: 'application/json',
@@ -307,7 +307,7 @@ export class IncusClient {
     const { status, headers, text } = await this.send(method, path, opts);
     let envelope: IncusEnvelope<T>;
     try {
-      envelope = JSON.parse(text) as IncusEnvelope<T>;
+      envelope = JSON.parse(text) as IncusEnvelope<T>; // cast: unchecked: trusts Incus to answer its documented envelope
     } catch (err) {
       throw new IncusError(`${method} ${path}: answer is not JSON (HTTP ${status}): ${text.slice(0, 200)}`, {
         status, method, path, cause: err,
@@ -451,7 +451,7 @@ export class IncusClient {
     });
     if (recursion === 0) {
       // recursion=0 answers URLs such as /1.0/instances/web1
-      return (result as string[]).map((url) => decodeURIComponent(url.split('?')[0]!.split('/').pop() ?? url));
+      return (result as string[]).map((url) => decodeURIComponent(url.split('?')[0]!.split('/').pop() ?? url)); // cast: recursion=0 answers a list of URLs (Incus REST API)
     }
     return result;
   }
@@ -515,7 +515,7 @@ export class IncusClient {
   ): Promise<Operation | null> {
     const entries = Object.entries(changes);
     if (entries.every(([, v]) => v !== null)) {
-      return this.patchInstance(name, { config: changes as Record<string, string> }, opts);
+      return this.patchInstance(name, { config: changes as Record<string, string> }, opts); // cast: the line above checked no value is null
     }
     const path = `/1.0/instances/${encodeURIComponent(name)}`;
     const { envelope, headers } = await this.request<Instance>('GET', path, { signal: opts.signal });
@@ -565,7 +565,7 @@ export class IncusClient {
       }
       throw err;
     }
-    const meta = (done.metadata ?? {}) as Partial<ExecOperationMetadata>;
+    const meta = (done.metadata ?? {}) as Partial<ExecOperationMetadata>; // cast: Partial, and return is checked with typeof next
     if (typeof meta.return !== 'number') {
       throw new IncusError(`exec in ${name}: operation has no return code`, { method: 'POST', path: `${instPath}/exec` });
     }

@@ -49,17 +49,17 @@ function readCliConfig(configDir: string): CliConfig {
   const parsed: unknown = parseYamlText(file, readInputFile(file, 'the incus CLI config (YAML)'));
   if (parsed === null || parsed === undefined) return {};
   if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new InputError(file, '(top level)', 'expected a mapping (default-remote, remotes)');
-  const remotes = (parsed as { remotes?: unknown }).remotes;
+  const remotes = 'remotes' in parsed ? parsed.remotes : undefined;
   if (remotes === undefined || remotes === null) return {};
   if (typeof remotes !== 'object' || Array.isArray(remotes)) throw new InputError(file, 'remotes', 'expected a mapping of remote names to {addr, protocol, …}');
   for (const [name, r] of Object.entries(remotes)) {
     if (!r || typeof r !== 'object' || Array.isArray(r)) throw new InputError(file, `remotes.${name}`, 'expected a mapping with addr');
-    const { addr, protocol, project } = r as CliRemote;
+    const { addr, protocol, project } = r as CliRemote; // cast: an object; each field's type is checked on the next lines
     if (addr !== undefined && typeof addr !== 'string') throw new InputError(file, `remotes.${name}.addr`, 'expected an address (text, https://… or unix://…)');
     if (protocol !== undefined && typeof protocol !== 'string') throw new InputError(file, `remotes.${name}.protocol`, 'expected text (incus, simplestreams, oci)');
     if (project !== undefined && typeof project !== 'string') throw new InputError(file, `remotes.${name}.project`, 'expected a project name (text)');
   }
-  return { remotes: remotes as Record<string, CliRemote> };
+  return { remotes: remotes as Record<string, CliRemote> }; // cast: every entry was checked in the loop above
 }
 
 /** A PEM file the TLS connection will use, checked now so garbage is a clear error, not an OpenSSL one at connect. */

@@ -61,7 +61,7 @@ export function prepareCheck(entry: LoopEntry, scenario: LoadedScenario, options
   const check = checkOf(entry);
   const config = options.policy !== undefined ? withPolicy(entry, scenario, options.policy) : scenario.config;
   check.validate(scenario);
-  const policy = options.policy ?? (config as { policy?: string }).policy;
+  const policy = options.policy ?? (config as { policy?: string }).policy; // cast: every loop's config names its policy, if any, in policy
   const repeating = new Set(scenario.repeating ?? []);
   const alphabet = scenario.timeline.map((e, index) => ({ index, label: check.label(e), entry: e, ...(repeating.has(index) ? { repeats: true } : {}) }));
   const properties = check.properties(config, alphabet, options.withinPeriods, scenario.world);

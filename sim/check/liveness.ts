@@ -135,7 +135,7 @@ function components(n: number, edges: EdgeList, allowed: (id: number) => boolean
 
 /** Breadth-first from `from` through `inside` states to the nearest `goal` state (edges in stored order). */
 function bfs(edges: EdgeList, n: number, from: number, inside: (id: number) => boolean, goal: (id: number) => boolean) {
-  if (goal(from)) return { end: from, steps: [] as PathStep[] };
+  if (goal(from)) return { end: from, steps: [] as PathStep[] }; // cast: types the empty array, asserts nothing about data
   const prevEdge = new Int32Array(n).fill(-1);
   const prevNode = new Int32Array(n).fill(-1);
   const seen = new Uint8Array(n);

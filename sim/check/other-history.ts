@@ -13,4 +13,4 @@ export interface ComparesHistories<W, C, X = unknown> extends CheckProperty<W, C
 }
 
 export const comparesHistories = <W, C>(p: CheckProperty<W, C>): p is ComparesHistories<W, C> =>
-  typeof (p as Partial<ComparesHistories<W, C>>).other === 'function';
+  typeof (p as Partial<ComparesHistories<W, C>>).other === 'function'; // cast: Partial, and the field's type is checked here

@@ -13,8 +13,8 @@ import type { FromWorker, ToWorker, WorkerSetup } from './parallel-protocol';
 import { NO_TICK, R, STRIDE } from './parallel-protocol';
 
 /** One worker of the parallel search (parallel.ts): it steps and judges states; the main thread numbers them. */
-const setup = workerData as WorkerSetup;
-const scenario = setup.scenario as LoadedScenario;
+const setup = workerData as WorkerSetup; // cast: parallel.ts starts this worker with a WorkerSetup
+const scenario = setup.scenario as LoadedScenario; // cast: the main thread posted a LoadedScenario (structured clone keeps plain data)
 // A scenario's own code (a Kubernetes controller module or webhook, an HPA policy module) reaches the
 // machine with the loop its file's parse provides (a loop that takes user code has `provide`): parse
 // the file once more here, in this thread.

@@ -103,7 +103,7 @@ export async function exploreParallel<W, C>(
     for (let level = 0; ; level++) {
       const kept = admitLevel(book, batches);
       frontierSize = kept.reduce((n, k) => n + k.kept, 0);
-      owners.forEach((w, i) => { const ids = kept[i]!.ids; pool.post(w, { type: 'keep', ids }, [ids.buffer as ArrayBuffer]); });
+      owners.forEach((w, i) => { const ids = kept[i]!.ids; pool.post(w, { type: 'keep', ids }, [ids.buffer as ArrayBuffer]); }); // cast: ids is built on a plain ArrayBuffer, never a SharedArrayBuffer
       if (book.stopped !== 'complete' || frontierSize === 0) break;
       if (level > 0) { // as the sequential search counts: the depth of the deepest level reached
         book.depth++;

@@ -61,7 +61,7 @@ export function conform(file: string, real: RealTrace, modules: PolicyModules = 
   const onSpawn = (s: Spawned) => {
     spawned.set(s.id, s);
     if (s.src === 'observe') world.beginObserve(s.at);
-    else if (s.src === 'createPod' || s.src === 'deletePod') world.beginAct(s.src, s.input as { name?: string; waitForStop?: boolean }, s.at);
+    else if (s.src === 'createPod' || s.src === 'deletePod') world.beginAct(s.src, s.input as { name?: string; waitForStop?: boolean }, s.at); // cast: createPod/deletePod's input, typed in setup()
   };
   let divergence: Divergence | undefined;
 
@@ -111,7 +111,7 @@ export function conform(file: string, real: RealTrace, modules: PolicyModules = 
       return;
     }
     if (io.kind === 'delete') {
-      const asked = spawned.get(actor)?.input as { name?: string; waitForStop?: boolean } | undefined;
+      const asked = spawned.get(actor)?.input as { name?: string; waitForStop?: boolean } | undefined; // cast: deletePod's input, typed in setup()
       if (asked?.name !== io.input.name || asked?.waitForStop !== io.input.waitForStop) {
         throw new Diverged('controller', 'delete input', JSON.stringify(io.input), [`${JSON.stringify({ name: asked?.name, waitForStop: asked?.waitForStop })}: what the machine asked to delete`]);
       }

@@ -102,7 +102,7 @@ export class ControllerReplay {
     if (!frame.controller) return;
     const mine = decidedOf(this.context);
     const theirs = decidedPart(frame.controller);
-    for (const key of Object.keys(mine) as (keyof typeof mine)[]) {
+    for (const key of Object.keys(mine) as (keyof typeof mine)[]) { // cast: Object.keys says string[]; these are mine's own keys
       const a = JSON.stringify(theirs[key]);
       const b = JSON.stringify(mine[key]);
       if (a !== b) throw new Diverged('controller', `controller.${key}`, a, [`${b}: what the machine decides on the recorded answers`]);

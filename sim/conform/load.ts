@@ -35,7 +35,7 @@ export function parseRealTrace(file: string, doc: unknown): RealTrace {
   }
   const { trace } = parsed;
   if (trace.loop !== 'incus-hpa') throw new InputError(file, 'loop', `expected incus-hpa (conform replays real runs of the Incus HPA), got "${trace.loop}"`);
-  const frames = (doc as { frames: { io?: unknown }[] }).frames;
+  const frames = (doc as { frames: { io?: unknown }[] }).frames; // cast: the trace schema parsed this document just above
   const ios = frames.map((f, i) => {
     if (f.io === undefined) return undefined;
     const io = hpaFrameIoSchema.safeParse(f.io);

@@ -175,9 +175,9 @@ export function parseCronScenario(file: string, name: string, doc: unknown, seed
     runtimes[j.name] = { durationMs: j.runs ?? 1000, jitterMs: j.jitter ?? 0 };
     return { id: j.name, period: typeof j.period === 'number' ? j.period : NAMED[j.period]!, delayMin: j.delay };
   });
-  const range = s.anacron?.START_HOURS_RANGE?.split('-').map(Number) as [number, number] | undefined;
+  const range = s.anacron?.START_HOURS_RANGE?.split('-').map(Number) as [number, number] | undefined; // cast: the schema's pattern admits only N-M
   if (range && !(range[0] < range[1] && range[1] <= 24)) throw new InputError(file, 'anacron.START_HOURS_RANGE', 'expected from-to hours with from < to ≤ 24');
-  const anacronSettings = { randomDelayMin: s.anacron?.RANDOM_DELAY ?? 45, startHoursRange: range ?? [3, 22] as [number, number] };
+  const anacronSettings = { randomDelayMin: s.anacron?.RANDOM_DELAY ?? 45, startHoursRange: range ?? [3, 22] as [number, number] }; // cast: types the literal as a pair, asserts nothing
   const startWallMs = Date.parse(`${s.start.replace(' ', 'T')}${s.start.length === 16 ? ':00' : ''}Z`);
   if (Number.isNaN(startWallMs)) throw new InputError(file, 'start', `expected a valid date, got "${s.start}"`);
   const timeline = (s.timeline ?? []).map((e, idx): TimelineEntry<CronFault, CronConfig> => {

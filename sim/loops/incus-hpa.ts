@@ -41,7 +41,7 @@ function noteFor(ctx: HpaContext, event: EventObject): string | undefined {
     return `${ctx.decision.comparison} → ${ctx.decision.verdict}`;
   }
   if (event.type === 'xstate.done.actor.createPod') {
-    const out = (event as { output?: { name?: string } }).output;
+    const out = (event as { output?: { name?: string } }).output; // cast: createPod's done event carries CreateOutput
     return `created ${out?.name ?? 'a pod'}`;
   }
   if (event.type === 'xstate.done.actor.deletePod') return 'deleted';
@@ -153,7 +153,7 @@ export function parseHpaScenario(file: string, name: string, doc: unknown, seedO
     const at = e.at;
     if (e.config) {
       // Only the keys the entry sets (toHpaConfig onto nothing), checked as applied to the start config.
-      const change = toHpaConfig(e.config, {} as HpaConfig, { file, prefix: `timeline[${idx}].config.`, policies });
+      const change = toHpaConfig(e.config, {} as HpaConfig, { file, prefix: `timeline[${idx}].config.`, policies }); // cast: an empty base, so the result holds only the fields the change sets, used as a partial change
       const next = { ...config, ...change };
       const bad = configProblems(next).map((p) => new InputError(file, `timeline[${idx}].config.${p.field}`, p.expected));
       if (bad.length) throw new InputErrors(bad);
@@ -191,5 +191,5 @@ function timelineFault(e: z.output<typeof timelineEntrySchema>, config: HpaConfi
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>; // cast: the entries are o's own, minus undefined ones
 }

@@ -101,7 +101,7 @@ export const loopById = (id: unknown): AnyLoop | undefined => (isLoopId(id) ? LO
 /** Parses scenario text (YAML) for whichever loop it names. The loop comes back provided with the
  * user's code the scenario names, loaded with `loaders` (Node's; the lab has none). */
 export function parseScenario(file: string, name: string, doc: unknown, seed?: number, loaders?: UserCodeLoaders) {
-  const loop = (doc && typeof doc === 'object' && 'loop' in doc) ? (doc as { loop: unknown }).loop : undefined;
+  const loop = (doc && typeof doc === 'object' && 'loop' in doc) ? doc.loop : undefined;
   const entry = loopById(loop);
   if (!entry) throw new InputError(file, 'loop', `expected one of ${Object.keys(LOOPS).join(', ')}, got ${JSON.stringify(loop)}${didYouMean(loop, Object.keys(LOOPS))}`);
   // `repeat: true` (any loop's timeline entry) is read here; the loop's parser sees the entry without it.
@@ -122,7 +122,7 @@ export interface SimOptions { seed?: number; policy?: string; checkpoints?: bool
 export function createRunner(entry: LoopEntry, scenario: LoadedScenario, options: SimOptions = {}) {
   let config = scenario.config;
   if (options.policy) config = withPolicy(entry, scenario, options.policy);
-  const policy = options.policy ?? (config as { policy?: string }).policy;
+  const policy = options.policy ?? (config as { policy?: string }).policy; // cast: every loop's config names its policy, if any, in policy
   return new Runner(entry.binding, {
     scenario: scenario.name, seed: scenario.seed, ...(policy ? { policy } : {}), world: scenario.world, config,
     timeline: scenario.timeline, checkpoints: options.checkpoints ?? false, recordFrames: options.recordFrames ?? true,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ServiceResult, SystemdContext } from '../../machines/systemd-restart';
+import type { SystemdContext } from '../../machines/systemd-restart';
 import { SERVICE_RESULTS, unitStatus } from '../../machines/systemd-restart';
 
 const count = z.number().int().min(0);
@@ -11,7 +11,7 @@ export const systemdControllerSchema = z.object({
   /** ActiveState and SubState (service.c's state translation). */
   active: z.enum(['inactive', 'activating', 'active', 'deactivating', 'failed']),
   sub: z.string(),
-  result: z.enum(SERVICE_RESULTS as [ServiceResult, ...ServiceResult[]]),
+  result: z.enum(SERVICE_RESULTS),
   nRestarts: count,
   mainPid: z.number().int().nullable(),
   /** The start rate limit: the window's begin (null = none yet), starts counted in it, StartLimitBurst=, StartLimitIntervalSec=. */

@@ -23,7 +23,7 @@ import { systemdController } from './systemd-restart-controller';
 export interface SystemdConfig { unit: UnitConfig }
 
 const verbEvent = (r: SystemctlRequest): EventObject => (r.verb === 'kill'
-  ? { type: 'SYSTEMCTL.KILL', signal: r.signal ?? 'SIGTERM' } as EventObject
+  ? { type: 'SYSTEMCTL.KILL', signal: r.signal ?? 'SIGTERM' } as EventObject // cast: SYSTEMCTL.KILL's extra field signal, as SystemdEvent has it
   : { type: `SYSTEMCTL.${r.verb.toUpperCase().replace('-', '_')}` });
 
 export const systemdBinding: LoopBinding<SystemdWorld, SystemdFault, SystemdConfig, SystemdController, typeof systemdMachine, SystemdWorldSummary> = {
@@ -76,7 +76,7 @@ function noteFor(ctx: SystemdContext, event: EventObject): SystemdNote | undefin
   if (type.startsWith('xstate.after.compareTime') && ctx.result === 'start-limit-hit') return journal(`${u.name}: Failed with result 'start-limit-hit'.`);
   if (type === 'xstate.done.actor.spawnMain') return systemdNote('systemd.started', { unit: u.name, pid: ctx.mainPid, restarts: ctx.nRestarts });
   if (type === 'xstate.done.actor.watchMain' || type === 'xstate.done.actor.signalMain') {
-    const out = (event as { output?: { kind?: string; exit?: unknown } }).output;
+    const out = (event as { output?: { kind?: string; exit?: unknown } }).output; // cast: watchMain/signalMain's done events carry their outputs
     if (out?.kind === 'hung') return systemdNote('systemd.hung', { pid: ctx.mainPid, watchdog: u.watchdogMs && u.type === 'simple' ? fmt(u.watchdogMs) : null });
     if (out !== undefined && 'exit' in out && out.exit === null) return systemdNote('systemd.caughtSignal', { pid: ctx.mainPid });
     if (!ctx.lastExit || !ctx.decision) return undefined;
@@ -96,7 +96,10 @@ function noteFor(ctx: SystemdContext, event: EventObject): SystemdNote | undefin
   if (type.startsWith('xstate.after.startTimeout')) return journal(`${u.name}: start operation timed out. Terminating.`);
   if (type.startsWith('xstate.after.runtimeMax')) return journal(`${u.name}: Service reached runtime time limit. Stopping.`);
   if (type.startsWith('xstate.after.stopTimeout')) return journal(`${u.name}: State 'stop-sigterm' timed out. Killing.`);
-  if (type.startsWith('SYSTEMCTL.')) return journal(`systemctl ${type.slice(10).toLowerCase().replace('_', '-')}${(event as { signal?: string }).signal ? ` --signal=${(event as { signal?: string }).signal}` : ''} ${u.name}`);
+  if (type.startsWith('SYSTEMCTL.')) {
+    const signal = (event as { signal?: string }).signal; // cast: SYSTEMCTL.KILL carries signal, other verbs none
+    return journal(`systemctl ${type.slice(10).toLowerCase().replace('_', '-')}${signal ? ` --signal=${signal}` : ''} ${u.name}`);
+  }
   if (type === 'CONFIG.UPDATE') return systemdNote('systemd.unitEdited', { settings: `Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)}` });
   if (type.startsWith('xstate.error.actor.')) return systemdNote('systemd.error', { error: ctx.lastError ?? 'unknown' });
   return undefined;
@@ -159,10 +162,10 @@ const count = z.number({ error: 'expected a whole number ≥ 0' }).int({ error: 
 /** The unit file's keys, spelled as in systemd.service(5) / systemd.unit(5). */
 const unitSchema = z.strictObject({
   name: z.string().regex(/^[A-Za-z0-9:_.@-]+\.service$/, { error: 'expected a unit name ending in .service' }).optional(),
-  Type: z.enum(SERVICE_TYPES as [string, ...string[]], { error: `expected one of ${SERVICE_TYPES.join(', ')} (the types the model has)` }).optional(),
+  Type: z.enum(SERVICE_TYPES, { error: `expected one of ${SERVICE_TYPES.join(', ')} (the types the model has)` }).optional(),
   RemainAfterExit: unitBoolean.optional(),
-  Restart: z.enum(RESTART_SETTINGS as [string, ...string[]], { error: `expected one of ${RESTART_SETTINGS.join(', ')}` }).optional(),
-  RestartMode: z.enum(RESTART_MODES as [string, ...string[]], { error: `expected one of ${RESTART_MODES.join(', ')}` }).optional(),
+  Restart: z.enum(RESTART_SETTINGS, { error: `expected one of ${RESTART_SETTINGS.join(', ')}` }).optional(),
+  RestartMode: z.enum(RESTART_MODES, { error: `expected one of ${RESTART_MODES.join(', ')}` }).optional(),
   RestartRandomizedDelaySec: span.optional(),
   RestartSec: span.optional(),
   RestartSteps: count.optional(),
@@ -180,7 +183,7 @@ const unitSchema = z.strictObject({
   RuntimeMaxSec: runtimeSpan.optional(),
   KillSignal: signalName.optional(),
   FinalKillSignal: z.string().refine((s) => FINAL_KILL_SIGNALS.includes(s), { error: `expected a signal no process can survive in the model (${FINAL_KILL_SIGNALS.join(', ')})` }).optional(),
-  OOMPolicy: z.enum(OOM_POLICIES as [string, ...string[]], { error: `expected one of ${OOM_POLICIES.join(', ')}` }).optional(),
+  OOMPolicy: z.enum(OOM_POLICIES, { error: `expected one of ${OOM_POLICIES.join(', ')}` }).optional(),
   enabled: z.boolean({ error: 'expected true or false' }).optional(),
 });
 
@@ -224,10 +227,10 @@ type UnitFile = z.output<typeof unitSchema>;
 function toUnit(file: UnitFile, base: UnitConfig): UnitConfig {
   const u: UnitConfig = { ...base };
   if (file.name !== undefined) u.name = file.name;
-  if (file.Type !== undefined) u.type = file.Type as UnitConfig['type'];
+  if (file.Type !== undefined) u.type = file.Type;
   if (file.RemainAfterExit !== undefined) u.remainAfterExit = file.RemainAfterExit;
-  if (file.Restart !== undefined) u.restart = file.Restart as UnitConfig['restart'];
-  if (file.RestartMode !== undefined) u.restartMode = file.RestartMode as UnitConfig['restartMode'];
+  if (file.Restart !== undefined) u.restart = file.Restart;
+  if (file.RestartMode !== undefined) u.restartMode = file.RestartMode;
   if (file.RestartRandomizedDelaySec !== undefined) u.restartRandomizedDelayMs = file.RestartRandomizedDelaySec;
   if (file.TimeoutSec !== undefined) { u.timeoutStartMs = file.TimeoutSec; u.timeoutStopMs = file.TimeoutSec; }
   if (file.TimeoutStartSec !== undefined) u.timeoutStartMs = file.TimeoutStartSec;
@@ -235,7 +238,7 @@ function toUnit(file: UnitFile, base: UnitConfig): UnitConfig {
   if (file.RuntimeMaxSec !== undefined) u.runtimeMaxMs = file.RuntimeMaxSec;
   if (file.KillSignal !== undefined) u.killSignal = file.KillSignal;
   if (file.FinalKillSignal !== undefined) u.finalKillSignal = file.FinalKillSignal;
-  if (file.OOMPolicy !== undefined) u.oomPolicy = file.OOMPolicy as UnitConfig['oomPolicy'];
+  if (file.OOMPolicy !== undefined) u.oomPolicy = file.OOMPolicy;
   if (file.RestartSec !== undefined) u.restartSecMs = file.RestartSec;
   if (file.RestartSteps !== undefined) u.restartSteps = file.RestartSteps;
   if (file.RestartMaxDelaySec !== undefined) u.restartMaxDelayMs = file.RestartMaxDelaySec;

@@ -136,7 +136,7 @@ type ResourceFile = z.output<typeof resourceSchema>;
 function toResources(file: string, field: string, list: ResourceFile[]): ResourceConfig[] {
   const errors: InputError[] = [];
   const out = list.map((r, i): ResourceConfig => {
-    const [type, name] = r.resource.split('.') as [string, string];
+    const [type, name] = r.resource.split('.') as [string, string]; // cast: resource addresses are type.name, checked by the schema
     const schema = SCHEMAS[type];
     if (!schema) errors.push(new InputError(file, `${field}[${i}].resource`, `expected a resource type this model knows (${RESOURCE_TYPES.join(', ')}), got "${type}"`));
     const attrs: Record<string, Scalar> = {};

@@ -47,7 +47,7 @@ export function puppetCanonicalizer(start: { config: PuppetLoopConfig; world: Pu
     if (hit !== undefined) return hit;
     const out = Array.isArray(v)
       ? `[${v.map(stable).join(',')}]`
-      : `{${Object.keys(v).sort().map((k) => `${k}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}`;
+      : `{${Object.keys(v).sort().map((k) => `${k}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}`; // cast: a plain object here, only read by key
     memo.set(v, out);
     return out;
   };

@@ -17,7 +17,7 @@ type Property = CheckProperty<SystemdWorld, SystemdConfig, SystemdContext>;
 
 const ctxOf = (v: { snapshot: View['snapshot'] }) => v.snapshot.context;
 const topOf = (v: { snapshot: View['snapshot'] }) => {
-  const value = v.snapshot.value as string | Record<string, unknown>;
+  const value = v.snapshot.value as string | Record<string, unknown>; // cast: an XState state value is a name or a nested record
   return typeof value === 'string' ? value : Object.keys(value)[0]!;
 };
 const limitOff = (u: UnitConfig) => u.startLimitIntervalMs <= 0 || u.startLimitBurst <= 0;

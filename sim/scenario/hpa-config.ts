@@ -37,7 +37,7 @@ export const hpaConfigFileSchema = z.strictObject({
   HPA: seedBlock.optional(),
   name: z.string().regex(/^[a-z0-9][a-z0-9-]{0,62}$/, { error: 'expected a name of lowercase letters, digits and dashes' }).optional(),
   // A built-in policy, or the user's own: a module exporting policy(input) → Decision (sandboxed).
-  policy: z.union([z.enum(POLICY_NAMES as [string, ...string[]]), z.strictObject({ module: z.string().min(1) })],
+  policy: z.union([z.enum(POLICY_NAMES as [string, ...string[]]), z.strictObject({ module: z.string().min(1) })], // cast: POLICY_NAMES is a non-empty list
     { error: namedError(`expected one of ${POLICY_NAMES.join(', ')} or { module: ./my-policy.ts }`, POLICY_NAMES) }).optional(),
   period: durationField.optional(),
   namePrefix: z.string().regex(/^[a-z][a-z0-9-]*$/, { error: 'expected an instance-name prefix (lowercase letters, digits, dashes)' }).optional(),
@@ -63,7 +63,7 @@ export function toHpaConfig(file: ParsedFile, base: HpaConfig = DEFAULT_CONFIG, 
   if (file.HPA?.memoryThreshold !== undefined) c.memoryThreshold = file.HPA.memoryThreshold;
   if (file.HPA?.cpuThreshold !== undefined) c.cpuThreshold = file.HPA.cpuThreshold;
   if (file.name !== undefined) c.name = file.name;
-  if (typeof file.policy === 'string') c.policy = file.policy as HpaConfig['policy'];
+  if (typeof file.policy === 'string') c.policy = file.policy as HpaConfig['policy']; // cast: the schema's enum admits only POLICY_NAMES
   else if (file.policy !== undefined) c.policy = loadPolicyModule(source.policies, source.file, `${source.prefix}policy.module`, file.policy.module);
   if (file.period !== undefined) c.periodMs = file.period;
   if (file.namePrefix !== undefined) c.namePrefix = file.namePrefix;

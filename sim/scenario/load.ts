@@ -2,6 +2,7 @@ import { closeSync, fstatSync, openSync, readFileSync, constants } from 'node:fs
 import { basename } from 'node:path';
 import { InputError } from './errors';
 import { parseYamlText } from './load-text';
+import { errorCode } from '../error-code';
 
 /** Largest input file read (scenarios and configs are a few KB; this bounds memory and parse time). */
 const MAX_INPUT_BYTES = 4 * 1024 * 1024;
@@ -16,7 +17,7 @@ export function readInputFile(file: string, what = 'a YAML file', maxBytes = MAX
   try {
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    const code = errorCode(e);
     throw new InputError(file, '', code === 'ENOENT' ? `file not found (expected a path to ${what})` : `cannot read the file (${code ?? String(e)})`);
   }
   try {
@@ -27,7 +28,7 @@ export function readInputFile(file: string, what = 'a YAML file', maxBytes = MAX
     return readFileSync(fd, 'utf8');
   } catch (e) {
     if (e instanceof InputError) throw e;
-    throw new InputError(file, '', `cannot read the file (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+    throw new InputError(file, '', `cannot read the file (${errorCode(e) ?? String(e)})`);
   } finally {
     closeSync(fd);
   }

@@ -13,13 +13,13 @@ const EXPECTED = 'expected true (check: the environment may make this move again
 /** The document without `repeat` keys, and the indexes of the entries that had `repeat: true`. */
 export function takeRepeats(file: string, doc: unknown): { doc: unknown; repeating: number[] } {
   if (!doc || typeof doc !== 'object' || Array.isArray(doc)) return { doc, repeating: [] };
-  const timeline = (doc as { timeline?: unknown }).timeline;
+  const timeline = 'timeline' in doc ? doc.timeline : undefined;
   if (!Array.isArray(timeline)) return { doc, repeating: [] };
   const repeating: number[] = [];
   let changed = false;
   const entries = timeline.map((entry: unknown, i) => {
     if (!entry || typeof entry !== 'object' || Array.isArray(entry) || !(REPEAT_KEY in entry)) return entry;
-    const { [REPEAT_KEY]: repeat, ...rest } = entry as Record<string, unknown>;
+    const { [REPEAT_KEY]: repeat, ...rest } = entry as Record<string, unknown>; // cast: checked an object, not an array, just above
     if (repeat !== true && repeat !== false) throw new InputError(file, `timeline[${i}].${REPEAT_KEY}`, `${EXPECTED}, got ${JSON.stringify(repeat) ?? String(repeat)}`);
     if (repeat) repeating.push(i);
     changed = true;

@@ -66,7 +66,7 @@ export function readShard(file: string): ShardResult {
     doc = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code; // a read error carries one; a JSON syntax error none
-    throw new InputError(file, '', code ? `expected a readable swarm shard file (${code})` : `expected JSON (${(e as Error).message})`);
+    throw new InputError(file, '', code ? `expected a readable swarm shard file (${code})` : `expected JSON (${(e as Error).message})`); // cast: JSON.parse throws SyntaxError, an Error
   }
   const parsed = shardSchema.safeParse(doc);
   if (!parsed.success) {

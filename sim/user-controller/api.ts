@@ -105,7 +105,7 @@ export function createMergePatch(from: unknown, to: unknown): unknown {
     if (value === undefined) continue;
     const before = from[key];
     if (isRecord(before) && isRecord(value)) {
-      const inner = createMergePatch(before, value) as Record<string, unknown>;
+      const inner = createMergePatch(before, value) as Record<string, unknown>; // cast: the patch of two records is a record
       if (Object.keys(inner).length > 0) patch[key] = inner;
     } else if (JSON.stringify(before) !== JSON.stringify(value)) patch[key] = value;
   }
@@ -121,7 +121,7 @@ export type RecordedWrite =
   | { verb: 'delete'; kind: string; namespace: string; name: string; tolerate?: string[] }
   | { verb: 'patch' | 'patchStatus'; kind: string; namespace: string; name: string; patch: Record<string, unknown> };
 
-function copy<T>(v: T): T { return JSON.parse(JSON.stringify(v)) as T; }
+function copy<T>(v: T): T { return JSON.parse(JSON.stringify(v)) as T; } // cast: a JSON copy of plain data has its type
 
 const matchesLabels = (selector: Record<string, string>, labels: Record<string, string> | undefined) =>
   Object.keys(selector).every((k) => labels?.[k] === selector[k]);
@@ -129,7 +129,7 @@ const matchesLabels = (selector: Record<string, string>, labels: Record<string, 
 /** The merge patch a Patch call sends: the main resource's fields, or the status for status().patch. */
 function patchWrite(verb: 'patch' | 'patchStatus', object: KubeObject, p: Patch): RecordedWrite {
   const pick = (o: KubeObject) => (verb === 'patchStatus' ? { status: o.status ?? {} } : { metadata: o.metadata, spec: o.spec });
-  const patch = createMergePatch(pick(p.from), pick(object)) as Record<string, unknown>;
+  const patch = createMergePatch(pick(p.from), pick(object)) as Record<string, unknown>; // cast: the patch of two records is a record
   if (p.optimisticLock) patch.metadata = { ...(isRecord(patch.metadata) ? patch.metadata : {}), resourceVersion: p.from.metadata.resourceVersion };
   const { kind, metadata: { namespace, name } } = p.from;
   return { verb, kind, namespace, name, patch };

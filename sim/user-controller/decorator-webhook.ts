@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import type { KObject, Reconciler } from '../../machines/kubernetes';
+import type { Reconciler } from '../../machines/kubernetes';
 import type { DecoratorOutcome, DecoratorSyncRequest } from '../../machines/kubernetes/metacontroller/decorator';
 import { decoratorController } from '../../machines/kubernetes/metacontroller/decorator';
 import type { DecoratorWebhookConfig } from './hook';
@@ -57,7 +57,7 @@ function hookCaller(which: 'sync' | 'finalize', url: string, controllerName: str
     const attachments: Record<string, Record<string, unknown>> = {};
     for (const kind of config.attachments) attachments[`${kind}.${apiVersionOf(kind)}`] = {};
     for (const [kind, byName] of Object.entries(request.attachments)) {
-      for (const [name, o] of Object.entries(byName)) (attachments[`${kind}.${apiVersionOf(kind)}`] ??= {})[name] = apiObject(o as KObject);
+      for (const [name, o] of Object.entries(byName)) (attachments[`${kind}.${apiVersionOf(kind)}`] ??= {})[name] = apiObject(o);
     }
     const body = JSON.stringify({ controller, object: apiObject(request.target), attachments, related: {}, finalizing: request.finalizing });
     const hash = createHash('sha256').update(body).digest('hex');

@@ -3,6 +3,7 @@ import { extname } from 'node:path';
 import vm from 'node:vm';
 import { transformSync } from 'esbuild';
 import { InputError } from '../scenario/errors';
+import { errorCode } from '../error-code';
 
 /**
  * The isolation every user module gets (a controller module, sandbox.ts; an HPA policy module,
@@ -27,7 +28,7 @@ export function readModule(file: string, scenarioFile: string, field: string, wh
     source = readFileSync(file, 'utf8');
   } catch (err) {
     if (err instanceof InputError) throw err;
-    throw new InputError(scenarioFile, field, `expected a readable ${what}, cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? String(err)}`);
+    throw new InputError(scenarioFile, field, `expected a readable ${what}, cannot read ${file}: ${errorCode(err) ?? String(err)}`);
   }
   const ext = extname(file);
   if (!['.ts', '.js', '.mjs', '.mts'].includes(ext)) throw new InputError(scenarioFile, field, `expected a .ts or .js module, got ${file}`);
@@ -117,7 +118,7 @@ export function isolate(source: IsolatedSource, file: string, scenarioFile: stri
           script.runInContext(context, { timeout: timeoutMs });
           return { kind: 'ok' };
         } catch (err) {
-          if ((err as { code?: string }).code !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') return { kind: 'threw', message: messageOf(err) };
+          if (errorCode(err) !== 'ERR_SCRIPT_EXECUTION_TIMEOUT') return { kind: 'threw', message: messageOf(err) };
           if (attempt === 2) return { kind: 'timeout' };
         }
       }

@@ -62,7 +62,7 @@ function toWrites(recorded: unknown[], cache: KObject[]): Write[] | string {
       continue;
     }
     // The fields the server owns come from the cached copy; the module's say only what a PUT may change.
-    const read = w.object.metadata as z.output<typeof readMeta>;
+    const read = w.object.metadata as z.output<typeof readMeta>; // cast: the write was parsed with readMeta above
     const cached = cache.find((o) => o.metadata.uid === read.uid);
     const base = cached?.metadata ?? { namespace: read.namespace, name: read.name, uid: read.uid, resourceVersion: read.resourceVersion, generation: 1, creationTimestamp: 0, labels: {}, annotations: {}, ownerReferences: [], finalizers: [] };
     const object: KObject = { kind: w.object.kind, metadata: { ...base, ...common, namespace: read.namespace, name: read.name, resourceVersion: read.resourceVersion },

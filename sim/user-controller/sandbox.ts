@@ -78,7 +78,7 @@ export function loadControllerSandbox(file: string, scenarioFile: string, field:
       if (typeof output !== 'string') {
         return { kind: 'panic', message: 'reconcile returned a promise that never settled: a controller module may await only the client (no timers, no I/O)', writes: [], logs: [] };
       }
-      return JSON.parse(output) as SandboxOutcome;
+      return JSON.parse(output) as SandboxOutcome; // cast: unchecked: the sandbox's bootstrap writes a SandboxOutcome, but the module's code shares its context
     },
   };
 }

@@ -36,7 +36,7 @@ export function postJsonSync(url: string, body: string, timeoutMs: number): Http
   worker.postMessage({ url, body, timeoutMs, signal, port: port2 }, [port2]);
   // fetch itself is bounded by timeoutMs; the slack covers the worker's own start-up on a busy machine.
   const woke = Atomics.wait(signal, 0, 0, timeoutMs + 30_000);
-  const message = receiveMessageOnPort(port1)?.message as HttpAnswer | undefined;
+  const message = receiveMessageOnPort(port1)?.message as HttpAnswer | undefined; // cast: the worker posts only HttpAnswer
   port1.close();
   if (woke === 'timed-out' || !message) return { error: `no answer within ${timeoutMs} ms` };
   return message;

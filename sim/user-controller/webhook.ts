@@ -29,10 +29,10 @@ export const apiVersionOf = (kind: string) => API_VERSION[kind] ?? 'v1';
 
 /** The simulator keeps a few specs in its own compact shape; a hook sees Kubernetes' shape. */
 function apiSpec(o: KObject): Record<string, unknown> {
-  const s = o.spec as Record<string, unknown>;
+  const s = o.spec as Record<string, unknown>; // cast: a Pod's spec is a record
   const cpu = (m: unknown) => `${Number(m)}m`;
   if (o.kind === 'Pod') {
-    const containers = (s.containers as { name: string; image: string; cpuMilli: number; port?: number }[]) ?? [];
+    const containers = (s.containers as { name: string; image: string; cpuMilli: number; port?: number }[]) ?? []; // cast: a Pod's containers, as the model stores them
     return { ...s, containers: containers.map((c) => ({ name: c.name, image: c.image, ...(c.port !== undefined ? { ports: [{ containerPort: c.port }] } : {}), resources: { requests: { cpu: cpu(c.cpuMilli) } } })) };
   }
   if (o.kind === 'Service') return { selector: s.selector, ports: [{ port: s.port }] };
@@ -54,7 +54,7 @@ export function apiObject(o: KObject): Record<string, unknown> {
       ...(m.deletionTimestamp !== undefined ? { deletionTimestamp: new Date(m.deletionTimestamp).toISOString() } : {}),
     },
     // A ConfigMap keeps its data at the top level (the simulator keeps it in spec.data).
-    ...(o.kind === 'ConfigMap' ? { data: (o.spec as { data?: unknown }).data ?? {} } : { spec: apiSpec(o), status: o.status }),
+    ...(o.kind === 'ConfigMap' ? { data: (o.spec as { data?: unknown }).data ?? {} } : { spec: apiSpec(o), status: o.status }), // cast: a ConfigMap's spec keeps data
   };
 }
 
@@ -120,7 +120,7 @@ export function answerJson(which: string, url: string, answer: HttpAnswer): { js
   if ('error' in answer) return fail(`is unreachable or too slow: ${answer.error}`);
   if (answer.status !== 200) return fail(`answered HTTP ${answer.status}: ${short(answer.body.trim())}`);
   try {
-    return { json: JSON.parse(answer.body) as unknown };
+    return { json: JSON.parse(answer.body) as unknown }; // cast: JSON.parse's any, narrowed to unknown
   } catch {
     return fail(`answered something that is not JSON: ${short(answer.body.trim())}`);
   }

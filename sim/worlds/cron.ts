@@ -103,7 +103,7 @@ function begin(world0: CronWorld, src: string, input: unknown, t: number) {
     return { world: { ...w, ops: [...w.ops, { id, kind: 'clock' as const }] }, opId: id, doneAt };
   }
   if (src === 'runJobs') {
-    const { runs, flock, kill, anacron } = input as RunJobsInput;
+    const { runs, flock, kill, anacron } = input as RunJobsInput; // cast: setup() types runJobs's input as RunJobsInput
     // anacron -s: each job waits its delay (plus a random part), and starts after the previous one ended.
     let serialFrom = t;
     // concurrencyPolicy Replace: the active Jobs are deleted (their pods killed) before the new one starts.

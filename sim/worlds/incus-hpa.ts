@@ -149,7 +149,7 @@ function begin(world0: HpaWorld, src: string, input: unknown, t: number) {
     return { world: { ...world, ops: [...world.ops, { id, kind: 'observe' as const, doneAt, error }] }, opId: id, doneAt };
   }
   if (src === 'createPod') {
-    const { config } = input as CreateInput;
+    const { config } = input as CreateInput; // cast: setup() types createPod's input as CreateInput
     const doneAt = t + latency(world, lat.create + lat.start, t);
     if (error) return { world: { ...world, ops: [...world.ops, { id, kind: 'create' as const, doneAt, error, name: '' }] }, opId: id, doneAt };
     const [hex, rng] = drawHex(world.rng, 8);
@@ -164,7 +164,7 @@ function begin(world0: HpaWorld, src: string, input: unknown, t: number) {
     };
   }
   if (src === 'deletePod') {
-    const { name, waitForStop, config } = input as DeleteInput;
+    const { name, waitForStop, config } = input as DeleteInput; // cast: setup() types deletePod's input as DeleteInput
     const target = world.instances.find((i) => i.name === name);
     if (target && target.owner !== config.name) world = { ...world, unownedTouched: world.unownedTouched + 1 };
     if (error || !target) {

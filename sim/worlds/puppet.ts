@@ -156,19 +156,19 @@ function begin(world0: PuppetWorld, src: string, input: unknown, t: number) {
   switch (src) {
     case 'readClock': return add({ kind: 'clock', result: { ok: true, output: t } }, 0);
     case 'drawSplay': {
-      const { limitMs } = input as { limitMs: number };
+      const { limitMs } = input as { limitMs: number }; // cast: drawSplay's input as setup() types it
       // rand(splaylimit + 1) in whole seconds (SplayJob#calculate_splay).
       const [s, rng] = drawInt(w.rng, 0, Math.floor(limitMs / 1000));
       w = { ...w, rng };
       return add({ kind: 'splay', result: { ok: true, output: s * 1000 } }, 0);
     }
     case 'retrieve': {
-      const { resources } = input as RetrieveInput;
+      const { resources } = input as RetrieveInput; // cast: setup() types this actor's input
       // Facts, catalog and every resource's current values, as found when the retrieve ends.
       return add({ kind: 'retrieve', result: { ok: true }, refs: resources.map((r) => r.ref) }, w.timings.retrieveMs);
     }
     case 'syncResource': {
-      const sync = input as SyncInput;
+      const sync = input as SyncInput; // cast: setup() types this actor's input
       const { type, title, values, should } = sync;
       let extra = 0;
       const installing = type === 'package' && values.ensure !== 'absent' && values.ensure !== 'purged';
@@ -184,11 +184,11 @@ function begin(world0: PuppetWorld, src: string, input: unknown, t: number) {
       return add({ kind: 'sync', result: { ok: true }, sync }, c.ms + extra);
     }
     case 'refreshResource': {
-      const { ref } = input as RefreshInput;
+      const { ref } = input as RefreshInput; // cast: setup() types this actor's input
       return add({ kind: 'refresh', result: { ok: true }, ref }, w.timings.restartMs);
     }
     case 'sendReport': {
-      const report = input as RunReport;
+      const report = input as RunReport; // cast: setup() types this actor's input
       return add({ kind: 'report', result: { ok: true }, report }, w.timings.reportMs);
     }
     default: throw new Error(`puppet world has no actor "${src}"`);

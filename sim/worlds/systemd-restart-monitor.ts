@@ -39,7 +39,7 @@ export interface MonitoredWorld { starts: number; exits: readonly { at: number }
  */
 const toMicroseconds = (ms: number) => Math.round(ms * 1000) / 1000;
 
-const topState = (snapshot: ViewSnapshot<SystemdContext>) => (typeof snapshot.value === 'string' ? snapshot.value : Object.keys(snapshot.value as object)[0]!);
+const topState = (snapshot: ViewSnapshot<SystemdContext>) => (typeof snapshot.value === 'string' ? snapshot.value : Object.keys(snapshot.value as object)[0]!); // cast: a state value that is not a string is a record
 const isStartRequest = (type: string) => type === 'SYSTEMCTL.START' || type === 'SYSTEMCTL.RESTART';
 
 /** LoopBinding.monitor for systemd-restart: called after every event the machine takes. */

@@ -83,7 +83,7 @@ function begin(world0: SystemdWorld, src: string, input: unknown, t: number) {
   const add = (op: PendingOp, doneAt: number) => ({ world: { ...world, ops: [...world.ops, op] }, opId: id, doneAt });
   if (src === 'readClock') return add({ id, kind: 'clock' }, t);
   if (src === 'spawnMain') {
-    void (input as SpawnInput);
+    void (input as SpawnInput); // cast: setup() types spawnMain's input
     const spec = world.program.script[world.runIndex] ?? world.program.then;
     let extra = 0;
     if (world.program.jitterMs > 0) {
@@ -100,7 +100,7 @@ function begin(world0: SystemdWorld, src: string, input: unknown, t: number) {
     return add({ id, kind: 'spawn', pid }, t);
   }
   if (src === 'watchMain') {
-    const { pid } = input as WatchInput;
+    const { pid } = input as WatchInput; // cast: setup() types watchMain's input
     const p = world.process;
     // SIGCHLD (or the last WATCHDOG=1) arrives when the run ends; a process already hung (watched
     // again after a caught signal) is reported hung at once, and then not watched any more.
@@ -108,12 +108,12 @@ function begin(world0: SystemdWorld, src: string, input: unknown, t: number) {
     return add({ id, kind: 'watch', pid }, doneAt);
   }
   if (src === 'signalMain') {
-    const { pid, signal } = input as SignalInput;
+    const { pid, signal } = input as SignalInput; // cast: setup() types signalMain's input
     return add({ id, kind: 'signal', pid, signal }, t);
   }
   if (src === 'drawRestartDelay') {
     // random_u64_range(): uniform in [0, max]; drawn now, from the world's seeded generator.
-    const { maxMs } = input as DrawInput;
+    const { maxMs } = input as DrawInput; // cast: setup() types drawRestartDelay's input
     const [value, rng] = drawInt(world.rng, 0, maxMs);
     world = { ...world, rng };
     return add({ id, kind: 'draw', value }, t);

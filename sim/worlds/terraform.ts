@@ -119,7 +119,7 @@ function begin(world0: TerraformWorld, src: string, input: unknown, t: number) {
   const add = (op: PendingOp, ms: number) => ({ world: { ...w, ops: [...w.ops, op] }, opId: id, doneAt: t + ms });
   switch (src) {
     case 'acquireLock': {
-      const { operation, who } = input as LockInput;
+      const { operation, who } = input as LockInput; // cast: setup() types this actor's input
       // A run starts by asking for the lock (granted or not): the monitor follows this run from here.
       w = { ...w, monitor: { ...w.monitor, run: [] } };
       if (w.lock) {
@@ -136,11 +136,11 @@ function begin(world0: TerraformWorld, src: string, input: unknown, t: number) {
       return add({ id, kind: 'lock', result: { ok: true, output: lockId } }, BACKEND_MS);
     }
     case 'refresh': {
-      const { resources } = input as RefreshInput;
+      const { resources } = input as RefreshInput; // cast: setup() types this actor's input
       return add({ id, kind: 'refresh', addresses: resources.map((r) => ({ address: r.address, id: r.id })) }, READ_MS * Math.max(1, resources.length));
     }
     case 'applyChange': {
-      const a = input as ApplyInput;
+      const a = input as ApplyInput; // cast: setup() types this actor's input
       const timing = DEFAULT_TIMINGS[a.type] ?? [1000, 1000, 1000];
       let failure: { tainted: boolean } | null = null;
       const f = w.createFailures[a.op.address];
@@ -157,8 +157,8 @@ function begin(world0: TerraformWorld, src: string, input: unknown, t: number) {
       w = { ...w, monitor: { ...w.monitor, run: [...w.monitor.run, { address: a.op.address, kind: a.op.kind, ok: null, op: id, busy }] } };
       return add({ id, kind: 'apply', input: a, failure, t0: t }, failure && !failure.tainted ? Math.min(ms, 5000) : ms);
     }
-    case 'persistState': return add({ id, kind: 'persist', input: input as PersistInput }, BACKEND_MS);
-    case 'releaseLock': return add({ id, kind: 'unlock', lockId: (input as { lockId: string }).lockId }, BACKEND_MS);
+    case 'persistState': return add({ id, kind: 'persist', input: input as PersistInput }, BACKEND_MS); // cast: setup() types this actor's input
+    case 'releaseLock': return add({ id, kind: 'unlock', lockId: (input as { lockId: string }).lockId }, BACKEND_MS); // cast: setup() types releaseLock's input
     default: throw new Error(`terraform world has no actor "${src}"`);
   }
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { RestartSetting, UnitConfig } from '../../machines/systemd-restart';
+import type { UnitConfig } from '../../machines/systemd-restart';
 import { DEFAULT_UNIT, RESTART_SETTINGS } from '../../machines/systemd-restart';
 import type { CheckView } from '../../sim/check/model';
 import type { SystemdConfig } from '../../sim/loops/systemd-restart';
@@ -25,7 +25,7 @@ const outcome = fc.oneof(
 );
 const run: fc.Arbitrary<RunSpec> = fc.record({ runForMs: fc.integer({ min: 0, max: 5000 }), outcome });
 const unitArb: fc.Arbitrary<UnitConfig> = fc.record({
-  restart: fc.constantFrom(...(RESTART_SETTINGS as RestartSetting[])),
+  restart: fc.constantFrom(...RESTART_SETTINGS),
   restartSecMs: fc.integer({ min: 0, max: 3000 }),
   restartSteps: fc.integer({ min: 0, max: 4 }),
   restartMaxDelayMs: fc.option(fc.integer({ min: 3000, max: 20_000 }), { nil: null }),

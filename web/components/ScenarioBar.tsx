@@ -2,13 +2,13 @@ import { loopById } from '../../sim/loops/registry';
 import type { Trace } from '../../sim/trace';
 import { useT } from '../i18n/i18n';
 import { LANGUAGES } from '../i18n/messages';
-import type { Language } from '../i18n/messages';
 import { PAGE_TRACES } from '../lab/page-files';
 import { groupScenarios } from '../lab/scenarioGroups';
 import { SCENARIOS } from '../lab/scenarios';
 import { LIVE_MESSAGES } from '../live/messages';
 import type { LabUrl } from '../lab/url';
 import { TraceLoader } from './TraceLoader';
+import { isOneOf } from '../../sim/one-of';
 
 export interface ScenarioBarProps {
   url: LabUrl;
@@ -74,7 +74,7 @@ export function ScenarioBar({ url, loop, onChange, onTrace, onPageTrace, traceNa
       {onInspect && <button data-testid="inspect-open" onClick={onInspect}>{t('inspectOpen')}</button>}
       <span className="spacer" />
       <label>{t('language')}{' '}
-        <select data-testid="lang-select" value={url.lang} onChange={(e) => onChange({ lang: e.target.value as Language })}>
+        <select data-testid="lang-select" value={url.lang} onChange={(e) => { const lang = e.target.value; if (isOneOf(LANGUAGES, lang)) onChange({ lang }); }}>
           {LANGUAGES.map((l) => <option key={l} value={l}>{l === 'en' ? 'English' : 'Português (BR)'}</option>)}
         </select>
       </label>

@@ -19,14 +19,14 @@ export function isTextField(el: Element | null): boolean {
   if (!(el instanceof HTMLElement)) return false;
   if (el.isContentEditable || el.tagName === 'TEXTAREA') return true;
   if (el.tagName !== 'INPUT') return false;
-  const type = (el as HTMLInputElement).type;
+  const type = (el as HTMLInputElement).type; // cast: checked an INPUT above
   return !['button', 'submit', 'reset', 'checkbox', 'radio', 'range', 'file', 'color', 'image'].includes(type);
 }
 
 /** Controls that Space and Enter press (a button keeps its own keys; only the arrows and + − reach the lab). */
 const pressable = (el: Element | null) => el instanceof HTMLElement
   && (el.tagName === 'BUTTON' || el.tagName === 'A' || el.getAttribute('role') === 'button'
-    || (el.tagName === 'INPUT' && ['button', 'submit', 'reset', 'checkbox', 'radio', 'file'].includes((el as HTMLInputElement).type)));
+    || (el.tagName === 'INPUT' && ['button', 'submit', 'reset', 'checkbox', 'radio', 'file'].includes((el as HTMLInputElement).type))); // cast: its tagName is INPUT
 
 /**
  * space play/pause · → step · ← step back · + / − speed · d w c f (see ShortcutActions).
@@ -43,7 +43,7 @@ export function useShortcuts(actions: ShortcutActions): void {
       if (isTextField(target) || e.ctrlKey || e.metaKey || e.altKey) return;
       if ((e.key === ' ' || e.key === 'Enter') && pressable(target)) return;
       const a = ref.current;
-      const at = SPEEDS.indexOf(a.speed as (typeof SPEEDS)[number]);
+      const at = SPEEDS.findIndex((s) => s === a.speed);
       const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
       if (key === ' ') a.togglePlay();
       else if (key === 'ArrowRight') a.step();

@@ -14,7 +14,7 @@ export const LAB_FILES_ELEMENT = 'loopscope-lab-files';
 
 function isPageFile(v: unknown): v is PageFile {
   if (typeof v !== 'object' || v === null) return false;
-  const f = v as Record<string, unknown>;
+  const f = v as Record<string, unknown>; // cast: an object; each field is checked next
   return typeof f.name === 'string' && (f.kind === 'scenario' || f.kind === 'trace') && typeof f.text === 'string'
     && (f.id === undefined || typeof f.id === 'string');
 }
@@ -24,7 +24,7 @@ function readPageFiles(): PageFile[] {
   const raw = typeof document === 'undefined' ? null : document.getElementById(LAB_FILES_ELEMENT)?.textContent;
   if (!raw) return [];
   try {
-    const v = JSON.parse(raw) as unknown;
+    const v: unknown = JSON.parse(raw);
     return Array.isArray(v) ? v.filter(isPageFile) : [];
   } catch {
     return [];

@@ -1,6 +1,7 @@
 import { LOOP_IDS } from '../../sim/loops/registry';
 import { TOUR } from '../tour/stops';
 import type { ScenarioListing } from './scenarios';
+import { isOneOf } from '../../sim/one-of';
 
 /** The scenario the talk opens with; the tour's stops follow it. */
 export const TALK_SCENARIO = 'talk-lab';
@@ -20,7 +21,7 @@ export function groupScenarios(scenarios: readonly ScenarioListing[]): ScenarioG
   const talkIds = [...new Set([TALK_SCENARIO, ...TOUR.map((stop) => stop.scenario)])];
   const talk = talkIds.map((id) => byId.get(id)).filter((s): s is ScenarioListing => s !== undefined);
   const rest = scenarios.filter((s) => !talkIds.includes(s.id));
-  const loops = [...LOOP_IDS, ...new Set(rest.map((s) => s.loop).filter((l) => !(LOOP_IDS as readonly string[]).includes(l)))];
+  const loops = [...LOOP_IDS, ...new Set(rest.map((s) => s.loop).filter((l) => !isOneOf(LOOP_IDS, l)))];
   return [
     ...(talk.length ? [{ kind: 'talk' as const, scenarios: talk }] : []),
     ...loops.map((loop) => ({ kind: 'loop' as const, loop, scenarios: rest.filter((s) => s.loop === loop && !isCheck(s)) })).filter((g) => g.scenarios.length),

@@ -19,7 +19,7 @@ function exportedScenario(): { id: string; file: string; text: string } | null {
   const raw = typeof document === 'undefined' ? null : document.getElementById('loopscope-export-scenario')?.textContent;
   if (!raw) return null;
   try {
-    const v = JSON.parse(raw) as { id?: unknown; text?: unknown };
+    const v = JSON.parse(raw) as { id?: unknown; text?: unknown }; // cast: both fields checked with typeof; a non-object throws into catch
     return typeof v.id === 'string' && typeof v.text === 'string' ? { id: v.id, file: `${v.id}.yaml`, text: v.text } : null;
   } catch {
     return null;

@@ -127,7 +127,7 @@ export class LabSession {
    * viewing the past the run forks there first (RaftScope's time slider does the same): the later frames
    * are discarded and `forked` says when and what was lost. */
   inject(fault: unknown): void { this.forkHere(); this.runner?.inject(fault); this.changed(); }
-  update(config: unknown): void { this.forkHere(); this.runner?.update(config as Partial<unknown>); this.changed(); }
+  update(config: unknown): void { this.forkHere(); this.runner?.update(config as Partial<unknown>); this.changed(); } // cast: unchecked: the lab's runner has its loop's type erased; callers pass a config change object
 
   /** Makes virtual time t the present (side by side: every pane at the shared time before a change reaches
    * them all): while viewing the past the run forks at the frame on screen first, then runs on to t. */

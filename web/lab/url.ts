@@ -1,6 +1,7 @@
 import { parseDuration } from '../../sim/units';
 import type { Language } from '../i18n/messages';
 import { LANGUAGES } from '../i18n/messages';
+import { isOneOf } from '../../sim/one-of';
 
 /** Everything a slide can link to: loop, scenario, seed, policy, time (ms), moment, presenter, language, a page's trace. */
 export interface LabUrl {
@@ -36,12 +37,12 @@ function parseLinkTime(v: string): number | null {
 export function parseUrl(search: string): { url: LabUrl; problems: string[] } {
   const p = new URLSearchParams(search);
   const problems: string[] = [];
-  const lang = p.get('lang');
-  const langOk = lang === null || (LANGUAGES as readonly string[]).includes(lang);
-  if (!langOk) problems.push(`lang=${lang}: expected one of ${LANGUAGES.join(', ')}`);
+  const langText = p.get('lang');
+  const lang = langText !== null && isOneOf(LANGUAGES, langText) ? langText : undefined;
+  if (langText !== null && lang === undefined) problems.push(`lang=${langText}: expected one of ${LANGUAGES.join(', ')}`);
   const presenter = p.get('presenter');
   if (presenter !== null && presenter !== '1' && presenter !== '0') problems.push(`presenter=${presenter}: expected 1 (on) or 0 (off)`);
-  const url: LabUrl = { presenter: presenter === '1', lang: langOk && lang ? (lang as Language) : 'en' };
+  const url: LabUrl = { presenter: presenter === '1', lang: lang ?? 'en' };
   const loop = p.get('loop'); if (loop) url.loop = loop;
   const scenario = p.get('scenario'); if (scenario) url.scenario = scenario;
   const policy = p.get('policy'); if (policy) url.policy = policy;

@@ -70,7 +70,7 @@ export async function layoutGraph(elk: ElkApi, graph: ChartGraph): Promise<Layou
   collect(laid, { x: 0, y: 0 });
   // Each routed edge is relative to its container (the node ELK moved it into).
   const routeAll = (n: ElkNode) => {
-    for (const e of (n.edges ?? []) as (ElkExtendedEdge & { container?: string })[]) {
+    for (const e of (n.edges ?? []) as (ElkExtendedEdge & { container?: string })[]) { // cast: elkjs adds container to laid-out edges
       const o = absolute.get(e.container ?? n.id) ?? { x: 0, y: 0 };
       const s = e.sections?.[0];
       if (!s) continue;

@@ -22,7 +22,7 @@ export function statechartLayouts(): Plugin {
     async load(id) {
       if (id !== RESOLVED) return undefined;
       const file = join(root, 'statechart/build-layouts.ts');
-      const { computeLayouts } = await tsImport(file, import.meta.url) as typeof import('./build-layouts');
+      const { computeLayouts } = await tsImport(file, import.meta.url) as typeof import('./build-layouts'); // cast: tsImport loads that very module
       return `export default ${JSON.stringify(await computeLayouts())};`;
     },
   };

@@ -88,7 +88,7 @@ export function FrameChart({ session, frame, series, valuesOf, axisMs, fill = fa
         draw: [frameMarkerHook(() => marker.current), drawnOn(el), (u) => onDrawRef.current?.(u)],
       },
     };
-    const u = new uPlot(opts, data.current as uPlot.AlignedData, el);
+    const u = new uPlot(opts, data.current as uPlot.AlignedData, el); // cast: built as uPlot's columns
     plot.current = u;
     if (onSeekRef.current) {
       u.over.addEventListener('click', () => {
@@ -123,7 +123,7 @@ export function FrameChart({ session, frame, series, valuesOf, axisMs, fill = fa
         d[0]!.push(frames[i]!.t / 1000);
         for (let s = 1; s < d.length; s++) d[s]!.push(values[s - 1] ?? null);
       }
-      plot.current?.setData(d as uPlot.AlignedData);
+      plot.current?.setData(d as uPlot.AlignedData); // cast: built as uPlot's columns
     }, plot.current && data.current[0]?.length ? 120 : 0);
   }, [session, count, frame, key]);
   useEffect(() => () => { if (timer.current) clearTimeout(timer.current); timer.current = null; }, []);

@@ -37,7 +37,7 @@ const historyKey = (k: string) => k === 'observedGeneration' || k === 'restarts'
 function stable(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
   if (typeof v === 'object' && v !== null) {
-    const o = v as Record<string, unknown>;
+    const o = v as Record<string, unknown>; // cast: a non-null object, read only by its own keys
     return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${stable(o[k])}`).join(',')}}`;
   }
   return JSON.stringify(v);
@@ -100,7 +100,7 @@ export function differential(binding: LoopBinding<KubeWorld, KubeFault, Controll
     for (const o of desired) {
       const current = w.store.objects[st.storeKeyOf(o)];
       if (current && stable(authoredSpec(current)) === stable(authoredSpec(o))) continue;
-      const spec = JSON.parse(stable(authoredSpec(o))) as Record<string, unknown>;
+      const spec = JSON.parse(stable(authoredSpec(o))) as Record<string, unknown>; // cast: stable() of an object's spec is a JSON object
       const object: NewObject = { kind: o.kind, metadata: { namespace: o.metadata.namespace, name: o.metadata.name, labels: o.metadata.labels }, spec };
       w = kubectlApply(w, object, 0).world;
     }

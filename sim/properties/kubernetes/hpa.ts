@@ -42,7 +42,7 @@ function hpasSteady(w: KubeWorld): boolean {
     const target = targetOf(w, hpa);
     if (!target) return false;
     const spec = specOf<DeploymentSpec>(target);
-    const status = hpa.status as { desiredReplicas?: number; currentReplicas?: number };
+    const status = hpa.status as { desiredReplicas?: number; currentReplicas?: number }; // cast: unchecked: the status fields the model's HPA reconciler writes
     const pods = objectsOf(w, 'Pod').filter((p) => p.metadata.namespace === target.metadata.namespace && matches(spec.selector, p.metadata.labels) && isActive(p));
     return status.desiredReplicas === spec.replicas && status.currentReplicas === spec.replicas && pods.length === spec.replicas && pods.every(isPodReady);
   });

@@ -85,7 +85,7 @@ export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_
     uids.add(num(o.metadata.uid));
     rvs.add(o.metadata.resourceVersion);
     created.add(o.metadata.creationTimestamp);
-    if (o.kind === 'Pod') ready.add((o.status as { readySince?: number }).readySince);
+    if (o.kind === 'Pod') ready.add((o.status as { readySince?: number }).readySince); // cast: unchecked: the model's Pods keep readySince in status
     for (const r of o.metadata.ownerReferences) uids.add(num(r.uid));
   }
   for (const c of creates) for (const r of c.metadata.ownerReferences ?? []) uids.add(num(r.uid));
@@ -102,24 +102,24 @@ export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_
   const owners = (refs: NewObject['metadata']['ownerReferences']) => (refs ?? []).map((r) => `${r.kind}:${r.name}:${uids.of(num(r.uid))}:${r.controller ? 1 : 0}`).join(',');
 
   const status = (o: KObject): string => {
-    const s = o.status as Record<string, unknown>;
+    const s = o.status as Record<string, unknown>; // cast: unchecked: the model's statuses are records
     switch (o.kind) {
       case 'Pod': {
-        const { readySince } = s as { readySince?: number };
+        const { readySince } = s as { readySince?: number }; // cast: only an optional field, read to drop it
         return `${memo(s, () => JSON.stringify({ ...s, readySince: undefined }))}${readySince === undefined ? '' : `r${time(ready, readySince)}`}${hpaAges(o, readySince)}`;
       }
       case 'Database': {
-        const { primaryUnreadySince, ...rest } = s as { primaryUnreadySince?: number };
+        const { primaryUnreadySince, ...rest } = s as { primaryUnreadySince?: number }; // cast: only an optional field, read to drop it
         return `${JSON.stringify(rest)}${primaryUnreadySince === undefined ? '' : `u${age(primaryUnreadySince, failoverAfterMs)}`}`;
       }
       case 'QueueScaler': {
-        const { lastScaleUp, ...rest } = s as { lastScaleUp?: number };
+        const { lastScaleUp, ...rest } = s as { lastScaleUp?: number }; // cast: only an optional field, read to drop it
         const delay = specOf<QueueScalerSpec>(o).scaleDownDelaySeconds * 1000;
         return `${JSON.stringify(rest)}${lastScaleUp === undefined ? '' : `l${age(lastScaleUp, delay)}`}`;
       }
       case 'HorizontalPodAutoscaler': {
         // lastScaleTime is carried forward for display only: whether it is set is all that matters.
-        const { lastScaleTime, ...rest } = s as { lastScaleTime?: number };
+        const { lastScaleTime, ...rest } = s as { lastScaleTime?: number }; // cast: only an optional field, read to drop it
         return `${JSON.stringify(rest)}${lastScaleTime === undefined ? '' : 's'}`;
       }
       default:
@@ -226,7 +226,7 @@ function workQueueKey(q: WorkQueue, t: number): string {
 /** A reconciler's memory: expectations (fulfilled ones are as good as none), HPA windows. */
 function memoryKey(reconciler: string, memory: unknown, world: KubeWorld, t: number): string {
   if (reconciler === 'replicaset') {
-    const exp = (memory as { expectations: Expectations }).expectations;
+    const exp = (memory as { expectations: Expectations }).expectations; // cast: unchecked: the replicaset reconciler's memory, by its name
     return Object.entries(exp)
       .filter(([, e]) => e.add > 0 || e.del > 0)
       .map(([k, e]) => `${k}:${Math.max(e.add, 0)}:${e.deleteKeys.slice().sort().join('+')}:${Math.min(t - e.timestamp, EXPECTATIONS_TIMEOUT_MS + 1)}`)
@@ -234,7 +234,7 @@ function memoryKey(reconciler: string, memory: unknown, world: KubeWorld, t: num
   }
   if (reconciler === 'hpa') {
     const { recWindow, eventWindow, behavior } = hpaWindows(world);
-    return Object.entries(memory as HpaMemory).map(([k, e]) => {
+    return Object.entries(memory as HpaMemory).map(([k, e]) => { // cast: unchecked: the hpa reconciler's memory, by its name
       let live = e.recommendations.filter((r) => t - r.at <= recWindow).sort((a, b) => b.at - a.at);
       // Without behavior only the window's maximum is read: a recommendation is dead once a newer
       // one is at least as high (it leaves the window later).

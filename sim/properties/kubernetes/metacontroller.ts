@@ -36,9 +36,9 @@ function compositeMatches(w: KubeWorld): boolean {
     const s = specOf<PodServiceSpec>(ps);
     const child = (kind: string) => w.store.objects[st.storeKey(kind, ps.metadata.namespace, ps.metadata.name)];
     const pod = child('Pod');
-    const image = (pod?.spec as { containers?: { image: string }[] } | undefined)?.containers?.[0]?.image;
+    const image = (pod?.spec as { containers?: { image: string }[] } | undefined)?.containers?.[0]?.image; // cast: unchecked: the spec fields the model's Pods carry
     return pod !== undefined && isActive(pod) && isPodReady(pod) && image === s.image
-      && (child('Service')?.spec as { port?: number } | undefined)?.port === s.port && child('Ingress') !== undefined;
+      && (child('Service')?.spec as { port?: number } | undefined)?.port === s.port && child('Ingress') !== undefined; // cast: unchecked: the spec fields the model's Services carry
   });
 }
 
@@ -58,7 +58,7 @@ export const recreatesPod: Property = {
     return objectsOf(w, 'PodService').some((ps) => {
       const pod = w.store.objects[st.storeKey('Pod', ps.metadata.namespace, ps.metadata.name)];
       // generation > 1: the spec was changed; a pod of the new image is then a recreated one.
-      return ps.metadata.generation > 1 && pod !== undefined && (pod.spec as { containers: { image: string }[] }).containers[0]?.image === specOf<PodServiceSpec>(ps).image;
+      return ps.metadata.generation > 1 && pod !== undefined && (pod.spec as { containers: { image: string }[] }).containers[0]?.image === specOf<PodServiceSpec>(ps).image; // cast: unchecked: the spec fields the model's Pods carry
     });
   },
 };

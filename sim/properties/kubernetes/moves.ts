@@ -41,7 +41,7 @@ export function kubernetesLabel(entry: Entry): string {
   }
 }
 
-const nodeReady = (world: KubeWorld, node: string) => (world.store.objects[st.storeKey('Node', '', node)]?.status as { ready?: boolean } | undefined)?.ready === true;
+const nodeReady = (world: KubeWorld, node: string) => (world.store.objects[st.storeKey('Node', '', node)]?.status as { ready?: boolean } | undefined)?.ready === true; // cast: unchecked: the status the model's Nodes carry
 
 /**
  * Whether a move can change anything now (a no-op move would only duplicate states). A controller
@@ -73,7 +73,7 @@ export function kubernetesApplicable(state: CheckState<KubeWorld, ControllerConf
     }
     case 'scale': {
       const o = world.store.objects[st.storeKey(f.objectKind, f.namespace, f.name)];
-      return o !== undefined && (o.spec as { replicas?: number }).replicas !== f.replicas;
+      return o !== undefined && (o.spec as { replicas?: number }).replicas !== f.replicas; // cast: unchecked: the spec field the model's scalable objects carry
     }
     case 'load': return (world.load[f.app] ?? 0) !== f.cpuMilli;
     case 'queue': return world.queues.some((q) => q.name === f.queue && q.arrivalsPerSec !== f.arrivalsPerSec);

@@ -47,7 +47,7 @@ function applicationsConverged(w: KubeWorld): boolean {
     if (app.metadata.deletionTimestamp !== undefined) return false;
     const { deployment, service } = appChildren(w, app);
     const s = specOf<ApplicationSpec>(app);
-    const d = deployment?.spec as { replicas?: number; template?: { containers: { image: string }[] } } | undefined;
+    const d = deployment?.spec as { replicas?: number; template?: { containers: { image: string }[] } } | undefined; // cast: unchecked: the spec fields the model's Deployments carry
     return app.metadata.finalizers.includes(APPLICATION_FINALIZER) && service !== undefined
       && d?.replicas === s.replicas && d.template?.containers[0]?.image === s.image;
   });
@@ -83,7 +83,7 @@ export const onePrimary: Property = {
 
 function databasesReady(w: KubeWorld): boolean {
   return objectsOf(w, 'Database').every((db) => {
-    const status = db.status as DatabaseStatus;
+    const status = db.status as DatabaseStatus; // cast: unchecked: the status the database operator writes
     const pods = livePods(w, db);
     const primary = pods.filter((p) => p.metadata.labels.role === 'primary');
     const replicas = pods.filter((p) => p.metadata.labels.role === 'replica');
@@ -103,7 +103,7 @@ export function databaseConverges(withinMs: number, within: string): Property {
 export const failsOver: Property = {
   name: 'fails-over', kind: 'sometimes',
   claim: 'some run promotes a replica (the failover path is reached)',
-  holds: (v) => objectsOf(worldAt(v), 'Database').some((db) => ((db.status as DatabaseStatus).failovers ?? 0) > 0),
+  holds: (v) => objectsOf(worldAt(v), 'Database').some((db) => ((db.status as DatabaseStatus).failovers ?? 0) > 0), // cast: unchecked: the status the database operator writes
 };
 
 // ---- QueueScaler (seed 000, the talk's example operator) ------------------------------------
@@ -121,7 +121,7 @@ export const workersWithinBounds: Property = {
     return objectsOf(w, 'QueueScaler').every((qs) => {
       const target = scalerTarget(w, qs);
       const { minReplicas, maxReplicas } = specOf<QueueScalerSpec>(qs);
-      const replicas = (target?.spec as { replicas?: number } | undefined)?.replicas ?? minReplicas;
+      const replicas = (target?.spec as { replicas?: number } | undefined)?.replicas ?? minReplicas; // cast: unchecked: the spec field a scaler's target carries
       return replicas >= minReplicas && replicas <= maxReplicas;
     });
   },
@@ -134,8 +134,8 @@ function queuesDrained(w: KubeWorld): boolean {
     const queue = w.queues.find((q) => q.name === spec.queue);
     const target = scalerTarget(w, qs);
     if (!queue || !target) return false;
-    const workers = objectsOf(w, 'Pod').filter((p) => p.metadata.namespace === qs.metadata.namespace && matches((target.spec as { selector: Record<string, string> }).selector, p.metadata.labels) && isActive(p));
-    return queue.length === 0 && (target.spec as { replicas: number }).replicas === spec.minReplicas && workers.length === spec.minReplicas && workers.every(isPodReady);
+    const workers = objectsOf(w, 'Pod').filter((p) => p.metadata.namespace === qs.metadata.namespace && matches((target.spec as { selector: Record<string, string> }).selector, p.metadata.labels) && isActive(p)); // cast: unchecked: the spec field a scaler's target carries
+    return queue.length === 0 && (target.spec as { replicas: number }).replicas === spec.minReplicas && workers.length === spec.minReplicas && workers.every(isPodReady); // cast: unchecked: the spec field a scaler's target carries
   });
 }
 
@@ -152,6 +152,6 @@ export const scalesWorkersUp: Property = {
   claim: 'some run gives a queue more workers than minReplicas (the backlog is worth scaling for)',
   holds: (v) => {
     const w = worldAt(v);
-    return objectsOf(w, 'QueueScaler').some((qs) => ((scalerTarget(w, qs)?.spec as { replicas?: number } | undefined)?.replicas ?? 0) > specOf<QueueScalerSpec>(qs).minReplicas);
+    return objectsOf(w, 'QueueScaler').some((qs) => ((scalerTarget(w, qs)?.spec as { replicas?: number } | undefined)?.replicas ?? 0) > specOf<QueueScalerSpec>(qs).minReplicas); // cast: unchecked: the spec field a scaler's target carries
   },
 };

@@ -21,7 +21,7 @@ function fulfilled(exp: Expectations, key: string): boolean {
   return !e || (e.add <= 0 && e.del <= 0);
 }
 
-const expectationsOf = (v: KubeView): Expectations => (contextOf(v).memory as { expectations?: Expectations } | undefined)?.expectations ?? {};
+const expectationsOf = (v: KubeView): Expectations => (contextOf(v).memory as { expectations?: Expectations } | undefined)?.expectations ?? {}; // cast: unchecked: the replicaset reconciler's memory
 
 /** Never more active pods than spec.replicas: only claimed when no move can lower spec.replicas
  * (then a surplus can only come from the controller creating past its target). */

@@ -17,7 +17,7 @@ export function nextRuns(entries: CronEntry[], clock: string): { entry: CronEntr
   });
 }
 
-export const crontabOf = (config: unknown): CronEntry[] => (config as CronConfig | undefined)?.entries ?? [];
+export const crontabOf = (config: unknown): CronEntry[] => (config as CronConfig | undefined)?.entries ?? []; // cast: the cron loop's config
 
 export interface RunBar { job: string; minute: string; start: number; end: number | null; skipped: boolean; lane: number }
 

@@ -24,7 +24,7 @@ export function parseConfigEdit(text: string, running: HpaConfig): EditResult {
     const problems = configProblems(next).map((p) => new InputError(EDITOR_FILE, p.field, p.expected).message);
     if (problems.length) return { ok: false, errors: problems };
     // Only the keys the file sets: the same partial a scenario's timeline `config:` carries.
-    return { ok: true, change: toHpaConfig(parsed.data, {} as HpaConfig) };
+    return { ok: true, change: toHpaConfig(parsed.data, {} as HpaConfig) }; // cast: an empty base, so the result holds only the fields the change sets, used as a partial change
   } catch (e) {
     if (e instanceof InputErrors) return { ok: false, errors: e.errors.map((x) => x.message) };
     if (e instanceof InputError) return { ok: false, errors: [e.message] };

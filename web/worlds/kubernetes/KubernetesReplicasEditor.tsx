@@ -21,7 +21,7 @@ export function KubernetesReplicasEditor({ session }: WorldViewProps) {
   const live = session.runnerOf('kubernetes')!.world;
   const targets = SCALABLE.flatMap((kind) => objectsOf(live, kind).map((o) => ({
     key: `${kind}/${o.metadata.namespace}/${o.metadata.name}`, kind, namespace: o.metadata.namespace, name: o.metadata.name,
-    replicas: (o.spec as { replicas?: unknown }).replicas,
+    replicas: (o.spec as { replicas?: unknown }).replicas, // cast: only an optional unknown field
   })));
   const [picked, setPicked] = useState('');
   const target = targets.find((x) => x.key === picked) ?? targets[0];
