@@ -7,8 +7,9 @@ module.exports = {
     {
       name: 'no-cycle',
       severity: 'error',
-      comment: 'An import cycle, type-only imports included: they are part of the code\'s structure. '
-        + 'Import a type from the module that defines it, not from an aggregate that re-exports it.',
+      comment:
+        "An import cycle, type-only imports included: they are part of the code's structure. " +
+        'Import a type from the module that defines it, not from an aggregate that re-exports it.',
       from: {},
       to: { circular: true },
     },

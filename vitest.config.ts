@@ -13,11 +13,17 @@ export default defineConfig({
     hookTimeout: 120_000,
     setupFiles: ['test/fast-check-replay.ts'],
     projects: [
-      { extends: true, test: { name: 'sim', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], exclude: ['test/real/**', 'test/browser/**'] } },
+      {
+        extends: true,
+        test: { name: 'sim', include: ['test/**/*.test.ts', 'test/**/*.test.tsx'], exclude: ['test/real/**', 'test/browser/**'] },
+      },
       // A browser test opens pages one after another and waits on conditions, never on sleeps: its time
       // is the machine's, and on a loaded 2-core machine a dozen page loads pass 30 s (seen: 30–34 s).
       // The lab is built once for all of them (test/browser/build-lab.ts) and served as `loopscope lab` serves it.
-      { extends: true, test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: ['test/browser/build-lab.ts'], testTimeout: 120_000 } },
+      {
+        extends: true,
+        test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: ['test/browser/build-lab.ts'], testTimeout: 120_000 },
+      },
       { extends: true, test: { name: 'real', include: ['test/real/**/*.test.ts'], fileParallelism: false } },
     ],
   },

@@ -103,7 +103,11 @@ function runResult(run: CheckRun): CheckRunResult {
   return {
     ...json,
     counterexamples: json.counterexamples.map((ce) => ({
-      property: ce.property, promised: ce.promised, steps: ce.steps, ...(ce.lasso ? { lasso: ce.lasso } : {}), trace: inline(ce),
+      property: ce.property,
+      promised: ce.promised,
+      steps: ce.steps,
+      ...(ce.lasso ? { lasso: ce.lasso } : {}),
+      trace: inline(ce),
       ...(ce.other ? { other: { label: ce.other.label, difference: ce.other.difference, trace: inline(ce.other) } } : {}),
     })),
   };
@@ -123,8 +127,14 @@ export async function check(source: Scenario | string, options: CheckOptions = {
   const { entry, scenario, variant } = resolveScenario(source);
   const policy = asked ?? variant;
   const run = await checkScenarioAsync(entry, scenario, {
-    ...(policy !== undefined ? { policy } : {}), ...(maxDepth ? { maxDepth } : {}), ...(maxStates ? { maxStates } : {}),
-    ...(withinPeriods ? { withinPeriods } : {}), ...(options.signal ? { signal: options.signal } : {}), memo: true, symmetry: true, workers,
+    ...(policy !== undefined ? { policy } : {}),
+    ...(maxDepth ? { maxDepth } : {}),
+    ...(maxStates ? { maxStates } : {}),
+    ...(withinPeriods ? { withinPeriods } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    memo: true,
+    symmetry: true,
+    workers,
   });
   const runs = [run];
   return { exitCode: options.signal?.aborted ? INTERRUPTED : exitCode(runs), runs: runs.map(runResult) };

@@ -30,7 +30,8 @@ export interface ConformResult {
  * @throws InputError when the file or object is not the trace of a real run with I/O records, or a policy module it names cannot be found; UsageError for a bad option.
  */
 export async function conform(source: string | Trace, options: ConformOptions = {}): Promise<ConformResult> {
-  if (options.policyModule !== undefined && typeof options.policyModule !== 'string') throw new UsageError('--policy-module', `expected a file path, got "${String(options.policyModule)}"`);
+  if (options.policyModule !== undefined && typeof options.policyModule !== 'string')
+    throw new UsageError('--policy-module', `expected a file path, got "${String(options.policyModule)}"`);
   let file: string;
   let real: RealTrace;
   if (typeof source === 'string') {

@@ -18,8 +18,21 @@ export type { ConformOptions, ConformResult } from './conform';
 export { conform } from './conform';
 
 export type {
-  ConformReport, ControllerSummary, Divergence, DivergencePart, EnvMoveUsed, ExploreStats, Frame, LoopId, Outcome, Phase,
-  PropertyKind, PropertyResult, StopReason, Trace, VerdictStatus,
+  ConformReport,
+  ControllerSummary,
+  Divergence,
+  DivergencePart,
+  EnvMoveUsed,
+  ExploreStats,
+  Frame,
+  LoopId,
+  Outcome,
+  Phase,
+  PropertyKind,
+  PropertyResult,
+  StopReason,
+  Trace,
+  VerdictStatus,
 } from './types';
 
 /** Bad input in a file: names the file, the field and what was expected (the CLI exits 2 on it). */

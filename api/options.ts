@@ -7,14 +7,16 @@ import { parseDuration } from '../sim/units';
 /** A seed: a whole number ≥ 0 (`--seed`). */
 export function seedOption(seed: unknown): number | undefined {
   if (seed === undefined) return undefined;
-  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0) throw new UsageError('--seed', `expected a whole number ≥ 0, got "${String(seed)}"`);
+  if (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0)
+    throw new UsageError('--seed', `expected a whole number ≥ 0, got "${String(seed)}"`);
   return seed;
 }
 
 /** A whole number ≥ 1 (`--depth`, `--max-states`, `--workers`, `--within`, `--max-frames`). */
 export function countOption(flag: string, value: unknown): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw new UsageError(flag, `expected a whole number ≥ 1, got "${String(value)}"`);
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1)
+    throw new UsageError(flag, `expected a whole number ≥ 1, got "${String(value)}"`);
   return value;
 }
 

@@ -65,8 +65,14 @@ function handleOf(loaded: Loaded): Scenario {
   const { entry, scenario, variant } = loaded;
   const policy = variant ?? ownPolicy(scenario.config);
   const handle: Scenario = Object.freeze({
-    file: scenario.file, loop: entry.id, name: scenario.name, description: scenario.description, seed: scenario.seed,
-    durationMs: scenario.durationMs, policies: Object.freeze([...(entry.policies?.names ?? [])]), ...(policy !== undefined ? { policy } : {}),
+    file: scenario.file,
+    loop: entry.id,
+    name: scenario.name,
+    description: scenario.description,
+    seed: scenario.seed,
+    durationMs: scenario.durationMs,
+    policies: Object.freeze([...(entry.policies?.names ?? [])]),
+    ...(policy !== undefined ? { policy } : {}),
   });
   behind.set(handle, loaded);
   return handle;

@@ -55,7 +55,10 @@ const INTERRUPTED = 130;
 /** A bound was reached (`loopscope sim` and `check`). */
 const BOUND_REACHED = 3;
 
-const nextTurn = () => new Promise<void>((resolve) => { setImmediate(resolve); });
+const nextTurn = () =>
+  new Promise<void>((resolve) => {
+    setImmediate(resolve);
+  });
 
 /**
  * Runs a scenario (a file, or a handle from `loadScenario`) in the seeded simulator.
@@ -76,10 +79,16 @@ export async function simulate(source: Scenario | string, options: SimulateOptio
   let items = 0;
   for (let next = runner.nextEventAt; next !== undefined && next <= end; next = runner.nextEventAt) {
     runner.processNext();
-    if (runner.frames.length >= maxFrames) { stopped = 'max-frames'; break; }
+    if (runner.frames.length >= maxFrames) {
+      stopped = 'max-frames';
+      break;
+    }
     if (++items % SLICE === 0) {
       await nextTurn();
-      if (options.signal?.aborted) { stopped = 'aborted'; break; }
+      if (options.signal?.aborted) {
+        stopped = 'aborted';
+        break;
+      }
     }
   }
   if (!stopped) runner.run(end);
@@ -89,8 +98,14 @@ export async function simulate(source: Scenario | string, options: SimulateOptio
     trace,
     frames: trace.frames,
     summary: {
-      loop: entry.id, scenario: trace.scenario, seed: trace.seed, ...(trace.policy !== undefined ? { policy: trace.policy } : {}),
-      frames: trace.frames.length, untilMs: end, reachedMs: runner.t, ...(stopped ? { stopped } : {}),
+      loop: entry.id,
+      scenario: trace.scenario,
+      seed: trace.seed,
+      ...(trace.policy !== undefined ? { policy: trace.policy } : {}),
+      frames: trace.frames.length,
+      untilMs: end,
+      reachedMs: runner.t,
+      ...(stopped ? { stopped } : {}),
     },
     exitCode: stopped === 'max-frames' ? BOUND_REACHED : stopped === 'aborted' ? INTERRUPTED : 0,
   };

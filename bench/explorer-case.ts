@@ -14,12 +14,26 @@ const flags = new Set(args.filter((a) => a.startsWith('--')));
 const [file, variant] = args.filter((a) => !a.startsWith('--'));
 if (!file) throw new Error('usage: explorer-case.ts <scenario> [variant] [--no-symmetry | --ceiling]');
 const { entry, scenario } = loadScenario(file);
-const run = checkScenario(flags.has('--ceiling') ? ceilingEntry(entry) : entry, scenario, { ...(variant ? { policy: variant } : {}), symmetry: !flags.has('--no-symmetry') });
+const run = checkScenario(flags.has('--ceiling') ? ceilingEntry(entry) : entry, scenario, {
+  ...(variant ? { policy: variant } : {}),
+  symmetry: !flags.has('--no-symmetry'),
+});
 const s = run.result.stats;
-process.stdout.write(JSON.stringify({
-  loop: run.loop, scenario: scenario.name, variant: variant ?? '', distinct: s.distinct, generated: s.generated, depth: s.depth,
-  complete: s.complete, ms: s.timeMs, perSecond: s.distinctPerSecond, peakRssBytes: s.peakRssBytes, outcome: runOutcome(run),
-  violated: run.result.verdicts.filter((v) => v.status === 'violated').map((v) => v.property.name),
-  symmetry: s.symmetry?.state ?? 'none',
-  verdicts: run.result.verdicts.map((v) => `${v.property.name}:${v.status}${v.path ? `:${v.path.length}` : ''}`),
-}) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    loop: run.loop,
+    scenario: scenario.name,
+    variant: variant ?? '',
+    distinct: s.distinct,
+    generated: s.generated,
+    depth: s.depth,
+    complete: s.complete,
+    ms: s.timeMs,
+    perSecond: s.distinctPerSecond,
+    peakRssBytes: s.peakRssBytes,
+    outcome: runOutcome(run),
+    violated: run.result.verdicts.filter((v) => v.status === 'violated').map((v) => v.property.name),
+    symmetry: s.symmetry?.state ?? 'none',
+    verdicts: run.result.verdicts.map((v) => `${v.property.name}:${v.status}${v.path ? `:${v.path.length}` : ''}`),
+  }) + '\n',
+);

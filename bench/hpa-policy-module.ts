@@ -20,13 +20,20 @@ function scenario(name: string, policy: string): string {
 }
 
 // machines/incus-hpa/policies/fixed.ts as a module: its imports are types only (erased).
-writeFileSync(join(DIR, 'fixed-module.ts'), readFileSync(join(ROOT, 'machines/incus-hpa/policies/fixed.ts'), 'utf8')
-  .replace("from '../types'", "from 'loopscope/policy'").replace('export const fixedPolicy: Policy', 'export const policy'));
+writeFileSync(
+  join(DIR, 'fixed-module.ts'),
+  readFileSync(join(ROOT, 'machines/incus-hpa/policies/fixed.ts'), 'utf8')
+    .replace("from '../types'", "from 'loopscope/policy'")
+    .replace('export const fixedPolicy: Policy', 'export const policy'),
+);
 
 const cases: [string, string][] = [
   ['built-in fixed (reference)', scenario('builtin', 'fixed')],
   ['fixed.ts as a module (sandboxed)', scenario('fixed-module', '{ module: ./fixed-module.ts }')],
-  ['step-policy.ts module (sandboxed)', scenario('step', `{ module: ${JSON.stringify(join(ROOT, 'examples/hpa-policy/step-policy.ts'))} }`)],
+  [
+    'step-policy.ts module (sandboxed)',
+    scenario('step', `{ module: ${JSON.stringify(join(ROOT, 'examples/hpa-policy/step-policy.ts'))} }`),
+  ],
 ];
 console.log('\n## The explorer with an HPA policy module (examples/hpa-policy/check.yaml, one thread)\n');
 console.log('| policy | distinct states | states/s (memo on, default) | vs built-in | states/s (memo off) | vs built-in |');
@@ -52,6 +59,10 @@ for (const [name, file] of cases) {
   if (!reference.on) Object.assign(reference, { on: on.rate, off: off.rate, states: on.distinct });
   const same = name.startsWith('fixed.ts') ? (on.distinct === reference.states ? ' (same states)' : ' (STATES DIFFER)') : '';
   const f = (n: number) => Math.round(n).toLocaleString('en-US');
-  console.log(`| ${name} | ${on.distinct.toLocaleString('en-US')}${same} | ${f(on.rate)} | ${(on.rate / reference.on).toFixed(2)}× | ${f(off.rate)} | ${(off.rate / reference.off).toFixed(2)}× |`);
+  console.log(
+    `| ${name} | ${on.distinct.toLocaleString('en-US')}${same} | ${f(on.rate)} | ${(on.rate / reference.on).toFixed(2)}× | ${f(off.rate)} | ${(off.rate / reference.off).toFixed(2)}× |`,
+  );
 }
-console.log('\nEach decision of a module is a JSON round trip into its node:vm context and a zod check of the answer. With memo on (the default) the explorer reuses a transition it has computed, so a module is called once per distinct (state, event); memo off shows the sandbox\'s cost per step.');
+console.log(
+  "\nEach decision of a module is a JSON round trip into its node:vm context and a zod check of the answer. With memo on (the default) the explorer reuses a transition it has computed, so a module is called once per distinct (state, event); memo off shows the sandbox's cost per step.",
+);

@@ -28,7 +28,10 @@ const LIVE = 40;
 const toggle = createMachine({ id: 'toggle', initial: 'off', states: { off: { on: { FLIP: 'on' } }, on: { on: { FLIP: 'off' } } } });
 
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
-const quantile = (xs: number[], q: number) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.floor(q * s.length))]!; };
+const quantile = (xs: number[], q: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
+};
 
 /** Until the relay's counters say `done` (the inspector connects and sends on its own schedule): a poll, bounded. */
 async function relayUntil(relay: InspectRelay, done: (stats: InspectRelay['stats']) => boolean, what: string): Promise<void> {
@@ -39,25 +42,44 @@ async function relayUntil(relay: InspectRelay, done: (stats: InspectRelay['stats
 }
 
 /** The page's chart lit at `state` (the test's condition: the chart's active path and its leaf node). */
-const lit = (page: Page, state: string) => page.waitForFunction((s) => {
-  const chart = document.querySelector('[data-testid=inspect-actor-view] [data-testid=statechart]');
-  return chart?.getAttribute('data-active') === s && chart.querySelector(`[data-testid=sc-node][data-active=true][data-label="${s}"]`) !== null;
-}, state, { polling: 'raf', timeout: 30_000 });
+const lit = (page: Page, state: string) =>
+  page.waitForFunction(
+    (s) => {
+      const chart = document.querySelector('[data-testid=inspect-actor-view] [data-testid=statechart]');
+      return (
+        chart?.getAttribute('data-active') === s &&
+        chart.querySelector(`[data-testid=sc-node][data-active=true][data-label="${s}"]`) !== null
+      );
+    },
+    state,
+    { polling: 'raf', timeout: 30_000 },
+  );
 
 /** Opens the inspector page and waits until it lists `actors` actors and lights the toggle's state; ms. */
 async function openPage(page: Page, base: string, actors: number, state: string): Promise<number> {
   await page.goto('about:blank');
   const t0 = performance.now();
   await page.goto(`${base}?inspect=1`);
-  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=inspect-actor]').length >= n, actors, { polling: 'raf', timeout: 60_000 });
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=inspect-actor]').length >= n, actors, {
+    polling: 'raf',
+    timeout: 60_000,
+  });
   await lit(page, state);
   return performance.now() - t0;
 }
 
 async function main(): Promise<void> {
-  if (!hasChromium) { console.log('\n## Inspector (lab --inspect)\n\nskipped: chromium is not installed (.ci/setup-chromium.sh)'); return; }
+  if (!hasChromium) {
+    console.log('\n## Inspector (lab --inspect)\n\nskipped: chromium is not installed (.ci/setup-chromium.sh)');
+    return;
+  }
   const labDir = mkdtempSync(join(tmpdir(), 'loopscope-bench-lab-'));
-  await build({ configFile: join(ROOT, 'vite.config.ts'), root: join(ROOT, 'web'), logLevel: 'error', build: { outDir: labDir, emptyOutDir: true } });
+  await build({
+    configFile: join(ROOT, 'vite.config.ts'),
+    root: join(ROOT, 'web'),
+    logLevel: 'error',
+    build: { outDir: labDir, emptyOutDir: true },
+  });
   const chrome = await launchChromium();
   const rows: { name: string; held: number; loadMs: number; p50: number; p95: number }[] = [];
   try {
@@ -65,13 +87,22 @@ async function main(): Promise<void> {
     await page.setViewportSize({ width: 1920, height: 1080 });
     for (const load of ['reference', 'loaded'] as const) {
       const relay = new InspectRelay({ maxEvents: 4 * EVENTS, maxBytes: 512 << 20 });
-      const server = await startLabServer({ labDir, host: '127.0.0.1', port: 0, embedded: inspectElement(null), upgrade: inspectUpgrade(relay, false) });
+      const server = await startLabServer({
+        labDir,
+        host: '127.0.0.1',
+        port: 0,
+        embedded: inspectElement(null),
+        upgrade: inspectUpgrade(relay, false),
+      });
       const base = `http://127.0.0.1:${server.port}/`;
       const inspector = createWebSocketInspector({ url: `ws://127.0.0.1:${server.port}/inspect` });
       // The library's inspector keeps only its last 200 messages until its socket is open: start the app after.
       await relayUntil(relay, (stats) => stats.senders >= 1, 'saw the inspector connect');
       const sw = createActor(toggle, { inspect: inspector.inspect }).start();
-      const orders = load === 'loaded' ? Array.from({ length: ACTORS - 1 }, () => createActor(orderMachine, { inspect: inspector.inspect }).start()) : [];
+      const orders =
+        load === 'loaded'
+          ? Array.from({ length: ACTORS - 1 }, () => createActor(orderMachine, { inspect: inspector.inspect }).start())
+          : [];
       // 10,000 events in all: ADD keeps an order shopping, so each event is one @xstate.event and one snapshot.
       for (let i = 0; orders.length && i < EVENTS; i++) orders[i % orders.length]!.send({ type: 'ADD', item: `item-${i}` });
       const sent = load === 'loaded' ? ACTORS + 2 * EVENTS : 1;
@@ -89,7 +120,13 @@ async function main(): Promise<void> {
         await lit(page, i % 2 === 0 ? 'on' : 'off');
         latencies.push(performance.now() - t0);
       }
-      rows.push({ name: load === 'loaded' ? `${ACTORS} actors, ${fmt(EVENTS)} events` : '1 actor, no events (reference)', held, loadMs, p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95) });
+      rows.push({
+        name: load === 'loaded' ? `${ACTORS} actors, ${fmt(EVENTS)} events` : '1 actor, no events (reference)',
+        held,
+        loadMs,
+        p50: quantile(latencies, 0.5),
+        p95: quantile(latencies, 0.95),
+      });
       for (const o of orders) o.stop();
       sw.stop();
       inspector.stop();
@@ -102,10 +139,17 @@ async function main(): Promise<void> {
   }
   const reference = rows[0]!;
   console.log('\n## Inspector (lab --inspect): a late-joining page, and live latency\n');
-  console.log('| history | messages held by the relay | page opened → every actor listed, chart lit | vs reference | live event → lit, p50 | p95 |');
+  console.log(
+    '| history | messages held by the relay | page opened → every actor listed, chart lit | vs reference | live event → lit, p50 | p95 |',
+  );
   console.log('|---|---:|---:|---:|---:|---:|');
-  for (const r of rows) console.log(`| ${r.name} | ${fmt(r.held)} | ${fmt(r.loadMs)} ms | ${fmt(r.loadMs / reference.loadMs, 2)}× | ${fmt(r.p50)} ms | ${fmt(r.p95)} ms |`);
-  console.log('\nTargets: 500 actors and 10,000 events loaded and drawn in under 2 s; live event → highlight p95 under 1 s. Chromium headless, 1920×1080.');
+  for (const r of rows)
+    console.log(
+      `| ${r.name} | ${fmt(r.held)} | ${fmt(r.loadMs)} ms | ${fmt(r.loadMs / reference.loadMs, 2)}× | ${fmt(r.p50)} ms | ${fmt(r.p95)} ms |`,
+    );
+  console.log(
+    '\nTargets: 500 actors and 10,000 events loaded and drawn in under 2 s; live event → highlight p95 under 1 s. Chromium headless, 1920×1080.',
+  );
 }
 
 await main();

@@ -42,7 +42,9 @@ async function main() {
   const plain = simulate();
   const receiver = spawn(process.execPath, ['-e', RECEIVER], { cwd: process.cwd(), stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const { port } = await ask(receiver);
-  const socket = await InspectSocket.open(new URL(`ws://127.0.0.1:${port}`), (why) => { throw new Error(why); });
+  const socket = await InspectSocket.open(new URL(`ws://127.0.0.1:${port}`), (why) => {
+    throw new Error(why);
+  });
   const inspection = inspectRun(socket, hpaBinding.machine, 'bench');
   const t0 = performance.now();
   const run = simulate((followed) => inspection.follow(followed));
@@ -57,7 +59,9 @@ async function main() {
   console.log('| run | frames | messages received | wall | vs plain |');
   console.log('|---|---:|---:|---:|---:|');
   console.log(`| plain | ${fmt(plain.frames)} | — | ${fmt(plain.ms / 1000, 3)} s | 1.00× |`);
-  console.log(`| --inspect (receiver in another process) | ${fmt(run.frames)} | ${fmt(received ?? 0)} | ${fmt(inspectedMs / 1000, 3)} s | ${fmt(inspectedMs / plain.ms, 2)}× |`);
+  console.log(
+    `| --inspect (receiver in another process) | ${fmt(run.frames)} | ${fmt(received ?? 0)} | ${fmt(inspectedMs / 1000, 3)} s | ${fmt(inspectedMs / plain.ms, 2)}× |`,
+  );
   if (run.frames !== plain.frames) console.log('\nFRAMES DIFFER: inspection changed the run');
   if (received !== socket.count) console.log(`\nLOST MESSAGES: sent ${socket.count}, received ${received ?? 0}`);
 }

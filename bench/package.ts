@@ -13,10 +13,16 @@ import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '..');
 const RUNS = Number(process.env.BENCH_PACKAGE_RUNS ?? 11);
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
 
 const out = mkdtempSync(join(tmpdir(), 'loopscope-bench-pack-'));
-const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', out], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })) as { size: number; unpackedSize: number; entryCount: number }[];
+const [packed] = JSON.parse(
+  execFileSync('npm', ['pack', '--json', '--pack-destination', out], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }),
+) as { size: number; unpackedSize: number; entryCount: number }[];
 rmSync(out, { recursive: true, force: true });
 if (!packed) throw new Error('npm pack wrote no tarball');
 
@@ -51,4 +57,6 @@ commands.forEach((c, i) => {
   const target = c.target === undefined ? '' : `≤ ${c.target.toFixed(2)} s: ${m <= c.target ? 'met' : 'NOT met'}`;
   console.log(`| ${c.name} | ${m.toFixed(3)} s | ${Math.min(...seconds[i]!).toFixed(3)} s | ${(m / reference).toFixed(2)}× | ${target} |`);
 });
-console.log(`\nThe tarball: ${(packed.size / 1024).toFixed(1)} KB packed, ${(packed.unpackedSize / 1024).toFixed(1)} KB unpacked, ${packed.entryCount} files.`);
+console.log(
+  `\nThe tarball: ${(packed.size / 1024).toFixed(1)} KB packed, ${(packed.unpackedSize / 1024).toFixed(1)} KB unpacked, ${packed.entryCount} files.`,
+);

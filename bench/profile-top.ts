@@ -5,8 +5,16 @@
  */
 import { readFileSync } from 'node:fs';
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
 
 const [file, n = '20'] = process.argv.slice(2);
 if (!file) throw new Error('usage: profile-top.ts <file.cpuprofile> [n]');
@@ -18,7 +26,7 @@ for (const node of profile.nodes) for (const c of node.children ?? []) parentOf.
 const name = (node: ProfileNode) => {
   const f = node.callFrame;
   const where = f.url ? `${f.url.replace(/^.*\/(node_modules\/|main\/)/, '')}:${f.lineNumber + 1}` : '';
-  return `${f.functionName || "(anonymous)"} ${where}${f.url ? `:${(f as {columnNumber?: number}).columnNumber ?? 0}` : ""}`.trim();
+  return `${f.functionName || '(anonymous)'} ${where}${f.url ? `:${(f as { columnNumber?: number }).columnNumber ?? 0}` : ''}`.trim();
 };
 const self = new Map<string, number>();
 const total = new Map<string, number>();
@@ -39,7 +47,8 @@ profile.samples.forEach((id, i) => {
 const top = (m: Map<string, number>, title: string) => {
   console.log(`\n${title} (of ${(all / 1000).toFixed(0)} ms sampled)\n`);
   console.log('|  % | ms | function |\n|---:|---:|---|');
-  for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, Number(n))) console.log(`| ${(100 * v / all).toFixed(1)} | ${(v / 1000).toFixed(0)} | ${k} |`);
+  for (const [k, v] of [...m].sort((a, b) => b[1] - a[1]).slice(0, Number(n)))
+    console.log(`| ${((100 * v) / all).toFixed(1)} | ${(v / 1000).toFixed(0)} | ${k} |`);
 };
 top(self, 'Top by self time');
 top(total, 'Top by total time');

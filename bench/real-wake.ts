@@ -15,7 +15,10 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function forceDelete(client: IncusClient, name: string): Promise<void> {
   await client.updateInstanceState(name, { action: 'stop', force: true }).catch(() => undefined);
   for (let k = 0; k < 50; k++) {
-    try { await client.deleteInstance(name); return; } catch (e) {
+    try {
+      await client.deleteInstance(name);
+      return;
+    } catch (e) {
       if (e instanceof IncusError && e.status === 404) return;
       if (!(e instanceof IncusError) || !/busy|is running/i.test(e.serverMessage)) throw e;
       await sleep(100);
@@ -23,18 +26,41 @@ async function forceDelete(client: IncusClient, name: string): Promise<void> {
   }
 }
 
-export interface WakeBenchOptions { hpa: string; prefix: string; image: string; pods: number; periodMs: number; samples: number; events: boolean }
+export interface WakeBenchOptions {
+  hpa: string;
+  prefix: string;
+  image: string;
+  pods: number;
+  periodMs: number;
+  samples: number;
+  events: boolean;
+}
 
 /** Latencies (ms), one per sample. */
 export async function replaceAfterDelete(client: IncusClient, o: WakeBenchOptions): Promise<number[]> {
   const runner = new RealHpaRunner({
-    client, events: o.events,
-    config: { file: 'bench', config: { ...DEFAULT_CONFIG, name: o.hpa, namePrefix: o.prefix, policy: 'fixed', minPods: o.pods, maxPods: o.pods, periodMs: o.periodMs, limitsMemoryBytes: 64 * 1024 ** 2 },
-      settings: { ...DEFAULT_REAL_SETTINGS, image: o.image } },
+    client,
+    events: o.events,
+    config: {
+      file: 'bench',
+      config: {
+        ...DEFAULT_CONFIG,
+        name: o.hpa,
+        namePrefix: o.prefix,
+        policy: 'fixed',
+        minPods: o.pods,
+        maxPods: o.pods,
+        periodMs: o.periodMs,
+        limitsMemoryBytes: 64 * 1024 ** 2,
+      },
+      settings: { ...DEFAULT_REAL_SETTINGS, image: o.image },
+    },
   });
   const allRunning = async (victim?: string) => {
     const owned = await listOwned(client, o.hpa);
-    return owned.length === o.pods && owned.every((i) => (i.state?.status ?? i.status) === 'Running') && !owned.some((i) => i.name === victim);
+    return (
+      owned.length === o.pods && owned.every((i) => (i.state?.status ?? i.status) === 'Running') && !owned.some((i) => i.name === victim)
+    );
   };
   await runner.start();
   const out: number[] = [];

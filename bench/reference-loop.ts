@@ -45,13 +45,21 @@ export function referenceLoop(world0: HpaWorld, config: HpaConfig, timeline: Tim
       decisions.push(decision.verdict);
       for (const action of decision.actions) {
         if (t > until) break;
-        const result = action.kind === 'create'
-          ? call('createPod', { config })
-          : call('deletePod', { config, name: action.name, waitForStop: action.waitForStop });
-        if (!result.ok) { failed = true; break; }
+        const result =
+          action.kind === 'create'
+            ? call('createPod', { config })
+            : call('deletePod', { config, name: action.name, waitForStop: action.waitForStop });
+        if (!result.ok) {
+          failed = true;
+          break;
+        }
       }
     }
-    if (failed) { errors++; t += backoffDelay(config, errors); continue; }
+    if (failed) {
+      errors++;
+      t += backoffDelay(config, errors);
+      continue;
+    }
     errors = 0;
     periods++;
     t += config.periodMs;

@@ -5,7 +5,18 @@ import { existsSync } from 'node:fs';
  * `npm run bench`: every benchmark, each case in its own process (honest peak RSS), printed
  * as tables with ratios against the named reference measured in the same run.
  */
-interface HpaRow { pods: number; hours: number; policy: string; impl: string; ms: number; coldMs: number; periods: number; decisions: number; decisionsHash: number; peakRssMB: number }
+interface HpaRow {
+  pods: number;
+  hours: number;
+  policy: string;
+  impl: string;
+  ms: number;
+  coldMs: number;
+  periods: number;
+  decisions: number;
+  decisionsHash: number;
+  peakRssMB: number;
+}
 
 const tsx = ['--import', 'tsx'];
 function runCase(args: string[]): HpaRow {
@@ -16,9 +27,16 @@ function runCase(args: string[]): HpaRow {
 const fmt = (n: number, d = 0) => n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
 
 function hpaTable(): void {
-  const cases: [number, number, string][] = [[50, 24, 'seed'], [50, 24, 'fixed'], [50, 24, 'kubernetes'], [1000, 168, 'seed']];
+  const cases: [number, number, string][] = [
+    [50, 24, 'seed'],
+    [50, 24, 'fixed'],
+    [50, 24, 'kubernetes'],
+    [1000, 168, 'seed'],
+  ];
   console.log('\n## HPA simulation: the XState machine vs a plain-function reference loop (same world, same decisions)\n');
-  console.log('| case | impl | periods | wall, warm | wall, cold | periods/s (warm) | peak RSS | same decisions | machine/reference (warm) |');
+  console.log(
+    '| case | impl | periods | wall, warm | wall, cold | periods/s (warm) | peak RSS | same decisions | machine/reference (warm) |',
+  );
   console.log('|---|---|---:|---:|---:|---:|---:|---|---:|');
   for (const [pods, hours, policy] of cases) {
     const machine = runCase([String(pods), String(hours), policy, 'machine']);
@@ -26,10 +44,14 @@ function hpaTable(): void {
     const same = machine.decisionsHash === reference.decisionsHash && machine.decisions === reference.decisions;
     const name = `${hours === 168 ? '1 week' : `${hours} h`}, ${pods} pods, ${policy}`;
     for (const r of [machine, reference]) {
-      console.log(`| ${name} | ${r.impl} | ${fmt(r.periods)} | ${fmt(r.ms / 1000, 3)} s | ${fmt(r.coldMs / 1000, 3)} s | ${fmt(r.periods / (r.ms / 1000))} | ${fmt(r.peakRssMB)} MB | ${same ? 'yes' : 'NO'} | ${r.impl === 'machine' ? `${fmt(machine.ms / reference.ms, 2)}×` : '1.00×'} |`);
+      console.log(
+        `| ${name} | ${r.impl} | ${fmt(r.periods)} | ${fmt(r.ms / 1000, 3)} s | ${fmt(r.coldMs / 1000, 3)} s | ${fmt(r.periods / (r.ms / 1000))} | ${fmt(r.peakRssMB)} MB | ${same ? 'yes' : 'NO'} | ${r.impl === 'machine' ? `${fmt(machine.ms / reference.ms, 2)}×` : '1.00×'} |`,
+      );
     }
   }
-  console.log('\nTarget: 24 h with 50 pods in under 0.5 s (machine row). Cold = first run in a fresh process (JIT, module init); warm = the 4th run. A week-long case is one run (warm = cold).');
+  console.log(
+    '\nTarget: 24 h with 50 pods in under 0.5 s (machine row). Cold = first run in a fresh process (JIT, module init); warm = the 4th run. A week-long case is one run (warm = cold).',
+  );
 }
 
 // `npm run bench -- hpa` runs only the HPA table.
@@ -41,7 +63,22 @@ if (only === 'huge') {
 }
 hpaTable();
 // Benchmarks of other areas, when present: each prints its own table.
-for (const extra of only === 'hpa' ? [] : ['bench/package.ts', 'bench/inspect.ts', 'bench/inspect-receiver.ts', 'bench/explorer.ts', 'bench/fingerprint.ts', 'bench/explorer-loops.ts', 'bench/liveness.ts', 'bench/swarm.ts', 'bench/user-controller.ts', 'bench/hpa-policy-module.ts', 'bench/web.ts', 'bench/real.ts']) {
+for (const extra of only === 'hpa'
+  ? []
+  : [
+      'bench/package.ts',
+      'bench/inspect.ts',
+      'bench/inspect-receiver.ts',
+      'bench/explorer.ts',
+      'bench/fingerprint.ts',
+      'bench/explorer-loops.ts',
+      'bench/liveness.ts',
+      'bench/swarm.ts',
+      'bench/user-controller.ts',
+      'bench/hpa-policy-module.ts',
+      'bench/web.ts',
+      'bench/real.ts',
+    ]) {
   if (!existsSync(extra)) continue;
   if (extra === 'bench/real.ts' && !existsSync('/var/lib/incus/unix.socket') && !process.env.INCUS_SOCKET) {
     console.log(`\n(${extra}: skipped — no Incus daemon; run .ci/setup-incus.sh first)`);

@@ -16,7 +16,11 @@ const fmt = (n: number, d = 1) => n.toLocaleString('en-US', { maximumFractionDig
 
 /** Runs a shell command under bash's `time`: wall, user+sys CPU (children included), stdout. */
 function timed(command: string, cwd: string, timeFile: string): { wall: number; cpu: number; stdout: string; status: number } {
-  const r = spawnSync('bash', ['-c', `TIMEFORMAT='%R %U %S'; { time ( ${command} ) ; } 2> "${timeFile}"; echo "exit=$?"; tail -n 1 "${timeFile}"`], { cwd, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const r = spawnSync(
+    'bash',
+    ['-c', `TIMEFORMAT='%R %U %S'; { time ( ${command} ) ; } 2> "${timeFile}"; echo "exit=$?"; tail -n 1 "${timeFile}"`],
+    { cwd, encoding: 'utf8', maxBuffer: 1 << 26 },
+  );
   const lines = r.stdout.trim().split('\n');
   const [wall, user, sys] = lines.at(-1)!.split(' ').map(Number);
   const status = Number(lines.at(-2)!.replace('exit=', ''));
@@ -37,20 +41,42 @@ if (!installed) {
     const spinErrors = Number(/errors: (\d+)/.exec(spin.stdout)?.[1] ?? NaN);
     console.log('| tool | states | wall | CPU | invariants | wall ratio | CPU ratio |');
     console.log('|---|---:|---:|---:|---|---:|---:|');
-    console.log(`| SPIN 6.5 (spin -a + cc + pan) | ${spinStates.toLocaleString('en-US')} | ${fmt(spin.wall)} s | ${fmt(spin.cpu)} s | ${spinErrors === 0 ? 'all hold' : `${spinErrors} errors`} | 1.0× | 1.0× |`);
+    console.log(
+      `| SPIN 6.5 (spin -a + cc + pan) | ${spinStates.toLocaleString('en-US')} | ${fmt(spin.wall)} s | ${fmt(spin.cpu)} s | ${spinErrors === 0 ? 'all hold' : `${spinErrors} errors`} | 1.0× | 1.0× |`,
+    );
     let same = spinErrors === 0;
     // The compiled CLI (as the package ships it) and the clone's tsx one: the difference is start-up.
-    for (const [name, cli] of [['compiled', await compiledCli()], ['tsx, from the clone', sourceCli()]] as const) {
+    for (const [name, cli] of [
+      ['compiled', await compiledCli()],
+      ['tsx, from the clone', sourceCli()],
+    ] as const) {
       // Not a check scenario (*-check-*): an explicit bound far above its size lets the search complete.
-      const command = [...cli, 'check', resolve('bench/scenarios/hpa-bench-medium.yaml'), '--format', 'json', '--no-progress', '--max-states', '10000000', '--workers', workers];
+      const command = [
+        ...cli,
+        'check',
+        resolve('bench/scenarios/hpa-bench-medium.yaml'),
+        '--format',
+        'json',
+        '--no-progress',
+        '--max-states',
+        '10000000',
+        '--workers',
+        workers,
+      ];
       const check = timed(command.map((a) => `'${a}'`).join(' '), resolve('.'), join(dir, 'time-check.txt'));
-      const json = JSON.parse(check.stdout) as { runs: { stats: { distinct: number; complete: boolean }; verdicts: { property: string; status: string }[] }[] };
+      const json = JSON.parse(check.stdout) as {
+        runs: { stats: { distinct: number; complete: boolean }; verdicts: { property: string; status: string }[] }[];
+      };
       const run = json.runs[0]!;
       const ours = INVARIANTS.map((p) => run.verdicts.find((v) => v.property === p)?.status);
       same &&= run.stats.complete && ours.every((s) => s === 'holds');
-      console.log(`| loopscope check (${name}, --workers ${workers}) | ${run.stats.distinct.toLocaleString('en-US')}${run.stats.complete ? '' : ' (bounded)'} | ${fmt(check.wall)} s | ${fmt(check.cpu)} s | ${ours.join(', ')} | ${fmt(check.wall / spin.wall)}× | ${fmt(check.cpu / spin.cpu)}× |`);
+      console.log(
+        `| loopscope check (${name}, --workers ${workers}) | ${run.stats.distinct.toLocaleString('en-US')}${run.stats.complete ? '' : ' (bounded)'} | ${fmt(check.wall)} s | ${fmt(check.cpu)} s | ${ours.join(', ')} | ${fmt(check.wall / spin.wall)}× | ${fmt(check.cpu / spin.cpu)}× |`,
+      );
     }
-    console.log(`\nsame verdicts on the invariants: ${same ? 'yes' : 'NO'} (SPIN's untimed model over-approximates the timed one: more states, same claims).`);
+    console.log(
+      `\nsame verdicts on the invariants: ${same ? 'yes' : 'NO'} (SPIN's untimed model over-approximates the timed one: more states, same claims).`,
+    );
     if (!same) process.exitCode = 1;
   } finally {
     rmSync(dir, { recursive: true, force: true });

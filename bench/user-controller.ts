@@ -26,12 +26,21 @@ const port = (await new Promise<string>((ok) => createInterface({ input: hook.st
 try {
   const cases: [string, string][] = [
     ['built-in composite (reference)', scenario('builtin', 'controller: composite').replace(/^properties:[\s\S]*?(?=^cluster:)/m, '')],
-    ['webhook (python3, loopback)', scenario('webhook', `controller: { metacontroller: composite, parent: PodService, children: [Pod, Service, Ingress], sync: "http://127.0.0.1:${port}/sync" }`)],
-    ['module (sandboxed)', scenario('module', `controller: { module: ${JSON.stringify(join(ROOT, 'examples/podservice/controller.ts'))} }`)],
+    [
+      'webhook (python3, loopback)',
+      scenario(
+        'webhook',
+        `controller: { metacontroller: composite, parent: PodService, children: [Pod, Service, Ingress], sync: "http://127.0.0.1:${port}/sync" }`,
+      ),
+    ],
+    [
+      'module (sandboxed)',
+      scenario('module', `controller: { module: ${JSON.stringify(join(ROOT, 'examples/podservice/controller.ts'))} }`),
+    ],
   ];
   // The built-in controller takes no declared properties: drop them from its copy.
   writeFileSync(cases[0]![1], readFileSync(cases[0]![1], 'utf8').replace(/^properties:\n(?: {2}- .*\n)+/m, ''));
-  console.log('\n## The explorer with a user\'s controller (same PodService configuration, one run each)\n');
+  console.log("\n## The explorer with a user's controller (same PodService configuration, one run each)\n");
   console.log('| controller | distinct states | time | distinct states/s | vs built-in |');
   console.log('|---|---:|---:|---:|---:|');
   let reference = 0;
@@ -42,9 +51,13 @@ try {
     const seconds = (performance.now() - start) / 1000;
     const rate = run.result.stats.distinct / seconds;
     if (!reference) reference = rate;
-    console.log(`| ${name} | ${run.result.stats.distinct.toLocaleString('en-US')} | ${seconds.toFixed(2)} s | ${Math.round(rate).toLocaleString('en-US')} | ${(rate / reference).toFixed(2)}× |`);
+    console.log(
+      `| ${name} | ${run.result.stats.distinct.toLocaleString('en-US')} | ${seconds.toFixed(2)} s | ${Math.round(rate).toLocaleString('en-US')} | ${(rate / reference).toFixed(2)}× |`,
+    );
   }
-  console.log('\nThe webhook\'s answers are memoised by request hash, so each distinct request costs one HTTP round trip; the module runs in a node:vm context per reconcile.');
+  console.log(
+    "\nThe webhook's answers are memoised by request hash, so each distinct request costs one HTTP round trip; the module runs in a node:vm context per reconcile.",
+  );
 } finally {
   hook.kill();
 }

@@ -16,7 +16,11 @@ import { CHROMIUM, hasChromium, launchChromium, ROOT } from '../test/browser/har
 
 const SECONDS = Number(process.env.BENCH_WEB_SECONDS ?? 10);
 const SPEED = 50;
-const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); const m = s.length >> 1; return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2; };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
 // Passed as text: tsx would wrap a named function in a helper the page does not have.
 const FPS = `new Promise((resolve) => {
   const counts = []; let frames = 0; let windowStart = performance.now();
@@ -30,10 +34,16 @@ const FPS = `new Promise((resolve) => {
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 async function bundleSizes(outDir: string) {
-  await build({ configFile: join(ROOT, 'vite.config.ts'), root: join(ROOT, 'web'), logLevel: 'error', build: { outDir, emptyOutDir: true } });
+  await build({
+    configFile: join(ROOT, 'vite.config.ts'),
+    root: join(ROOT, 'web'),
+    logLevel: 'error',
+    build: { outDir, emptyOutDir: true },
+  });
   const assets = join(outDir, 'assets');
   const html = readFileSync(join(outDir, 'index.html'), 'utf8');
-  let total = 0; let initial = 0;
+  let total = 0;
+  let initial = 0;
   for (const f of readdirSync(assets).filter((x) => x.endsWith('.js'))) {
     const gz = gzipSync(readFileSync(join(assets, f))).length;
     total += gz;
@@ -47,7 +57,10 @@ async function bundleSizes(outDir: string) {
  * page opened and one step done: what a speaker waits for. */
 async function coldStartToFirstStep(chrome: Awaited<ReturnType<typeof launchChromium>>): Promise<number> {
   const started = Date.now();
-  const child = spawn(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), '--port', '5291', '--strictPort', '--open=false'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), '--port', '5291', '--strictPort', '--open=false'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   try {
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -72,12 +85,21 @@ async function coldStartToFirstStep(chrome: Awaited<ReturnType<typeof launchChro
 }
 
 async function main() {
-  if (!hasChromium) { console.error(`bench/web.ts: ${CHROMIUM} is missing (run .ci/setup-chromium.sh)`); process.exit(1); }
+  if (!hasChromium) {
+    console.error(`bench/web.ts: ${CHROMIUM} is missing (run .ci/setup-chromium.sh)`);
+    process.exit(1);
+  }
   const outDir = mkdtempSync(join(tmpdir(), 'loopscope-web-'));
   const sizes = await bundleSizes(outDir);
   // `npm run export`'s one-file lab (script and styles inlined): what a slide deck carries.
   const exported = Buffer.from(await buildLabHtml({ state: 'loop=incus-hpa&scenario=talk-lab' }));
-  const server = await preview({ configFile: join(ROOT, 'vite.config.ts'), root: join(ROOT, 'web'), logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false } });
+  const server = await preview({
+    configFile: join(ROOT, 'vite.config.ts'),
+    root: join(ROOT, 'web'),
+    logLevel: 'error',
+    build: { outDir },
+    preview: { host: '127.0.0.1', port: 0, strictPort: false },
+  });
   const address = server.httpServer.address();
   if (!address || typeof address === 'string') throw new Error('vite preview did not report a TCP address');
   const chrome = await launchChromium();
@@ -87,7 +109,7 @@ async function main() {
     const blank = await chrome.context.newPage();
     await blank.setViewportSize({ width: 1920, height: 1080 });
     await blank.setContent('<!doctype html><title>reference</title><body></body>');
-    const baseline = await blank.evaluate(FPS) as number[];
+    const baseline = (await blank.evaluate(FPS)) as number[];
     await blank.close();
     const page = await chrome.context.newPage();
     await page.setViewportSize({ width: 1920, height: 1080 });
@@ -104,7 +126,7 @@ async function main() {
 
     await page.getByTestId('speed').selectOption(String(SPEED));
     await page.getByTestId('btn-play').click();
-    const perSecond = await page.evaluate(FPS) as number[];
+    const perSecond = (await page.evaluate(FPS)) as number[];
     const virtual = await page.getByTestId('time').innerText();
     const podsAfter = await page.getByTestId('pod').count();
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);

@@ -38,22 +38,25 @@ export function moveOrders(moves: number): number {
 const count = (n: number) => (Number.isFinite(n) && n < 1e15 ? Math.round(n).toLocaleString('en-US') : 'more than 10¹⁵');
 
 /** What the estimate reads of a scenario: its moves, and which repeat for ever. */
-export interface ScenarioMoves { timeline: readonly unknown[]; repeating?: readonly number[] | undefined }
+export interface ScenarioMoves {
+  timeline: readonly unknown[];
+  repeating?: readonly number[] | undefined;
+}
 
 /** How large the search may grow, from the scenario alone: its moves and their orders. */
 export function searchEstimate(scenario: ScenarioMoves): string {
   const moves = scenario.timeline.length;
   const repeating = scenario.repeating?.length ?? 0;
-  const orders = repeating > 0
-    ? `${repeating} of them repeating for ever`
-    : `${count(moveOrders(moves))} orders of them`;
+  const orders = repeating > 0 ? `${repeating} of them repeating for ever` : `${count(moveOrders(moves))} orders of them`;
   return `${moves} timeline move${moves === 1 ? '' : 's'} (${orders}), each at any instant, and no depth bound`;
 }
 
 /** The one line said before such a search starts. */
 export function notACheckScenarioWarning(file: string, scenario: ScenarioMoves): string {
   const gib = UNMARKED_BOUNDS.maxMemoryBytes / 1024 ** 3;
-  return `${file} is not a check scenario (those are named *-check-*.yaml and kept small): ${searchEstimate(scenario)} — `
-    + `the search may not end; stopping at ${count(UNMARKED_BOUNDS.maxStates)} states or ${gib} GiB (exit 3 if reached). `
-    + 'Choose the bound with --max-states N or --depth N, or check a scenario made for it (scenarios/*-check-*.yaml)';
+  return (
+    `${file} is not a check scenario (those are named *-check-*.yaml and kept small): ${searchEstimate(scenario)} — ` +
+    `the search may not end; stopping at ${count(UNMARKED_BOUNDS.maxStates)} states or ${gib} GiB (exit 3 if reached). ` +
+    'Choose the bound with --max-states N or --depth N, or check a scenario made for it (scenarios/*-check-*.yaml)'
+  );
 }

@@ -27,8 +27,23 @@ import { diskOptions } from './check-disk';
 import { errorCode } from '../sim/error-code';
 
 interface CheckFlags {
-  checkpoint?: string; checkpointEvery?: string; spill?: string;
-  depth?: string; maxStates?: string; maxMemory?: string; progress?: boolean; memo?: boolean; symmetry?: boolean; workers?: string; out?: string; traceFormat?: string; policy?: string; within?: string; table?: boolean; format?: string; emitTest?: string;
+  checkpoint?: string;
+  checkpointEvery?: string;
+  spill?: string;
+  depth?: string;
+  maxStates?: string;
+  maxMemory?: string;
+  progress?: boolean;
+  memo?: boolean;
+  symmetry?: boolean;
+  workers?: string;
+  out?: string;
+  traceFormat?: string;
+  policy?: string;
+  within?: string;
+  table?: boolean;
+  format?: string;
+  emitTest?: string;
 }
 
 const FORMATS = ['text', 'json', 'junit'] as const;
@@ -36,7 +51,8 @@ type Format = (typeof FORMATS)[number];
 
 function positive(option: string, text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text))) throw new UsageError(option, `expected a whole number ≥ 1, got "${text}"`);
+  if (!/^\d+$/.test(text) || Number(text) < 1 || !Number.isSafeInteger(Number(text)))
+    throw new UsageError(option, `expected a whole number ≥ 1, got "${text}"`);
   return Number(text);
 }
 
@@ -49,8 +65,10 @@ function formatOf(text: string | undefined): Format {
 /** --trace-format: checked before anything is searched or written. */
 function traceFormatOf(text: string | undefined, out: string | undefined): TraceFormat {
   const format = TRACE_FORMATS.find((f) => f === (text ?? 'json'));
-  if (!format) throw new UsageError('--trace-format', `expected one of ${TRACE_FORMATS.join(', ')}, got "${text}"${didYouMean(text, TRACE_FORMATS)}`);
-  if (text !== undefined && out === undefined) throw new UsageError('--trace-format', 'applies to the traces --out writes: add --out <dir>');
+  if (!format)
+    throw new UsageError('--trace-format', `expected one of ${TRACE_FORMATS.join(', ')}, got "${text}"${didYouMean(text, TRACE_FORMATS)}`);
+  if (text !== undefined && out === undefined)
+    throw new UsageError('--trace-format', 'applies to the traces --out writes: add --out <dir>');
   return format;
 }
 
@@ -73,16 +91,27 @@ function outputDir(option: string, dir: string | undefined): string | undefined 
 }
 
 /** The policies each loop declares, for --help. */
-const policiesHelp = () => Object.values(LOOPS).flatMap((l: LoopEntry) => (l.policies ? [`${l.id}: ${l.policies.names.join('|')}`] : [])).join('; ');
+const policiesHelp = () =>
+  Object.values(LOOPS)
+    .flatMap((l: LoopEntry) => (l.policies ? [`${l.id}: ${l.policies.names.join('|')}`] : []))
+    .join('; ');
 
-function printText(runs: readonly CheckRun[], columns: (f: Frame) => string, files: (ce: Counterexample) => Artifacts, table: boolean, workersLine: string): void {
+function printText(
+  runs: readonly CheckRun[],
+  columns: (f: Frame) => string,
+  files: (ce: Counterexample) => Artifacts,
+  table: boolean,
+  workersLine: string,
+): void {
   for (const run of runs) {
     process.stdout.write(formatReport(run, workersLine));
     for (const ce of run.counterexamples) {
       const lasso = lassoOf(run, ce);
-      process.stdout.write(lasso
-        ? `\n## lasso counterexample: ${ce.property} — prefix ${lasso.prefix} steps, then a cycle of ${lasso.cycle} steps repeated for ever (a weakly fair run: time keeps passing)\n`
-        : `\n## shortest counterexample: ${ce.property}\n`);
+      process.stdout.write(
+        lasso
+          ? `\n## lasso counterexample: ${ce.property} — prefix ${lasso.prefix} steps, then a cycle of ${lasso.cycle} steps repeated for ever (a weakly fair run: time keeps passing)\n`
+          : `\n## shortest counterexample: ${ce.property}\n`,
+      );
       const { trace, test } = files(ce);
       if (trace) process.stdout.write(`(trace: ${trace})\n`);
       if (test) process.stdout.write(`(test: ${test})\n`);
@@ -102,23 +131,40 @@ function printText(runs: readonly CheckRun[], columns: (f: Frame) => string, fil
 export function registerCheck(program: Command): void {
   program
     .command('check')
-    .description('explore every reachable state of a small scenario; the timeline is what the environment may do, at any instant, in any order')
+    .description(
+      'explore every reachable state of a small scenario; the timeline is what the environment may do, at any instant, in any order',
+    )
     .argument('<scenario>', 'scenario YAML file (see scenarios/*-check-*.yaml)')
     .option('--depth <n>', 'stop expanding after this many steps from the start')
-    .option('--max-states <n>', `stop after this many distinct states (default 2000000; ${UNMARKED_BOUNDS.maxStates} for a scenario not made for check)`)
+    .option(
+      '--max-states <n>',
+      `stop after this many distinct states (default 2000000; ${UNMARKED_BOUNDS.maxStates} for a scenario not made for check)`,
+    )
     .option('--max-memory <size>', 'stop cleanly once the process uses this much memory (e.g. 2GiB); verdicts so far, the rest unknown')
-    .option('--workers <n>', `worker threads for the search (default: one per core from ${PARALLEL_FROM_CORES} cores, else 1 — here ${defaultWorkers().workers}); 1 searches in this thread`)
+    .option(
+      '--workers <n>',
+      `worker threads for the search (default: one per core from ${PARALLEL_FROM_CORES} cores, else 1 — here ${defaultWorkers().workers}); 1 searches in this thread`,
+    )
     .option('--no-progress', 'no progress line on stderr (shown for searches longer than 2s)')
     .option('--no-memo', 'do not memoise machine transitions (slower; to measure the memo)')
-    .option('--no-symmetry', "do not merge states that differ only by the names of interchangeable objects (to measure the reduction; loops without any are unaffected)")
+    .option(
+      '--no-symmetry',
+      'do not merge states that differ only by the names of interchangeable objects (to measure the reduction; loops without any are unaffected)',
+    )
     .option('--out <dir>', 'write each counterexample trace (JSON, loadable by the lab) into this directory')
-    .option('--trace-format <format>', `how --out writes each trace: ${TRACE_FORMATS.join('|')} (default json, loopscope's own; itf: Apalache's Informal Trace Format, <name>.itf.json, which the lab opens too)`)
+    .option(
+      '--trace-format <format>',
+      `how --out writes each trace: ${TRACE_FORMATS.join('|')} (default json, loopscope's own; itf: Apalache's Informal Trace Format, <name>.itf.json, which the lab opens too)`,
+    )
     .option('--emit-test <dir>', 'write a vitest file per counterexample that replays it and fails while the violation is possible')
     .option('--policy <name>', `check this policy of the loop instead of the scenario's (${policiesHelp()})`)
     .option('--within <periods>', 'convergence bound K in periods (default: per policy)')
     .option('--table', "check every policy of the loop (or the scenario's own config) and print the findings table")
     .option('--format <format>', `output: ${FORMATS.join('|')} (default text)`)
-    .option('--checkpoint <dir>', 'checkpoint the search into this directory at BFS level boundaries (see --checkpoint-every); a directory holding a checkpoint of the same scenario and options is resumed (one thread)')
+    .option(
+      '--checkpoint <dir>',
+      'checkpoint the search into this directory at BFS level boundaries (see --checkpoint-every); a directory holding a checkpoint of the same scenario and options is resumed (one thread)',
+    )
     .option('--checkpoint-every <duration>', 'time between checkpoints, taken at the next level boundary (default 5m; 0s: every level)')
     .option('--spill <dir>', "keep the BFS frontier's records in files in this directory instead of memory (one thread)")
     .addHelpText('after', `\n${CHECK_EXIT_CODES}\n`)
@@ -135,11 +181,21 @@ export function registerCheck(program: Command): void {
       if (flags.table && flags.policy !== undefined) throw new UsageError('--table', 'checks every policy: leave out --policy');
       const { entry, scenario } = loadScenario(file);
       const names = variantNames(entry);
-      if (flags.policy !== undefined && names.length === 0) throw new UsageError('--policy', `expected no --policy: loop ${entry.binding.loop} has no policies`);
+      if (flags.policy !== undefined && names.length === 0)
+        throw new UsageError('--policy', `expected no --policy: loop ${entry.binding.loop} has no policies`);
       if (flags.policy !== undefined && !names.includes(flags.policy)) {
-        throw new UsageError('--policy', `expected one of ${names.join(', ')} (the policies of ${entry.binding.loop}), got "${flags.policy}"${didYouMean(flags.policy, names)}`);
+        throw new UsageError(
+          '--policy',
+          `expected one of ${names.join(', ')} (the policies of ${entry.binding.loop}), got "${flags.policy}"${didYouMean(flags.policy, names)}`,
+        );
       }
-      const disk = diskOptions(flags, file, asked, { policy: flags.policy, withinPeriods, maxDepth, maxStates, symmetry: flags.symmetry !== false }, outputDir);
+      const disk = diskOptions(
+        flags,
+        file,
+        asked,
+        { policy: flags.policy, withinPeriods, maxDepth, maxStates, symmetry: flags.symmetry !== false },
+        outputDir,
+      );
       if (disk.oneThread) chosen = { workers: 1, line: disk.oneThread };
       const { workers } = chosen;
       const out = outputDir('--out', flags.out);
@@ -152,15 +208,21 @@ export function registerCheck(program: Command): void {
       // A scenario made for sim: bad input first (the loop's check rejects what it cannot explore),
       // then one line before the search, which runs under a default bound unless the user chose one.
       checkOf(entry).validate(scenario);
-      const unmarked = !isCheckScenario(file, scenario) && maxDepth === undefined && maxStates === undefined && maxMemoryBytes === undefined;
-      const bounds = unmarked ? UNMARKED_BOUNDS : { ...(maxDepth ? { maxDepth } : {}), ...(maxStates ? { maxStates } : {}), ...(maxMemoryBytes ? { maxMemoryBytes } : {}) };
+      const unmarked =
+        !isCheckScenario(file, scenario) && maxDepth === undefined && maxStates === undefined && maxMemoryBytes === undefined;
+      const bounds = unmarked
+        ? UNMARKED_BOUNDS
+        : { ...(maxDepth ? { maxDepth } : {}), ...(maxStates ? { maxStates } : {}), ...(maxMemoryBytes ? { maxMemoryBytes } : {}) };
 
       // Ctrl-C (or SIGTERM) stops the search: the partial result is reported, undecided verdicts
       // unknown. A variant of --table not yet started runs with the signal already given: it stops
       // after its first slice, so the report and the exit code say "interrupted" (exitCode, 130).
       const interrupt = new AbortController();
       let signal: NodeJS.Signals | undefined;
-      const stop = (received: NodeJS.Signals) => { signal ??= received; interrupt.abort(); };
+      const stop = (received: NodeJS.Signals) => {
+        signal ??= received;
+        interrupt.abort();
+      };
       process.once('SIGINT', stop);
       process.once('SIGTERM', stop);
       if (unmarked) process.stderr.write(`loopscope: ${notACheckScenarioWarning(file, scenario)}\n`);
@@ -169,10 +231,19 @@ export function registerCheck(program: Command): void {
       const runs: CheckRun[] = [];
       try {
         for (const policy of variants) {
-          runs.push(await checkScenarioAsync(entry, scenario, {
-            ...(policy !== undefined ? { policy } : {}), ...bounds, ...(withinPeriods ? { withinPeriods } : {}),
-            ...(progress ? { onProgress: progress.onProgress } : {}), memo: flags.memo !== false, symmetry: flags.symmetry !== false, workers, signal: interrupt.signal, ...disk.options,
-          }));
+          runs.push(
+            await checkScenarioAsync(entry, scenario, {
+              ...(policy !== undefined ? { policy } : {}),
+              ...bounds,
+              ...(withinPeriods ? { withinPeriods } : {}),
+              ...(progress ? { onProgress: progress.onProgress } : {}),
+              memo: flags.memo !== false,
+              symmetry: flags.symmetry !== false,
+              workers,
+              signal: interrupt.signal,
+              ...disk.options,
+            }),
+          );
           progress?.done();
         }
       } finally {
@@ -192,6 +263,9 @@ export function registerCheck(program: Command): void {
       else printText(runs, entry.columns, files, flags.table ?? false, chosen.line);
       // The exit code the report states is the process's: 130 when interrupted (cli/run.ts).
       process.exitCode = exitCode(runs);
-      if (wasInterrupted(runs)) process.stderr.write(`loopscope: check interrupted (${signal ?? 'signal'}): the report above is partial · exit ${EXIT.interrupted}\n`);
+      if (wasInterrupted(runs))
+        process.stderr.write(
+          `loopscope: check interrupted (${signal ?? 'signal'}): the report above is partial · exit ${EXIT.interrupted}\n`,
+        );
     });
 }

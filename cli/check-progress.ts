@@ -6,7 +6,8 @@ const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
 /** One progress line: states, states/s, frontier, memory (and an ETA when the state bound is the limit). */
 export function progressLine(p: Progress): string {
   const rate = p.distinct / Math.max(p.elapsedMs / 1000, 1e-3);
-  const eta = p.maxStates !== undefined && rate > 0 ? `, ETA ≤ ${Math.ceil((p.maxStates - p.distinct) / rate)}s (bound ${fmt(p.maxStates)})` : '';
+  const eta =
+    p.maxStates !== undefined && rate > 0 ? `, ETA ≤ ${Math.ceil((p.maxStates - p.distinct) / rate)}s (bound ${fmt(p.maxStates)})` : '';
   return `check: ${fmt(p.distinct)} states (${fmt(p.generated)} generated), ${fmt(rate)} states/s, depth ${p.depth}, frontier ${fmt(p.frontier)}, rss ${fmt(p.rssBytes / MiB)} MiB, ${(p.elapsedMs / 1000).toFixed(0)}s${eta}`;
 }
 
@@ -30,6 +31,9 @@ export function progressReporter(stream: NodeJS.WriteStream = process.stderr): {
       lastLine = p.elapsedMs;
       stream.write(`${progressLine(p)}\n`);
     },
-    done: () => { if (shown) stream.write('\n'); shown = false; },
+    done: () => {
+      if (shown) stream.write('\n');
+      shown = false;
+    },
   };
 }

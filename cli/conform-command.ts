@@ -14,7 +14,9 @@ const CONFORM_EXIT_CODES = `Exit codes:
 export function registerConform(program: Command): void {
   program
     .command('conform')
-    .description('replay a real Incus HPA run (loopscope real --out) against the model: the same machine fed the recorded answers must take the same states and decisions, every answer and observation must be one the simulated world allows (with the outside moves of its fault vocabulary), and the properties run as monitors')
+    .description(
+      'replay a real Incus HPA run (loopscope real --out) against the model: the same machine fed the recorded answers must take the same states and decisions, every answer and observation must be one the simulated world allows (with the outside moves of its fault vocabulary), and the properties run as monitors',
+    )
     .argument('<trace>', 'trace JSON written by loopscope real --out (or --json)')
     .option('--json', 'print the report as JSON')
     .option('--policy-module <file>', 'the policy module of a run whose policy is module:<file>, when it is not where the run found it')

@@ -7,8 +7,13 @@ import type { ExportOptions } from './export/run-export';
 export function registerExport(program: Command): void {
   program
     .command('export')
-    .description('write slides of a scenario: the lab as one self-contained HTML file (opens from file://, no network), and the statechart and chart at a moment as SVG and PNG')
-    .argument('[scenario]', "scenario YAML file (see scenarios/); without one, the talk's (scenarios/talk-lab.yaml), opening in presenter mode")
+    .description(
+      'write slides of a scenario: the lab as one self-contained HTML file (opens from file://, no network), and the statechart and chart at a moment as SVG and PNG',
+    )
+    .argument(
+      '[scenario]',
+      "scenario YAML file (see scenarios/); without one, the talk's (scenarios/talk-lab.yaml), opening in presenter mode",
+    )
     .option('--out <dir>', 'output directory (created if missing)', 'out/export')
     .option('--format <list>', `what to write, comma-separated: ${EXPORT_FORMATS.join(',')}`, EXPORT_FORMATS.join(','))
     .option('--at <time>', "the moment the pictures show and the page opens at, e.g. 2m30s (default: the scenario's end)")

@@ -21,13 +21,19 @@ export function incusFailure(e: unknown, context: string): never {
 export async function connectChecked(opts: { remote?: string; project?: string }): Promise<IncusClient> {
   let options: IncusConnectOptions;
   try {
-    options = resolveConnection({ ...(opts.remote ? { remote: opts.remote } : {}), ...(opts.project !== undefined ? { project: opts.project } : {}) });
+    options = resolveConnection({
+      ...(opts.remote ? { remote: opts.remote } : {}),
+      ...(opts.project !== undefined ? { project: opts.project } : {}),
+    });
   } catch (e) {
     if (e instanceof IncusError) throw new UsageError('--remote', e.message);
     throw e; // InputError (malformed config.yml or certificate file): exit 2 as it is
   }
   if (opts.project !== undefined && !/^[^/\s?#&]{1,63}$/.test(opts.project)) {
-    throw new UsageError('--project', `expected an Incus project name (1–63 characters, no slash, space, ?, # or &), got "${opts.project}"`);
+    throw new UsageError(
+      '--project',
+      `expected an Incus project name (1–63 characters, no slash, space, ?, # or &), got "${opts.project}"`,
+    );
   }
   let client: IncusClient;
   try {
@@ -45,9 +51,15 @@ export async function connectChecked(opts: { remote?: string; project?: string }
         await client.get(`/1.0/projects/${encodeURIComponent(options.project)}`, { project: null });
       } catch (e) {
         if (!(e instanceof IncusNotFoundError)) throw e;
-        const known = await client.get<string[]>('/1.0/projects', { project: null }).then((l) => l.map((p) => p.replace(/^\/1\.0\/projects\//, ''))).catch(() => []);
+        const known = await client
+          .get<string[]>('/1.0/projects', { project: null })
+          .then((l) => l.map((p) => p.replace(/^\/1\.0\/projects\//, '')))
+          .catch(() => []);
         const source = opts.project !== undefined ? '--project' : `the remote's project (${opts.remote ?? 'local'})`;
-        throw new UsageError(source, `expected a project of ${where(options)} (known: ${known.map(decodeURIComponent).join(', ') || 'none visible'}), got "${options.project}"`);
+        throw new UsageError(
+          source,
+          `expected a project of ${where(options)} (known: ${known.map(decodeURIComponent).join(', ') || 'none visible'}), got "${options.project}"`,
+        );
       }
     }
     return client;

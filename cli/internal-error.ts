@@ -9,7 +9,10 @@ import { shorten } from '../sim/scenario/input-error';
 export function reportInternalError(error: unknown, argv: readonly string[]): string {
   const file = join(tmpdir(), `loopscope-internal-error-${process.pid}-${Date.now()}.txt`);
   const stack = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  const cause = error instanceof Error && error.cause !== undefined ? `\ncause: ${error.cause instanceof Error ? (error.cause.stack ?? error.cause.message) : String(error.cause)}` : '';
+  const cause =
+    error instanceof Error && error.cause !== undefined
+      ? `\ncause: ${error.cause instanceof Error ? (error.cause.stack ?? error.cause.message) : String(error.cause)}`
+      : '';
   const message = error instanceof Error ? error.message : String(error);
   let where = file;
   try {

@@ -3,7 +3,11 @@ import { dirname, join } from 'node:path';
 import { COMPILED } from '../sim/compiled';
 
 /** What the CLI reads of loopscope's own package.json. */
-export interface Manifest { name?: unknown; version: string; devDependencies?: Record<string, string> }
+export interface Manifest {
+  name?: unknown;
+  version: string;
+  devDependencies?: Record<string, string>;
+}
 
 /**
  * Where loopscope's own files are: the clone's root when it runs from source (cli/*.ts) or the
@@ -40,4 +44,6 @@ export const VERSION = MANIFEST.version;
 
 /** The words that start this loopscope again (a systemd unit, a scaffolded test): node and the compiled
  * CLI when installed, the clone's launcher (tsx) from source. */
-export const LAUNCHER: readonly string[] = COMPILED ? [process.execPath, packagePath('dist', 'node', 'loopscope.js')] : [packagePath('cli', 'loopscope')];
+export const LAUNCHER: readonly string[] = COMPILED
+  ? [process.execPath, packagePath('dist', 'node', 'loopscope.js')]
+  : [packagePath('cli', 'loopscope')];

@@ -15,7 +15,11 @@ import { isCheckScenario } from './check-bounds';
 import { UsageError } from './usage';
 import { errorCode } from '../sim/error-code';
 
-interface PathsFlags { cover?: string; out?: string; shipped?: boolean }
+interface PathsFlags {
+  cover?: string;
+  out?: string;
+  shipped?: boolean;
+}
 
 function coverOf(text: string | undefined): CoverKind {
   const cover = COVER_KINDS.find((c) => c === (text ?? 'transitions'));
@@ -32,9 +36,14 @@ function scenarioFile(argument: string): string {
 /** The loop's shipped scenarios: the sim ones (run) and the check ones (explored), for the report's shares. */
 function shippedOf(entry: LoopEntry): { sim: string[]; check: string[] } {
   const dir = packagePath('scenarios');
-  const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).map((f) => join(dir, f));
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => join(dir, f));
   // scenarios/ also holds real mode's configs (hpa.yaml): a scenario names its loop.
-  const names = (f: string) => { const doc = readYamlFile(f); return typeof doc === 'object' && doc !== null && 'loop' in doc && doc.loop === entry.id; };
+  const names = (f: string) => {
+    const doc = readYamlFile(f);
+    return typeof doc === 'object' && doc !== null && 'loop' in doc && doc.loop === entry.id;
+  };
   const mine = files.filter(names).map((f) => ({ f, loaded: loadScenario(f) }));
   const isCheck = (x: (typeof mine)[number]) => isCheckScenario(x.f, x.loaded.scenario);
   return { sim: mine.filter((x) => !isCheck(x)).map((x) => x.f), check: mine.filter(isCheck).map((x) => x.f) };
@@ -43,8 +52,10 @@ function shippedOf(entry: LoopEntry): { sim: string[]; check: string[] } {
 export function registerPaths(program: Command): void {
   program
     .command('paths')
-    .description(`model-based tests from a loop's machine: xstate/graph's shortest paths over the machine with its world, one scenario and one vitest file per path, and a transition-coverage report. A loop id (${LOOP_IDS.join(', ')}) uses its default scenario.`)
-    .argument('<loop|scenario>', 'a loop id, or a scenario file whose timeline is the environment\'s moves (as for check)')
+    .description(
+      `model-based tests from a loop's machine: xstate/graph's shortest paths over the machine with its world, one scenario and one vitest file per path, and a transition-coverage report. A loop id (${LOOP_IDS.join(', ')}) uses its default scenario.`,
+    )
+    .argument('<loop|scenario>', "a loop id, or a scenario file whose timeline is the environment's moves (as for check)")
     .option('--cover <what>', `what the paths must reach: ${COVER_KINDS.join(' or ')}`, 'transitions')
     .option('--out <dir>', 'where to write the scenarios, the tests and coverage.json / coverage.txt')
     .option('--no-shipped', 'skip the shares of the shipped sim and check scenarios (faster)')
@@ -55,9 +66,16 @@ export function registerPaths(program: Command): void {
       try {
         mkdirSync(flags.out, { recursive: true });
       } catch (e) {
-        throw new UsageError('--out', `expected a directory that can be created and written, got "${flags.out}" (${errorCode(e) ?? 'error'})`);
+        throw new UsageError(
+          '--out',
+          `expected a directory that can be created and written, got "${flags.out}" (${errorCode(e) ?? 'error'})`,
+        );
       }
-      const report = generatePaths(entry, scenario, { cover, out: flags.out, ...(flags.shipped !== false ? { shipped: shippedOf(entry) } : {}) });
+      const report = generatePaths(entry, scenario, {
+        cover,
+        out: flags.out,
+        ...(flags.shipped !== false ? { shipped: shippedOf(entry) } : {}),
+      });
       process.stdout.write(reportText(report));
     });
 }

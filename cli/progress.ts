@@ -8,7 +8,10 @@ export class Progress {
   private readonly began = performance.now();
   private readonly tty = process.stderr.isTTY === true;
 
-  constructor(private readonly what: string, private readonly enabled: boolean) {}
+  constructor(
+    private readonly what: string,
+    private readonly enabled: boolean,
+  ) {}
 
   update(text: string): void {
     if (!this.enabled) return;

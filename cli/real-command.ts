@@ -39,10 +39,23 @@ import { connectChecked, incusFailure } from './incus-connect';
 import { UsageError } from './usage';
 
 interface RunOpts {
-  config?: string; policy?: string; once?: boolean; step?: boolean; dryRun?: boolean;
-  remote?: string; project?: string; json?: boolean; out?: string; live?: string | true;
-  leaderElect?: boolean; leaseDuration?: string; renewDeadline?: string; retryPeriod?: string;
-  metrics?: string; logFormat?: string; inspect?: string;
+  config?: string;
+  policy?: string;
+  once?: boolean;
+  step?: boolean;
+  dryRun?: boolean;
+  remote?: string;
+  project?: string;
+  json?: boolean;
+  out?: string;
+  live?: string | true;
+  leaderElect?: boolean;
+  leaseDuration?: string;
+  renewDeadline?: string;
+  retryPeriod?: string;
+  metrics?: string;
+  logFormat?: string;
+  inspect?: string;
 }
 
 function parseLogFormat(text: string | undefined): LogFormat {
@@ -55,7 +68,11 @@ function parseLogFormat(text: string | undefined): LogFormat {
 function parseMetrics(text: string | undefined): MetricsAddress | undefined {
   if (text === undefined) return undefined;
   const address = parseMetricsAddress(text);
-  if (!address) throw new UsageError('--metrics', `expected [HOST:]PORT with HOST an IP address or localhost (e.g. 127.0.0.1:9464; a bare port binds 127.0.0.1), PORT 0–65535, got ${JSON.stringify(shorten(text, 60))}`);
+  if (!address)
+    throw new UsageError(
+      '--metrics',
+      `expected [HOST:]PORT with HOST an IP address or localhost (e.g. 127.0.0.1:9464; a bare port binds 127.0.0.1), PORT 0–65535, got ${JSON.stringify(shorten(text, 60))}`,
+    );
   return address;
 }
 
@@ -86,7 +103,11 @@ function leaseTimings(opts: RunOpts): { leaseDurationMs?: number; renewDeadlineM
   if (renew !== undefined) out.renewDeadlineMs = renew;
   if (retry !== undefined) out.retryPeriodMs = retry;
   const [l, r, p] = [lease ?? 15_000, renew ?? 10_000, retry ?? 2_000];
-  if (!(l > r && r > p * 1.2)) throw new UsageError('--lease-duration', `expected lease duration > renew deadline > 1.2 × retry period (client-go), got ${l} ms, ${r} ms, ${p} ms`);
+  if (!(l > r && r > p * 1.2))
+    throw new UsageError(
+      '--lease-duration',
+      `expected lease duration > renew deadline > 1.2 × retry period (client-go), got ${l} ms, ${r} ms, ${p} ms`,
+    );
   return out;
 }
 
@@ -106,7 +127,8 @@ async function runLoop(opts: RunOpts): Promise<void> {
   const livePort = opts.live === undefined ? undefined : parseLivePort(opts.live);
   if (livePort === null) throw new UsageError('--live', `expected a port 0–65535 (none or 0: a free port), got "${String(opts.live)}"`);
   // With --live the browser can answer, so a terminal is optional.
-  if (opts.step && !process.stdin.isTTY && livePort === undefined) throw new UsageError('--step', 'expected a terminal on stdin (or --live) to ask before each act');
+  if (opts.step && !process.stdin.isTTY && livePort === undefined)
+    throw new UsageError('--step', 'expected a terminal on stdin (or --live) to ask before each act');
   const logFormat = parseLogFormat(opts.logFormat);
   const metricsAddress = parseMetrics(opts.metrics);
   const inspectUrl = opts.inspect === undefined ? undefined : parseInspectUrl(opts.inspect);
@@ -119,44 +141,93 @@ async function runLoop(opts: RunOpts): Promise<void> {
   let stopping: Promise<void> | undefined;
   // With --json stdout is the trace (at exit): the timeline is not printed.
   const log = new RunLog({
-    format: logFormat, epoch: () => runner?.epoch ?? Date.now(), textLine: timelineLine,
-    out: (line) => { if (!opts.json) process.stdout.write(`${line}\n`); },
-    err: (line) => { process.stderr.write(`${line}\n`); },
+    format: logFormat,
+    epoch: () => runner?.epoch ?? Date.now(),
+    textLine: timelineLine,
+    out: (line) => {
+      if (!opts.json) process.stdout.write(`${line}\n`);
+    },
+    err: (line) => {
+      process.stderr.write(`${line}\n`);
+    },
   });
   const say = (line: string) => log.message('info', line);
   let runner: RealHpaRunner | undefined;
-  const inspectSocket = inspectUrl ? await InspectSocket.open(inspectUrl, (why) => log.message('warn', `--inspect: ${why}; the loop goes on without it`)) : undefined;
-  const live = livePort === undefined ? undefined : await startLive(livePort, {
-    scenario: basename(file).replace(/\.ya?ml$/, ''), endpoint: client.endpoint, step: !!opts.step, dryRun: !!opts.dryRun,
-    config: () => current.config, context: () => runner?.context,
-  });
+  const inspectSocket = inspectUrl
+    ? await InspectSocket.open(inspectUrl, (why) => log.message('warn', `--inspect: ${why}; the loop goes on without it`))
+    : undefined;
+  const live =
+    livePort === undefined
+      ? undefined
+      : await startLive(livePort, {
+          scenario: basename(file).replace(/\.ya?ml$/, ''),
+          endpoint: client.endpoint,
+          step: !!opts.step,
+          dryRun: !!opts.dryRun,
+          config: () => current.config,
+          context: () => runner?.context,
+        });
   // The actor's own inspection (XState's `inspect` option), as createWebSocketInspector would send it:
   // one inspector for --inspect's receiver and the live socket, so both carry the same events.
-  const inspector = inspectSocket || live ? createInspector({
-    send: (event) => { inspectSocket?.send(event); live?.inspection(event); },
-  }, { autoStart: false, serializationDepthLimit: 64 }) : undefined;
-  const tty = opts.step && process.stdin.isTTY ? ttyApprover(() => runner?.context, () => { void shutdown('quit'); }) : undefined;
+  const inspector =
+    inspectSocket || live
+      ? createInspector(
+          {
+            send: (event) => {
+              inspectSocket?.send(event);
+              live?.inspection(event);
+            },
+          },
+          { autoStart: false, serializationDepthLimit: 64 },
+        )
+      : undefined;
+  const tty =
+    opts.step && process.stdin.isTTY
+      ? ttyApprover(
+          () => runner?.context,
+          () => {
+            void shutdown('quit');
+          },
+        )
+      : undefined;
   const approve = opts.step ? (live ? live.approver(tty, say) : tty) : undefined;
   // One leader per HPA name (real/leadership.ts); a dry run acts on nothing and takes no lease.
-  const leader = opts.dryRun || opts.leaderElect === false ? undefined
-    : new Leadership(client, current.config.name, say, leaseTimings(opts));
-  const metrics = metricsAddress === undefined ? undefined : new RealMetrics(current.config.name, {
-    ...(leader ? { lease: () => ({ holder: leader.elector.holder, leading: leader.holdsLease() }) } : {}),
-    events: () => { const e = runner?.events; return e && runner ? { connected: e.connected, reconnects: e.reconnects, wakeups: runner.wakeCount } : undefined; },
-  });
+  const leader =
+    opts.dryRun || opts.leaderElect === false ? undefined : new Leadership(client, current.config.name, say, leaseTimings(opts));
+  const metrics =
+    metricsAddress === undefined
+      ? undefined
+      : new RealMetrics(current.config.name, {
+          ...(leader ? { lease: () => ({ holder: leader.elector.holder, leading: leader.holdsLease() }) } : {}),
+          events: () => {
+            const e = runner?.events;
+            return e && runner ? { connected: e.connected, reconnects: e.reconnects, wakeups: runner.wakeCount } : undefined;
+          },
+        });
   runner = new RealHpaRunner({
-    client, config: current, policies, scenario: basename(file).replace(/\.ya?ml$/, ''),
+    client,
+    config: current,
+    policies,
+    scenario: basename(file).replace(/\.ya?ml$/, ''),
     ...(leader ? { canAct: () => leader.holdsLease() } : {}),
     // Without --out/--json nobody reads the trace: keep only a recent window in memory.
     ...(opts.out || opts.json ? {} : { maxFrames: 1_000 }),
-    ...(opts.dryRun ? { dryRun: true } : {}), ...(approve ? { approve } : {}),
-    onFrame: (f, facts) => { live?.frame(f, facts.taken === true); log.frame(f, facts); metrics?.frame(f, facts); },
+    ...(opts.dryRun ? { dryRun: true } : {}),
+    ...(approve ? { approve } : {}),
+    onFrame: (f, facts) => {
+      live?.frame(f, facts.taken === true);
+      log.frame(f, facts);
+      metrics?.frame(f, facts);
+    },
     ...(inspector ? { inspect: inspector.inspect } : {}),
   });
   const r = runner;
   const metricsServer = metricsAddress === undefined || !metrics ? undefined : await startMetrics(metricsAddress, metrics, log);
-  log.header(`# incus-hpa · real ${client.endpoint} · config ${file} · policy ${current.config.policy}${opts.dryRun ? ' · DRY RUN' : ''}`,
-    'started', { hpa: current.config.name, endpoint: client.endpoint, config: file, policy: current.config.policy, dryRun: !!opts.dryRun });
+  log.header(
+    `# incus-hpa · real ${client.endpoint} · config ${file} · policy ${current.config.policy}${opts.dryRun ? ' · DRY RUN' : ''}`,
+    'started',
+    { hpa: current.config.name, endpoint: client.endpoint, config: file, policy: current.config.policy, dryRun: !!opts.dryRun },
+  );
 
   const finish = async (code: number) => {
     unwatchFile(file);
@@ -173,10 +244,16 @@ async function runLoop(opts: RunOpts): Promise<void> {
   };
   // SIGINT/SIGTERM: let the create/delete in progress finish, then exit 0. A second signal exits at once.
   function shutdown(why: string): Promise<void> {
-    if (stopping) { log.message('warn', `${why} again: exiting now`); process.exit(130); }
+    if (stopping) {
+      log.message('warn', `${why} again: exiting now`);
+      process.exit(130);
+    }
     say(`${why}: finishing the current operation, then exiting`);
     live?.skipPending();
-    stopping = r.stop().then(() => leader?.release()).then(() => finish(0));
+    stopping = r
+      .stop()
+      .then(() => leader?.release())
+      .then(() => finish(0));
     return stopping;
   }
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -186,14 +263,20 @@ async function runLoop(opts: RunOpts): Promise<void> {
     // A signal while standing by: shutdown() releases and exits. Awaited, not returned from: main exits
     // once this function returns, and would cut the release short.
     if (!(await leader.waitToLead())) return stopping;
-    leader.keepLeading((why) => { r.abortNow(`lost the lease: ${why}`); void finish(1); });
+    leader.keepLeading((why) => {
+      r.abortNow(`lost the lease: ${why}`);
+      void finish(1);
+    });
   }
   try {
     await r.start();
   } catch (e) {
     // A signal during adoption aborts its requests: shutdown() releases the lease and exits 0 (awaited, as above).
     if (stopping) return stopping;
-    if (e instanceof IncusError) { log.message('error', `adopting owned pods failed: ${shortenValues(e.message, 240)}`); return finish(1); }
+    if (e instanceof IncusError) {
+      log.message('error', `adopting owned pods failed: ${shortenValues(e.message, 240)}`);
+      return finish(1);
+    }
     throw e;
   }
   if (opts.once) {
@@ -211,17 +294,22 @@ async function runLoop(opts: RunOpts): Promise<void> {
   watchFile(file, { interval: 500 }, (now, before) => {
     if ((now.mtimeMs === before.mtimeMs && now.size === before.size) || reading) return;
     reading = true;
-    void settledText(file).then((text) => {
-      if (text === undefined) return; // still changing: the next change event reads it again
-      const next = parseLiveEdit(current, parseYamlText(file, text), opts.policy, policies);
-      if (!next) return;
-      current = next;
-      r.update(next);
-    }).catch((e: unknown) => {
-      const message = e instanceof Error ? e.message : String(e);
-      log.message('warn', `config edit ignored (the loop keeps its last valid config): ${message}`);
-      r.note(`config edit ignored: ${message.split('\n')[0]}`);
-    }).finally(() => { reading = false; });
+    void settledText(file)
+      .then((text) => {
+        if (text === undefined) return; // still changing: the next change event reads it again
+        const next = parseLiveEdit(current, parseYamlText(file, text), opts.policy, policies);
+        if (!next) return;
+        current = next;
+        r.update(next);
+      })
+      .catch((e: unknown) => {
+        const message = e instanceof Error ? e.message : String(e);
+        log.message('warn', `config edit ignored (the loop keeps its last valid config): ${message}`);
+        r.note(`config edit ignored: ${message.split('\n')[0]}`);
+      })
+      .finally(() => {
+        reading = false;
+      });
   });
   await new Promise<never>(() => undefined);
 }
@@ -240,7 +328,10 @@ async function startMetrics(address: MetricsAddress, metrics: RealMetrics, log: 
     log.message('info', `metrics: ${server.url}`, { metrics: server.url });
     return server;
   } catch (e) {
-    return fail(`--metrics: cannot listen on ${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}: ${e instanceof Error ? e.message : String(e)}`, 1);
+    return fail(
+      `--metrics: cannot listen on ${address.host.includes(':') ? `[${address.host}]` : address.host}:${address.port}: ${e instanceof Error ? e.message : String(e)}`,
+      1,
+    );
   }
 }
 
@@ -261,7 +352,16 @@ function parseDemand(text: string): number {
   return bytes;
 }
 
-interface LoadOpts { demand?: string; config?: string; follow?: boolean; scenario?: string; speed?: string; remote?: string; project?: string; interval?: string }
+interface LoadOpts {
+  demand?: string;
+  config?: string;
+  follow?: boolean;
+  scenario?: string;
+  speed?: string;
+  remote?: string;
+  project?: string;
+  interval?: string;
+}
 
 async function runLoad(opts: LoadOpts): Promise<void> {
   const file = requireConfig(opts.config);
@@ -288,13 +388,22 @@ async function sleepUntil(at: number): Promise<void> {
   for (let left = at - Date.now(); left > 0; left = at - Date.now()) await new Promise((r) => setTimeout(r, Math.min(left, 2 ** 31 - 1)));
 }
 
-async function loadWith(client: IncusClient, hpa: string, opts: LoadOpts, demand: number, interval: number, timeline: LoadTimeline | undefined): Promise<void> {
+async function loadWith(
+  client: IncusClient,
+  hpa: string,
+  opts: LoadOpts,
+  demand: number,
+  interval: number,
+  timeline: LoadTimeline | undefined,
+): Promise<void> {
   const config = { name: hpa };
   if (!opts.follow && !timeline) {
     const loads = await spreadLoad(client, config.name, demand);
     if (loads.length === 0) process.stderr.write(`loopscope: no running pod owned by "${config.name}": nothing to load\n`);
     for (const l of loads) {
-      process.stdout.write(`${l.name}: ${l.mib} MiB in ${LOAD_FILE}${l.returnCode === 0 ? '' : ` (dd exit ${l.returnCode}${l.returnCode === 137 ? ': OOM-killed at limits.memory' : ''})`}\n`);
+      process.stdout.write(
+        `${l.name}: ${l.mib} MiB in ${LOAD_FILE}${l.returnCode === 0 ? '' : ` (dd exit ${l.returnCode}${l.returnCode === 137 ? ': OOM-killed at limits.memory' : ''})`}\n`,
+      );
     }
     await client.close();
     return;
@@ -303,8 +412,18 @@ async function loadWith(client: IncusClient, hpa: string, opts: LoadOpts, demand
   const driver = new LoadDriver(client, config.name, interval);
   const t0 = Date.now();
   let logged = 0;
-  const flush = () => { for (; logged < driver.log.length; logged++) process.stdout.write(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s ${driver.log[logged]}\n`); };
-  const stop = async () => { await driver.stop(); flush(); await driver.setDemand(0).catch(() => undefined); flush(); await client.close(); process.exit(0); };
+  const flush = () => {
+    for (; logged < driver.log.length; logged++)
+      process.stdout.write(`${((Date.now() - t0) / 1000).toFixed(1).padStart(6)}s ${driver.log[logged]}\n`);
+  };
+  const stop = async () => {
+    await driver.stop();
+    flush();
+    await driver.setDemand(0).catch(() => undefined);
+    flush();
+    await client.close();
+    process.exit(0);
+  };
   process.on('SIGINT', () => void stop());
   process.on('SIGTERM', () => void stop());
   await driver.setDemand(timeline?.initial ?? demand);
@@ -334,9 +453,9 @@ export function registerReal(program: Command): void {
   const real = program
     .command('real')
     .description('run the HPA machine against a real Incus host (unix socket or --remote)')
-    .option('--config <file>', 'hpa.yaml (the seed\'s keys + loopscope\'s; see scenarios/hpa.yaml)')
+    .option('--config <file>', "hpa.yaml (the seed's keys + loopscope's; see scenarios/hpa.yaml)")
     .option('--policy <name>', `HPA policy: ${POLICY_NAMES.join('|')} (overrides the config's)`)
-    .option('--once', 'run one period, then exit (0 done, 1 error): the lab\'s systemd way')
+    .option('--once', "run one period, then exit (0 done, 1 error): the lab's systemd way")
     .option('--step', 'ask on the terminal before each create/delete')
     .option('--live [port]', 'serve the run to the web lab on ws://127.0.0.1:PORT (default: a free port; prints the URL with its token)')
     .option('--dry-run', 'observe and decide, never create, stop or delete')
@@ -344,7 +463,7 @@ export function registerReal(program: Command): void {
     .option('--project <name>', 'Incus project')
     .option('--json', 'print the trace JSON (at exit) instead of the timeline')
     .option('--out <file>', 'also write the trace JSON to this file at exit')
-    .option('--no-leader-elect', 'do not take the HPA\'s lease (only one copy may run then!)')
+    .option('--no-leader-elect', "do not take the HPA's lease (only one copy may run then!)")
     .option('--lease-duration <duration>', 'leader election: a standby takes over this long after the last renewal it saw (default 15s)')
     .option('--renew-deadline <duration>', 'leader election: the leader stops acting when it could not renew for this long (default 10s)')
     .option('--retry-period <duration>', 'leader election: how often to renew or try to acquire (default 2s)')
@@ -358,7 +477,7 @@ export function registerReal(program: Command): void {
 
   real
     .command('systemd-unit')
-    .description('print a systemd unit that runs `loopscope real --once` every RestartSec, the lab\'s way')
+    .description("print a systemd unit that runs `loopscope real --once` every RestartSec, the lab's way")
     .option('--config <file>', 'hpa.yaml (made absolute)')
     .option('--policy <name>', 'HPA policy')
     .option('--remote <name|url>', 'Incus remote')
@@ -368,27 +487,47 @@ export function registerReal(program: Command): void {
     .action((_opts: unknown, cmd: Command) => {
       // The root program does not use positional options, so `real`'s own --config/--remote catch
       // these flags too: read them merged with the parent's.
-      const opts = cmd.optsWithGlobals<{ config?: string; policy?: string; remote?: string; project?: string; restartSec: string; continuous?: boolean }>();
+      const opts = cmd.optsWithGlobals<{
+        config?: string;
+        policy?: string;
+        remote?: string;
+        project?: string;
+        restartSec: string;
+        continuous?: boolean;
+      }>();
       const file = resolve(requireConfig(opts.config));
       loadRealHpaConfig(file, opts.policy);
-      if (!/^\d{1,8}$/.test(opts.restartSec)) throw new UsageError('--restart-sec', `expected whole seconds (0–99999999), got "${opts.restartSec}"`);
-      for (const [option, value] of [['--config', file], ['--remote', opts.remote], ['--project', opts.project]] as const) {
-        if (value !== undefined && unitUnsafe(value)) throw new UsageError(option, `expected no control characters (a unit file line cannot hold them), got ${JSON.stringify(value)}`);
+      if (!/^\d{1,8}$/.test(opts.restartSec))
+        throw new UsageError('--restart-sec', `expected whole seconds (0–99999999), got "${opts.restartSec}"`);
+      for (const [option, value] of [
+        ['--config', file],
+        ['--remote', opts.remote],
+        ['--project', opts.project],
+      ] as const) {
+        if (value !== undefined && unitUnsafe(value))
+          throw new UsageError(option, `expected no control characters (a unit file line cannot hold them), got ${JSON.stringify(value)}`);
       }
-      process.stdout.write(systemdUnit({
-        command: LAUNCHER, config: file, restartSec: Number(opts.restartSec), workingDirectory: PACKAGE_ROOT,
-        ...(opts.policy ? { policy: opts.policy } : {}), ...(opts.remote ? { remote: opts.remote } : {}), ...(opts.project ? { project: opts.project } : {}),
-        ...(opts.continuous ? { continuous: true } : {}),
-      }));
+      process.stdout.write(
+        systemdUnit({
+          command: LAUNCHER,
+          config: file,
+          restartSec: Number(opts.restartSec),
+          workingDirectory: PACKAGE_ROOT,
+          ...(opts.policy ? { policy: opts.policy } : {}),
+          ...(opts.remote ? { remote: opts.remote } : {}),
+          ...(opts.project ? { project: opts.project } : {}),
+          ...(opts.continuous ? { continuous: true } : {}),
+        }),
+      );
     });
 
   real
     .command('load')
-    .description('spread a memory demand across the HPA\'s running pods (writes to /dev/shm via exec)')
+    .description("spread a memory demand across the HPA's running pods (writes to /dev/shm via exec)")
     .option('--demand <size>', 'total demand, e.g. 300MB; 0 removes it')
     .option('--config <file>', 'hpa.yaml (whose pods to load)')
     .option('--follow', 'keep re-spreading as pods come and go, until SIGINT (then remove the load)')
-    .option('--scenario <file>', 'follow a scenario\'s demand timeline (timeline entries with `demand`)')
+    .option('--scenario <file>', "follow a scenario's demand timeline (timeline entries with `demand`)")
     .option('--speed <factor>', 'play the scenario timeline this many times faster (15: a 15 s period becomes 1 s)')
     .option('--interval <duration>', 'how often --follow rebalances', '500ms')
     .option('--remote <name|url>', 'Incus remote')

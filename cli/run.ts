@@ -29,7 +29,9 @@ async function buildProgram(argv: readonly string[]): Promise<Command> {
   return program;
 }
 
-const say = (text: string) => { process.stderr.write(`loopscope: ${text.split('\n').join('\nloopscope: ')}\n`); };
+const say = (text: string) => {
+  process.stderr.write(`loopscope: ${text.split('\n').join('\nloopscope: ')}\n`);
+};
 
 /** The exit code an error stands for (printing its one line). */
 function exitCodeOf(e: unknown, argv: readonly string[]): number {
@@ -37,8 +39,14 @@ function exitCodeOf(e: unknown, argv: readonly string[]): number {
     if (e.code === 'commander.helpDisplayed' || e.code === 'commander.help' || e.code === 'commander.version') return 0;
     return 2; // commander printed its own one-line message
   }
-  if (e instanceof InputError || e instanceof InputErrors || e instanceof UsageError) { say(e.message); return 2; }
-  if (e instanceof ExitError) { say(e.message); return e.code; }
+  if (e instanceof InputError || e instanceof InputErrors || e instanceof UsageError) {
+    say(e.message);
+    return 2;
+  }
+  if (e instanceof ExitError) {
+    say(e.message);
+    return e.code;
+  }
   process.stderr.write(`${reportInternalError(e, argv)}\n`);
   return 1;
 }

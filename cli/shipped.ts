@@ -11,7 +11,10 @@ const SHIPPED_FOLDERS = ['scenarios', 'examples'];
  * scenarios/incus-hpa-check-small.yaml`, typed in any directory once loopscope is installed), the file
  * the package ships. Anything else is left as it is, to fail with the usual "file not found".
  */
-export function scenarioArgument(file: string, note: (line: string) => void = (line) => process.stderr.write(`loopscope: ${line}\n`)): string {
+export function scenarioArgument(
+  file: string,
+  note: (line: string) => void = (line) => process.stderr.write(`loopscope: ${line}\n`),
+): string {
   if (existsSync(file) || isAbsolute(file)) return file;
   const inside = normalize(file);
   if (inside.startsWith(`..${sep}`) || !SHIPPED_FOLDERS.some((f) => inside.startsWith(`${f}${sep}`))) return file;

@@ -55,7 +55,9 @@ function converted(file: string, trace: Trace, target: Target): string {
 export function registerTrace(program: Command): void {
   program
     .command('trace')
-    .description("convert a trace file: loopscope's trace JSON to ITF (Apalache's Informal Trace Format, for TLA+/Quint tools), or an ITF trace loopscope wrote back to trace JSON")
+    .description(
+      "convert a trace file: loopscope's trace JSON to ITF (Apalache's Informal Trace Format, for TLA+/Quint tools), or an ITF trace loopscope wrote back to trace JSON",
+    )
     .argument('<file>', 'trace JSON (sim --out, check --out, real --out) or ITF (check --trace-format itf, trace --to itf)')
     .option('--to <format>', `what to write: ${TARGETS.join('|')}`)
     .option('--out <path>', 'write to this file instead of stdout')
@@ -63,7 +65,8 @@ export function registerTrace(program: Command): void {
     .addHelpText('after', `\n${TRACE_EXIT_CODES}\n`)
     .action(async (file: string, opts: { to?: string; out?: string; inspect?: string }) => {
       if (opts.inspect !== undefined) {
-        if (opts.to !== undefined || opts.out !== undefined) throw new UsageError('--inspect', 'expected alone: it sends the trace, it does not convert it (no --to, no --out)');
+        if (opts.to !== undefined || opts.out !== undefined)
+          throw new UsageError('--inspect', 'expected alone: it sends the trace, it does not convert it (no --to, no --out)');
         const url = parseInspectUrl(opts.inspect);
         if (typeof url === 'string') throw new UsageError('--inspect', url);
         const trace = readTrace(file);
@@ -84,7 +87,10 @@ export function registerTrace(program: Command): void {
       try {
         writeFileSync(opts.out, text);
       } catch (e) {
-        throw new UsageError('--out', `expected a file that can be written, got "${opts.out}" (${e instanceof Error && 'code' in e ? String(e.code) : 'error'})`);
+        throw new UsageError(
+          '--out',
+          `expected a file that can be written, got "${opts.out}" (${e instanceof Error && 'code' in e ? String(e.code) : 'error'})`,
+        );
       }
     });
 }

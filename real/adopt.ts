@@ -23,7 +23,8 @@ export interface Adoption {
 /** One bound for all the waits of an adoption (not one per operation). */
 const ADOPT_WAIT_MS = 60_000;
 
-const instanceNames = (op: Operation) => (op.resources?.instances ?? []).map((path) => decodeURIComponent(path.split('?')[0]!.split('/').pop() ?? ''));
+const instanceNames = (op: Operation) =>
+  (op.resources?.instances ?? []).map((path) => decodeURIComponent(path.split('?')[0]!.split('/').pop() ?? ''));
 
 /**
  * Waits for operations still running on instances this HPA OWNS — never on someone else's (an
@@ -42,18 +43,25 @@ export async function adoptOwned(hooks: RealActorHooks, config: HpaConfig, bound
   const waitedFor = await waitForOwnedOperations(hooks, new Set(before.map((i) => i.name)), boundMs);
   const owned = waitedFor ? await listOwned(hooks.client, config.name, hooks.signal) : before;
   const statusOf = (i: (typeof owned)[number]) => i.state?.status ?? i.status;
-  const active = owned.filter((i) => ['Running', 'Starting', 'Frozen'].includes(statusOf(i)))
+  const active = owned
+    .filter((i) => ['Running', 'Starting', 'Frozen'].includes(statusOf(i)))
     .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at) || a.name.localeCompare(b.name));
   const leftovers = owned.filter((i) => !active.includes(i));
   // Keep the oldest up to max; the newest are the likeliest to be a half-finished scale-up.
   const extra = active.slice(config.maxPods);
   const removed: string[] = [];
   if (!hooks.dryRun) {
-    await Promise.all([...leftovers, ...extra].map(async (inst) => {
-      await removeOwned(hooks, config, inst.name, false, identityOf(inst) ?? undefined);
-      removed.push(inst.name);
-    }));
+    await Promise.all(
+      [...leftovers, ...extra].map(async (inst) => {
+        await removeOwned(hooks, config, inst.name, false, identityOf(inst) ?? undefined);
+        removed.push(inst.name);
+      }),
+    );
   }
-  return { adopted: active.slice(0, config.maxPods).map((i) => i.name), removed: removed.sort(),
-    wouldRemove: hooks.dryRun ? [...leftovers, ...extra].map((i) => i.name) : [], waitedFor };
+  return {
+    adopted: active.slice(0, config.maxPods).map((i) => i.name),
+    removed: removed.sort(),
+    wouldRemove: hooks.dryRun ? [...leftovers, ...extra].map((i) => i.name) : [],
+    waitedFor,
+  };
 }

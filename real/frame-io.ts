@@ -29,7 +29,8 @@ export function frameIoOf(event: EventObject, at: IoContext): HpaFrameIo | undef
   const failed = (event as { error?: unknown }).error; // cast: error events carry it, others leave it undefined
   const notDone = at.notDone === undefined ? {} : { notDone: at.notDone };
   switch (event.type) {
-    case 'CONFIG.UPDATE': return { kind: 'config', config: (event as { config?: Partial<HpaConfig> }).config ?? {} }; // cast: the machine's HpaEvent types CONFIG.UPDATE's config
+    case 'CONFIG.UPDATE':
+      return { kind: 'config', config: (event as { config?: Partial<HpaConfig> }).config ?? {} }; // cast: the machine's HpaEvent types CONFIG.UPDATE's config
     case 'xstate.done.actor.observe': {
       const output = (event as { output?: Observation }).output; // cast: observe's done event carries its output, typed in setup()
       if (!output) return undefined;
@@ -37,18 +38,23 @@ export function frameIoOf(event: EventObject, at: IoContext): HpaFrameIo | undef
       const hidden = at.lastList.filter((i) => ownerOf(i) === at.config.name && !shown.has(i.name)).map((i) => i.name);
       return { kind: 'observe', output, ...(hidden.length ? { hidden } : {}) };
     }
-    case 'xstate.error.actor.observe': return { kind: 'observe', error: ioError(failed) };
+    case 'xstate.error.actor.observe':
+      return { kind: 'observe', error: ioError(failed) };
     case 'xstate.done.actor.createPod': {
       const output = (event as { output?: { name: string } }).output; // cast: createPod's done event carries CreateOutput
       return output ? { kind: 'create', output: { name: output.name }, ...notDone } : undefined;
     }
-    case 'xstate.error.actor.createPod': return { kind: 'create', error: ioError(failed) };
+    case 'xstate.error.actor.createPod':
+      return { kind: 'create', error: ioError(failed) };
     case 'xstate.done.actor.deletePod':
     case 'xstate.error.actor.deletePod': {
       if (at.acted?.kind !== 'delete') return undefined;
       const input = { name: at.acted.name, waitForStop: at.acted.waitForStop };
-      return event.type.startsWith('xstate.error') ? { kind: 'delete', input, error: ioError(failed) } : { kind: 'delete', input, ...notDone };
+      return event.type.startsWith('xstate.error')
+        ? { kind: 'delete', input, error: ioError(failed) }
+        : { kind: 'delete', input, ...notDone };
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }

@@ -2,7 +2,17 @@
 // implemented with Incus REST calls. The machine (machines/incus-hpa/machine.ts) is unchanged.
 import { randomBytes } from 'node:crypto';
 import { fromPromise } from 'xstate';
-import type { CreateInput, CreateOutput, DeleteInput, HpaAction, HpaConfig, InstanceStatus, Observation, ObservedInstance, ObserveInput } from '../machines/incus-hpa';
+import type {
+  CreateInput,
+  CreateOutput,
+  DeleteInput,
+  HpaAction,
+  HpaConfig,
+  InstanceStatus,
+  Observation,
+  ObservedInstance,
+  ObserveInput,
+} from '../machines/incus-hpa';
 import { OWNER_KEY, incusHpaMachine } from '../machines/incus-hpa';
 import type { RealSettings } from './hpa-config';
 import type { Identity } from './identity';
@@ -20,8 +30,14 @@ import { isOneOf } from '../sim/one-of';
 /** A policy asked to touch an instance this HPA does not own: refused, never done. */
 export class OwnershipError extends Error {
   override name = 'OwnershipError';
-  constructor(readonly instance: string, readonly hpa: string, owner: string | null) {
-    super(`refused to delete ${instance}: it does not carry ${OWNER_KEY}=${hpa} (${owner === null ? 'no owner key' : `owner is "${owner}"`})`);
+  constructor(
+    readonly instance: string,
+    readonly hpa: string,
+    owner: string | null,
+  ) {
+    super(
+      `refused to delete ${instance}: it does not carry ${OWNER_KEY}=${hpa} (${owner === null ? 'no owner key' : `owner is "${owner}"`})`,
+    );
   }
 }
 
@@ -144,23 +160,28 @@ async function createTracked(hooks: RealActorHooks, config: HpaConfig, name: str
   const instanceConfig: Record<string, string> = { [OWNER_KEY]: config.name };
   if (config.limitsMemoryBytes > 0) instanceConfig['limits.memory'] = String(config.limitsMemoryBytes);
   // Chosen before the try: a failed choice (no member online) has created nothing to remove.
-  const target = placement ? await targetFor(placement, hooks.spread ??= new SpreadPlacement(), client, name, signal) : undefined;
+  const target = placement ? await targetFor(placement, (hooks.spread ??= new SpreadPlacement()), client, name, signal) : undefined;
   try {
     // One POST with start:true: created and started in one operation, waited for.
-    await client.createInstance({
-      name,
-      source: isFingerprint(image) ? { type: 'image', fingerprint: image } : { type: 'image', alias: image },
-      config: instanceConfig,
-      profiles,
-      start: true,
-    }, { signal, timeoutSec: 120, ...(target ? { target } : {}) });
+    await client.createInstance(
+      {
+        name,
+        source: isFingerprint(image) ? { type: 'image', fingerprint: image } : { type: 'image', alias: image },
+        config: instanceConfig,
+        profiles,
+        start: true,
+      },
+      { signal, timeoutSec: 120, ...(target ? { target } : {}) },
+    );
     hooks.spread?.settled(name);
   } catch (err) {
     hooks.spread?.forget(name);
     // A pod created but not started would be left Stopped: remove it (it carries our key; the GC
     // collects it later if the daemon cannot be reached now).
     hooks.ownEvents?.begin(name, 'delete');
-    await removeTracked(hooks, config, name, false, undefined).catch(() => undefined).finally(() => hooks.ownEvents?.end(name));
+    await removeTracked(hooks, config, name, false, undefined)
+      .catch(() => undefined)
+      .finally(() => hooks.ownEvents?.end(name));
     throw err;
   }
 }
@@ -176,7 +197,13 @@ const alreadyStopped = (e: unknown) => e instanceof IncusError && /already stopp
  * waitForStop=false (the seed's "fire stop, delete at once") cannot work on Incus (DELETE of a
  * running instance is refused), so it becomes a forced stop that is waited for, then delete.
  */
-export async function removeOwned(hooks: RealActorHooks, config: HpaConfig, name: string, waitForStop: boolean, expected?: Identity): Promise<void> {
+export async function removeOwned(
+  hooks: RealActorHooks,
+  config: HpaConfig,
+  name: string,
+  waitForStop: boolean,
+  expected?: Identity,
+): Promise<void> {
   mustAct(hooks, `delete ${name}`);
   return tracked(hooks, name, 'delete', () => removeTracked(hooks, config, name, waitForStop, expected));
 }
@@ -193,7 +220,13 @@ async function reread(hooks: RealActorHooks, config: HpaConfig, name: string, ex
   return inst;
 }
 
-async function removeTracked(hooks: RealActorHooks, config: HpaConfig, name: string, waitForStop: boolean, expected: Identity | undefined): Promise<void> {
+async function removeTracked(
+  hooks: RealActorHooks,
+  config: HpaConfig,
+  name: string,
+  waitForStop: boolean,
+  expected: Identity | undefined,
+): Promise<void> {
   const { client, signal } = hooks;
   const instance = await reread(hooks, config, name, expected);
   if (!instance) return;
@@ -281,20 +314,34 @@ export function realHpaActors(hooks: RealActorHooks) {
       hooks.onList?.(list);
       hooks.spread?.seen(list);
       hooks.decided?.clear();
-      for (const i of list) { const id = identityOf(i); if (id) hooks.decided?.set(i.name, id); }
+      for (const i of list) {
+        const id = identityOf(i);
+        if (id) hooks.decided?.set(i.name, id);
+      }
       creates.reset();
       deletes.reset();
       const collecting = hooks.gc?.sweep(list, hooks.busy ?? new Set()) ?? new Set<string>();
-      return observationOf(list.filter((i) => !collecting.has(i.name)), input.config.name, hooks.clock(), hooks.epoch);
+      return observationOf(
+        list.filter((i) => !collecting.has(i.name)),
+        input.config.name,
+        hooks.clock(),
+        hooks.epoch,
+      );
     }),
     createPod: fromPromise<CreateOutput, CreateInput>(async ({ input }) => {
       if (parallel(input.config)) {
         const run = headRun(await pendingNow(), 'create');
-        return { name: await creates.claim('create', run.map(() => 'create'), async () => {
-          const name = newPodName(input.config.namePrefix);
-          await createPod(hooks, input.config, name);
-          return name;
-        }) };
+        return {
+          name: await creates.claim(
+            'create',
+            run.map(() => 'create'),
+            async () => {
+              const name = newPodName(input.config.namePrefix);
+              await createPod(hooks, input.config, name);
+              return name;
+            },
+          ),
+        };
       }
       const name = newPodName(input.config.namePrefix);
       if (await approved(hooks, { kind: 'create', name, config: input.config })) await createPod(hooks, input.config, name);
@@ -305,8 +352,11 @@ export function realHpaActors(hooks: RealActorHooks) {
       if (parallel(input.config)) {
         const run = headRun(await pendingNow(), 'delete').flatMap((a) => (a.kind === 'delete' ? [a] : []));
         const waitFor = new Map(run.map((a) => [a.name, a.waitForStop]));
-        await deletes.claim(input.name, run.map((a) => a.name), (name) =>
-          removeOwned(hooks, input.config, name, waitFor.get(name) ?? input.waitForStop, hooks.decided?.get(name)));
+        await deletes.claim(
+          input.name,
+          run.map((a) => a.name),
+          (name) => removeOwned(hooks, input.config, name, waitFor.get(name) ?? input.waitForStop, hooks.decided?.get(name)),
+        );
         return;
       }
       if (hooks.dryRun || hooks.approve) {

@@ -9,6 +9,12 @@ import type { InstanceFull } from './incus';
  * frame.controller of a real run: the simulator's summary function over the last Incus listing
  * of this HPA's instances (what its policy is given), so real and sim print the same numbers.
  */
-export function realHpaController(ctx: HpaContext, lastList: InstanceFull[], t: number, epoch: number, modules: PolicyModules = NO_POLICY_MODULES): HpaController {
+export function realHpaController(
+  ctx: HpaContext,
+  lastList: InstanceFull[],
+  t: number,
+  epoch: number,
+  modules: PolicyModules = NO_POLICY_MODULES,
+): HpaController {
   return hpaController(ctx, observationOf(lastList, ctx.config.name, t, epoch), modules);
 }

@@ -122,9 +122,16 @@ export class RealHpaRunner {
       epoch: this.epoch,
       ...(options.dryRun ? { dryRun: true } : {}),
       ...(options.approve ? { approve: options.approve } : {}),
-      onList: (list) => { this.lastList = list; this.prune(list); },
-      onNotDone: (what) => { this.notDone = what; },
-      onRefused: (e: OwnershipError) => { this.refusals.push(e.message); },
+      onList: (list) => {
+        this.lastList = list;
+        this.prune(list);
+      },
+      onNotDone: (what) => {
+        this.notDone = what;
+      },
+      onRefused: (e: OwnershipError) => {
+        this.refusals.push(e.message);
+      },
       signal: this.abort.signal,
       ...(options.canAct ? { canAct: options.canAct } : {}),
       pending: () => this.actor?.getSnapshot().context.pending ?? [],
@@ -172,7 +179,11 @@ export class RealHpaRunner {
     const early = this.lastObserveAt + WAKE_MIN_GAP_MS - this.now();
     if (early > 0) {
       // Events arriving meanwhile join this wake-up.
-      this.wakeTimer = setTimeout(() => { this.wakeTimer = undefined; this.wakeWhy = undefined; this.fireWake(why); }, early);
+      this.wakeTimer = setTimeout(() => {
+        this.wakeTimer = undefined;
+        this.wakeWhy = undefined;
+        this.fireWake(why);
+      }, early);
       return;
     }
     if (this.clock.fireNow() > 0) {
@@ -270,7 +281,10 @@ export class RealHpaRunner {
   waitFor(test: (s: Snapshot) => boolean, timeoutMs = 60_000): Promise<Snapshot> {
     if (this.snapshot && test(this.snapshot)) return Promise.resolve(this.snapshot);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => { this.listeners.delete(check); reject(new Error(`timed out after ${timeoutMs} ms waiting for the HPA loop`)); }, timeoutMs);
+      const timer = setTimeout(() => {
+        this.listeners.delete(check);
+        reject(new Error(`timed out after ${timeoutMs} ms waiting for the HPA loop`));
+      }, timeoutMs);
       const check = (s: Snapshot) => {
         if (!test(s)) return;
         clearTimeout(timer);
@@ -356,7 +370,8 @@ export class RealHpaRunner {
     if (failed) {
       const actor: ErrorActor = failed === 'observe' ? 'observe' : failed === 'createPod' ? 'create' : 'delete';
       facts.error = { actor, kind: errorKind((event as { error?: unknown }).error) }; // cast: an xstate.error.actor event carries error
-      if (actor !== 'observe') facts.act = { kind: actor, ...(actor === 'delete' && acted?.kind === 'delete' ? { instance: acted.name } : {}), outcome: 'error' };
+      if (actor !== 'observe')
+        facts.act = { kind: actor, ...(actor === 'delete' && acted?.kind === 'delete' ? { instance: acted.name } : {}), outcome: 'error' };
     }
     if (!wasWaiting && snapshot.matches('waiting') && this.dirty !== undefined) {
       const { why, at } = this.dirty;
@@ -383,8 +398,14 @@ export class RealHpaRunner {
       const usage = i.state?.memory?.usage ?? 0;
       const total = i.state?.memory?.total ?? 0;
       const status = (i.state?.status ?? i.status) as HpaWorldSummary['pods'][number]['status']; // cast: unchecked: Incus's status text, trusted to be one of its documented statuses
-      return { name: i.name, status, owned: ownerOf(i) === name, usage, total,
-        pct: total > 0 && status === 'Running' ? Math.floor((usage * 100) / total) : null };
+      return {
+        name: i.name,
+        status,
+        owned: ownerOf(i) === name,
+        usage,
+        total,
+        pct: total > 0 && status === 'Running' ? Math.floor((usage * 100) / total) : null,
+      };
     });
     // Real mode cannot see the demand itself: report what the owned running pods use.
     const demand = pods.filter((p) => p.owned && p.status === 'Running').reduce((s, p) => s + p.usage, 0);
@@ -392,17 +413,29 @@ export class RealHpaRunner {
     return { demand, pods, apiCalls: this.options.client.requestCount, unownedTouched: 0 };
   }
 
-  private pushFrame(event: string, note: FrameNote | undefined, snapshot: Snapshot, facts: FrameFacts = { period: this.period }, io?: HpaFrameIo, takenAt?: number): void {
+  private pushFrame(
+    event: string,
+    note: FrameNote | undefined,
+    snapshot: Snapshot,
+    facts: FrameFacts = { period: this.period },
+    io?: HpaFrameIo,
+    takenAt?: number,
+  ): void {
     // Frames stay in time order (an event queued behind another is taken after it).
     const t = Math.max(takenAt ?? this.now(), this.frames.at(-1)?.t ?? 0);
     const frame: RealFrame = {
-      t, state: dottedState(snapshot.value), phase: phaseOf(snapshot.tags), event, world: this.summary(),
+      t,
+      state: dottedState(snapshot.value),
+      phase: phaseOf(snapshot.tags),
+      event,
+      world: this.summary(),
       controller: realHpaController(snapshot.context, this.lastList, t, this.epoch, this.options.policies ?? NO_POLICY_MODULES),
     };
     Object.assign(frame, noteFields(note));
     if (io) frame.io = io;
     this.frames.push(frame);
-    if (this.options.maxFrames !== undefined && this.frames.length > this.options.maxFrames) this.frames.splice(0, this.frames.length - this.options.maxFrames);
+    if (this.options.maxFrames !== undefined && this.frames.length > this.options.maxFrames)
+      this.frames.splice(0, this.frames.length - this.options.maxFrames);
     this.options.onFrame?.(frame, facts);
   }
 }

@@ -24,9 +24,15 @@ export function identityOf(instance: { config?: Record<string, string> }): Ident
 /** The instance at the act is not the one decided on (or no longer ours): refused, never done. */
 export class IdentityChangedError extends Error {
   override name = 'IdentityChangedError';
-  constructor(readonly instance: string, expected: Identity, found: Identity | null) {
-    super(`refused to stop or delete ${instance}: it is no longer the instance decided on `
-      + `(volatile.uuid ${expected.uuid}, now ${found?.uuid ?? 'none'}; owner "${expected.owner ?? ''}", now "${found?.owner ?? ''}")`);
+  constructor(
+    readonly instance: string,
+    expected: Identity,
+    found: Identity | null,
+  ) {
+    super(
+      `refused to stop or delete ${instance}: it is no longer the instance decided on ` +
+        `(volatile.uuid ${expected.uuid}, now ${found?.uuid ?? 'none'}; owner "${expected.owner ?? ''}", now "${found?.owner ?? ''}")`,
+    );
   }
 }
 
@@ -34,7 +40,12 @@ export class IdentityChangedError extends Error {
  * Re-reads `name` right before an act. Null when it is gone; throws IdentityChangedError when its
  * uuid or owner differ from `expected`.
  */
-export async function rereadForAct(client: IncusClient, name: string, expected: Identity | undefined, signal?: AbortSignal): Promise<Instance | null> {
+export async function rereadForAct(
+  client: IncusClient,
+  name: string,
+  expected: Identity | undefined,
+  signal?: AbortSignal,
+): Promise<Instance | null> {
   let inst: Instance;
   try {
     inst = await client.getInstance(name, signal ? { signal } : {});

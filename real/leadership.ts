@@ -16,15 +16,22 @@ export class Leadership {
    */
   private readonly leaseClient: IncusClient;
 
-  constructor(client: IncusClient, hpa: string, private readonly log: (line: string) => void, options: ElectorOptions = {}) {
+  constructor(
+    client: IncusClient,
+    hpa: string,
+    private readonly log: (line: string) => void,
+    options: ElectorOptions = {},
+  ) {
     this.leaseClient = new IncusClient({ ...client.connection, connections: 2 });
     this.elector = new LeaderElector(this.leaseClient, hpa, {
       ...options,
       onNewLeader: (holder) => {
         if (holder && holder !== this.elector.identity) {
           this.standbySaid = true;
-          this.log(`standby: HPA ${hpa}'s lease (profile ${this.elector.lock.profile}) is held by ${holder}; `
-            + `waiting, taking over within ${this.elector.leaseDurationMs / 1000} s after it stops renewing`);
+          this.log(
+            `standby: HPA ${hpa}'s lease (profile ${this.elector.lock.profile}) is held by ${holder}; ` +
+              `waiting, taking over within ${this.elector.leaseDurationMs / 1000} s after it stops renewing`,
+          );
         }
       },
       onAttemptFailed: (why) => this.log(`lease: attempt failed: ${why}`),
@@ -39,7 +46,8 @@ export class Leadership {
   async waitToLead(): Promise<boolean> {
     const led = await this.elector.acquire(this.abort.signal);
     // Said only after standing by: a copy that leads at once keeps stderr quiet (e.g. `--once` under systemd).
-    if (led && this.standbySaid) this.log(`leading: took over the lease of profile ${this.elector.lock.profile} as ${this.elector.identity}`);
+    if (led && this.standbySaid)
+      this.log(`leading: took over the lease of profile ${this.elector.lock.profile} as ${this.elector.identity}`);
     return led;
   }
 
@@ -50,22 +58,27 @@ export class Leadership {
    */
   keepLeading(onLost: (why: string) => void): void {
     let suspendedAt = 0;
-    void this.elector.renewUntilLost((why) => {
-      this.log(`lost the lease: ${why}; stopped acting`);
-      onLost(why);
-    }, this.abort.signal, {
-      onSuspended: (why) => {
-        suspendedAt = performance.now();
-        this.log(`lease: ${why}; stopped acting until Incus answers and the lease is still ours`);
+    void this.elector.renewUntilLost(
+      (why) => {
+        this.log(`lost the lease: ${why}; stopped acting`);
+        onLost(why);
       },
-      onResumed: () => this.log(`lease: renewed again after ${((performance.now() - suspendedAt) / 1000).toFixed(1)} s; acting again`),
-    });
+      this.abort.signal,
+      {
+        onSuspended: (why) => {
+          suspendedAt = performance.now();
+          this.log(`lease: ${why}; stopped acting until Incus answers and the lease is still ours`);
+        },
+        onResumed: () => this.log(`lease: renewed again after ${((performance.now() - suspendedAt) / 1000).toFixed(1)} s; acting again`),
+      },
+    );
   }
 
   /** Stop waiting/renewing and give the lease up (a standby may start at once). */
   async release(): Promise<void> {
     this.abort.abort();
-    if (!(await this.elector.release())) this.log(`lease: not released; a standby takes over within ${this.elector.leaseDurationMs / 1000} s`);
+    if (!(await this.elector.release()))
+      this.log(`lease: not released; a standby takes over within ${this.elector.leaseDurationMs / 1000} s`);
     await this.leaseClient.close();
   }
 }

@@ -14,8 +14,8 @@ const CLAIM_KEY = 'user.loopscope.claim.holder';
 export const claimName = (leaseProfile: string, term: number) => `${leaseProfile}.${term}`;
 
 /** Is this Incus error a create refused because the name is taken (a race lost)? */
-export const isAlreadyExists = (err: unknown) => err instanceof IncusError
-  && (err.status === 409 || /already exists|UNIQUE constraint/i.test(err.serverMessage));
+export const isAlreadyExists = (err: unknown) =>
+  err instanceof IncusError && (err.status === 409 || /already exists|UNIQUE constraint/i.test(err.serverMessage));
 
 export interface ClaimOptions {
   /** A claim seen for this long whose term never reached the lease is dead (its copy stopped mid-takeover). */
@@ -28,7 +28,11 @@ export class LeaseClaims {
   /** When this copy first saw each claim (local time: no clock of another host is trusted). */
   private readonly firstSeen = new Map<number, number>();
 
-  constructor(private readonly client: IncusClient, readonly leaseProfile: string, private readonly options: ClaimOptions) {}
+  constructor(
+    private readonly client: IncusClient,
+    readonly leaseProfile: string,
+    private readonly options: ClaimOptions,
+  ) {}
 
   /** The terms claimed so far (one request: the project's profile names). */
   async terms(timeoutMs?: number): Promise<number[]> {
@@ -62,7 +66,12 @@ export class LeaseClaims {
   async claim(term: number, holder: string, timeoutMs?: number): Promise<boolean> {
     try {
       await this.client.request('POST', '/1.0/profiles', {
-        body: { name: claimName(this.leaseProfile, term), description: `loopscope: ${holder} is taking over ${this.leaseProfile} (do not attach)`, config: { [CLAIM_KEY]: holder }, devices: {} },
+        body: {
+          name: claimName(this.leaseProfile, term),
+          description: `loopscope: ${holder} is taking over ${this.leaseProfile} (do not attach)`,
+          config: { [CLAIM_KEY]: holder },
+          devices: {},
+        },
         ...(timeoutMs ? { timeoutMs } : {}),
       });
       this.firstSeen.set(term, this.options.now());
@@ -75,7 +84,17 @@ export class LeaseClaims {
 
   /** Deletes claims, best effort: one left behind only costs a profile until the next takeover removes it. */
   async remove(terms: number[], timeoutMs?: number): Promise<void> {
-    await Promise.all(terms.map((term) => this.client.request('DELETE', `/1.0/profiles/${encodeURIComponent(claimName(this.leaseProfile, term))}`, timeoutMs ? { timeoutMs } : {})
-      .then(() => { this.firstSeen.delete(term); }, () => undefined)));
+    await Promise.all(
+      terms.map((term) =>
+        this.client
+          .request('DELETE', `/1.0/profiles/${encodeURIComponent(claimName(this.leaseProfile, term))}`, timeoutMs ? { timeoutMs } : {})
+          .then(
+            () => {
+              this.firstSeen.delete(term);
+            },
+            () => undefined,
+          ),
+      ),
+    );
   }
 }

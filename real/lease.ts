@@ -57,10 +57,20 @@ function fromConfig(config: Record<string, string> | undefined): LeaseRecord {
   };
 }
 
-interface Profile { name: string; description: string; config: Record<string, string>; devices: Record<string, Record<string, string>> }
+interface Profile {
+  name: string;
+  description: string;
+  config: Record<string, string>;
+  devices: Record<string, Record<string, string>>;
+}
 
 /** A read of the lock: the record, and what an update of it must send back (the ETag for If-Match). */
-export interface LeaseRead { record: LeaseRecord; etag: string | undefined; devices: Profile['devices']; description: string }
+export interface LeaseRead {
+  record: LeaseRecord;
+  etag: string | undefined;
+  devices: Profile['devices'];
+  description: string;
+}
 
 /** What the elector needs of a lock (client-go's resourcelock.Interface): ProfileLeaseLock, or a test's. */
 export interface LeaseLock {
@@ -80,12 +90,18 @@ export interface LeaseLock {
 export class ProfileLeaseLock implements LeaseLock {
   readonly profile: string;
   private readonly claims: LeaseClaims;
-  constructor(private readonly client: IncusClient, readonly hpa: string, claimTimes: { staleAfterMs: number; now: () => number } = { staleAfterMs: LEASE_DURATION_MS, now: () => performance.now() }) {
+  constructor(
+    private readonly client: IncusClient,
+    readonly hpa: string,
+    claimTimes: { staleAfterMs: number; now: () => number } = { staleAfterMs: LEASE_DURATION_MS, now: () => performance.now() },
+  ) {
     this.profile = leaseProfileName(hpa);
     this.claims = new LeaseClaims(client, this.profile, claimTimes);
   }
 
-  private get path() { return `/1.0/profiles/${encodeURIComponent(this.profile)}`; }
+  private get path() {
+    return `/1.0/profiles/${encodeURIComponent(this.profile)}`;
+  }
 
   /** The record and the ETag it was read with; null when there is no lease profile yet. */
   async get(timeoutMs?: number): Promise<LeaseRead | null> {
@@ -105,7 +121,12 @@ export class ProfileLeaseLock implements LeaseLock {
   async create(record: LeaseRecord, timeoutMs?: number): Promise<boolean> {
     try {
       await this.client.request('POST', '/1.0/profiles', {
-        body: { name: this.profile, description: `loopscope leader lease of HPA ${this.hpa} (do not attach)`, config: toConfig(record), devices: {} },
+        body: {
+          name: this.profile,
+          description: `loopscope leader lease of HPA ${this.hpa} (do not attach)`,
+          config: toConfig(record),
+          devices: {},
+        },
         ...(timeoutMs ? { timeoutMs } : {}),
       });
       return true;
@@ -148,7 +169,10 @@ export class ProfileLeaseLock implements LeaseLock {
     // A write of the old holder's that met ours may have landed last; our claim stays, so it writes no
     // more, and once it is stale a standby claims past it.
     if ((await this.get(timeoutMs))?.record.holder !== record.holder) return null;
-    await this.claims.remove(claimed.filter((k) => k < next), timeoutMs);
+    await this.claims.remove(
+      claimed.filter((k) => k < next),
+      timeoutMs,
+    );
     return mine;
   }
 
@@ -206,7 +230,11 @@ export class LeaderElector {
   private inFlight: Promise<boolean> | undefined;
   private readonly now: () => number;
 
-  constructor(client: IncusClient, hpa: string, private readonly options: ElectorOptions = {}) {
+  constructor(
+    client: IncusClient,
+    hpa: string,
+    private readonly options: ElectorOptions = {},
+  ) {
     this.identity = options.identity ?? defaultIdentity();
     this.leaseDurationMs = options.leaseDurationMs ?? LEASE_DURATION_MS;
     this.renewDeadlineMs = options.renewDeadlineMs ?? RENEW_DEADLINE_MS;
@@ -220,7 +248,9 @@ export class LeaderElector {
   }
 
   /** The last observed holder ('' when released or never seen). */
-  get holder(): string { return this.observed?.holder ?? ''; }
+  get holder(): string {
+    return this.observed?.holder ?? '';
+  }
 
   /**
    * True while acting is safe: we hold the lease and renewed it less than renewDeadline ago.
@@ -249,7 +279,13 @@ export class LeaderElector {
     const timeoutMs = this.renewDeadlineMs;
     const start = this.now();
     const iso = new Date().toISOString();
-    const mine: LeaseRecord = { holder: this.identity, leaseDurationSeconds: Math.round(this.leaseDurationMs / 1000), acquireTime: iso, renewTime: iso, transitions: 0 };
+    const mine: LeaseRecord = {
+      holder: this.identity,
+      leaseDurationSeconds: Math.round(this.leaseDurationMs / 1000),
+      acquireTime: iso,
+      renewTime: iso,
+      transitions: 0,
+    };
     const current = await this.lock.get(timeoutMs);
     // Checked again after the read and before any write: a release that began meanwhile may have
     // landed already, and this read may be of the released lease, free for anyone to take.
@@ -327,14 +363,21 @@ export class LeaderElector {
    * released by someone else ends leadership: `onLost` runs once and the loop ends. Resolves when
    * it ends (lost or aborted).
    */
-  async renewUntilLost(onLost: (why: string) => void, signal?: AbortSignal, suspension?: { onSuspended(why: string): void; onResumed(): void }): Promise<void> {
+  async renewUntilLost(
+    onLost: (why: string) => void,
+    signal?: AbortSignal,
+    suspension?: { onSuspended(why: string): void; onResumed(): void },
+  ): Promise<void> {
     while (!signal?.aborted) {
       await sleep(this.retryPeriodMs, signal);
       if (signal?.aborted) return;
       const deadline = this.renewedAt + this.renewDeadlineMs;
       let renewed = false;
       while (!signal?.aborted && this.now() < deadline) {
-        if (await this.attempt()) { renewed = this.observed?.holder === this.identity; break; }
+        if (await this.attempt()) {
+          renewed = this.observed?.holder === this.identity;
+          break;
+        }
         if (this.otherHolder() !== undefined) break;
         await sleep(Math.min(this.retryPeriodMs, Math.max(0, deadline - this.now())), signal);
       }
@@ -343,7 +386,9 @@ export class LeaderElector {
       this.leading = false;
       const other = this.otherHolder();
       if (other !== undefined || !suspension) {
-        onLost(other !== undefined ? `the lease is now held by ${other}` : `could not renew the lease within ${this.renewDeadlineMs / 1000} s`);
+        onLost(
+          other !== undefined ? `the lease is now held by ${other}` : `could not renew the lease within ${this.renewDeadlineMs / 1000} s`,
+        );
         return;
       }
       suspension.onSuspended(`could not renew the lease within ${this.renewDeadlineMs / 1000} s`);
@@ -351,9 +396,16 @@ export class LeaderElector {
         await sleep(this.retryPeriodMs, signal);
         if (signal?.aborted) return;
         const held = await this.attempt();
-        if (held && this.observed?.holder === this.identity) { this.leading = true; suspension.onResumed(); break; }
+        if (held && this.observed?.holder === this.identity) {
+          this.leading = true;
+          suspension.onResumed();
+          break;
+        }
         const taken = this.otherHolder();
-        if (taken !== undefined) { onLost(`the lease is now held by ${taken}`); return; }
+        if (taken !== undefined) {
+          onLost(`the lease is now held by ${taken}`);
+          return;
+        }
       }
     }
   }
@@ -385,7 +437,10 @@ export class LeaderElector {
           this.observe(written, this.now());
           return true;
         }
-        if (this.now() >= deadline) { this.options.onAttemptFailed?.('release: the lease kept changing until the renew deadline'); return false; }
+        if (this.now() >= deadline) {
+          this.options.onAttemptFailed?.('release: the lease kept changing until the renew deadline');
+          return false;
+        }
       }
     } catch (err) {
       this.options.onAttemptFailed?.(`release: ${err instanceof Error ? err.message : String(err)}`);

@@ -27,7 +27,9 @@ function openEvents(connection: IncusConnectOptions, types: string[]): WebSocket
     const pinned = createHash('sha256').update(new X509Certificate(connection.ca).raw).digest('hex');
     tls.ca = connection.ca;
     const checkServerIdentity = (_host: string, cert: PeerCertificate): Error | undefined =>
-      cert.fingerprint256.replaceAll(':', '').toLowerCase() === pinned ? undefined : new Error(`server certificate does not match the pinned one (sha256 ${pinned})`);
+      cert.fingerprint256.replaceAll(':', '').toLowerCase() === pinned
+        ? undefined
+        : new Error(`server certificate does not match the pinned one (sha256 ${pinned})`);
     // ws hands its options to tls.connect; @types/ws types this Node option as returning boolean.
     Object.assign(tls, { checkServerIdentity });
   }
@@ -67,8 +69,17 @@ function eventInstance(ev: LifecycleEvent): string | null {
  * Not exec, console, file or metadata access: the load generator's exec into a pod is no change.
  */
 export const WAKING_ACTIONS: ReadonlySet<string> = new Set([
-  'instance-created', 'instance-started', 'instance-stopped', 'instance-shutdown', 'instance-restarted',
-  'instance-paused', 'instance-resumed', 'instance-restored', 'instance-deleted', 'instance-renamed', 'instance-updated',
+  'instance-created',
+  'instance-started',
+  'instance-stopped',
+  'instance-shutdown',
+  'instance-restarted',
+  'instance-paused',
+  'instance-resumed',
+  'instance-restored',
+  'instance-deleted',
+  'instance-renamed',
+  'instance-updated',
 ]);
 
 /** The instance names an event is about: the source, and a rename's old name. */
@@ -86,14 +97,19 @@ export class LifecycleWatcher {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private everConnected = false;
   private opened: (() => void) | undefined;
-  private readonly firstOpen = new Promise<void>((resolve) => { this.opened = resolve; });
+  private readonly firstOpen = new Promise<void>((resolve) => {
+    this.opened = resolve;
+  });
   /** Events received so far (tests, metrics). */
   received = 0;
   /** Times the stream was opened again after a disconnect. */
   reconnects = 0;
   connected = false;
 
-  constructor(private readonly connection: IncusConnectOptions, private readonly options: WatcherOptions) {
+  constructor(
+    private readonly connection: IncusConnectOptions,
+    private readonly options: WatcherOptions,
+  ) {
     this.retryMs = options.minRetryMs ?? 500;
   }
 
@@ -104,7 +120,9 @@ export class LifecycleWatcher {
   /** Resolves once the stream is open (true), or after `timeoutMs` (false): subscribe before the first list. */
   async whenOpen(timeoutMs: number): Promise<boolean> {
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(false), timeoutMs); });
+    const late = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+    });
     try {
       return await Promise.race([this.firstOpen.then(() => true), late]);
     } finally {
@@ -128,7 +146,9 @@ export class LifecycleWatcher {
       this.everConnected = true;
       this.opened?.();
     });
-    ws.on('message', (data: WebSocket.RawData) => { void this.handle(data); });
+    ws.on('message', (data: WebSocket.RawData) => {
+      void this.handle(data);
+    });
     ws.on('error', () => undefined); // 'close' follows and schedules the reconnect
     ws.on('close', (code: number) => {
       if (this.socket !== ws) return;

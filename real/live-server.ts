@@ -27,7 +27,10 @@ export interface LiveSource {
   context: () => HpaContext | undefined;
 }
 
-interface Waiting { pending: LivePending; resolve: (v: { verdict: ActVerdict; by: 'terminal' | 'browser' | 'shutdown' }) => void }
+interface Waiting {
+  pending: LivePending;
+  resolve: (v: { verdict: ActVerdict; by: 'terminal' | 'browser' | 'shutdown' }) => void;
+}
 
 /** Loopback names a browser on this machine sends as Origin; other origins are refused. */
 const LOCAL_ORIGIN_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
@@ -54,52 +57,77 @@ export class LiveServer {
     const server = new LiveServer(source);
     await new Promise<void>((resolve, reject) => {
       server.http.once('error', reject);
-      server.http.listen(port, '127.0.0.1', () => { server.http.off('error', reject); resolve(); });
+      server.http.listen(port, '127.0.0.1', () => {
+        server.http.off('error', reject);
+        resolve();
+      });
     });
     return server;
   }
 
-  get port(): number { return (this.http.address() as AddressInfo).port; } // cast: a listening TCP server's address() is an AddressInfo (a string only for pipes)
-  get url(): string { return `ws://127.0.0.1:${this.port}/?token=${this.token}`; }
-  get clients(): number { return this.wss.clients.size; }
+  get port(): number {
+    return (this.http.address() as AddressInfo).port; // cast: a listening TCP server's address() is an AddressInfo (a string only for pipes)
+  }
+  get url(): string {
+    return `ws://127.0.0.1:${this.port}/?token=${this.token}`;
+  }
+  get clients(): number {
+    return this.wss.clients.size;
+  }
 
   /** The runner recorded a frame; `taken`: of a root snapshot the machine's inspection reports. */
-  frame(frame: LiveFrame, taken: boolean): void { this.stream.frame(frame, taken); }
+  frame(frame: LiveFrame, taken: boolean): void {
+    this.stream.frame(frame, taken);
+  }
 
   /** The adapter's send for XState's inspector (createInspector): one inspection event. */
-  inspection(event: StatelyInspectionEvent): void { this.stream.inspection(event); }
+  inspection(event: StatelyInspectionEvent): void {
+    this.stream.inspection(event);
+  }
 
   /**
    * An ApproveAct for the runner: publishes the pending act and resolves with the first answer,
    * from the browser or from `terminal` (the TTY prompt) when given.
    */
   approver(terminal?: ApproveAct, log: (line: string) => void = () => undefined): ApproveAct {
-    return (request: ActRequest) => new Promise<ActVerdict>((resolve) => {
-      const context = this.source.context();
-      const pending: LivePending = {
-        id: this.nextId++, kind: request.kind, name: request.name,
-        ...(request.waitForStop !== undefined ? { waitForStop: request.waitForStop } : {}),
-        observation: context?.observation ?? null, decision: context?.decision ?? null,
-        text: describeAct(request, context),
-      };
-      let settled = false;
-      const settle = (verdict: ActVerdict, by: 'terminal' | 'browser' | 'shutdown') => {
-        if (settled) return;
-        settled = true;
-        this.waiting = undefined;
-        this.stream.layer({ type: 'loopscope.resolved', id: pending.id, verdict, by }, false);
-        if (by !== 'terminal') log(`${verdict === 'approve' ? 'approved' : 'skipped'} ${by === 'browser' ? 'in the browser' : 'at shutdown'}: ${request.kind} ${request.name}`);
-        resolve(verdict);
-      };
-      this.waiting = { pending, resolve: ({ verdict, by }) => settle(verdict, by) };
-      this.stream.layer({ type: 'loopscope.pending', pending }, false);
-      // The terminal's question stays open after a browser answer; its late answer is ignored.
-      terminal?.(request).then((v) => settle(v, 'terminal'), () => undefined);
-    });
+    return (request: ActRequest) =>
+      new Promise<ActVerdict>((resolve) => {
+        const context = this.source.context();
+        const pending: LivePending = {
+          id: this.nextId++,
+          kind: request.kind,
+          name: request.name,
+          ...(request.waitForStop !== undefined ? { waitForStop: request.waitForStop } : {}),
+          observation: context?.observation ?? null,
+          decision: context?.decision ?? null,
+          text: describeAct(request, context),
+        };
+        let settled = false;
+        const settle = (verdict: ActVerdict, by: 'terminal' | 'browser' | 'shutdown') => {
+          if (settled) return;
+          settled = true;
+          this.waiting = undefined;
+          this.stream.layer({ type: 'loopscope.resolved', id: pending.id, verdict, by }, false);
+          if (by !== 'terminal')
+            log(
+              `${verdict === 'approve' ? 'approved' : 'skipped'} ${by === 'browser' ? 'in the browser' : 'at shutdown'}: ${request.kind} ${request.name}`,
+            );
+          resolve(verdict);
+        };
+        this.waiting = { pending, resolve: ({ verdict, by }) => settle(verdict, by) };
+        this.stream.layer({ type: 'loopscope.pending', pending }, false);
+        // The terminal's question stays open after a browser answer; its late answer is ignored.
+        terminal?.(request).then(
+          (v) => settle(v, 'terminal'),
+          () => undefined,
+        );
+      });
   }
 
   /** Shutting down: a pending act is skipped, so the runner's stop does not wait for it. */
-  skipPending(): void { this.waiting?.resolve({ verdict: 'skip', by: 'shutdown' }); }
+  skipPending(): void {
+    this.waiting?.resolve({ verdict: 'skip', by: 'shutdown' });
+  }
 
   async close(): Promise<void> {
     this.skipPending();
@@ -111,7 +139,9 @@ export class LiveServer {
   }
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
-    const refuse = (status: string) => { socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`); };
+    const refuse = (status: string) => {
+      socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+    };
     const url = new URL(req.url ?? '/', 'ws://127.0.0.1');
     const given = Buffer.from(url.searchParams.get('token') ?? '');
     const want = Buffer.from(this.token);
@@ -123,13 +153,22 @@ export class LiveServer {
 
   private welcome(ws: WebSocket): void {
     const s = this.source;
-    this.send(ws, { type: 'loopscope.run', loop: 'incus-hpa', scenario: s.scenario, endpoint: s.endpoint, config: s.config(), step: s.step, dryRun: s.dryRun });
+    this.send(ws, {
+      type: 'loopscope.run',
+      loop: 'incus-hpa',
+      scenario: s.scenario,
+      endpoint: s.endpoint,
+      config: s.config(),
+      step: s.step,
+      dryRun: s.dryRun,
+    });
     for (const text of this.stream.replay()) ws.send(text);
     if (this.waiting) this.send(ws, { type: 'loopscope.pending', pending: this.waiting.pending });
     ws.on('message', (data) => {
       const message = parseClientMessage(data.toString());
       if (!message) return this.send(ws, { type: 'loopscope.error', message: 'expected {"type":"approve"|"skip","id":N}' });
-      if (!s.step) return this.send(ws, { type: 'loopscope.error', message: 'this run is not in --step mode: there is nothing to approve' });
+      if (!s.step)
+        return this.send(ws, { type: 'loopscope.error', message: 'this run is not in --step mode: there is nothing to approve' });
       if (!this.waiting || this.waiting.pending.id !== message.id) {
         return this.send(ws, { type: 'loopscope.error', message: `act ${message.id} is not pending (already answered, or never asked)` });
       }

@@ -11,7 +11,10 @@ import type { LiveFrame, LiveLayerMessage } from '../sim/live-protocol';
 /** Messages a late browser is sent (about 2,000 frames of a run; the roots' registrations are kept besides). */
 const HISTORY = 10_000;
 
-interface Sent { text: string; pairedFrame: boolean }
+interface Sent {
+  text: string;
+  pairedFrame: boolean;
+}
 type Waiting = { frame: LiveFrame } | { message: LiveLayerMessage; keep: boolean };
 
 export class LiveStream {
@@ -24,7 +27,9 @@ export class LiveStream {
   constructor(private readonly send: (text: string) => void) {}
 
   /** The history, oldest first: the root actors' registrations, then the recent messages. */
-  replay(): string[] { return [...this.roots, ...this.history.map((s) => s.text)]; }
+  replay(): string[] {
+    return [...this.roots, ...this.history.map((s) => s.text)];
+  }
 
   /** An inspection event, as the inspector hands it to its adapter. */
   inspection(event: StatelyInspectionEvent): void {
@@ -41,14 +46,21 @@ export class LiveStream {
     if (head && 'frame' in head) {
       this.waiting.shift();
       const { state: _state, event: _event, ...world } = head.frame;
-      this.emit(JSON.stringify({ type: 'loopscope.frame', of: 'snapshot', sessionId: event.sessionId, frame: world } satisfies LiveLayerMessage), true, true);
+      this.emit(
+        JSON.stringify({ type: 'loopscope.frame', of: 'snapshot', sessionId: event.sessionId, frame: world } satisfies LiveLayerMessage),
+        true,
+        true,
+      );
     }
     this.flush();
   }
 
   /** A frame the runner recorded; `taken`: the machine took an event (its root snapshot is on its way). */
   frame(frame: LiveFrame, taken: boolean): void {
-    if (taken) { this.waiting.push({ frame }); return; }
+    if (taken) {
+      this.waiting.push({ frame });
+      return;
+    }
     const { state, event, ...world } = frame;
     this.layer({ type: 'loopscope.frame', of: 'runner', state, event, frame: world });
   }

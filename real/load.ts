@@ -18,7 +18,10 @@ export interface PodLoad {
 /** The owned Running pods (sorted by name, so the split is stable). */
 async function runningOwnedPods(client: IncusClient, hpa: string, signal?: AbortSignal): Promise<string[]> {
   const list = await client.listInstances({ recursion: 1, ...(signal ? { signal } : {}) });
-  return list.filter((i) => ownerOf(i) === hpa && i.status === 'Running').map((i) => i.name).sort();
+  return list
+    .filter((i) => ownerOf(i) === hpa && i.status === 'Running')
+    .map((i) => i.name)
+    .sort();
 }
 
 /** The shell command that sets one pod's load to `mib` MiB (0 removes it). */
@@ -41,10 +44,12 @@ function splitDemand(demandBytes: number, pods: string[]): Map<string, number> {
 
 /** Writes each pod's share through the exec API, in parallel. */
 async function applyLoad(client: IncusClient, shares: Map<string, number>, signal?: AbortSignal): Promise<PodLoad[]> {
-  return Promise.all([...shares].map(async ([name, mib]) => {
-    const r = await client.exec(name, loadCommand(mib), { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
-    return { name, mib, returnCode: r.returnCode };
-  }));
+  return Promise.all(
+    [...shares].map(async ([name, mib]) => {
+      const r = await client.exec(name, loadCommand(mib), { timeoutMs: 60_000, ...(signal ? { signal } : {}) });
+      return { name, mib, returnCode: r.returnCode };
+    }),
+  );
 }
 
 /** One shot: spread the demand across the owned running pods now. */
@@ -63,7 +68,11 @@ export class LoadDriver {
   private busy: Promise<void> = Promise.resolve();
   readonly log: string[] = [];
 
-  constructor(private readonly client: IncusClient, private readonly hpa: string, private readonly intervalMs = 500) {}
+  constructor(
+    private readonly client: IncusClient,
+    private readonly hpa: string,
+    private readonly intervalMs = 500,
+  ) {}
 
   setDemand(bytes: number): Promise<void> {
     this.demandBytes = bytes;
@@ -75,7 +84,9 @@ export class LoadDriver {
   }
 
   start(): void {
-    this.timer ??= setInterval(() => { void this.tick().catch((e: unknown) => this.log.push(`load: ${String(e)}`)); }, this.intervalMs);
+    this.timer ??= setInterval(() => {
+      void this.tick().catch((e: unknown) => this.log.push(`load: ${String(e)}`));
+    }, this.intervalMs);
   }
 
   async stop(): Promise<void> {
@@ -86,22 +97,26 @@ export class LoadDriver {
 
   /** One rebalance (serialised: ticks never overlap). */
   tick(): Promise<void> {
-    this.busy = this.busy.catch(() => undefined).then(async () => {
-      const pods = await runningOwnedPods(this.client, this.hpa);
-      const shares = splitDemand(this.demandBytes, pods);
-      const changed = new Map([...shares].filter(([name, mib]) => this.applied.get(name) !== mib));
-      this.applied = new Map([...this.applied].filter(([name]) => shares.has(name)));
-      if (changed.size === 0) return;
-      const results = await applyLoad(this.client, changed).catch((e: unknown): PodLoad[] => {
-        // A pod deleted between list and exec: retry on the next tick.
-        this.log.push(`load: ${e instanceof Error ? e.message : String(e)}`);
-        return [];
+    this.busy = this.busy
+      .catch(() => undefined)
+      .then(async () => {
+        const pods = await runningOwnedPods(this.client, this.hpa);
+        const shares = splitDemand(this.demandBytes, pods);
+        const changed = new Map([...shares].filter(([name, mib]) => this.applied.get(name) !== mib));
+        this.applied = new Map([...this.applied].filter(([name]) => shares.has(name)));
+        if (changed.size === 0) return;
+        const results = await applyLoad(this.client, changed).catch((e: unknown): PodLoad[] => {
+          // A pod deleted between list and exec: retry on the next tick.
+          this.log.push(`load: ${e instanceof Error ? e.message : String(e)}`);
+          return [];
+        });
+        for (const r of results) {
+          this.applied.set(r.name, r.mib);
+          this.log.push(
+            `load ${r.name} → ${r.mib} MiB${r.returnCode === 0 ? '' : ` (dd exit ${r.returnCode}${r.returnCode === 137 ? ': OOM-killed at the limit' : ''})`}`,
+          );
+        }
       });
-      for (const r of results) {
-        this.applied.set(r.name, r.mib);
-        this.log.push(`load ${r.name} → ${r.mib} MiB${r.returnCode === 0 ? '' : ` (dd exit ${r.returnCode}${r.returnCode === 137 ? ': OOM-killed at the limit' : ''})`}`);
-      }
-    });
     return this.busy;
   }
 }

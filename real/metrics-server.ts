@@ -5,7 +5,10 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isIP } from 'node:net';
 
-export interface MetricsAddress { host: string; port: number }
+export interface MetricsAddress {
+  host: string;
+  port: number;
+}
 
 /**
  * HOST:PORT, [IPv6]:PORT, :PORT or PORT; HOST an IP address or `localhost` (no name to resolve: the
@@ -25,7 +28,10 @@ export function parseMetricsAddress(text: string): MetricsAddress | null {
 }
 
 export class MetricsServer {
-  private constructor(private readonly server: Server, readonly url: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
 
   static async start(address: MetricsAddress, metrics: { contentType: string; text: () => Promise<string> }): Promise<MetricsServer> {
     const server = createServer((req, res) => {
@@ -38,12 +44,17 @@ export class MetricsServer {
         res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'text/plain; charset=utf-8' }).end('method not allowed\n');
         return;
       }
-      metrics.text().then((body) => {
-        res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' });
-        res.end(req.method === 'HEAD' ? undefined : body);
-      }, (err: unknown) => {
-        res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`metrics failed: ${err instanceof Error ? err.message : String(err)}\n`);
-      });
+      metrics.text().then(
+        (body) => {
+          res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' });
+          res.end(req.method === 'HEAD' ? undefined : body);
+        },
+        (err: unknown) => {
+          res
+            .writeHead(500, { 'content-type': 'text/plain; charset=utf-8' })
+            .end(`metrics failed: ${err instanceof Error ? err.message : String(err)}\n`);
+        },
+      );
     });
     // A scraper keeps its connection; slow or idle clients must not hold the process open.
     server.headersTimeout = 10_000;
@@ -51,7 +62,10 @@ export class MetricsServer {
     server.keepAliveTimeout = 5_000;
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(address.port, address.host, () => { server.off('error', reject); resolve(); });
+      server.listen(address.port, address.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
     const bound = server.address() as AddressInfo; // a TCP listen: never a pipe name
     const host = bound.family === 'IPv6' ? `[${bound.address}]` : bound.address;

@@ -25,24 +25,57 @@ export class RealMetrics {
   private readonly observeSeconds: Histogram<'hpa'>;
   private readonly pods: Gauge<'hpa' | 'status'>;
 
-  constructor(private hpa: string, sources: MetricsSources = {}) {
+  constructor(
+    private hpa: string,
+    sources: MetricsSources = {},
+  ) {
     const registers = [this.registry];
-    this.periods = new Counter({ name: 'loopscope_hpa_periods_total', help: 'Periods ended (observe, compare, act), by outcome: done (reached the wait) or error (backed off).', labelNames: ['hpa', 'outcome'], registers });
-    this.decisions = new Counter({ name: 'loopscope_hpa_decisions_total', help: 'Policy decisions, by verdict: scale_up, scale_down, repair (act without changing the count), hold.', labelNames: ['hpa', 'verdict'], registers });
-    this.acts = new Counter({ name: 'loopscope_hpa_acts_total', help: 'Creates and deletes, by outcome: done, error, dry_run, skipped (by the operator).', labelNames: ['hpa', 'kind', 'outcome'], registers });
-    this.errors = new Counter({ name: 'loopscope_hpa_errors_total', help: 'Failures, by the actor that failed and the kind of failure.', labelNames: ['hpa', 'actor', 'kind'], registers });
+    this.periods = new Counter({
+      name: 'loopscope_hpa_periods_total',
+      help: 'Periods ended (observe, compare, act), by outcome: done (reached the wait) or error (backed off).',
+      labelNames: ['hpa', 'outcome'],
+      registers,
+    });
+    this.decisions = new Counter({
+      name: 'loopscope_hpa_decisions_total',
+      help: 'Policy decisions, by verdict: scale_up, scale_down, repair (act without changing the count), hold.',
+      labelNames: ['hpa', 'verdict'],
+      registers,
+    });
+    this.acts = new Counter({
+      name: 'loopscope_hpa_acts_total',
+      help: 'Creates and deletes, by outcome: done, error, dry_run, skipped (by the operator).',
+      labelNames: ['hpa', 'kind', 'outcome'],
+      registers,
+    });
+    this.errors = new Counter({
+      name: 'loopscope_hpa_errors_total',
+      help: 'Failures, by the actor that failed and the kind of failure.',
+      labelNames: ['hpa', 'actor', 'kind'],
+      registers,
+    });
     this.observeSeconds = new Histogram({
-      name: 'loopscope_hpa_observe_duration_seconds', help: 'Time one observe took (list the owned pods and read their state).',
-      labelNames: ['hpa'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers,
+      name: 'loopscope_hpa_observe_duration_seconds',
+      help: 'Time one observe took (list the owned pods and read their state).',
+      labelNames: ['hpa'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
     });
     const self = this;
-    this.pods = new Gauge({ name: 'loopscope_hpa_owned_pods', help: 'Pods this HPA owns at the last observe, by status.', labelNames: ['hpa', 'status'], registers });
+    this.pods = new Gauge({
+      name: 'loopscope_hpa_owned_pods',
+      help: 'Pods this HPA owns at the last observe, by status.',
+      labelNames: ['hpa', 'status'],
+      registers,
+    });
     for (const status of STATUSES) this.pods.set({ hpa, status }, 0);
     if (sources.lease) {
       const lease = sources.lease;
       new Gauge({
-        name: 'loopscope_hpa_lease_holder', help: 'The HPA lease holder as last seen (holder label); 1 when this process leads, else 0.',
-        labelNames: ['hpa', 'holder'], registers,
+        name: 'loopscope_hpa_lease_holder',
+        help: 'The HPA lease holder as last seen (holder label); 1 when this process leads, else 0.',
+        labelNames: ['hpa', 'holder'],
+        registers,
         collect() {
           const now = lease();
           this.reset();
@@ -53,16 +86,33 @@ export class RealMetrics {
     if (sources.events) {
       const events = sources.events;
       new Gauge({
-        name: 'loopscope_hpa_events_connected', help: '1 while the Incus lifecycle events stream is open.', labelNames: ['hpa'], registers,
-        collect() { this.set({ hpa: self.hpa }, events()?.connected ? 1 : 0); },
+        name: 'loopscope_hpa_events_connected',
+        help: '1 while the Incus lifecycle events stream is open.',
+        labelNames: ['hpa'],
+        registers,
+        collect() {
+          this.set({ hpa: self.hpa }, events()?.connected ? 1 : 0);
+        },
       });
       new Counter({
-        name: 'loopscope_hpa_events_reconnects_total', help: 'Times the events stream was opened again (incusd restarted).', labelNames: ['hpa'], registers,
-        collect() { this.reset(); this.inc({ hpa: self.hpa }, events()?.reconnects ?? 0); },
+        name: 'loopscope_hpa_events_reconnects_total',
+        help: 'Times the events stream was opened again (incusd restarted).',
+        labelNames: ['hpa'],
+        registers,
+        collect() {
+          this.reset();
+          this.inc({ hpa: self.hpa }, events()?.reconnects ?? 0);
+        },
       });
       new Counter({
-        name: 'loopscope_hpa_wakeups_total', help: 'Waits ended early by a lifecycle event about an owned pod.', labelNames: ['hpa'], registers,
-        collect() { this.reset(); this.inc({ hpa: self.hpa }, events()?.wakeups ?? 0); },
+        name: 'loopscope_hpa_wakeups_total',
+        help: 'Waits ended early by a lifecycle event about an owned pod.',
+        labelNames: ['hpa'],
+        registers,
+        collect() {
+          this.reset();
+          this.inc({ hpa: self.hpa }, events()?.wakeups ?? 0);
+        },
       });
     }
   }

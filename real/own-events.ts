@@ -16,12 +16,19 @@ const CAUSES: Record<OwnActKind, readonly string[]> = {
 /** How long after an act its unused expectations stay (its trailing events arrive in milliseconds). */
 export const OWN_EVENT_GRACE_MS = 5_000;
 
-interface Expectation { actions: Set<string>; open: number; until: number }
+interface Expectation {
+  actions: Set<string>;
+  open: number;
+  until: number;
+}
 
 export class OwnEvents {
   private readonly byName = new Map<string, Expectation>();
 
-  constructor(private readonly now: () => number, private readonly graceMs = OWN_EVENT_GRACE_MS) {}
+  constructor(
+    private readonly now: () => number,
+    private readonly graceMs = OWN_EVENT_GRACE_MS,
+  ) {}
 
   /** An act on `name` starts: the events it causes are ours. Call before the request is sent. */
   begin(name: string, kind: OwnActKind): void {

@@ -31,7 +31,9 @@ export class OwnedGc {
   constructor(private readonly options: OwnedGcOptions) {}
 
   /** Names being collected now: not part of what the policy sees. */
-  get collecting(): ReadonlySet<string> { return this.removing; }
+  get collecting(): ReadonlySet<string> {
+    return this.removing;
+  }
 
   /**
    * Looks at one owned listing. `busy` are names this process is creating or deleting right now
@@ -50,9 +52,16 @@ export class OwnedGc {
       this.firstSeen.set(key, since);
       if (now - since < this.options.graceMs || this.removing.has(inst.name) || !this.options.mayAct()) continue;
       this.removing.add(inst.name);
-      this.options.remove(inst.name, identity)
-        .then(() => this.options.onRemoved?.(inst.name, status), (err: unknown) => this.options.onFailed?.(inst.name, err))
-        .finally(() => { this.removing.delete(inst.name); this.firstSeen.delete(key); });
+      this.options
+        .remove(inst.name, identity)
+        .then(
+          () => this.options.onRemoved?.(inst.name, status),
+          (err: unknown) => this.options.onFailed?.(inst.name, err),
+        )
+        .finally(() => {
+          this.removing.delete(inst.name);
+          this.firstSeen.delete(key);
+        });
     }
     for (const key of [...this.firstSeen.keys()]) if (!seen.has(key)) this.firstSeen.delete(key);
     return this.removing;

@@ -25,10 +25,15 @@ const ownerFilter = (hpa: string) => `${OWNER_KEY} eq ${hpa} or status eq Error`
  */
 class MemberUnreachableError extends IncusError {
   override name = 'MemberUnreachableError';
-  constructor(readonly instance: string, readonly member: string) {
-    super(`cannot observe: instance ${instance} on cluster member ${member} could not be read (listed with status Error and no config: `
-      + `the member is unreachable, or the instance changed mid-list), so whether it is owned is unknown; not deciding on a partial view`,
-    { status: 503, errorCode: 503, serverMessage: `cluster member ${member} unreadable`, method: 'GET', path: '/1.0/instances' });
+  constructor(
+    readonly instance: string,
+    readonly member: string,
+  ) {
+    super(
+      `cannot observe: instance ${instance} on cluster member ${member} could not be read (listed with status Error and no config: ` +
+        `the member is unreachable, or the instance changed mid-list), so whether it is owned is unknown; not deciding on a partial view`,
+      { status: 503, errorCode: 503, serverMessage: `cluster member ${member} unreadable`, method: 'GET', path: '/1.0/instances' },
+    );
   }
 }
 
@@ -52,7 +57,8 @@ const HAS_STATE = new Set(['Running', 'Starting', 'Frozen', 'Stopping', 'Freezin
  * being deleted by someone else. Then the same recursion=1 list unfiltered, filtered here: still no
  * state read for anything unowned.
  */
-const isFilterRenderBug = (e: unknown) => e instanceof IncusError && e.status === 500 && /Invalid type "invalid" for field/.test(e.serverMessage);
+const isFilterRenderBug = (e: unknown) =>
+  e instanceof IncusError && e.status === 500 && /Invalid type "invalid" for field/.test(e.serverMessage);
 
 async function listOwnedConfigs(client: IncusClient, hpa: string, signal?: AbortSignal): Promise<Instance[]> {
   const opts = signal ? { signal } : {};
@@ -68,16 +74,18 @@ async function listOwnedConfigs(client: IncusClient, hpa: string, signal?: Abort
 
 export async function listOwned(client: IncusClient, hpa: string, signal?: AbortSignal): Promise<InstanceFull[]> {
   const owned = await listOwnedConfigs(client, hpa, signal);
-  const full = await Promise.all(owned.map(async (inst: Instance): Promise<InstanceFull | null> => {
-    if (!HAS_STATE.has(inst.status)) return { ...inst, state: null };
-    try {
-      const state: InstanceState = await client.getInstanceState(inst.name, signal ? { signal } : {});
-      return { ...inst, state };
-    } catch (err) {
-      // Deleted between the list and the state read: it is gone for this observation.
-      if (err instanceof IncusNotFoundError) return null;
-      throw err;
-    }
-  }));
+  const full = await Promise.all(
+    owned.map(async (inst: Instance): Promise<InstanceFull | null> => {
+      if (!HAS_STATE.has(inst.status)) return { ...inst, state: null };
+      try {
+        const state: InstanceState = await client.getInstanceState(inst.name, signal ? { signal } : {});
+        return { ...inst, state };
+      } catch (err) {
+        // Deleted between the list and the state read: it is gone for this observation.
+        if (err instanceof IncusNotFoundError) return null;
+        throw err;
+      }
+    }),
+  );
   return full.filter((i): i is InstanceFull => i !== null);
 }

@@ -78,14 +78,22 @@ export class SpreadPlacement {
     const online = members.filter((m) => m.status === 'Online').map((m) => m.server_name);
     if (!online.length) {
       const why = members.map((m) => `${m.server_name} ${m.status}${m.message ? ` (${m.message})` : ''}`).join(', ');
-      throw new NoMemberError(`placement spread: no cluster member is online to create ${name} on (${why || 'no members: not a cluster?'})`);
+      throw new NoMemberError(
+        `placement spread: no cluster member is online to create ${name} on (${why || 'no members: not a cluster?'})`,
+      );
     }
     return this.pick(online, name);
   }
 }
 
 /** The `target` of one create under `placement` (undefined: the scheduler decides). */
-export async function targetFor(placement: Placement, spread: SpreadPlacement, client: IncusClient, name: string, signal?: AbortSignal): Promise<string | undefined> {
+export async function targetFor(
+  placement: Placement,
+  spread: SpreadPlacement,
+  client: IncusClient,
+  name: string,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
   if (placement.kind === 'target') return placement.target;
   if (placement.kind === 'spread') return spread.choose(client, name, signal);
   return undefined;

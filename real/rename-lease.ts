@@ -80,7 +80,9 @@ export async function takeLeaseForRename(client: IncusClient, hpa: string, optio
       continue;
     }
     const watchMs = Math.max(1, was.leaseDurationSeconds) * 1000;
-    options.say(`lease ${hpa}: held by ${was.holder} (renewed ${was.renewTime || 'never'}); watching it for ${watchMs / 1000} s: a running loop renews it, a stopped one does not`);
+    options.say(
+      `lease ${hpa}: held by ${was.holder} (renewed ${was.renewTime || 'never'}); watching it for ${watchMs / 1000} s: a running loop renews it, a stopped one does not`,
+    );
     const deadline = Date.now() + watchMs;
     let now: Awaited<ReturnType<typeof lock.get>> = read;
     while (Date.now() < deadline && now?.etag === read.etag) {
@@ -99,12 +101,20 @@ export async function takeLeaseForRename(client: IncusClient, hpa: string, optio
       return held(elector, hpa);
     }
   }
-  return { refused: `the lease of HPA ${hpa} (profile ${lock.profile}) kept changing while the rename tried to take it: a loop for ${hpa} is starting or running; stop it and run the rename again` };
+  return {
+    refused: `the lease of HPA ${hpa} (profile ${lock.profile}) kept changing while the rename tried to take it: a loop for ${hpa} is starting or running; stop it and run the rename again`,
+  };
 }
 
 function takenOver(elector: LeaderElector, was: LeaseRecord): LeaseRecord {
   const iso = new Date().toISOString();
-  return { holder: elector.identity, leaseDurationSeconds: Math.round(elector.leaseDurationMs / 1000), acquireTime: iso, renewTime: iso, transitions: was.transitions + 1 };
+  return {
+    holder: elector.identity,
+    leaseDurationSeconds: Math.round(elector.leaseDurationMs / 1000),
+    acquireTime: iso,
+    renewTime: iso,
+    transitions: was.transitions + 1,
+  };
 }
 
 /**
@@ -126,8 +136,10 @@ export async function releaseDeadRenameLease(client: IncusClient, hpa: string): 
 }
 
 function liveHolder(hpa: string, record: LeaseRecord): string {
-  return `a loop for HPA ${hpa} is running: ${record.holder} renewed its lease at ${record.renewTime}. `
-    + `Stop it first (SIGTERM releases the lease; \`loopscope real status\` shows the holder), then run the rename again`;
+  return (
+    `a loop for HPA ${hpa} is running: ${record.holder} renewed its lease at ${record.renewTime}. ` +
+    `Stop it first (SIGTERM releases the lease; \`loopscope real status\` shows the holder), then run the rename again`
+  );
 }
 
 /** Marks the elector leading: its record is ours, so acquire's first attempt (a renewal) succeeds. */
@@ -139,7 +151,9 @@ async function held(elector: LeaderElector, hpa: string): Promise<LeaseTake> {
   } finally {
     clearTimeout(timer);
   }
-  return { refused: `took the lease of HPA ${hpa} but could not renew it (a loop for ${hpa} took it at the same moment?): run the rename again` };
+  return {
+    refused: `took the lease of HPA ${hpa} but could not renew it (a loop for ${hpa} took it at the same moment?): run the rename again`,
+  };
 }
 
 /** What `--dry-run` says of a lease: its holder and the last renewal (no waiting). */

@@ -33,7 +33,8 @@ export async function planRename(client: IncusClient, from: string, to: string, 
   const owner = (i: Instance) => i.config?.[OWNER_KEY];
   const ofTo = all.filter((i) => owner(i) === to);
   return {
-    from, to,
+    from,
+    to,
     pending: all.filter((i) => owner(i) === from).sort(byName),
     moved: ofTo.filter((i) => i.config?.[RENAMED_FROM_KEY] === from).sort(byName),
     foreign: ofTo.filter((i) => i.config?.[RENAMED_FROM_KEY] !== from).sort(byName),
@@ -51,9 +52,17 @@ export type RekeyResult =
 const MAX_ATTEMPTS = 5;
 
 /** The instance and the ETag it was read with (the hash an If-Match is compared against). */
-export async function readWithEtag(client: IncusClient, name: string, signal?: AbortSignal): Promise<{ instance: Instance; etag: string } | null> {
+export async function readWithEtag(
+  client: IncusClient,
+  name: string,
+  signal?: AbortSignal,
+): Promise<{ instance: Instance; etag: string } | null> {
   try {
-    const { envelope, headers } = await client.request<Instance>('GET', `/1.0/instances/${encodeURIComponent(name)}`, signal ? { signal } : {});
+    const { envelope, headers } = await client.request<Instance>(
+      'GET',
+      `/1.0/instances/${encodeURIComponent(name)}`,
+      signal ? { signal } : {},
+    );
     const etag = headers.etag;
     if (typeof etag !== 'string' || !etag) throw new IncusError(`GET /1.0/instances/${name} sent no ETag: cannot change its owner safely`);
     return { instance: envelope.metadata, etag };
@@ -67,11 +76,20 @@ export async function readWithEtag(client: IncusClient, name: string, signal?: A
  * PATCH the owner key from `from` to `to` if the instance is unchanged since the read that gave
  * `etag`. 'changed' when Incus answers 412 (someone changed it in between); 'gone' on 404.
  */
-export async function patchOwnerIfMatch(client: IncusClient, name: string, etag: string, from: string, to: string, signal?: AbortSignal): Promise<'done' | 'changed' | 'gone'> {
+export async function patchOwnerIfMatch(
+  client: IncusClient,
+  name: string,
+  etag: string,
+  from: string,
+  to: string,
+  signal?: AbortSignal,
+): Promise<'done' | 'changed' | 'gone'> {
   const path = `/1.0/instances/${encodeURIComponent(name)}`;
   try {
     const { envelope } = await client.request<Operation | null>('PATCH', path, {
-      body: { config: { [OWNER_KEY]: to, [RENAMED_FROM_KEY]: from } }, headers: { 'if-match': etag }, ...(signal ? { signal } : {}),
+      body: { config: { [OWNER_KEY]: to, [RENAMED_FROM_KEY]: from } },
+      headers: { 'if-match': etag },
+      ...(signal ? { signal } : {}),
     });
     // Incus answers PATCH synchronously; LXD may run it as an operation.
     if (envelope.type === 'async' && envelope.metadata) await client.waitOperation(envelope.metadata, 60, signal ? { signal } : {});
@@ -88,7 +106,13 @@ export async function patchOwnerIfMatch(client: IncusClient, name: string, etag:
  * it reads again — and writes again only if it is still `from`'s. Idempotent: a pod already moved
  * by this rename is 'already'.
  */
-export async function rekeyInstance(client: IncusClient, name: string, from: string, to: string, signal?: AbortSignal): Promise<RekeyResult> {
+export async function rekeyInstance(
+  client: IncusClient,
+  name: string,
+  from: string,
+  to: string,
+  signal?: AbortSignal,
+): Promise<RekeyResult> {
   let conflicts = 0;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const read = await readWithEtag(client, name, signal);

@@ -8,8 +8,18 @@ export type ActKind = 'create' | 'delete';
 export type ActOutcome = 'done' | 'error' | 'dry_run' | 'skipped';
 export type Verdict = 'scale_up' | 'scale_down' | 'repair' | 'hold';
 /** A bounded set (a metric label): what kind of failure, never the message. */
-export type ErrorKind = 'unreachable' | 'timeout' | 'forbidden' | 'not_found' | 'operation' | 'api'
-  | 'ownership' | 'identity' | 'not_leader' | 'policy' | 'other';
+export type ErrorKind =
+  | 'unreachable'
+  | 'timeout'
+  | 'forbidden'
+  | 'not_found'
+  | 'operation'
+  | 'api'
+  | 'ownership'
+  | 'identity'
+  | 'not_leader'
+  | 'policy'
+  | 'other';
 export type ErrorActor = 'observe' | 'create' | 'delete' | 'policy';
 
 export interface FrameFacts {

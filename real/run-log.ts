@@ -23,10 +23,16 @@ function frameFields(frame: RealFrame, facts: FrameFacts): { level: LogLevel; fi
   const c = summary && summary.loop === 'incus-hpa' ? summary : undefined;
   const fields: Fields = { t: frame.t, period: facts.period, state: frame.state, phase: frame.phase, event: frame.event };
   if (facts.verdict && c?.decision) {
-    Object.assign(fields, { verdict: facts.verdict, desired: c.decision.desired, running: c.decision.running, averagePercent: c.decision.averagePercent });
+    Object.assign(fields, {
+      verdict: facts.verdict,
+      desired: c.decision.desired,
+      running: c.decision.running,
+      averagePercent: c.decision.averagePercent,
+    });
   }
   if (facts.act) Object.assign(fields, { action: facts.act.kind, instance: facts.act.instance, outcome: facts.act.outcome });
-  if (facts.error) Object.assign(fields, { errorActor: facts.error.actor, errorKind: facts.error.kind, error: c?.lastError, retry: c?.consecutiveErrors });
+  if (facts.error)
+    Object.assign(fields, { errorActor: facts.error.actor, errorKind: facts.error.kind, error: c?.lastError, retry: c?.consecutiveErrors });
   return { level: facts.error ? 'error' : 'info', fields };
 }
 

@@ -17,7 +17,13 @@ export class SkippedError extends Error {
 
 export function slowStartBatch<T>(count: number, initial: number, maxParallel: number, fn: (index: number) => Promise<T>): SlowStart<T> {
   const resolvers: { resolve: (v: T) => void; reject: (e: unknown) => void }[] = [];
-  const slots = Array.from({ length: count }, () => new Promise<T>((resolve, reject) => { resolvers.push({ resolve, reject }); }));
+  const slots = Array.from(
+    { length: count },
+    () =>
+      new Promise<T>((resolve, reject) => {
+        resolvers.push({ resolve, reject });
+      }),
+  );
   // Nobody may be awaiting a slot yet (the machine asks in order): never an unhandled rejection.
   for (const s of slots) s.catch(() => undefined);
   let cancelled = false;
@@ -27,16 +33,25 @@ export function slowStartBatch<T>(count: number, initial: number, maxParallel: n
       if (cancelled) break;
       const batch = Array.from({ length: size }, (_, k) => next + k);
       next += size;
-      const results = await Promise.allSettled(batch.map(async (i) => {
-        const v = await fn(i);
-        resolvers[i]!.resolve(v);
-      }));
-      results.forEach((r, k) => { if (r.status === 'rejected') resolvers[batch[k]!]!.reject(r.reason); });
+      const results = await Promise.allSettled(
+        batch.map(async (i) => {
+          const v = await fn(i);
+          resolvers[i]!.resolve(v);
+        }),
+      );
+      results.forEach((r, k) => {
+        if (r.status === 'rejected') resolvers[batch[k]!]!.reject(r.reason);
+      });
       if (results.some((r) => r.status === 'rejected')) break;
     }
     for (let i = next; i < count; i++) resolvers[i]!.reject(new SkippedError('skipped: an earlier act of this batch failed'));
   })();
-  return { slots, cancel: () => { cancelled = true; } };
+  return {
+    slots,
+    cancel: () => {
+      cancelled = true;
+    },
+  };
 }
 
 /** A run of like acts of one period, claimed one by one as the machine asks for them. */

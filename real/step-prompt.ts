@@ -13,13 +13,17 @@ export function describeAct(request: ActRequest, context: HpaContext | undefined
   lines.push(`observed: ${obs ? `${obs.instances.length} owned pod(s)` : 'nothing yet'}`);
   for (const i of obs?.instances ?? []) {
     const pct = i.memoryTotal > 0 ? `${Math.floor((i.memoryUsage * 100) / i.memoryTotal)}%` : '-';
-    lines.push(`  ${i.name.padEnd(20)} ${i.status.padEnd(8)} ${formatBytes(i.memoryUsage)} / ${i.memoryTotal ? formatBytes(i.memoryTotal) : '?'}  ${pct}`);
+    lines.push(
+      `  ${i.name.padEnd(20)} ${i.status.padEnd(8)} ${formatBytes(i.memoryUsage)} / ${i.memoryTotal ? formatBytes(i.memoryTotal) : '?'}  ${pct}`,
+    );
   }
   if (context?.decision) {
     lines.push(`compare:  ${context.decision.comparison}`);
     lines.push(`verdict:  ${context.decision.verdict}`);
   }
-  lines.push(`next:     ${request.kind} ${request.name}${request.kind === 'delete' ? (request.waitForStop ? ' (stop, wait, delete)' : ' (forced stop, wait, delete)') : ''}`);
+  lines.push(
+    `next:     ${request.kind} ${request.name}${request.kind === 'delete' ? (request.waitForStop ? ' (stop, wait, delete)' : ' (forced stop, wait, delete)') : ''}`,
+  );
   return lines.join('\n');
 }
 
@@ -28,8 +32,12 @@ export function describeAct(request: ActRequest, context: HpaContext | undefined
  * Lines typed while no question is open are dropped: type-ahead must never approve an act
  * the operator has not seen.
  */
-export function ttyApprover(context: () => HpaContext | undefined, onQuit: () => void,
-  input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stderr): ApproveAct & { close: () => void } {
+export function ttyApprover(
+  context: () => HpaContext | undefined,
+  onQuit: () => void,
+  input: NodeJS.ReadableStream = process.stdin,
+  output: NodeJS.WritableStream = process.stderr,
+): ApproveAct & { close: () => void } {
   let waiting: ((line: string) => void) | undefined;
   // Read from the start, so input that arrives before a question is consumed and dropped.
   const rl: Interface = createInterface({ input, terminal: false }).on('line', (line) => {
@@ -37,7 +45,10 @@ export function ttyApprover(context: () => HpaContext | undefined, onQuit: () =>
     waiting = undefined;
     w?.(line);
   });
-  const nextLine = () => new Promise<string>((resolve) => { waiting = resolve; });
+  const nextLine = () =>
+    new Promise<string>((resolve) => {
+      waiting = resolve;
+    });
   const ask = async (request: ActRequest): Promise<ActVerdict> => {
     output.write(`${describeAct(request, context())}\n`);
     for (;;) {
@@ -45,7 +56,10 @@ export function ttyApprover(context: () => HpaContext | undefined, onQuit: () =>
       const answer = (await nextLine()).trim().toLowerCase();
       if (answer === 'y' || answer === 'yes') return 'approve';
       if (answer === 's' || answer === 'skip' || answer === 'n' || answer === 'no') return 'skip';
-      if (answer === 'q' || answer === 'quit') { onQuit(); return 'skip'; }
+      if (answer === 'q' || answer === 'quit') {
+        onQuit();
+        return 'skip';
+      }
     }
   };
   return Object.assign(ask, { close: () => rl.close() });

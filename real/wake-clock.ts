@@ -3,7 +3,10 @@
 // this clock, real timers underneath, and `fireNow` runs the pending timers at once, as if the
 // period had ended. Used only while the machine is waiting, where the period is the one timer.
 
-interface Pending { fn: () => void; handle: ReturnType<typeof setTimeout> }
+interface Pending {
+  fn: () => void;
+  handle: ReturnType<typeof setTimeout>;
+}
 
 /** xstate's Clock (system.ts): setTimeout/clearTimeout, as given to createActor. */
 export class WakeClock {
@@ -12,7 +15,10 @@ export class WakeClock {
 
   setTimeout(fn: (...args: unknown[]) => void, timeout: number): number {
     const id = this.next++;
-    const handle = setTimeout(() => { this.pending.delete(id); fn(); }, timeout);
+    const handle = setTimeout(() => {
+      this.pending.delete(id);
+      fn();
+    }, timeout);
     this.pending.set(id, { fn: () => fn(), handle });
     return id;
   }

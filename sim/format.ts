@@ -9,13 +9,18 @@ export function formatTimeline(trace: Trace, columns: (f: Frame) => string): str
   let repeats = 0;
   let lastT = 0;
   const flush = () => {
-    if (repeats > 0) lines.push(`${''.padEnd(12)} ${'…'.padEnd(7)} same ${repeats} more time${repeats > 1 ? 's' : ''}, until ${formatDuration(lastT)}`);
+    if (repeats > 0)
+      lines.push(`${''.padEnd(12)} ${'…'.padEnd(7)} same ${repeats} more time${repeats > 1 ? 's' : ''}, until ${formatDuration(lastT)}`);
     repeats = 0;
   };
   for (const f of trace.frames) {
     if (f.note === undefined) continue;
     const body = `${f.phase.toUpperCase().padEnd(7)} ${columns(f)}  ${f.note}`;
-    if (body === previous) { repeats++; lastT = f.t; continue; }
+    if (body === previous) {
+      repeats++;
+      lastT = f.t;
+      continue;
+    }
     flush();
     lines.push(`${formatDuration(f.t).padEnd(12)} ${body}`);
     previous = body;

@@ -28,7 +28,10 @@ export interface RelayHistoryNotice {
  * The history as the relay sends it to a page that joins: its messages in order, many to a message
  * (one message per event would cost a page seconds to take in 10,000). Live messages come one by one.
  */
-export interface RelayHistoryBatch { type: '@loopscope.batch'; messages: unknown[] }
+export interface RelayHistoryBatch {
+  type: '@loopscope.batch';
+  messages: unknown[];
+}
 
 /** How many history messages go in one batch. */
 export const HISTORY_BATCH = 500;
@@ -37,5 +40,11 @@ export const isHistoryBatch = (m: unknown): m is RelayHistoryBatch =>
   typeof m === 'object' && m !== null && 'type' in m && m.type === '@loopscope.batch' && 'messages' in m && Array.isArray(m.messages);
 
 export const isHistoryNotice = (m: unknown): m is RelayHistoryNotice =>
-  typeof m === 'object' && m !== null && 'type' in m && m.type === '@loopscope.history'
-  && 'dropped' in m && typeof m.dropped === 'number' && 'received' in m && typeof m.received === 'number';
+  typeof m === 'object' &&
+  m !== null &&
+  'type' in m &&
+  m.type === '@loopscope.history' &&
+  'dropped' in m &&
+  typeof m.dropped === 'number' &&
+  'received' in m &&
+  typeof m.received === 'number';

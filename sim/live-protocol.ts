@@ -64,7 +64,11 @@ export type ClientMessage = { type: 'approve' | 'skip'; id: number };
 /** Parses a browser's message; null when it is not one the server accepts. */
 export function parseClientMessage(text: string): ClientMessage | null {
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch { return null; }
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return null;
+  }
   if (typeof doc !== 'object' || doc === null) return null;
   const { type, id } = doc as { type?: unknown; id?: unknown }; // fields read only to be checked next
   if ((type !== 'approve' && type !== 'skip') || typeof id !== 'number' || !Number.isInteger(id)) return null;

@@ -5,7 +5,13 @@ import { NotPlainData, stableKey } from './stable-key';
 
 type Step = [AnyMachineSnapshot, ExecutableAction[]];
 
-export interface MemoStats { hits: number; misses: number; snapshots: number; unkeyable: number; flushes: number }
+export interface MemoStats {
+  hits: number;
+  misses: number;
+  snapshots: number;
+  unkeyable: number;
+  flushes: number;
+}
 
 /**
  * How much the memo may hold, in characters of its keys (interned snapshots' and steps'), before it
@@ -37,7 +43,10 @@ export class MemoMachine {
   /** Characters of the keys held (interned and memo). */
   private chars = 0;
 
-  constructor(readonly machine: AnyStateMachine, private readonly maxKeyChars = MEMO_MAX_KEY_CHARS) {
+  constructor(
+    readonly machine: AnyStateMachine,
+    private readonly maxKeyChars = MEMO_MAX_KEY_CHARS,
+  ) {
     this.pure = new PureMachine(machine);
   }
 
@@ -55,7 +64,10 @@ export class MemoMachine {
     }
     const key = `${id}:${eventKey}`;
     const hit = this.memo.get(key);
-    if (hit) { this.stats.hits++; return hit; }
+    if (hit) {
+      this.stats.hits++;
+      return hit;
+    }
     this.stats.misses++;
     const [next, actions] = this.pure.transition(snapshot, event);
     const step: Step = [this.intern(next), actions];
@@ -98,7 +110,12 @@ export class MemoMachine {
   private eventKey(event: EventObject): string | undefined {
     let key = this.eventKeys.get(event);
     if (key !== undefined) return key;
-    try { key = stableKey(event); } catch (e) { if (e instanceof NotPlainData) return undefined; throw e; }
+    try {
+      key = stableKey(event);
+    } catch (e) {
+      if (e instanceof NotPlainData) return undefined;
+      throw e;
+    }
     this.eventKeys.set(event, key);
     return key;
   }

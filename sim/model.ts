@@ -27,7 +27,14 @@ export interface WorldModel<W, F, S = unknown> {
  * (any machine) is what the runner, the explorer and the registry hold; so is `WS`, the world's
  * summary type (unknown when not named).
  */
-export interface LoopBinding<W, F, C, S extends ControllerSummary = ControllerSummary, M extends AnyStateMachine = AnyStateMachine, WS = unknown> {
+export interface LoopBinding<
+  W,
+  F,
+  C,
+  S extends ControllerSummary = ControllerSummary,
+  M extends AnyStateMachine = AnyStateMachine,
+  WS = unknown,
+> {
   loop: string;
   machine: M;
   world: WorldModel<W, F, WS>;

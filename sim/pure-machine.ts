@@ -19,9 +19,17 @@ export class PureMachine {
     const self = createActor(machine);
     // Inert: it records the actions XState hands back instead of executing them.
     this.scope = {
-      self, defer: () => {}, id: '', logger: () => {}, sessionId: '', stopChild: () => {},
-      system: self.system, emit: () => {},
-      actionExecutor: (action: ExecutableAction) => { this.actions.push(action); },
+      self,
+      defer: () => {},
+      id: '',
+      logger: () => {},
+      sessionId: '',
+      stopChild: () => {},
+      system: self.system,
+      emit: () => {},
+      actionExecutor: (action: ExecutableAction) => {
+        this.actions.push(action);
+      },
     };
   }
 

@@ -13,7 +13,12 @@ import { TRACE_VERSION, dottedState, phaseOf } from './trace';
 export type TimelineEntry<F, C> = { at: number; fault: F } | { at: number; config: Partial<C> };
 
 /** A checkpoint: the stepper's state plus where the run was in its timeline and trace. */
-interface Checkpoint<W, C> { step: StepState<W, C>; nextTimeline: number; frameCount: number; lastEvent: EventObject | undefined }
+interface Checkpoint<W, C> {
+  step: StepState<W, C>;
+  nextTimeline: number;
+  frameCount: number;
+  lastEvent: EventObject | undefined;
+}
 
 export interface RunnerOptions<W, F, C> {
   scenario: string;
@@ -48,7 +53,10 @@ export class Runner<W, F, C, M extends AnyStateMachine = AnyStateMachine> {
   /** The config in force from each recorded frame on where it changed (a scenario's or a user's edit). */
   private readonly configChanges: { frame: number; config: C }[] = [];
 
-  constructor(readonly binding: LoopBinding<W, F, C, ControllerSummary, M>, private readonly options: RunnerOptions<W, F, C>) {
+  constructor(
+    readonly binding: LoopBinding<W, F, C, ControllerSummary, M>,
+    private readonly options: RunnerOptions<W, F, C>,
+  ) {
     // Stable sort: entries at the same instant keep the scenario's order.
     this.timeline = [...(options.timeline ?? [])].sort((a, b) => a.at - b.at);
     this.record = options.recordFrames ?? true;
@@ -58,25 +66,42 @@ export class Runner<W, F, C, M extends AnyStateMachine = AnyStateMachine> {
     this.pushFrame('xstate.init', this.noteFor({ type: 'xstate.init' }));
   }
 
-  get t(): number { return this.state.t; }
+  get t(): number {
+    return this.state.t;
+  }
   /** The machine's snapshot, its context typed as the binding's machine has it. */
-  get snapshot(): ViewSnapshot<ContextFrom<M>> { return this.state.snapshot; }
-  get world(): W { return this.state.world; }
-  get config(): C { return this.state.config; }
+  get snapshot(): ViewSnapshot<ContextFrom<M>> {
+    return this.state.snapshot;
+  }
+  get world(): W {
+    return this.state.world;
+  }
+  get config(): C {
+    return this.state.config;
+  }
   /** The config in force at recorded frame `index`: what a view of that frame draws with, not the present's. */
   configAt(index: number): C {
-    for (let i = this.configChanges.length - 1; i >= 0; i--) if (this.configChanges[i]!.frame <= index) return this.configChanges[i]!.config;
+    for (let i = this.configChanges.length - 1; i >= 0; i--)
+      if (this.configChanges[i]!.frame <= index) return this.configChanges[i]!.config;
     return this.options.config;
   }
-  get phase(): Phase { return phaseOf(this.state.snapshot.tags); }
-  get stateValue(): string { return dottedState(this.state.snapshot.value); }
+  get phase(): Phase {
+    return phaseOf(this.state.snapshot.tags);
+  }
+  get stateValue(): string {
+    return dottedState(this.state.snapshot.value);
+  }
   /**
    * The event the machine was sent for the last frame, payload included (an actor's output, a
    * config); undefined when that frame is a change of the world the machine was not told of.
    */
-  get lastEvent(): EventObject | undefined { return this.eventOfLastFrame; }
+  get lastEvent(): EventObject | undefined {
+    return this.eventOfLastFrame;
+  }
   /** The stepper's state now (immutable: steps make new ones), for a canonical key (sim/check). */
-  get stepState(): Readonly<StepState<W, C>> { return this.state; }
+  get stepState(): Readonly<StepState<W, C>> {
+    return this.state;
+  }
 
   /** When the next thing happens (a timeline entry, a delayed event, an operation's end). */
   get nextEventAt(): number | undefined {
@@ -149,7 +174,8 @@ export class Runner<W, F, C, M extends AnyStateMachine = AnyStateMachine> {
     this.frameCount = target.frameCount;
     this.eventOfLastFrame = target.lastEvent;
     this.frames.length = Math.min(this.frames.length, target.frameCount);
-    while (this.configChanges.length && this.configChanges[this.configChanges.length - 1]!.frame >= this.frames.length) this.configChanges.pop();
+    while (this.configChanges.length && this.configChanges[this.configChanges.length - 1]!.frame >= this.frames.length)
+      this.configChanges.pop();
     return this;
   }
 
@@ -200,7 +226,13 @@ export class Runner<W, F, C, M extends AnyStateMachine = AnyStateMachine> {
   }
 
   private checkpoint(): void {
-    if (this.keepCheckpoints) this.history.push({ step: this.state, nextTimeline: this.nextTimeline, frameCount: this.frameCount, lastEvent: this.eventOfLastFrame });
+    if (this.keepCheckpoints)
+      this.history.push({
+        step: this.state,
+        nextTimeline: this.nextTimeline,
+        frameCount: this.frameCount,
+        lastEvent: this.eventOfLastFrame,
+      });
   }
 
   private pushFrame(event: string, note: FrameNote | undefined): void {

@@ -8,13 +8,20 @@ export class NotPlainData extends Error {}
 
 export function stableKey(value: unknown): string {
   switch (typeof value) {
-    case 'string': return JSON.stringify(value);
-    case 'number': return Object.is(value, -0) ? '-0' : String(value);
-    case 'boolean': return value ? 't' : 'f';
-    case 'undefined': return 'u';
-    case 'bigint': return `${value}n`;
-    case 'object': return value === null ? 'n' : objectKey(value);
-    default: throw new NotPlainData(`cannot key a ${typeof value}`);
+    case 'string':
+      return JSON.stringify(value);
+    case 'number':
+      return Object.is(value, -0) ? '-0' : String(value);
+    case 'boolean':
+      return value ? 't' : 'f';
+    case 'undefined':
+      return 'u';
+    case 'bigint':
+      return `${value}n`;
+    case 'object':
+      return value === null ? 'n' : objectKey(value);
+    default:
+      throw new NotPlainData(`cannot key a ${typeof value}`);
   }
 }
 

@@ -45,14 +45,20 @@ export class Stepper<W, F, C> {
    * so one snapshot can be shared by every restart with that config. */
   private readonly initials = new WeakMap<object, [AnyMachineSnapshot, ExecutableAction[]]>();
 
-  constructor(readonly binding: LoopBinding<W, F, C>, options: StepperOptions = {}) {
+  constructor(
+    readonly binding: LoopBinding<W, F, C>,
+    options: StepperOptions = {},
+  ) {
     this.pure = options.memo ? new MemoMachine(binding.machine) : new PureMachine(binding.machine);
   }
 
   private initialFor(config: C): [AnyMachineSnapshot, ExecutableAction[]] {
     if (typeof config !== 'object' || config === null) return this.pure.initial(this.binding.machineInput(config));
     let hit = this.initials.get(config);
-    if (!hit) { hit = this.pure.initial(this.binding.machineInput(config)); this.initials.set(config, hit); }
+    if (!hit) {
+      hit = this.pure.initial(this.binding.machineInput(config));
+      this.initials.set(config, hit);
+    }
     return hit;
   }
 
@@ -90,11 +96,19 @@ export class Stepper<W, F, C> {
     const command = this.binding.command?.(fault);
     if (command) return this.send(state, command);
     // The world sees the crash too (e.g. a request on the wire it never gets), then the controller starts afresh.
-    if (this.binding.isControllerRestart?.(fault)) return this.restart({ ...state, world: this.binding.world.inject(state.world, fault, state.t).world });
+    if (this.binding.isControllerRestart?.(fault))
+      return this.restart({ ...state, world: this.binding.world.inject(state.world, fault, state.t).world });
     const { world, retime } = this.binding.world.inject(state.world, fault, state.t);
     if (!retime?.length) return { ...state, world };
     const earlier = (q: StepItem) => (q.kind === 'op' ? retime.find((r) => r.opId === q.opId && r.at < q.at)?.at : undefined);
-    return { ...state, world, queue: state.queue.map((q) => { const at = earlier(q); return at === undefined ? q : { ...q, at }; }) };
+    return {
+      ...state,
+      world,
+      queue: state.queue.map((q) => {
+        const at = earlier(q);
+        return at === undefined ? q : { ...q, at };
+      }),
+    };
   }
 
   /** Runner.update: the desired state changes now. */
@@ -123,7 +137,13 @@ export class Stepper<W, F, C> {
         if (typeof p.src !== 'string') throw new Error(`invoked actor "${p.id}" must be named (src as a string)`);
         const { world, opId, doneAt } = this.binding.world.begin(state.world, p.src, p.input, state.t);
         const seq = state.seq + 1;
-        state = { ...state, world, seq, live: { ...state.live, [p.id]: seq }, queue: [...state.queue, { at: doneAt, seq, kind: 'op', opId, childId: p.id }] };
+        state = {
+          ...state,
+          world,
+          seq,
+          live: { ...state.live, [p.id]: seq },
+          queue: [...state.queue, { at: doneAt, seq, kind: 'op', opId, childId: p.id }],
+        };
       } else if (action.type === 'xstate.raise') {
         const p = action.params;
         if (p.delay === undefined) continue;
@@ -143,6 +163,6 @@ export class Stepper<W, F, C> {
 /** Same shape as the runner's done/error events for an invoked actor. */
 export function doneEvent(childId: string, result: OpResult): EventObject {
   return result.ok
-    ? { type: `xstate.done.actor.${childId}`, output: result.output, actorId: childId } as EventObject // cast: XState's done event shape
-    : { type: `xstate.error.actor.${childId}`, error: new Error(result.error), actorId: childId } as EventObject; // cast: XState's error event shape
+    ? ({ type: `xstate.done.actor.${childId}`, output: result.output, actorId: childId } as EventObject) // cast: XState's done event shape
+    : ({ type: `xstate.error.actor.${childId}`, error: new Error(result.error), actorId: childId } as EventObject); // cast: XState's error event shape
 }

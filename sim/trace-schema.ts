@@ -21,10 +21,15 @@ function frameSchema<S extends z.ZodType, W extends z.ZodType<unknown, WorldObje
     world: z.looseObject({}, { error: "expected an object (the loop's world summary)" }).pipe(world),
     controller: controller.optional(),
     note: z.string({ error: 'expected text' }).optional(),
-    message: z.object({
-      key: z.string({ error: 'expected the message key as text, e.g. "puppet.nextRun"' }),
-      params: z.record(z.string(), z.json(), { error: "expected the message's parameters (an object)" }),
-    }, { error: 'expected { key, params } (the note as a message)' }).optional(),
+    message: z
+      .object(
+        {
+          key: z.string({ error: 'expected the message key as text, e.g. "puppet.nextRun"' }),
+          params: z.record(z.string(), z.json(), { error: "expected the message's parameters (an object)" }),
+        },
+        { error: 'expected { key, params } (the note as a message)' },
+      )
+      .optional(),
   });
 }
 
@@ -32,23 +37,31 @@ const VERSION_ERROR = `expected ${TRACE_VERSION} (or no version: a version 1 tra
 
 /** The schema of a trace of loop L: its frames read through L's schemas (LOOP_SCHEMAS[L]); typed
  * by L's world summary, so a parsed trace narrowed on `loop` has that loop's worlds. */
-function traceSchemaFor<L extends LoopId>(loop: L, { controller, world }: { controller: z.ZodType<ControllerSummary>; world: z.ZodType<WorldSummaryOf<L>, WorldObject> }) {
+function traceSchemaFor<L extends LoopId>(
+  loop: L,
+  { controller, world }: { controller: z.ZodType<ControllerSummary>; world: z.ZodType<WorldSummaryOf<L>, WorldObject> },
+) {
   return z.object({
     version: z.literal(TRACE_VERSION, { error: VERSION_ERROR }).optional(),
     loop: z.literal(loop),
     scenario: z.string({ error: 'expected the scenario name' }),
     seed: z.number({ error: 'expected the seed (a number)' }),
     policy: z.string({ error: 'expected a policy name' }).optional(),
-    frames: z.array(frameSchema(controller, world), { error: 'expected a list of frames' }).min(1, { error: 'expected at least one frame' }),
+    frames: z
+      .array(frameSchema(controller, world), { error: 'expected a list of frames' })
+      .min(1, { error: 'expected at least one frame' }),
     lasso: lassoSchema.optional(),
   });
 }
 
 // A liveness counterexample's cycle (optional: traces without it, old ones included, load as before).
 const CYCLE_START = 'expected the index of the frame where the repeating cycle starts (a whole number ≥ 0)';
-const lassoSchema = z.object({
-  cycleStart: z.number({ error: CYCLE_START }).int({ error: CYCLE_START }).min(0, { error: CYCLE_START }),
-}, { error: 'expected { cycleStart } (the frame where the repeating cycle starts)' });
+const lassoSchema = z.object(
+  {
+    cycleStart: z.number({ error: CYCLE_START }).int({ error: CYCLE_START }).min(0, { error: CYCLE_START }),
+  },
+  { error: 'expected { cycleStart } (the frame where the repeating cycle starts)' },
+);
 
 /** Each loop's trace schema, typed by its loop: a parsed trace narrowed on `loop` has that loop's frames. */
 type TraceSchemas = { [L in LoopId]: ReturnType<typeof traceSchemaFor<L>> };
@@ -56,15 +69,25 @@ const TRACE_SCHEMAS = Object.fromEntries(LOOP_IDS.map((loop) => [loop, traceSche
 const [firstLoop, ...otherLoops] = LOOP_IDS.map((loop) => TRACE_SCHEMAS[loop]);
 if (!firstLoop) throw new Error('sim/loop-schemas.ts: LOOP_SCHEMAS has no loop');
 
-const traceSchema = z.discriminatedUnion('loop', [firstLoop, ...otherLoops], { error: `expected one of ${LOOP_IDS.join(', ')}` })
+const traceSchema = z
+  .discriminatedUnion('loop', [firstLoop, ...otherLoops], { error: `expected one of ${LOOP_IDS.join(', ')}` })
   // Version 2 puts a controller on every frame; version 1 had none (the lab then draws the world only).
   .superRefine((trace, ctx) => {
     if (trace.lasso && trace.lasso.cycleStart >= trace.frames.length) {
-      ctx.addIssue({ code: 'custom', path: ['lasso', 'cycleStart'], message: `expected a frame index below ${trace.frames.length} (the number of frames), got ${trace.lasso.cycleStart}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['lasso', 'cycleStart'],
+        message: `expected a frame index below ${trace.frames.length} (the number of frames), got ${trace.lasso.cycleStart}`,
+      });
     }
     if (trace.version !== TRACE_VERSION) return;
     const i = trace.frames.findIndex((f) => f.controller === undefined);
-    if (i >= 0) ctx.addIssue({ code: 'custom', path: ['frames', i, 'controller'], message: `expected the controller summary (every frame of a version ${TRACE_VERSION} trace has one)` });
+    if (i >= 0)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['frames', i, 'controller'],
+        message: `expected the controller summary (every frame of a version ${TRACE_VERSION} trace has one)`,
+      });
   });
 
 export type ParsedTrace = { ok: true; trace: LoopTrace } | { ok: false; error: string };
@@ -78,7 +101,8 @@ function firstProblem(error: z.ZodError, at: readonly (string | number)[] = []):
 
 /** A parsed JSON document → a version 2 trace (a version 1 trace is upgraded: its frames keep no controller). */
 export function parseTrace(doc: unknown): ParsedTrace {
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return { ok: false, error: '(top level): expected a trace object (version, loop, scenario, seed, frames)' };
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    return { ok: false, error: '(top level): expected a trace object (version, loop, scenario, seed, frames)' };
   const parsed = traceSchema.safeParse(doc);
   if (!parsed.success) return { ok: false, error: firstProblem(parsed.error) };
   return { ok: true, trace: { ...parsed.data, version: TRACE_VERSION } };
@@ -87,12 +111,20 @@ export function parseTrace(doc: unknown): ParsedTrace {
 /** Trace JSON text → a version 2 trace, or the first problem (field path and expectation) in words. */
 export function parseTraceText(text: string): ParsedTrace {
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch (e) { return { ok: false, error: `malformed JSON: ${e instanceof Error ? e.message : String(e)}` }; }
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, error: `malformed JSON: ${e instanceof Error ? e.message : String(e)}` };
+  }
   return parseTrace(doc);
 }
 
 /** One version 2 frame of a loop's trace (the live stream sends them one by one), or its first problem; `at` prefixes the field path. */
-export function parseFrame(loop: LoopId, doc: unknown, at: readonly (string | number)[] = []): { ok: true; frame: Frame } | { ok: false; error: string } {
+export function parseFrame(
+  loop: LoopId,
+  doc: unknown,
+  at: readonly (string | number)[] = [],
+): { ok: true; frame: Frame } | { ok: false; error: string } {
   const parsed = frameSchema(LOOP_SCHEMAS[loop].controller, LOOP_SCHEMAS[loop].world).required({ controller: true }).safeParse(doc);
   return parsed.success ? { ok: true, frame: parsed.data } : { ok: false, error: firstProblem(parsed.error, at) };
 }

@@ -65,7 +65,10 @@ export function dottedState(value: unknown): string {
 }
 
 /** The frame's controller summary if it is the given loop's (absent in version 1 traces). */
-export function controllerOf<L extends ControllerSummary['loop']>(frame: Pick<Frame, 'controller'>, loop: L): Extract<ControllerSummary, { loop: L }> | undefined {
+export function controllerOf<L extends ControllerSummary['loop']>(
+  frame: Pick<Frame, 'controller'>,
+  loop: L,
+): Extract<ControllerSummary, { loop: L }> | undefined {
   const c = frame.controller;
   // The union is keyed by `loop`: equal keys mean this loop's member.
   return c?.loop === loop ? (c as Extract<ControllerSummary, { loop: L }>) : undefined; // cast: the loop id vouches for the summary's type

@@ -3,9 +3,17 @@
  * kB/MB/GB/TB (10^3…) and binary KiB/MiB/GiB/TiB (2^10…), or a bare number of bytes.
  */
 const BYTE_UNITS: Record<string, number> = {
-  '': 1, B: 1,
-  kB: 1e3, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12,
-  KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3, TiB: 1024 ** 4,
+  '': 1,
+  B: 1,
+  kB: 1e3,
+  KB: 1e3,
+  MB: 1e6,
+  GB: 1e9,
+  TB: 1e12,
+  KiB: 1024,
+  MiB: 1024 ** 2,
+  GiB: 1024 ** 3,
+  TiB: 1024 ** 4,
 };
 
 export function parseBytes(text: string | number): number | null {
@@ -43,9 +51,12 @@ export function parseDuration(text: string | number): number | null {
 export function formatDuration(ms: number): string {
   const sign = ms < 0 ? '-' : '';
   let rest = Math.abs(Math.round(ms));
-  const h = Math.floor(rest / 3_600_000); rest -= h * 3_600_000;
-  const m = Math.floor(rest / 60_000); rest -= m * 60_000;
-  const s = Math.floor(rest / 1000); const msPart = rest - s * 1000;
+  const h = Math.floor(rest / 3_600_000);
+  rest -= h * 3_600_000;
+  const m = Math.floor(rest / 60_000);
+  rest -= m * 60_000;
+  const s = Math.floor(rest / 1000);
+  const msPart = rest - s * 1000;
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${sign}${pad(h)}:${pad(m)}:${pad(s)}${msPart ? `.${String(msPart).padStart(3, '0')}` : ''}`;
 }

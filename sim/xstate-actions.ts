@@ -9,7 +9,9 @@ import type { EventObject, ExecutableActionObject, SpecialExecutableAction } fro
 type SpawnParams = Pick<Extract<SpecialExecutableAction, { type: 'xstate.spawnChild' }>['params'], 'id' | 'src'> & { input: unknown };
 type RaiseParams = Extract<SpecialExecutableAction, { type: 'xstate.raise' }>['params'];
 /** xstate 5.33 `resolveCancel` (actions/cancel.ts) resolves to `{ sendId }`; xstate exports no type for it. */
-interface CancelParams { sendId: string }
+interface CancelParams {
+  sendId: string;
+}
 
 export type BuiltinAction =
   | { type: 'xstate.spawnChild'; params: SpawnParams }
@@ -33,7 +35,8 @@ export function builtinAction(action: ExecutableActionObject): BuiltinAction {
       if (!isRecord(p) || typeof p.id !== 'string' || !('src' in p)) throw shapeError(action.type, '{ id, src, actorRef }', p);
       return { type: action.type, params: { id: p.id, src: p.src as SpawnParams['src'], input: p.input } }; // src: a name or logic, the caller checks
     case 'xstate.raise':
-      if (!isRecord(p) || !isEvent(p.event) || !optional(p.delay, 'number') || !optional(p.id, 'string')) throw shapeError(action.type, '{ event, id?, delay? }', p);
+      if (!isRecord(p) || !isEvent(p.event) || !optional(p.delay, 'number') || !optional(p.id, 'string'))
+        throw shapeError(action.type, '{ event, id?, delay? }', p);
       return { type: action.type, params: { event: p.event, id: p.id as string | undefined, delay: p.delay as number | undefined } }; // cast: optional() checked both types above
     case 'xstate.cancel':
       if (!isRecord(p) || typeof p.sendId !== 'string') throw shapeError(action.type, '{ sendId: string }', p);

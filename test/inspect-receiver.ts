@@ -17,9 +17,11 @@ export async function startInspectReceiver(): Promise<InspectReceiver> {
   const address = server.address();
   if (!address || typeof address === 'string') throw new Error('expected a TCP address');
   const got: StatelyInspectionEvent[] = [];
-  const closed = new Promise<void>((resolve) => server.on('connection', (ws) => {
-    ws.on('message', (m) => got.push(JSON.parse(m.toString()) as StatelyInspectionEvent));
-    ws.on('close', () => resolve());
-  }));
+  const closed = new Promise<void>((resolve) =>
+    server.on('connection', (ws) => {
+      ws.on('message', (m) => got.push(JSON.parse(m.toString()) as StatelyInspectionEvent));
+      ws.on('close', () => resolve());
+    }),
+  );
   return { url: `ws://127.0.0.1:${address.port}`, got, closed, stop: () => new Promise((resolve) => server.close(() => resolve())) };
 }

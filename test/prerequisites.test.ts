@@ -13,7 +13,10 @@ import { PREREQUISITES, gate, onPath, prerequisite, whyMissing } from './prerequ
 const ROOT = resolve(import.meta.dirname, '..');
 /** A program no machine has: fresh each run, so no leftover file can make it exist. */
 const NO_SUCH_TOOL = `loopscope-no-such-tool-${randomBytes(4).toString('hex')}`;
-const absent: Prerequisite = { detect: () => (onPath(NO_SUCH_TOOL) ? undefined : `${NO_SUCH_TOOL} missing`), install: 'bash .ci/setup-nothing.sh' };
+const absent: Prerequisite = {
+  detect: () => (onPath(NO_SUCH_TOOL) ? undefined : `${NO_SUCH_TOOL} missing`),
+  install: 'bash .ci/setup-nothing.sh',
+};
 const present: Prerequisite = { detect: () => undefined, install: 'nothing to do' };
 const TMP = mkdtempSync(join(tmpdir(), 'loopscope-prerequisites-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
@@ -32,9 +35,9 @@ describe('detecting a prerequisite', () => {
     expect(await whyMissing(present)).toBeUndefined();
   });
 
-  it('the registry\'s tools are looked up on PATH, and each says what installs it', async () => {
-    expect(await prerequisite('xmllint') === undefined).toBe(onPath('xmllint'));
-    expect(await prerequisite('systemd-analyze') === undefined).toBe(onPath('systemd-analyze'));
+  it("the registry's tools are looked up on PATH, and each says what installs it", async () => {
+    expect((await prerequisite('xmllint')) === undefined).toBe(onPath('xmllint'));
+    expect((await prerequisite('systemd-analyze')) === undefined).toBe(onPath('systemd-analyze'));
     for (const [name, p] of Object.entries(PREREQUISITES)) expect(p.install, name).toMatch(/\S/);
   });
 });
@@ -58,13 +61,17 @@ describe('the gate', () => {
   });
 });
 
-interface JsonReport { testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[] }
+interface JsonReport {
+  testResults: { assertionResults: { title: string; status: string; failureMessages: string[] }[] }[];
+}
 
 /** A real vitest on a test file that gates a suite and a test on NO_SUCH_TOOL and a test on a present prerequisite. */
 function runGatedFile(ci: boolean) {
   const dir = mkdtempSync(join(TMP, ci ? 'ci-' : 'local-'));
   const module = (file: string) => JSON.stringify(join(ROOT, 'test', file));
-  writeFileSync(join(dir, 'gated.test.ts'), `
+  writeFileSync(
+    join(dir, 'gated.test.ts'),
+    `
 import { it } from 'vitest';
 import { gate, onPath, whyMissing } from ${module('prerequisites.ts')};
 const absent = await whyMissing({ detect: () => (onPath(${JSON.stringify(NO_SUCH_TOOL)}) ? undefined : ${JSON.stringify(`${NO_SUCH_TOOL} missing`)}), install: 'bash .ci/setup-nothing.sh' });
@@ -76,12 +83,18 @@ withAbsent.describe('a suite that needs the tool', () => {
 });
 withAbsent.it('a test that needs the tool', () => { throw new Error('ran without its prerequisite'); });
 withPresent.it('a test whose prerequisite is there', () => {});
-`);
+`,
+  );
   // The child must not see this vitest's worker variables, nor this run's CI flag.
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'CI'));
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'CI'),
+  );
   const report = join(dir, 'report.json');
-  const r = spawnSync(join(ROOT, 'node_modules/.bin/vitest'), ['run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
-    { cwd: dir, encoding: 'utf8', env: { ...env, NO_COLOR: '1', ...(ci ? { CI: 'true' } : {}) } });
+  const r = spawnSync(
+    join(ROOT, 'node_modules/.bin/vitest'),
+    ['run', '--root', dir, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+    { cwd: dir, encoding: 'utf8', env: { ...env, NO_COLOR: '1', ...(ci ? { CI: 'true' } : {}) } },
+  );
   const json = JSON.parse(readFileSync(report, 'utf8')) as JsonReport;
   const tests = Object.fromEntries(json.testResults.flatMap((f) => f.assertionResults).map((t) => [t.title, t]));
   return { status: r.status, output: r.stdout + r.stderr, tests };
@@ -110,7 +123,9 @@ describe('in a real vitest run', () => {
     expect(tests['has its prerequisites']?.status).toBe('failed');
     expect(tests['has its prerequisites']?.failureMessages.join('\n')).toContain(reason);
     expect(tests['a test that needs the tool']?.status).toBe('failed');
-    expect(tests['a test that needs the tool']?.failureMessages.join('\n')).toContain(`${reason} (CI is set: a missing prerequisite fails, it never skips)`);
+    expect(tests['a test that needs the tool']?.failureMessages.join('\n')).toContain(
+      `${reason} (CI is set: a missing prerequisite fails, it never skips)`,
+    );
     expect(tests['a test whose prerequisite is there']?.status).toBe('passed');
     expect(output).not.toContain('skipped: ');
   }, 60_000);

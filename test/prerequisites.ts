@@ -33,8 +33,7 @@ function isExecutable(file: string): boolean {
   }
 }
 
-const tool = (name: string, install: string): Prerequisite =>
-  ({ detect: () => (onPath(name) ? undefined : `${name} missing`), install });
+const tool = (name: string, install: string): Prerequisite => ({ detect: () => (onPath(name) ? undefined : `${name} missing`), install });
 
 /** The Incus daemon answers one request on its unix socket (real/incus finds the socket as the CLI does). */
 async function incusDaemonMissing(): Promise<string | undefined> {
@@ -84,7 +83,10 @@ export const PREREQUISITES = {
     detect: () => (process.getuid?.() === 0 ? undefined : 'not running as root'),
     install: 'run the tests as root (sudo npx vitest run …)',
   },
-  'cluster-tools': { detect: clusterToolsMissing, install: 'bash .ci/setup-incus.sh (incusd, incus); apt-get install iproute2 util-linux (ip, nsenter, unshare)' },
+  'cluster-tools': {
+    detect: clusterToolsMissing,
+    install: 'bash .ci/setup-incus.sh (incusd, incus); apt-get install iproute2 util-linux (ip, nsenter, unshare)',
+  },
 } as const satisfies Record<string, Prerequisite>;
 
 export type PrerequisiteName = keyof typeof PREREQUISITES;
@@ -103,7 +105,7 @@ const found = new Map<PrerequisiteName, Promise<string | undefined>>();
 /** Why the named prerequisite is missing here (undefined: it is there). Looked up once per test file. */
 export function prerequisite(name: PrerequisiteName): Promise<string | undefined> {
   let reason = found.get(name);
-  if (!reason) found.set(name, reason = whyMissing(PREREQUISITES[name]));
+  if (!reason) found.set(name, (reason = whyMissing(PREREQUISITES[name])));
   return reason;
 }
 
@@ -135,17 +137,30 @@ export function gate(reasons: (string | undefined)[], ci: boolean = CI): Gate {
     console.warn(`skipped: ${missing} ("${title}" and whatever else in this file needs it)`);
   };
   return {
-    missing, skip,
+    missing,
+    skip,
     describe(title, body) {
       warnOnce(title);
       if (skip) describe.skip(title, body);
-      else if (missing !== undefined) describe(title, () => { it('has its prerequisites', () => { throw failure(); }); });
+      else if (missing !== undefined)
+        describe(title, () => {
+          it('has its prerequisites', () => {
+            throw failure();
+          });
+        });
       else describe(title, body);
     },
     it(title, fn, timeout) {
       warnOnce(title);
       if (skip) it.skip(title, fn, timeout);
-      else if (missing !== undefined) it(title, () => { throw failure(); }, timeout);
+      else if (missing !== undefined)
+        it(
+          title,
+          () => {
+            throw failure();
+          },
+          timeout,
+        );
       else it(title, fn, timeout);
     },
   };

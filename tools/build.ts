@@ -32,17 +32,23 @@ async function node(): Promise<void> {
  * like a bundler); a consumer resolving as Node does (node16/nodenext) needs `./x.js` or `./x/index.js`. */
 function types(): void {
   const t0 = performance.now();
-  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(ROOT, 'tsconfig.build.json')], {
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`tsc (declarations) failed:\n${r.stdout}${r.stderr}`);
   const out = join(DIST, 'types');
-  const files = (dir: string): string[] => readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
+  const files = (dir: string): string[] =>
+    readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? files(join(dir, f)) : [join(dir, f)]));
   for (const file of files(out).filter((f) => f.endsWith('.d.ts'))) {
-    const text = readFileSync(file, 'utf8').replace(/(from |import\()(['"])(\.{1,2}\/[^'"]+)\2/g, (whole, lead: string, q: string, spec: string) => {
-      const target = resolve(dirname(file), spec);
-      if (existsSync(`${target}.d.ts`)) return `${lead}${q}${spec}.js${q}`;
-      if (existsSync(join(target, 'index.d.ts'))) return `${lead}${q}${spec}/index.js${q}`;
-      return whole;
-    });
+    const text = readFileSync(file, 'utf8').replace(
+      /(from |import\()(['"])(\.{1,2}\/[^'"]+)\2/g,
+      (whole, lead: string, q: string, spec: string) => {
+        const target = resolve(dirname(file), spec);
+        if (existsSync(`${target}.d.ts`)) return `${lead}${q}${spec}.js${q}`;
+        if (existsSync(join(target, 'index.d.ts'))) return `${lead}${q}${spec}/index.js${q}`;
+        return whole;
+      },
+    );
     writeFileSync(file, text);
   }
   step(`declarations → ${relative(ROOT, out)}`, t0);

@@ -16,11 +16,27 @@ export async function bundleNode(outDir: string): Promise<string> {
   const facts: CompiledFacts = {
     sandboxApis: { controller: api('sim/user-controller/api.ts'), policy: api('sim/user-controller/policy-api.ts') },
   };
-  const entryPoints = Object.fromEntries([...PUBLIC_ENTRIES.map((e) => [e.out, e.source]), [CLI_ENTRY.out, CLI_ENTRY.source], [WORKER_ENTRY.out, WORKER_ENTRY.source]]);
+  const entryPoints = Object.fromEntries([
+    ...PUBLIC_ENTRIES.map((e) => [e.out, e.source]),
+    [CLI_ENTRY.out, CLI_ENTRY.source],
+    [WORKER_ENTRY.out, WORKER_ENTRY.source],
+  ]);
   await esbuild({
-    absWorkingDir: ROOT, entryPoints, outdir: outDir, bundle: true, splitting: true, format: 'esm',
-    platform: 'node', target: 'node20', packages: 'external', sourcemap: false, legalComments: 'none', logLevel: 'warning',
-    chunkNames: 'chunk-[hash]', minifySyntax: true, define: { LOOPSCOPE_COMPILED: JSON.stringify(facts), LOOPSCOPE_BUNDLED: 'true' },
+    absWorkingDir: ROOT,
+    entryPoints,
+    outdir: outDir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    sourcemap: false,
+    legalComments: 'none',
+    logLevel: 'warning',
+    chunkNames: 'chunk-[hash]',
+    minifySyntax: true,
+    define: { LOOPSCOPE_COMPILED: JSON.stringify(facts), LOOPSCOPE_BUNDLED: 'true' },
   });
   // The bin: a node shebang (npm links it and sets the executable bit on install; set it here for the clone).
   const bin = join(outDir, `${CLI_ENTRY.out}.js`);

@@ -27,7 +27,10 @@ function useSimSession(url: LabUrl, resets: number): { session?: LabSession; err
   return useMemo(() => {
     if (!listing) return {};
     try {
-      const { runner, scenario } = openScenario(listing, { ...(url.seed !== undefined ? { seed: url.seed } : {}), ...(url.policy ? { policy: url.policy } : {}) });
+      const { runner, scenario } = openScenario(listing, {
+        ...(url.seed !== undefined ? { seed: url.seed } : {}),
+        ...(url.policy ? { policy: url.policy } : {}),
+      });
       const session = new LabSession({ kind: 'sim', runner, durationMs: scenario.durationMs, scenario: scenario.name });
       const late = resets === 0 ? checkTime(url.t, scenario.durationMs) : null;
       if (url.t && resets === 0) session.advanceTo(url.t);
@@ -45,7 +48,9 @@ function useSimSession(url: LabUrl, resets: number): { session?: LabSession; err
 function usePresenter(on: boolean, leave: () => void): void {
   useEffect(() => {
     if (!on) return;
-    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') leave(); };
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') leave();
+    };
     window.addEventListener('keydown', onKey);
     return () => {
       window.removeEventListener('keydown', onKey);
@@ -60,15 +65,25 @@ function UrlProblems({ problems, onDismiss }: { problems: string[]; onDismiss():
   return (
     <div className="input-error url-problems" data-testid="url-problems" role="alert">
       <b>{t('urlProblem')}:</b>
-      <ul>{problems.map((p) => <li key={p}>{p}</li>)}</ul>
-      <button data-testid="url-problems-dismiss" onClick={onDismiss} aria-label="dismiss">✕</button>
+      <ul>
+        {problems.map((p) => (
+          <li key={p}>{p}</li>
+        ))}
+      </ul>
+      <button data-testid="url-problems-dismiss" onClick={onDismiss} aria-label="dismiss">
+        ✕
+      </button>
     </div>
   );
 }
 
 function PresenterExit({ onExit }: { onExit(): void }) {
   const t = useT();
-  return <button className="presenter-exit floating" data-testid="presenter-exit" onClick={onExit}>✕ {t('exitPresenter')}</button>;
+  return (
+    <button className="presenter-exit floating" data-testid="presenter-exit" onClick={onExit}>
+      ✕ {t('exitPresenter')}
+    </button>
+  );
 }
 
 /** One of the traces the page carries (`loopscope lab run.json`), checked as a file from disk is, at the link's time. */
@@ -81,8 +96,16 @@ function pageTraceSession(index: number, t?: number): { session: LabSession } | 
 }
 
 /** What a page trace shows in the URL: its loop and number (a scenario, tour or comparison no longer shows). */
-const pageTraceUrl = (session: LabSession, index: number): Partial<LabUrl> =>
-  ({ loop: session.loop, trace: index, scenario: undefined, seed: undefined, policy: undefined, moment: undefined, compare: undefined, tour: undefined });
+const pageTraceUrl = (session: LabSession, index: number): Partial<LabUrl> => ({
+  loop: session.loop,
+  trace: index,
+  scenario: undefined,
+  seed: undefined,
+  policy: undefined,
+  moment: undefined,
+  compare: undefined,
+  tour: undefined,
+});
 
 function initialUrl(): { url: LabUrl; problems: string[]; trace: LabSession | null } {
   const parsed = parseUrl(locationParams());
@@ -90,7 +113,8 @@ function initialUrl(): { url: LabUrl; problems: string[]; trace: LabSession | nu
   const problems = [...parsed.problems, ...named.problems];
   if (named.url.trace !== undefined) {
     const opened = pageTraceSession(named.url.trace, named.url.t);
-    if ('session' in opened) return { url: { ...named.url, ...pageTraceUrl(opened.session, named.url.trace) }, problems, trace: opened.session };
+    if ('session' in opened)
+      return { url: { ...named.url, ...pageTraceUrl(opened.session, named.url.trace) }, problems, trace: opened.session };
     problems.push(opened.problem);
     delete named.url.trace;
   }
@@ -118,10 +142,16 @@ export function App() {
   const shown = [...problems, ...(sim.late && !lateSeen && !traceSession ? [sim.late] : [])];
 
   const change = useCallback((patch: Partial<LabUrl>) => {
-    setUrl((u) => { const next = { ...u, ...patch }; replaceUrl(next); return next; });
+    setUrl((u) => {
+      const next = { ...u, ...patch };
+      replaceUrl(next);
+      return next;
+    });
   }, []);
   // The URL names only what opened (a dropped bad parameter is not written back).
-  useEffect(() => { replaceUrl(first.url); }, [first]);
+  useEffect(() => {
+    replaceUrl(first.url);
+  }, [first]);
   const onMoment = useCallback((t: number) => change({ t }), [change]);
   const leavePresenter = useCallback(() => change({ presenter: false }), [change]);
   usePresenter(url.presenter, leavePresenter);
@@ -129,7 +159,10 @@ export function App() {
   const onBarChange = (patch: Partial<LabUrl>) => {
     // A new run (scenario, seed, policy) starts at t=0 and leaves a loaded trace.
     const newRun = 'scenario' in patch || 'seed' in patch || 'policy' in patch;
-    if (newRun) { setTraceSession(null); setProblems([]); }
+    if (newRun) {
+      setTraceSession(null);
+      setProblems([]);
+    }
     if (newRun || 'loop' in patch) setLive(null);
     // A run or a loop chosen leaves the inspector.
     if ((newRun || 'loop' in patch) && url.inspect) patch = { ...patch, inspect: undefined };
@@ -138,7 +171,11 @@ export function App() {
     // Side by side stays on for another scenario of the same loop (its policies), not for another loop.
     const otherLoop = 'loop' in patch && patch.loop !== url.loop;
     // Another run chosen by hand leaves the tour.
-    change(newRun ? { ...patch, t: undefined, moment: undefined, tour: undefined, trace: undefined, ...(otherLoop ? { compare: undefined } : {}) } : patch);
+    change(
+      newRun
+        ? { ...patch, t: undefined, moment: undefined, tour: undefined, trace: undefined, ...(otherLoop ? { compare: undefined } : {}) }
+        : patch,
+    );
     // A page opened from the home page starts at its top (banner and controls in view).
     if ('scenario' in patch) window.scrollTo(0, 0);
   };
@@ -150,7 +187,17 @@ export function App() {
     setTraceSession(null);
     setProblems([]);
     setLive(null);
-    change({ tour: stop, loop: to.loop, scenario: to.scenario, seed: undefined, policy: undefined, t: undefined, moment: to.moment, compare: undefined, trace: undefined });
+    change({
+      tour: stop,
+      loop: to.loop,
+      scenario: to.scenario,
+      seed: undefined,
+      policy: undefined,
+      t: undefined,
+      moment: to.moment,
+      compare: undefined,
+      trace: undefined,
+    });
     window.scrollTo(0, 0);
   };
   const touring = url.tour !== undefined && live === null && !traceSession && !comparing && url.scenario === TOUR[url.tour - 1]?.scenario;
@@ -158,12 +205,23 @@ export function App() {
     setTraceSession(new LabSession({ kind: 'trace', trace, fileName }));
     setLive(null);
     setProblems([]);
-    change({ loop: trace.loop, scenario: undefined, seed: trace.seed, policy: trace.policy, t: undefined, moment: undefined, trace: undefined });
+    change({
+      loop: trace.loop,
+      scenario: undefined,
+      seed: trace.seed,
+      policy: trace.policy,
+      t: undefined,
+      moment: undefined,
+      trace: undefined,
+    });
   };
   /** A trace the page carries, chosen in the bar: opens as a file from disk does, and the URL names it. */
   const onPageTrace = (index: number) => {
     const opened = pageTraceSession(index);
-    if ('problem' in opened) { setProblems([opened.problem]); return; }
+    if ('problem' in opened) {
+      setProblems([opened.problem]);
+      return;
+    }
     setTraceSession(opened.session);
     setLive(null);
     setProblems([]);
@@ -180,34 +238,83 @@ export function App() {
     <LanguageProvider value={url.lang}>
       <div className={`app${url.presenter ? ' presenter' : ''}`} data-testid="app" data-lang={url.lang}>
         <PanelBoundary name="topbar" resetKey={url}>
-          <ScenarioBar url={url} loop={session?.loop ?? url.loop} onChange={onBarChange} onTrace={onTrace} onPageTrace={onPageTrace}
+          <ScenarioBar
+            url={url}
+            loop={session?.loop ?? url.loop}
+            onChange={onBarChange}
+            onTrace={onTrace}
+            onPageTrace={onPageTrace}
             traceName={traceSession?.source.kind === 'trace' ? traceSession.source.fileName : undefined}
-            onLive={() => { setLive(''); change({ inspect: undefined }); }}
-            onInspect={relayInfo() ? () => { setLive(null); change({ inspect: true }); } : undefined} />
+            onLive={() => {
+              setLive('');
+              change({ inspect: undefined });
+            }}
+            onInspect={
+              relayInfo()
+                ? () => {
+                    setLive(null);
+                    change({ inspect: true });
+                  }
+                : undefined
+            }
+          />
         </PanelBoundary>
         {url.presenter && (live !== null || !session) && <PresenterExit onExit={leavePresenter} />}
-        {shown.length > 0 && <UrlProblems problems={shown} onDismiss={() => { setProblems([]); setLateSeen(true); }} />}
-        {sim.error && <pre className="input-error" data-testid="scenario-error">{sim.error}</pre>}
+        {shown.length > 0 && (
+          <UrlProblems
+            problems={shown}
+            onDismiss={() => {
+              setProblems([]);
+              setLateSeen(true);
+            }}
+          />
+        )}
+        {sim.error && (
+          <pre className="input-error" data-testid="scenario-error">
+            {sim.error}
+          </pre>
+        )}
         {touring && url.tour !== undefined && (
           <PanelBoundary name="tour" resetKey={url.tour}>
             <TourBar stop={url.tour} onGo={goTour} onLeave={() => change({ tour: undefined })} />
           </PanelBoundary>
         )}
-        <PanelBoundary name={url.inspect ? 'inspect' : live !== null ? 'live' : session ? 'lab' : 'home'} resetKey={url.inspect ? 'inspect' : session ?? live}>
-          {url.inspect
-            ? <InspectPage />
-            : live !== null
-            ? <LivePage initialUrl={live} presenter={url.presenter} />
-            : comparing && listing && policies
-            ? <ComparePage listing={listing} seed={url.seed} columns={comparing} policies={policies}
-                startAt={sim.session?.time}
-                onColumns={(compare) => change({ compare })} onExit={() => change({ compare: undefined })} />
-            : session
-            ? <LabPage key={session.id} session={session} presenter={url.presenter} onMoment={onMoment}
-                onExitPresenter={url.presenter ? leavePresenter : undefined}
-                onSideBySide={policies && !traceSession ? () => change({ compare: policies.slice(0, 2) }) : undefined}
-                onReset={reset} />
-            : !sim.error && <Home onOpen={(loop, scenario) => onBarChange({ loop, scenario, seed: undefined, policy: undefined })} onTour={() => goTour(1)} />}
+        <PanelBoundary
+          name={url.inspect ? 'inspect' : live !== null ? 'live' : session ? 'lab' : 'home'}
+          resetKey={url.inspect ? 'inspect' : (session ?? live)}
+        >
+          {url.inspect ? (
+            <InspectPage />
+          ) : live !== null ? (
+            <LivePage initialUrl={live} presenter={url.presenter} />
+          ) : comparing && listing && policies ? (
+            <ComparePage
+              listing={listing}
+              seed={url.seed}
+              columns={comparing}
+              policies={policies}
+              startAt={sim.session?.time}
+              onColumns={(compare) => change({ compare })}
+              onExit={() => change({ compare: undefined })}
+            />
+          ) : session ? (
+            <LabPage
+              key={session.id}
+              session={session}
+              presenter={url.presenter}
+              onMoment={onMoment}
+              onExitPresenter={url.presenter ? leavePresenter : undefined}
+              onSideBySide={policies && !traceSession ? () => change({ compare: policies.slice(0, 2) }) : undefined}
+              onReset={reset}
+            />
+          ) : (
+            !sim.error && (
+              <Home
+                onOpen={(loop, scenario) => onBarChange({ loop, scenario, seed: undefined, policy: undefined })}
+                onTour={() => goTour(1)}
+              />
+            )
+          )}
         </PanelBoundary>
       </div>
     </LanguageProvider>

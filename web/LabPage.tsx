@@ -57,19 +57,32 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
   const machine = loopById(session.loop)?.binding.machine;
   usePlayLoop(session, playing, speed, () => setPlaying(false));
   const live = session.runner !== undefined;
-  const tabs: SideTab[] = [...(live && views.Interventions ? ['act' as const] : []), ...(live && views.Editor ? ['editor' as const] : []),
-    ...(views.Charts ? ['charts' as const] : [])];
+  const tabs: SideTab[] = [
+    ...(live && views.Interventions ? ['act' as const] : []),
+    ...(live && views.Editor ? ['editor' as const] : []),
+    ...(views.Charts ? ['charts' as const] : []),
+  ];
   // Outside presenter mode everything shows, one under the other; in it, the open tab (the first until one is chosen).
   const open = tab === 'folded' ? undefined : tab !== undefined && tabs.includes(tab) ? tab : tabs[0];
   const shows = (which: SideTab) => tabs.includes(which) && (!presenter || open === which);
   const nextTab = () => setTab(tabs[(open === undefined ? -1 : tabs.indexOf(open)) + 1] ?? 'folded');
   useEffect(() => setChartView(presenter ? 'follow' : 'whole'), [presenter]);
 
-  const step = useCallback(() => { setPlaying(false); session.step(); }, [session]);
-  const stepBack = useCallback(() => { setPlaying(false); session.stepBack(); }, [session]);
+  const step = useCallback(() => {
+    setPlaying(false);
+    session.step();
+  }, [session]);
+  const stepBack = useCallback(() => {
+    setPlaying(false);
+    session.stepBack();
+  }, [session]);
   const togglePlay = useCallback(() => setPlaying((p) => !p && !session.finished), [session]);
   useShortcuts({
-    togglePlay, step, stepBack, speed, setSpeed,
+    togglePlay,
+    step,
+    stepBack,
+    speed,
+    setSpeed,
     toggleDiagramOnly: () => setDiagramOnly((d) => !d),
     toggleChartView: () => setChartView((v) => (v === 'follow' ? 'whole' : 'follow')),
     toggleSideTab: nextTab,
@@ -77,30 +90,81 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
   });
 
   const time = session.time;
-  useEffect(() => { if (!playing) onMoment(time); }, [playing, time, onMoment]);
+  useEffect(() => {
+    if (!playing) onMoment(time);
+  }, [playing, time, onMoment]);
 
   const frame = session.frame;
   const previous = session.frames[session.index - 1];
   const forked = session.forked;
   return (
-    <div className={`lab${diagramOnly ? ' diagram-only' : ''}`} data-testid="lab" data-loop={session.loop} data-playing={playing} data-source={session.source.kind}>
+    <div
+      className={`lab${diagramOnly ? ' diagram-only' : ''}`}
+      data-testid="lab"
+      data-loop={session.loop}
+      data-playing={playing}
+      data-source={session.source.kind}
+    >
       <PanelBoundary name="banner" resetKey={frame}>
         <PhaseBanner loop={session.loop} frames={session.frames} index={session.index} time={time} />
       </PanelBoundary>
       <div className="lab-bar">
-        <Controls playing={playing} speed={speed} canStepBack={session.index > 0} onTogglePlay={togglePlay}
-          onStep={step} onStepBack={stepBack} onReset={() => { setPlaying(false); onReset(); }} onSpeed={setSpeed} />
-        <Scrubber index={session.index} count={session.frames.length} atPresent={session.atPresent} cycleStart={session.cycleStart}
-          onSeek={(i) => { setPlaying(false); session.seek(i); }} />
+        <Controls
+          playing={playing}
+          speed={speed}
+          canStepBack={session.index > 0}
+          onTogglePlay={togglePlay}
+          onStep={step}
+          onStepBack={stepBack}
+          onReset={() => {
+            setPlaying(false);
+            onReset();
+          }}
+          onSpeed={setSpeed}
+        />
+        <Scrubber
+          index={session.index}
+          count={session.frames.length}
+          atPresent={session.atPresent}
+          cycleStart={session.cycleStart}
+          onSeek={(i) => {
+            setPlaying(false);
+            session.seek(i);
+          }}
+        />
         {presenter && !screen.full && (
-          <button className="fullscreen-prompt" data-testid="fullscreen-prompt" onClick={screen.enter} title={`${t('enterFullscreen')} (f)`}>⤢ {t('enterFullscreen')}</button>
+          <button
+            className="fullscreen-prompt"
+            data-testid="fullscreen-prompt"
+            onClick={screen.enter}
+            title={`${t('enterFullscreen')} (f)`}
+          >
+            ⤢ {t('enterFullscreen')}
+          </button>
         )}
         {/* In presenter mode these two are icons (their words in the tooltip): the bar stays one line at 1280×720. */}
-        {onSideBySide && <button data-testid="side-by-side" onClick={onSideBySide} title={`${COMPARE_TEXT[lang].sideBySide}: ${COMPARE_TEXT[lang].sideBySideTitle}`}
-          aria-label={COMPARE_TEXT[lang].sideBySide}>⇆{presenter ? '' : ` ${COMPARE_TEXT[lang].sideBySide}`}</button>}
+        {onSideBySide && (
+          <button
+            data-testid="side-by-side"
+            onClick={onSideBySide}
+            title={`${COMPARE_TEXT[lang].sideBySide}: ${COMPARE_TEXT[lang].sideBySideTitle}`}
+            aria-label={COMPARE_TEXT[lang].sideBySide}
+          >
+            ⇆{presenter ? '' : ` ${COMPARE_TEXT[lang].sideBySide}`}
+          </button>
+        )}
         <ExportMenu session={session} compact={presenter} />
-        {onExitPresenter && <button className="presenter-exit" data-testid="presenter-exit" onClick={onExitPresenter} title={`${t('exitPresenter')} (Esc)`}
-          aria-label={t('exitPresenter')}><CloseIcon /></button>}
+        {onExitPresenter && (
+          <button
+            className="presenter-exit"
+            data-testid="presenter-exit"
+            onClick={onExitPresenter}
+            title={`${t('exitPresenter')} (Esc)`}
+            aria-label={t('exitPresenter')}
+          >
+            <CloseIcon />
+          </button>
+        )}
       </div>
       <Chapters session={session} />
       {forked && (
@@ -110,8 +174,19 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
       )}
       <div className="lab-main">
         <PanelBoundary name="statechart" resetKey={machine}>
-          {machine && <Statechart machine={machine} loop={session.loop} state={frame.state} previousState={previous?.state} presenter={presenter}
-            view={chartView} onView={setChartView} diagramOnly={diagramOnly} onDiagramOnly={() => setDiagramOnly((d) => !d)} />}
+          {machine && (
+            <Statechart
+              machine={machine}
+              loop={session.loop}
+              state={frame.state}
+              previousState={previous?.state}
+              presenter={presenter}
+              view={chartView}
+              onView={setChartView}
+              diagramOnly={diagramOnly}
+              onDiagramOnly={() => setDiagramOnly((d) => !d)}
+            />
+          )}
         </PanelBoundary>
         {!diagramOnly && (
           <div className="lab-side" data-tab-chosen={presenter && tab !== undefined && tab !== 'folded'}>
@@ -121,8 +196,15 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
             {presenter && tabs.length > 0 && (
               <div className="side-tabs" role="tablist" title={`${t('tabsTitle')}`}>
                 {tabs.map((which) => (
-                  <button key={which} role="tab" data-testid={`tab-${which}`} aria-selected={open === which}
-                    onClick={() => setTab(open === which && tab !== undefined ? 'folded' : which)}>{t(TAB_LABEL[which])}</button>
+                  <button
+                    key={which}
+                    role="tab"
+                    data-testid={`tab-${which}`}
+                    aria-selected={open === which}
+                    onClick={() => setTab(open === which && tab !== undefined ? 'folded' : which)}
+                  >
+                    {t(TAB_LABEL[which])}
+                  </button>
                 ))}
               </div>
             )}
@@ -133,8 +215,16 @@ export function LabPage({ session, presenter, onReset, onMoment, onExitPresenter
             )}
             {(shows('act') || shows('editor')) && (
               <div className="side-actions">
-                {shows('act') && views.Interventions && <PanelBoundary name="interventions" resetKey={frame}><views.Interventions session={session} frame={frame} /></PanelBoundary>}
-                {shows('editor') && views.Editor && <PanelBoundary name="editor" resetKey={session}><views.Editor session={session} frame={frame} /></PanelBoundary>}
+                {shows('act') && views.Interventions && (
+                  <PanelBoundary name="interventions" resetKey={frame}>
+                    <views.Interventions session={session} frame={frame} />
+                  </PanelBoundary>
+                )}
+                {shows('editor') && views.Editor && (
+                  <PanelBoundary name="editor" resetKey={session}>
+                    <views.Editor session={session} frame={frame} />
+                  </PanelBoundary>
+                )}
               </div>
             )}
           </div>

@@ -11,7 +11,10 @@ const SINGLE_FILE_LAB = packagePath('dist', 'lab-single.html');
 
 /** What the exported page opens with: its state (the lab's URL parameters) and, when the scenario is not one
  * the lab ships, the scenario's own text (the lab lists it with the shipped ones). */
-export interface ExportedPage { state: string; scenario?: { id: string; text: string } }
+export interface ExportedPage {
+  state: string;
+  scenario?: { id: string; text: string };
+}
 
 /** `</script` inside inlined code would end the element early; `<\/script` means the same in JS. */
 const scriptSafe = (code: string) => code.replace(/<\/(script)/gi, '<\\/$1');
@@ -29,9 +32,14 @@ export async function buildSingleFileLab(): Promise<string> {
   const outDir = mkdtempSync(join(tmpdir(), 'loopscope-export-'));
   try {
     await build({
-      configFile: join(PACKAGE_ROOT, 'vite.config.ts'), root: join(PACKAGE_ROOT, 'web'), logLevel: 'error',
+      configFile: join(PACKAGE_ROOT, 'vite.config.ts'),
+      root: join(PACKAGE_ROOT, 'web'),
+      logLevel: 'error',
       build: {
-        outDir, emptyOutDir: true, cssCodeSplit: false, modulePreload: false,
+        outDir,
+        emptyOutDir: true,
+        cssCodeSplit: false,
+        modulePreload: false,
         // Every asset inline (a data: URL), one JS chunk.
         assetsInlineLimit: () => true,
         rolldownOptions: { output: { codeSplitting: false } },
@@ -41,10 +49,14 @@ export async function buildSingleFileLab(): Promise<string> {
     const assets = readdirSync(join(outDir, 'assets'));
     const unexpected = assets.filter((f) => !/\.(js|css)$/.test(f));
     if (unexpected.length) throw new Error(`the lab build wrote assets that cannot be inlined: ${unexpected.join(', ')}`);
-    html = html.replace(/<script type="module"[^>]*\ssrc="\.\/assets\/([^"]+)"[^>]*><\/script>/g,
-      (_m, file: string) => `<script type="module">${scriptSafe(readFileSync(join(outDir, 'assets', file), 'utf8'))}</script>`);
-    html = html.replace(/<link rel="stylesheet"[^>]*\shref="\.\/assets\/([^"]+)"[^>]*>/g,
-      (_m, file: string) => `<style>${readFileSync(join(outDir, 'assets', file), 'utf8').replace(/<\/(style)/gi, '<\\/$1')}</style>`);
+    html = html.replace(
+      /<script type="module"[^>]*\ssrc="\.\/assets\/([^"]+)"[^>]*><\/script>/g,
+      (_m, file: string) => `<script type="module">${scriptSafe(readFileSync(join(outDir, 'assets', file), 'utf8'))}</script>`,
+    );
+    html = html.replace(
+      /<link rel="stylesheet"[^>]*\shref="\.\/assets\/([^"]+)"[^>]*>/g,
+      (_m, file: string) => `<style>${readFileSync(join(outDir, 'assets', file), 'utf8').replace(/<\/(style)/gi, '<\\/$1')}</style>`,
+    );
     if (/\ssrc="\.\/assets\/|\shref="\.\/assets\//.test(html)) throw new Error('the lab build references a file the export did not inline');
     return html;
   } finally {
@@ -58,8 +70,11 @@ export async function buildLabHtml(page: ExportedPage): Promise<string> {
   // The build's boolean define read in place: esbuild folds the test to a constant and drops the other
   // branch, so the bundle holds no import of vite at all.
   const html = typeof LOOPSCOPE_BUNDLED !== 'undefined' ? readFileSync(SINGLE_FILE_LAB, 'utf8') : await buildSingleFileLab();
-  const embedded = `<script id="loopscope-export-state" type="application/json">${jsonSafe(page.state)}</script>`
-    + (page.scenario ? `\n<script id="loopscope-export-scenario" type="application/json">${jsonSafe(JSON.stringify(page.scenario))}</script>` : '');
+  const embedded =
+    `<script id="loopscope-export-state" type="application/json">${jsonSafe(page.state)}</script>` +
+    (page.scenario
+      ? `\n<script id="loopscope-export-scenario" type="application/json">${jsonSafe(JSON.stringify(page.scenario))}</script>`
+      : '');
   // Before the lab's script: it reads them as it starts.
   return html.replace('<div id="root"></div>', `${embedded}\n<div id="root"></div>`);
 }

@@ -6,7 +6,11 @@ const chromiumPath = (): string => process.env.LOOPSCOPE_CHROMIUM ?? '/usr/bin/c
 
 function requireChromium(): string {
   const path = chromiumPath();
-  if (!existsSync(path)) throw new ExitError(1, `export --format png: needs chromium at ${path} to draw the SVGs (install it, e.g. .ci/setup-chromium.sh, set LOOPSCOPE_CHROMIUM, or leave png out of --format)`);
+  if (!existsSync(path))
+    throw new ExitError(
+      1,
+      `export --format png: needs chromium at ${path} to draw the SVGs (install it, e.g. .ci/setup-chromium.sh, set LOOPSCOPE_CHROMIUM, or leave png out of --format)`,
+    );
   return path;
 }
 
@@ -15,7 +19,10 @@ async function playwright(): Promise<typeof import('playwright-core')> {
   try {
     return await import('playwright-core');
   } catch {
-    throw new ExitError(1, 'export --format png: needs the optional package playwright-core (npm install playwright-core), or leave png out of --format');
+    throw new ExitError(
+      1,
+      'export --format png: needs the optional package playwright-core (npm install playwright-core), or leave png out of --format',
+    );
   }
 }
 
@@ -25,16 +32,31 @@ export async function requirePngTools(): Promise<void> {
   requireChromium();
 }
 
-export interface Picture { svg: string; width: number; height: number }
+export interface Picture {
+  svg: string;
+  width: number;
+  height: number;
+}
 
 /**
  * Draws SVGs into PNGs with headless chromium (the browser the lab runs in draws the same text the
  * same way), `scale` device pixels per SVG pixel: a PNG is width×scale by height×scale.
  */
 export async function svgsToPngs(pictures: Picture[], scale: number): Promise<Buffer[]> {
-  const browser = await (await playwright()).chromium.launch({
-    executablePath: requireChromium(), headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  const browser = await (
+    await playwright()
+  ).chromium.launch({
+    executablePath: requireChromium(),
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     const out: Buffer[] = [];

@@ -21,9 +21,13 @@ import { EXPORT_FORMATS, type ExportFormat as Format } from './formats';
 import { isOneOf } from '../../sim/one-of';
 
 function parseFormats(text: string): Set<Format> {
-  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const items = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const formats = items.filter((f) => isOneOf(EXPORT_FORMATS, f));
-  if (items.length === 0 || formats.length < items.length) throw new UsageError('--format', `expected a comma-separated list of ${EXPORT_FORMATS.join(', ')}, got "${text}"`);
+  if (items.length === 0 || formats.length < items.length)
+    throw new UsageError('--format', `expected a comma-separated list of ${EXPORT_FORMATS.join(', ')}, got "${text}"`);
   return new Set(formats);
 }
 
@@ -36,12 +40,17 @@ function checkOutDir(dir: string): string {
   }
   let parent = dirname(abs);
   while (!existsSync(parent) && parent !== dirname(parent)) parent = dirname(parent);
-  if (!statSync(parent).isDirectory()) throw new UsageError('--out', `expected a directory that can be created, got "${dir}" (${parent} is a file)`);
+  if (!statSync(parent).isDirectory())
+    throw new UsageError('--out', `expected a directory that can be created, got "${dir}" (${parent} is a file)`);
   return abs;
 }
 
 /** The lab's URL parameters for the exported moment (the page keeps them in its hash). */
-function labState(loop: string, scenario: string, o: { seed?: number; policy?: string; t: number; lang: Language; presenter: boolean }): string {
+function labState(
+  loop: string,
+  scenario: string,
+  o: { seed?: number; policy?: string; t: number; lang: Language; presenter: boolean },
+): string {
   const p = new URLSearchParams({ loop, scenario });
   if (o.presenter) p.set('presenter', '1');
   if (o.seed !== undefined) p.set('seed', String(o.seed));
@@ -55,7 +64,15 @@ const SHIPPED = packagePath('scenarios');
 /** With no scenario named, the talk's: a slide deck's lab, opening in presenter mode. */
 const TALK = join(SHIPPED, 'talk-lab.yaml');
 
-export interface ExportOptions { out: string; format: string; at?: string; seed?: string; policy?: string; lang: string; scale: string }
+export interface ExportOptions {
+  out: string;
+  format: string;
+  at?: string;
+  seed?: string;
+  policy?: string;
+  lang: string;
+  scale: string;
+}
 
 export async function runExport(given: string | undefined, opts: ExportOptions): Promise<void> {
   const file = given ?? TALK;
@@ -70,31 +87,64 @@ export async function runExport(given: string | undefined, opts: ExportOptions):
   if (at === null) throw new UsageError('--at', `expected a time like 90s, 2m30s or 1h, got "${opts.at}"`);
   const seed = opts.seed === undefined ? undefined : parseSeed(opts.seed);
   const out = checkOutDir(opts.out);
-  if (!existsSync(file) || !statSync(file).isFile()) throw new UsageError('<scenario>', `expected a scenario YAML file, got "${file}" (${existsSync(file) ? 'a directory' : 'no such file'})`);
-  const { entry, scenario, runner } = runnerFor(file, { ...(seed !== undefined ? { seed } : {}), ...(opts.policy ? { policy: opts.policy } : {}) });
+  if (!existsSync(file) || !statSync(file).isFile())
+    throw new UsageError(
+      '<scenario>',
+      `expected a scenario YAML file, got "${file}" (${existsSync(file) ? 'a directory' : 'no such file'})`,
+    );
+  const { entry, scenario, runner } = runnerFor(file, {
+    ...(seed !== undefined ? { seed } : {}),
+    ...(opts.policy ? { policy: opts.policy } : {}),
+  });
   const moment = at ?? scenario.durationMs;
-  if (moment > scenario.durationMs) throw new UsageError('--at', `expected a time within the scenario (it ends at ${formatDuration(scenario.durationMs)}), got "${opts.at}"`);
+  if (moment > scenario.durationMs)
+    throw new UsageError(
+      '--at',
+      `expected a time within the scenario (it ends at ${formatDuration(scenario.durationMs)}), got "${opts.at}"`,
+    );
   if (formats.has('png')) await requirePngTools();
 
   runner.run(moment);
   const written: string[] = [];
   mkdirSync(out, { recursive: true });
-  const write = (name: string, data: string | Buffer) => { const path = join(out, name); writeFileSync(path, data); written.push(path); };
+  const write = (name: string, data: string | Buffer) => {
+    const path = join(out, name);
+    writeFileSync(path, data);
+    written.push(path);
+  };
   const stem = figureStem(scenario.name, moment);
   if (formats.has('svg') || formats.has('png')) {
     const machine = entry.binding.machine;
     const layout = await layoutGraph(new ELK(), labelGraph(entry.id, machineGraph(machine)));
     const frames = runner.frames;
-    const figures = exportFigures({ machine, layout, loop: entry.id, scenario: scenario.name, frames, index: frames.length - 1, config: runner.config, lang });
+    const figures = exportFigures({
+      machine,
+      layout,
+      loop: entry.id,
+      scenario: scenario.name,
+      frames,
+      index: frames.length - 1,
+      config: runner.config,
+      lang,
+    });
     const pictures = [['statechart', figures.statechart] as const, ...(figures.chart ? [['chart', figures.chart] as const] : [])];
     if (formats.has('svg')) for (const [kind, p] of pictures) write(`${stem}-${kind}.svg`, p.svg);
     if (formats.has('png')) {
-      const pngs = await svgsToPngs(pictures.map(([, p]) => p), scale);
+      const pngs = await svgsToPngs(
+        pictures.map(([, p]) => p),
+        scale,
+      );
       pictures.forEach(([kind], i) => write(`${stem}-${kind}.png`, pngs[i]!));
     }
   }
   if (formats.has('html')) {
-    const state = labState(entry.id, scenario.name, { ...(seed !== undefined ? { seed } : {}), ...(opts.policy ? { policy: opts.policy } : {}), t: moment, lang, presenter });
+    const state = labState(entry.id, scenario.name, {
+      ...(seed !== undefined ? { seed } : {}),
+      ...(opts.policy ? { policy: opts.policy } : {}),
+      t: moment,
+      lang,
+      presenter,
+    });
     // A scenario the lab does not ship travels inside the page (same name and text as the file).
     const text = readFileSync(file, 'utf8');
     const shipped = join(SHIPPED, basename(file));

@@ -30,7 +30,11 @@ export class InspectSocket {
   private lost: string | undefined;
   private sent = 0;
 
-  private constructor(private readonly ws: WebSocket, readonly url: string, private readonly onLost: (why: string) => void) {
+  private constructor(
+    private readonly ws: WebSocket,
+    readonly url: string,
+    private readonly onLost: (why: string) => void,
+  ) {
     ws.on('close', () => this.lose('the receiver closed the connection'));
     ws.on('error', (e) => this.lose(e.message));
   }
@@ -41,8 +45,14 @@ export class InspectSocket {
     try {
       await new Promise<void>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no answer in ${CONNECT_MS / 1000} s`)), CONNECT_MS);
-        ws.once('open', () => { clearTimeout(timer); resolve(); });
-        ws.once('error', (e) => { clearTimeout(timer); reject(e); });
+        ws.once('open', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        ws.once('error', (e) => {
+          clearTimeout(timer);
+          reject(e);
+        });
       });
     } catch (e) {
       ws.terminate();
@@ -53,7 +63,9 @@ export class InspectSocket {
   }
 
   /** How many events went out. */
-  get count(): number { return this.sent; }
+  get count(): number {
+    return this.sent;
+  }
 
   /** The adapter's send: one event, one text message. A receiver gone away is said once; the run goes on. */
   send(event: StatelyInspectionEvent): void {

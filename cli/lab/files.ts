@@ -11,7 +11,8 @@ import type { PageFile } from '../../web/lab/page-files';
 import { LAB_FILES_ELEMENT } from '../../web/lab/page-files';
 
 const EXPECTED = 'expected a scenario (.yaml) or a trace (.json: sim --json, check --out, real --out)';
-const TRACE = 'expected a loopscope trace (the JSON of sim --json, check --out or real --out, or ITF from check --trace-format itf or trace --to itf)';
+const TRACE =
+  'expected a loopscope trace (the JSON of sim --json, check --out or real --out, or ITF from check --trace-format itf or trace --to itf)';
 
 /** What a file is meant to be: by its extension, or (another extension: a guess) by its first character. */
 function kindOf(name: string, text: string): { kind: PageFile['kind']; guessed: boolean } {
@@ -32,7 +33,11 @@ function readText(name: string): string {
   try {
     return readFileSync(name, 'utf8');
   } catch (e) {
-    throw new InputError(name, '', `${EXPECTED}, got a file that cannot be read (${e instanceof Error && 'code' in e ? String(e.code) : 'unreadable'})`);
+    throw new InputError(
+      name,
+      '',
+      `${EXPECTED}, got a file that cannot be read (${e instanceof Error && 'code' in e ? String(e.code) : 'unreadable'})`,
+    );
   }
 }
 
@@ -63,7 +68,10 @@ function checkTrace(name: string, text: string): void {
 }
 
 /** A file for the page, and (a scenario) the loop it names: the printed URL opens it by both. */
-export interface LabFile { page: PageFile; loop?: string }
+export interface LabFile {
+  page: PageFile;
+  loop?: string;
+}
 
 /** Every named file, read and checked (a bad one throws an InputError naming it); scenarios carry their name. */
 export function readLabFiles(names: readonly string[]): LabFile[] {
@@ -77,7 +85,11 @@ export function readLabFiles(names: readonly string[]): LabFile[] {
         files.push(checked(files, name, text, kind));
       } catch (e) {
         if (!(e instanceof InputError)) throw e;
-        throw new InputError(name, '', `${EXPECTED}; read as a ${kind}: ${e.message.startsWith(`${name}: `) ? e.message.slice(name.length + 2) : e.message}`);
+        throw new InputError(
+          name,
+          '',
+          `${EXPECTED}; read as a ${kind}: ${e.message.startsWith(`${name}: `) ? e.message.slice(name.length + 2) : e.message}`,
+        );
       }
     } else files.push(checked(files, name, text, kind));
   }
@@ -92,7 +104,12 @@ function checked(files: readonly LabFile[], name: string, text: string, kind: Pa
   }
   const { id, loop } = scenarioOf(name, text);
   const same = files.find((f) => f.page.kind === 'scenario' && f.page.id === id);
-  if (same) throw new InputError(name, 'name', `expected a scenario name no other file given uses, got "${id}" (${same.page.name} is also "${id}")`);
+  if (same)
+    throw new InputError(
+      name,
+      'name',
+      `expected a scenario name no other file given uses, got "${id}" (${same.page.name} is also "${id}")`,
+    );
   return { page: { name, kind, text, id }, loop };
 }
 

@@ -8,7 +8,10 @@ import type { Duplex } from 'node:stream';
 import type { InspectRelay } from './inspect-relay';
 import { inspectUpgrade } from './inspect-relay';
 
-export interface InspectPort { port: number; close(): Promise<void> }
+export interface InspectPort {
+  port: number;
+  close(): Promise<void>;
+}
 
 /** Listens on 127.0.0.1:port (0: any free port); rejects with the listen error (EADDRINUSE, …). */
 /** `labUrl` is asked on each request: the lab's port is known only once it listens, after this one. */
@@ -22,11 +25,18 @@ export async function listenInspectPort(relay: InspectRelay, port: number, labUr
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => upgrade(req, socket, head));
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
-    server.listen(port, '127.0.0.1', () => { server.off('error', fail); ok(); });
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', fail);
+      ok();
+    });
   });
   const address = server.address() as AddressInfo; // a TCP server's address is an AddressInfo (a pipe's would be a string)
   return {
     port: address.port,
-    close: () => new Promise<void>((done) => { server.close(() => done()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
   };
 }

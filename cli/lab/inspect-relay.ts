@@ -42,12 +42,23 @@ export class InspectRelay {
   /** How many messages came, how many the history still holds, and who is connected. */
   get stats(): { received: number; dropped: number; held: number; bytes: number; rejected: number; viewers: number; senders: number } {
     const held = this.messages.length - this.start;
-    return { received: this.received, dropped: this.received - held, held, bytes: this.bytes, rejected: this.rejected, viewers: this.viewers.size, senders: this.senders.size };
+    return {
+      received: this.received,
+      dropped: this.received - held,
+      held,
+      bytes: this.bytes,
+      rejected: this.rejected,
+      viewers: this.viewers.size,
+      senders: this.senders.size,
+    };
   }
 
   /** Takes over an HTTP upgrade as a sender or a page; a request from a page of another site is refused (403). */
   accept(req: IncomingMessage, socket: Duplex, head: Buffer, role: InspectRole): void {
-    if (!isLoopbackHost(req.headers.host) || !loopbackOrigin(req.headers.origin)) { refuse(socket, 403, 'inspection is for this machine only'); return; }
+    if (!isLoopbackHost(req.headers.host) || !loopbackOrigin(req.headers.origin)) {
+      refuse(socket, 403, 'inspection is for this machine only');
+      return;
+    }
     this.wss.handleUpgrade(req, socket, head, (ws) => (role === 'viewer' ? this.addViewer(ws) : this.addSender(ws)));
   }
 
@@ -66,11 +77,19 @@ export class InspectRelay {
 
   private addViewer(ws: WebSocket): void {
     const { received, dropped } = this.stats;
-    const notice: RelayHistoryNotice = { type: '@loopscope.history', received, dropped, maxEvents: this.options.maxEvents, maxBytes: this.options.maxBytes };
+    const notice: RelayHistoryNotice = {
+      type: '@loopscope.history',
+      received,
+      dropped,
+      maxEvents: this.options.maxEvents,
+      maxBytes: this.options.maxBytes,
+    };
     ws.send(JSON.stringify(notice));
     // Every held message is a JSON object's text (relay() checked it): joined, they make one JSON array.
     for (let i = this.start; i < this.messages.length; i += HISTORY_BATCH) {
-      ws.send(`{"type":"@loopscope.batch","messages":[${this.messages.slice(i, Math.min(i + HISTORY_BATCH, this.messages.length)).join(',')}]}`);
+      ws.send(
+        `{"type":"@loopscope.batch","messages":[${this.messages.slice(i, Math.min(i + HISTORY_BATCH, this.messages.length)).join(',')}]}`,
+      );
     }
     this.viewers.add(ws);
     // A page sends nothing the relay needs; whatever it sends is not relayed.
@@ -79,12 +98,18 @@ export class InspectRelay {
   }
 
   private relay(message: string): void {
-    if (!isJsonObject(message)) { this.rejected++; return; }
+    if (!isJsonObject(message)) {
+      this.rejected++;
+      return;
+    }
     this.received++;
     this.remember(message);
     for (const ws of this.viewers) {
       if (ws.readyState !== WebSocket.OPEN) continue;
-      if (ws.bufferedAmount > MAX_PAGE_BACKLOG) { ws.close(1013, 'the page fell too far behind: reload it to get the history'); continue; }
+      if (ws.bufferedAmount > MAX_PAGE_BACKLOG) {
+        ws.close(1013, 'the page fell too far behind: reload it to get the history');
+        continue;
+      }
       ws.send(message);
     }
   }
@@ -98,7 +123,10 @@ export class InspectRelay {
       this.start++;
     }
     // Compact once the dropped head is as long as what is held: amortised O(1) per message.
-    if (this.start > 1024 && this.start * 2 > this.messages.length) { this.messages = this.messages.slice(this.start); this.start = 0; }
+    if (this.start > 1024 && this.start * 2 > this.messages.length) {
+      this.messages = this.messages.slice(this.start);
+      this.start = 0;
+    }
   }
 }
 
@@ -128,7 +156,12 @@ function refuse(socket: Duplex, status: number, why: string): void {
 export function inspectUpgrade(relay: InspectRelay, anyPath: boolean) {
   return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     let path: string;
-    try { path = new URL(req.url ?? '/', 'http://lab').pathname; } catch { refuse(socket, 400, 'Bad Request'); return; }
+    try {
+      path = new URL(req.url ?? '/', 'http://lab').pathname;
+    } catch {
+      refuse(socket, 400, 'Bad Request');
+      return;
+    }
     if (path === INSPECT_VIEW_PATH) relay.accept(req, socket, head, 'viewer');
     else if (path === INSPECT_PATH || anyPath) relay.accept(req, socket, head, 'sender');
     else refuse(socket, 404, 'Not Found');

@@ -25,7 +25,10 @@ export function parseInspectOptions(opts: LabOptions): { port: number | undefine
   if (opts.inspect === undefined) return null;
   const port = opts.inspect === true ? undefined : opts.inspect;
   if (port !== undefined && (!/^\d{1,5}$/.test(port) || Number(port) > 65535)) {
-    throw new UsageError('--inspect', `expected a port number from 0 to 65535 (0: any free port; no value: the lab's own port), got "${port}"`);
+    throw new UsageError(
+      '--inspect',
+      `expected a port number from 0 to 65535 (0: any free port; no value: the lab's own port), got "${port}"`,
+    );
   }
   if (!/^\d{1,9}$/.test(opts.inspectHistory) || Number(opts.inspectHistory) < 1) {
     throw new UsageError('--inspect-history', `expected a number of events ≥ 1, got "${opts.inspectHistory}"`);
@@ -46,19 +49,31 @@ export async function startLabInspect(checked: { port: number | undefined; maxEv
     } catch (e) {
       const code = e instanceof Error && 'code' in e ? String(e.code) : '';
       await relay.close();
-      if (code === 'EADDRINUSE') throw new ExitError(1, `--inspect ${checked.port}: in use by another program (Stately's inspector server? stop it: the lab is the receiver)`);
-      if (code === 'EACCES') throw new ExitError(1, `--inspect ${checked.port}: not allowed to listen there (EACCES; ports below 1024 need privileges)`);
+      if (code === 'EADDRINUSE')
+        throw new ExitError(
+          1,
+          `--inspect ${checked.port}: in use by another program (Stately's inspector server? stop it: the lab is the receiver)`,
+        );
+      if (code === 'EACCES')
+        throw new ExitError(1, `--inspect ${checked.port}: not allowed to listen there (EACCES; ports below 1024 need privileges)`);
       throw e;
     }
   }
   return {
-    relay, upgrade: inspectUpgrade(relay, false), element: inspectElement(own?.port ?? null),
+    relay,
+    upgrade: inspectUpgrade(relay, false),
+    element: inspectElement(own?.port ?? null),
     announce(pageUrl, labPort) {
       labUrl = pageUrl;
       const send = own ? `ws://127.0.0.1:${own.port}` : `ws://127.0.0.1:${labPort}/inspect`;
-      process.stderr.write(`inspect: apps send to ${send}  (createWebSocketInspector({ url: '${send}' }))\ninspect: the inspector page: ${labUrl}\n`);
+      process.stderr.write(
+        `inspect: apps send to ${send}  (createWebSocketInspector({ url: '${send}' }))\ninspect: the inspector page: ${labUrl}\n`,
+      );
     },
     // The relay first: its sockets were upgraded out of the HTTP server, whose close waits for them.
-    async close() { await relay.close(); await own?.close(); },
+    async close() {
+      await relay.close();
+      await own?.close();
+    },
   };
 }

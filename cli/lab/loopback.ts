@@ -20,5 +20,9 @@ export const isLoopbackHost = (header: string | undefined): boolean => {
 /** No Origin (a program, not a page) or a page served from this machine; a page of any other site is refused. */
 export function loopbackOrigin(origin: string | undefined): boolean {
   if (origin === undefined) return true;
-  try { return isLoopback(new URL(origin).hostname.toLowerCase()); } catch { return false; }
+  try {
+    return isLoopback(new URL(origin).hostname.toLowerCase());
+  } catch {
+    return false;
+  }
 }

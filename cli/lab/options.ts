@@ -2,7 +2,10 @@
 // (./run-lab.ts): their own module so that the lazily loaded part does not import the command back.
 
 export interface LabOptions {
-  port?: string; host: string; presenter?: boolean; lang: string;
+  port?: string;
+  host: string;
+  presenter?: boolean;
+  lang: string;
   /** `--inspect` alone: true (apps send to the lab's port, /inspect); `--inspect PORT`: the port's text. */
   inspect?: true | string;
   inspectHistory: string;

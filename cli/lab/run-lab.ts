@@ -22,12 +22,19 @@ const labDir = (): string => process.env.LOOPSCOPE_LAB_DIR || LAB_DIR;
 
 function parsePort(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535) throw new UsageError('--port', `expected a port number from 0 to 65535 (0: any free port), got "${text}"`);
+  if (!/^\d{1,5}$/.test(text) || Number(text) > 65535)
+    throw new UsageError('--port', `expected a port number from 0 to 65535 (0: any free port), got "${text}"`);
   return Number(text);
 }
 
 /** Listens on the asked port, or on the default one and any free one if that is taken. */
-async function listen(dir: string, host: string, port: number | undefined, embedded: string, inspect: LabInspect | undefined): Promise<LabServer> {
+async function listen(
+  dir: string,
+  host: string,
+  port: number | undefined,
+  embedded: string,
+  inspect: LabInspect | undefined,
+): Promise<LabServer> {
   const upgrade = inspect ? { upgrade: inspect.upgrade } : {};
   try {
     return await startLabServer({ labDir: dir, host, port: port ?? DEFAULT_LAB_PORT, embedded, ...upgrade });
@@ -35,7 +42,8 @@ async function listen(dir: string, host: string, port: number | undefined, embed
     const code = e instanceof Error && 'code' in e ? String(e.code) : '';
     if (code === 'EADDRINUSE' && port === undefined) return startLabServer({ labDir: dir, host, port: 0, embedded, ...upgrade });
     if (code === 'EADDRINUSE') throw new ExitError(1, `--port ${port}: in use by another program (--port 0 takes any free port)`);
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') throw new UsageError('--host', `expected an address of this machine, got "${host}" (${code})`);
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN')
+      throw new UsageError('--host', `expected an address of this machine, got "${host}" (${code})`);
     if (code === 'EACCES') throw new ExitError(1, `--port ${port}: not allowed to listen there (EACCES; ports below 1024 need privileges)`);
     throw e;
   }
@@ -92,6 +100,9 @@ export async function runLab(names: readonly string[], opts: LabOptions): Promis
   // must find them there (otherwise the signal's default action kills the process, exit code null).
   const stopped = untilSignal(server, inspect);
   process.stdout.write(`lab: ${base}${query ? `?${query}` : ''}\n`);
-  inspect?.announce(`${base}?${new URLSearchParams({ inspect: '1', ...(opts.lang !== 'en' ? { lang: opts.lang } : {}) }).toString()}`, server.port);
+  inspect?.announce(
+    `${base}?${new URLSearchParams({ inspect: '1', ...(opts.lang !== 'en' ? { lang: opts.lang } : {}) }).toString()}`,
+    server.port,
+  );
   await stopped;
 }

@@ -78,16 +78,27 @@ export interface LabServerOptions {
 }
 
 function send(res: ServerResponse, status: number, text: string): void {
-  res.writeHead(status, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(text), 'X-Content-Type-Options': 'nosniff' });
+  res.writeHead(status, {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(text),
+    'X-Content-Type-Options': 'nosniff',
+  });
   res.end(text);
 }
 
 function handler(options: LabServerOptions, index: string) {
   const guardHost = isLoopback(options.host);
   return (req: IncomingMessage, res: ServerResponse): void => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') { res.setHeader('Allow', 'GET, HEAD'); send(res, 405, 'only GET and HEAD\n'); return; }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('Allow', 'GET, HEAD');
+      send(res, 405, 'only GET and HEAD\n');
+      return;
+    }
     const host = hostOf(req.headers.host);
-    if (guardHost && (host === undefined || !isLoopback(host))) { send(res, 403, 'this lab answers only to 127.0.0.1 and localhost\n'); return; }
+    if (guardHost && (host === undefined || !isLoopback(host))) {
+      send(res, 403, 'this lab answers only to 127.0.0.1 and localhost\n');
+      return;
+    }
     let pathname: string;
     try {
       pathname = new URL(req.url ?? '/', 'http://lab').pathname;
@@ -97,13 +108,21 @@ function handler(options: LabServerOptions, index: string) {
     }
     // The raw path too: URL() folds `/../` away, and a request that tried to climb out gets nothing.
     const raw = (req.url ?? '/').split(/[?#]/)[0] ?? '/';
-    if (!raw.startsWith('/') || /(^|\/|%2f|%5c)(\.|%2e){2}($|\/|%2f|%5c)/i.test(raw)) { send(res, 404, 'not found\n'); return; }
+    if (!raw.startsWith('/') || /(^|\/|%2f|%5c)(\.|%2e){2}($|\/|%2f|%5c)/i.test(raw)) {
+      send(res, 404, 'not found\n');
+      return;
+    }
     const file = resolveLabPath(options.labDir, pathname);
-    if (file === null) { send(res, 404, 'not found\n'); return; }
+    if (file === null) {
+      send(res, 404, 'not found\n');
+      return;
+    }
     const isIndex = file === index;
     const body = isIndex ? Buffer.from(injectIntoIndex(readFileSync(file, 'utf8'), options.embedded)) : readFileSync(file);
     res.writeHead(200, {
-      'Content-Type': contentTypeOf(file), 'Content-Length': body.length, 'X-Content-Type-Options': 'nosniff',
+      'Content-Type': contentTypeOf(file),
+      'Content-Length': body.length,
+      'X-Content-Type-Options': 'nosniff',
       // The page carries the user's files as they were at start: never a stale copy from a cache.
       'Cache-Control': isIndex ? 'no-store' : 'no-cache',
     });
@@ -111,7 +130,11 @@ function handler(options: LabServerOptions, index: string) {
   };
 }
 
-export interface LabServer { server: Server; port: number; close(): Promise<void> }
+export interface LabServer {
+  server: Server;
+  port: number;
+  close(): Promise<void>;
+}
 
 /** Listens on host:port (0: any free port); rejects with the listen error (EADDRINUSE, …). */
 export async function startLabServer(options: LabServerOptions): Promise<LabServer> {
@@ -124,11 +147,19 @@ export async function startLabServer(options: LabServerOptions): Promise<LabServ
   });
   await new Promise<void>((ok, fail) => {
     server.once('error', fail);
-    server.listen(options.port, options.host, () => { server.off('error', fail); ok(); });
+    server.listen(options.port, options.host, () => {
+      server.off('error', fail);
+      ok();
+    });
   });
   const { port } = server.address() as AddressInfo; // a TCP server's address is an AddressInfo (a pipe's would be a string)
   return {
-    server, port,
-    close: () => new Promise<void>((done) => { server.close(() => done()); server.closeAllConnections(); }),
+    server,
+    port,
+    close: () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
   };
 }

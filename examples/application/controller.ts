@@ -60,17 +60,38 @@ function createOrUpdateDeployment(client: Client, app: KubeObject): void {
     deployment = client.get('Deployment', { namespace: name, name: `${name}-deployment` });
   } catch (err) {
     if (!isNotFound(err)) throw err;
-    client.create({
-      kind: 'Deployment',
-      metadata: { namespace: name, name: `${name}-deployment`, labels, annotations: { imageregistry: 'https://hub.docker.com/' }, ownerReferences: [ownerReference(app)] },
-      spec: { replicas, selector: { label: name }, template: { labels, containers: [container] }, strategy: { maxSurge: '25%', maxUnavailable: '25%' } },
-    }, { ignoreAlreadyExists: true });
+    client.create(
+      {
+        kind: 'Deployment',
+        metadata: {
+          namespace: name,
+          name: `${name}-deployment`,
+          labels,
+          annotations: { imageregistry: 'https://hub.docker.com/' },
+          ownerReferences: [ownerReference(app)],
+        },
+        spec: {
+          replicas,
+          selector: { label: name },
+          template: { labels, containers: [container] },
+          strategy: { maxSurge: '25%', maxUnavailable: '25%' },
+        },
+      },
+      { ignoreAlreadyExists: true },
+    );
     return;
   }
-  const template = deployment.spec.template as { labels: Record<string, string>; containers: typeof container[] };
+  const template = deployment.spec.template as { labels: Record<string, string>; containers: (typeof container)[] };
   const first = template.containers[0];
   if (deployment.spec.replicas === replicas && first?.image === image && first.port === port) return;
-  client.update({ ...deployment, spec: { ...deployment.spec, replicas, template: { ...template, containers: [{ ...container, ...first, image, port }, ...template.containers.slice(1)] } } });
+  client.update({
+    ...deployment,
+    spec: {
+      ...deployment.spec,
+      replicas,
+      template: { ...template, containers: [{ ...container, ...first, image, port }, ...template.containers.slice(1)] },
+    },
+  });
 }
 
 function createService(client: Client, app: KubeObject): void {
@@ -79,10 +100,13 @@ function createService(client: Client, app: KubeObject): void {
     client.get('Service', { namespace: name, name: `${name}-service` });
   } catch (err) {
     if (!isNotFound(err)) throw err;
-    client.create({
-      kind: 'Service',
-      metadata: { namespace: name, name: `${name}-service`, labels: { app: name }, ownerReferences: [ownerReference(app)] },
-      spec: { type: 'NodePort', selector: { app: name }, port: Number(app.spec.port) },
-    }, { ignoreAlreadyExists: true });
+    client.create(
+      {
+        kind: 'Service',
+        metadata: { namespace: name, name: `${name}-service`, labels: { app: name }, ownerReferences: [ownerReference(app)] },
+        spec: { type: 'NodePort', selector: { app: name }, port: Number(app.spec.port) },
+      },
+      { ignoreAlreadyExists: true },
+    );
   }
 }

@@ -22,7 +22,8 @@ export const policy: Policy = (input) => {
   const owned = ownedInstances(input);
   const active = owned.filter((i) => i.status === 'Running' || i.status === 'Starting');
   const starting = active.filter((i) => i.status === 'Starting').length;
-  const cleanup: HpaAction[] = owned.filter((i) => i.status === 'Stopped' || i.status === 'Error')
+  const cleanup: HpaAction[] = owned
+    .filter((i) => i.status === 'Stopped' || i.status === 'Error')
     .map((i) => ({ kind: 'delete', name: i.name, waitForStop: true }));
   const count = active.length;
   const avg = averagePercent(active);
@@ -30,23 +31,52 @@ export const policy: Policy = (input) => {
   const low = avg !== null && avg < threshold / 2 ? Math.min(lowPeriodsOf(memory.state) + 1, LOW_PERIODS) : 0;
   const avgText = avg === null ? 'no pod measured' : `avg ${avg}%`;
   const decide = (desired: number, actions: HpaAction[], comparison: string, verdict: string): Decision => ({
-    running: count, averagePercent: avg, desired, actions: [...cleanup, ...actions], comparison,
+    running: count,
+    averagePercent: avg,
+    desired,
+    actions: [...cleanup, ...actions],
+    comparison,
     verdict: cleanup.length ? `${verdict} + remove ${cleanup.length} stopped` : verdict,
     memory: { recommendations: memory.recommendations, state: { low } },
   });
   const creates = (n: number): HpaAction[] => Array.from({ length: n }, () => ({ kind: 'create' }));
-  const deletes = (n: number): HpaAction[] => oldestFirst(active).slice(0, n).map((i) => ({ kind: 'delete', name: i.name, waitForStop: true }));
+  const deletes = (n: number): HpaAction[] =>
+    oldestFirst(active)
+      .slice(0, n)
+      .map((i) => ({ kind: 'delete', name: i.name, waitForStop: true }));
 
-  if (count < config.minPods) return decide(config.minPods, creates(config.minPods - count), `${count} pods < min ${config.minPods}`, `create ${config.minPods - count}`);
-  if (count > config.maxPods) return decide(config.maxPods, deletes(count - config.maxPods), `${count} pods > max ${config.maxPods}`, `delete ${count - config.maxPods} oldest`);
+  if (count < config.minPods)
+    return decide(
+      config.minPods,
+      creates(config.minPods - count),
+      `${count} pods < min ${config.minPods}`,
+      `create ${config.minPods - count}`,
+    );
+  if (count > config.maxPods)
+    return decide(
+      config.maxPods,
+      deletes(count - config.maxPods),
+      `${count} pods > max ${config.maxPods}`,
+      `delete ${count - config.maxPods} oldest`,
+    );
   if (starting > 0) return decide(count, [], `${avgText}, ${starting} starting`, 'wait for it');
   if (avg !== null && avg >= threshold && count < config.maxPods) {
     const step = 1 + Math.floor((avg - threshold) / STEP_PERCENT);
     const n = Math.min(step, config.maxPods - count);
-    return decide(count + n, creates(n), `${avgText} ≥ threshold ${threshold}%: step ${step}, ${count} pods < max ${config.maxPods}`, `create ${n}`);
+    return decide(
+      count + n,
+      creates(n),
+      `${avgText} ≥ threshold ${threshold}%: step ${step}, ${count} pods < max ${config.maxPods}`,
+      `create ${n}`,
+    );
   }
   if (low >= LOW_PERIODS && count > config.minPods) {
-    return decide(count - 1, deletes(1), `${avgText} < threshold/2 for ${LOW_PERIODS}+ periods, ${count} pods > min ${config.minPods}`, 'delete 1 oldest');
+    return decide(
+      count - 1,
+      deletes(1),
+      `${avgText} < threshold/2 for ${LOW_PERIODS}+ periods, ${count} pods > min ${config.minPods}`,
+      'delete 1 oldest',
+    );
   }
   return decide(count, [], `${avgText}, ${count} pods${low ? ` (low ${low}/${LOW_PERIODS})` : ''}`, 'no scale action');
 };

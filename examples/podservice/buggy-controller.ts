@@ -22,19 +22,25 @@ export function reconcile(request: Request, client: Client): Result {
   const port = Number(ps.spec.port);
   const pods = client.list('Pod', { namespace, labels: { app: name } });
   if (pods.length === 0) {
-    client.create({
-      kind: 'Pod',
-      metadata: { namespace, generateName: `${name}-`, labels: { app: name }, ownerReferences: [ownerReference(ps)] },
-      spec: { containers: [{ name: 'app', image, cpuMilli: Number(ps.spec.cpu ?? 100), port }] },
-    }, { ignoreAlreadyExists: true });
+    client.create(
+      {
+        kind: 'Pod',
+        metadata: { namespace, generateName: `${name}-`, labels: { app: name }, ownerReferences: [ownerReference(ps)] },
+        spec: { containers: [{ name: 'app', image, cpuMilli: Number(ps.spec.cpu ?? 100), port }] },
+      },
+      { ignoreAlreadyExists: true },
+    );
   }
   const services = client.list('Service', { namespace, labels: { app: name } });
   if (services.length === 0) {
-    client.create({
-      kind: 'Service',
-      metadata: { namespace, name: `${name}-svc`, labels: { app: name }, ownerReferences: [ownerReference(ps)] },
-      spec: { selector: { app: name }, port },
-    }, { ignoreAlreadyExists: true });
+    client.create(
+      {
+        kind: 'Service',
+        metadata: { namespace, name: `${name}-svc`, labels: { app: name }, ownerReferences: [ownerReference(ps)] },
+        spec: { selector: { app: name }, port },
+      },
+      { ignoreAlreadyExists: true },
+    );
   }
   return {};
 }

@@ -26,25 +26,32 @@ export function reconcile(request: Request, client: Client): Result {
   const pods = client.list('Pod', { namespace, labels: { app: name } });
   for (const pod of pods) {
     const c = (pod.spec.containers as { image: string; port?: number }[])[0];
-    if (pod.metadata.deletionTimestamp === undefined && (c?.image !== image || c?.port !== port)) client.delete(pod, { ignoreNotFound: true });
+    if (pod.metadata.deletionTimestamp === undefined && (c?.image !== image || c?.port !== port))
+      client.delete(pod, { ignoreNotFound: true });
   }
   if (pods.length === 0) {
-    client.create({
-      kind: 'Pod',
-      metadata: { namespace, name: `${name}-pod`, labels: { app: name }, ownerReferences: [ownerReference(ps)] },
-      spec: { containers: [{ name: 'app', image, cpuMilli: Number(ps.spec.cpu ?? 100), port }] },
-    }, { ignoreAlreadyExists: true });
+    client.create(
+      {
+        kind: 'Pod',
+        metadata: { namespace, name: `${name}-pod`, labels: { app: name }, ownerReferences: [ownerReference(ps)] },
+        spec: { containers: [{ name: 'app', image, cpuMilli: Number(ps.spec.cpu ?? 100), port }] },
+      },
+      { ignoreAlreadyExists: true },
+    );
   }
   const services = client.list('Service', { namespace, labels: { app: name } });
   for (const svc of services) {
     if (svc.spec.port !== port) client.update({ ...svc, spec: { ...svc.spec, port } });
   }
   if (services.length === 0) {
-    client.create({
-      kind: 'Service',
-      metadata: { namespace, name: `${name}-svc`, labels: { app: name }, ownerReferences: [ownerReference(ps)] },
-      spec: { selector: { app: name }, port },
-    }, { ignoreAlreadyExists: true });
+    client.create(
+      {
+        kind: 'Service',
+        metadata: { namespace, name: `${name}-svc`, labels: { app: name }, ownerReferences: [ownerReference(ps)] },
+        spec: { selector: { app: name }, port },
+      },
+      { ignoreAlreadyExists: true },
+    );
   }
   return {};
 }

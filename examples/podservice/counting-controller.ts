@@ -21,18 +21,24 @@ export function reconcile(request: Request, client: Client): Result {
   const image = String(ps.spec.image);
   const port = Number(ps.spec.port);
   if (client.list('Pod', { namespace, labels: { app: name } }).length === 0) {
-    client.create({
-      kind: 'Pod',
-      metadata: { namespace, name: `${name}-pod`, labels: { app: name }, ownerReferences: [ownerReference(ps)] },
-      spec: { containers: [{ name: 'app', image, cpuMilli: Number(ps.spec.cpu ?? 100), port }] },
-    }, { ignoreAlreadyExists: true });
+    client.create(
+      {
+        kind: 'Pod',
+        metadata: { namespace, name: `${name}-pod`, labels: { app: name }, ownerReferences: [ownerReference(ps)] },
+        spec: { containers: [{ name: 'app', image, cpuMilli: Number(ps.spec.cpu ?? 100), port }] },
+      },
+      { ignoreAlreadyExists: true },
+    );
   }
   if (client.list('Service', { namespace, labels: { app: name } }).length === 0) {
-    client.create({
-      kind: 'Service',
-      metadata: { namespace, name: `${name}-svc`, labels: { app: name }, ownerReferences: [ownerReference(ps)] },
-      spec: { selector: { app: name }, port },
-    }, { ignoreAlreadyExists: true });
+    client.create(
+      {
+        kind: 'Service',
+        metadata: { namespace, name: `${name}-svc`, labels: { app: name }, ownerReferences: [ownerReference(ps)] },
+        spec: { selector: { app: name }, port },
+      },
+      { ignoreAlreadyExists: true },
+    );
   }
   // PLANTED BUG: a counter is history, not state — the fix is to drop it (or to record something
   // the state determines, such as the observed generation).

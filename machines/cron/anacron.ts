@@ -36,13 +36,22 @@ export function inStartHours(settings: AnacronSettings, ms: number): boolean {
 }
 
 /** anacron: wait `delayMs` plus a random part of up to `randomDelayMs`, then run; -s runs them one after another. */
-export interface AnacronStart { delayMs: number; randomDelayMs: number; serialize: boolean }
+export interface AnacronStart {
+  delayMs: number;
+  randomDelayMs: number;
+  serialize: boolean;
+}
 
 /**
  * One `anacron -s` invocation: the jobs whose timestamp is old enough, not locked by a running
  * anacron, inside START_HOURS_RANGE. Returns the runs and a line per job for the log.
  */
-export function anacronPass(config: CronConfig, nowMs: number, stamps: Record<string, number>, active: DueRun[]): { runs: DueRun[]; starts: AnacronStart[]; events: string[] } {
+export function anacronPass(
+  config: CronConfig,
+  nowMs: number,
+  stamps: Record<string, number>,
+  active: DueRun[],
+): { runs: DueRun[]; starts: AnacronStart[]; events: string[] } {
   const settings = config.anacron ?? CRONIE_ANACRONTAB;
   const today = dayOf(nowMs);
   const runs: DueRun[] = [];
@@ -50,11 +59,18 @@ export function anacronPass(config: CronConfig, nowMs: number, stamps: Record<st
   const events: string[] = [];
   if (!inStartHours(settings, nowMs)) {
     const due = (config.anacrontab ?? []).filter((j) => anacronDue(j, stamps[j.id] ?? null, today)).map((j) => j.id);
-    return { runs, starts, events: due.length ? [`outside START_HOURS_RANGE=${settings.startHoursRange.join('-')}: not starting ${due.join(', ')}`] : [] };
+    return {
+      runs,
+      starts,
+      events: due.length ? [`outside START_HOURS_RANGE=${settings.startHoursRange.join('-')}: not starting ${due.join(', ')}`] : [],
+    };
   }
   for (const job of config.anacrontab ?? []) {
     if (!anacronDue(job, stamps[job.id] ?? null, today)) continue;
-    if (active.some((a) => a.job === job.id)) { events.push(`Job \`${job.id}' locked by another anacron - skipping`); continue; }
+    if (active.some((a) => a.job === job.id)) {
+      events.push(`Job \`${job.id}' locked by another anacron - skipping`);
+      continue;
+    }
     runs.push({ job: job.id, minute: minuteOf(nowMs) });
     starts.push({ delayMs: job.delayMin * 60_000, randomDelayMs: settings.randomDelayMin * 60_000, serialize: true });
     events.push(`Will run job \`${job.id}' in ${job.delayMin} min. (+ up to RANDOM_DELAY=${settings.randomDelayMin})`);

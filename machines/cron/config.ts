@@ -4,13 +4,25 @@ import type { CronEntry } from './schedule';
  * the anacron / CronJob modules all import from here instead of from each other. */
 
 /** anacrontab(5): a job's period in days (or @monthly) and its delay in minutes. */
-export interface AnacronJob { id: string; period: number | '@monthly'; delayMin: number }
+export interface AnacronJob {
+  id: string;
+  period: number | '@monthly';
+  delayMin: number;
+}
 /** anacrontab(5) RANDOM_DELAY and START_HOURS_RANGE. */
-export interface AnacronSettings { randomDelayMin: number; startHoursRange: [number, number] }
+export interface AnacronSettings {
+  randomDelayMin: number;
+  startHoursRange: [number, number];
+}
 
 export type ConcurrencyPolicy = 'Allow' | 'Forbid' | 'Replace';
 /** batch/v1 CronJobSpec fields; timeZone null: the controller's own zone (UTC here). */
-export interface CronJobFields { concurrencyPolicy: ConcurrencyPolicy; startingDeadlineSeconds: number | null; suspend: boolean; timeZone: string | null }
+export interface CronJobFields {
+  concurrencyPolicy: ConcurrencyPolicy;
+  startingDeadlineSeconds: number | null;
+  suspend: boolean;
+  timeZone: string | null;
+}
 
 export interface CronConfig {
   /** The crontab, in file order. */

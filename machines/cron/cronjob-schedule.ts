@@ -12,9 +12,7 @@ import { parseEntry } from './schedule';
  *   (Every: at least 1 s, whole seconds); the time zone plays no part.
  * Times are ms since the epoch.
  */
-export type CronJobSchedule =
-  | { kind: 'cron'; entry: CronEntry; timeZone: string | null }
-  | { kind: 'every'; delayMs: number };
+export type CronJobSchedule = { kind: 'cron'; entry: CronEntry; timeZone: string | null } | { kind: 'every'; delayMs: number };
 
 const FIVE_YEARS_MIN = 5 * 366 * 1440;
 
@@ -22,7 +20,16 @@ const formatters = new Map<string, Intl.DateTimeFormat>();
 function formatterFor(timeZone: string): Intl.DateTimeFormat {
   let f = formatters.get(timeZone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', weekday: 'short' });
+    f = new Intl.DateTimeFormat('en-US', {
+      timeZone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      weekday: 'short',
+    });
     formatters.set(timeZone, f);
   }
   return f;
@@ -36,7 +43,11 @@ function offsetMin(timeZone: string, minute: number): number {
   const cached = offsetCache.get(key);
   if (cached !== undefined) return cached;
   const at = quarter * 15;
-  const parts = Object.fromEntries(formatterFor(timeZone).formatToParts(new Date(at * 60_000)).map((p) => [p.type, p.value]));
+  const parts = Object.fromEntries(
+    formatterFor(timeZone)
+      .formatToParts(new Date(at * 60_000))
+      .map((p) => [p.type, p.value]),
+  );
   const local = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute)) / 60_000;
   const off = local - at;
   if (offsetCache.size > 200_000) offsetCache.clear();
@@ -72,7 +83,10 @@ export function scheduleNext(s: CronJobSchedule, afterMs: number): number | null
     const dayOk = entry.month[f.month]! && (entry.domStar || entry.dowStar ? dom && dow : dom || dow);
     // Skip to the next local hour when the day or the hour does not match (a zone's hours are whole
     // minutes of the absolute clock, so no matching minute is jumped over).
-    if (!dayOk || !entry.hour[f.hour]!) { m += 60 - f.minute; continue; }
+    if (!dayOk || !entry.hour[f.hour]!) {
+      m += 60 - f.minute;
+      continue;
+    }
     if (entry.minute[f.minute]!) return m * 60_000;
     m++;
   }
@@ -83,9 +97,10 @@ export function scheduleNext(s: CronJobSchedule, afterMs: number): number | null
 function parseGoDuration(text: string): number | null {
   const m = /^([+-]?)((?:\d+(?:\.\d*)?|\.\d+)(?:ns|us|µs|μs|ms|s|m|h))+$/.exec(text);
   if (!m || text === '0') return text === '0' ? 0 : null;
-  const unitMs: Record<string, number> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  const unitMs: Record<string, number> = { ns: 1e-6, us: 1e-3, µs: 1e-3, μs: 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
   let total = 0;
-  for (const part of text.replace(/^[+-]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g)) total += Number(part[1]) * unitMs[part[2]!]!;
+  for (const part of text.replace(/^[+-]/, '').matchAll(/(\d+(?:\.\d*)?|\.\d+)(ns|us|µs|μs|ms|s|m|h)/g))
+    total += Number(part[1]) * unitMs[part[2]!]!;
   return m[1] === '-' ? -total : total;
 }
 
@@ -127,5 +142,14 @@ export function parseCronJobSchedule(name: string, schedule: string): CronEntry 
     return { ...parseEntry(name, '* * * * *'), schedule: text, everyMs: everyDelayMs(ms), wildcard: false };
   }
   if (text === '@reboot') throw new Error('unrecognized descriptor: @reboot');
-  return { ...parseEntry(name, text.split(/\s+/).map((f) => (f === '?' ? '*' : f)).join(' ')), schedule: text };
+  return {
+    ...parseEntry(
+      name,
+      text
+        .split(/\s+/)
+        .map((f) => (f === '?' ? '*' : f))
+        .join(' '),
+    ),
+    schedule: text,
+  };
 }

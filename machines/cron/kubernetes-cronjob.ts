@@ -22,14 +22,20 @@ export interface CronJobSpec {
   timeZone?: string | null;
 }
 
-export interface CronJobStatus { lastScheduleTime: number | null; active: string[] }
+export interface CronJobStatus {
+  lastScheduleTime: number | null;
+  active: string[];
+}
 
 /** The robfig schedule of a CronJob: @every, or its five fields read in its time zone. */
 const scheduleOf = (spec: Pick<CronJobSpec, 'entry' | 'timeZone'>): CronJobSchedule =>
-  spec.entry.everyMs !== undefined ? { kind: 'every', delayMs: spec.entry.everyMs } : { kind: 'cron', entry: spec.entry, timeZone: spec.timeZone ?? null };
+  spec.entry.everyMs !== undefined
+    ? { kind: 'every', delayMs: spec.entry.everyMs }
+    : { kind: 'cron', entry: spec.entry, timeZone: spec.timeZone ?? null };
 
 /** Whether a whole minute is a scheduled time of a five-field CronJob schedule (its zone's wall clock). */
-export const cronJobMatches = (spec: Pick<CronJobSpec, 'entry' | 'timeZone'>, minute: number) => matchesIn(spec.entry, minute, spec.timeZone ?? null);
+export const cronJobMatches = (spec: Pick<CronJobSpec, 'entry' | 'timeZone'>, minute: number) =>
+  matchesIn(spec.entry, minute, spec.timeZone ?? null);
 
 /** schedule.Next(t) (null: robfig's zero time, no time within five years). */
 export const cronJobNext = (spec: Pick<CronJobSpec, 'entry' | 'timeZone'>, afterMs: number) => scheduleNext(scheduleOf(spec), afterMs);
@@ -63,7 +69,13 @@ export interface MostRecent {
  * schedule (e.g. "30 10,11,12 * * 1-5") it may find nothing although times were missed, and then
  * nothing starts. More than 100 estimated → "many".
  */
-export function mostRecentScheduleTime(spec: CronJobSpec, status: CronJobStatus, createdAt: number, now: number, includeDeadline = true): MostRecent {
+export function mostRecentScheduleTime(
+  spec: CronJobSpec,
+  status: CronJobStatus,
+  createdAt: number,
+  now: number,
+  includeDeadline = true,
+): MostRecent {
   const schedule = scheduleOf(spec);
   let earliest = status.lastScheduleTime ?? createdAt;
   if (includeDeadline && spec.startingDeadlineSeconds !== null) earliest = Math.max(earliest, now - spec.startingDeadlineSeconds * 1000);
@@ -73,7 +85,8 @@ export function mostRecentScheduleTime(spec: CronJobSpec, status: CronJobStatus,
   if (t1 !== null && t2 !== null && now < t2) return { earliest, scheduled: t1, missed: 'none', estimate: 0 };
   // int64(t2.Sub(t1).Round(time.Second).Seconds()); the zero time gives 0.
   const between = t1 === null || t2 === null ? 0 : Math.round((t2 - t1) / 1000);
-  if (between < 1) return { earliest, scheduled: null, missed: 'none', estimate: 0, error: 'time difference between two schedules is less than 1 second' };
+  if (between < 1)
+    return { earliest, scheduled: null, missed: 'none', estimate: 0, error: 'time difference between two schedules is less than 1 second' };
   const elapsed = Math.trunc((now - t1!) / 1000); // int64(now.Sub(t1).Seconds())
   const estimate = Math.trunc(elapsed / between) + 1;
   const potentialEarliest = t1! + (estimate - 1 - 1) * between * 1000;
@@ -92,15 +105,28 @@ export const jobName = (spec: CronJobSpec, scheduled: number) => `${spec.name}-$
  */
 export function requeueAfter(spec: CronJobSpec, status: CronJobStatus, createdAt: number, now: number): number | null {
   const m = mostRecentScheduleTime(spec, status, createdAt, now, false);
-  const from = m.error !== undefined ? now : m.scheduled ?? (m.missed === 'none' ? m.earliest : now);
+  const from = m.error !== undefined ? now : (m.scheduled ?? (m.missed === 'none' ? m.earliest : now));
   const next = scheduleNext(scheduleOf(spec), from);
   return next === null ? null : next + 100 - now;
 }
 
 export type CronJobDecision =
-  | { action: 'none'; reason: 'suspended' | 'no unmet start time' | 'already processed' | 'InvalidSchedule'; warning?: string; missed?: MissedSchedules }
+  | {
+      action: 'none';
+      reason: 'suspended' | 'no unmet start time' | 'already processed' | 'InvalidSchedule';
+      warning?: string;
+      missed?: MissedSchedules;
+    }
   | { action: 'skip'; reason: 'MissSchedule' | 'JobAlreadyActive'; scheduled: number; warning?: string }
-  | { action: 'create'; scheduled: number; job: string; deleteActive: string[]; missed: MissedSchedules; estimate: number; warning?: string };
+  | {
+      action: 'create';
+      scheduled: number;
+      job: string;
+      deleteActive: string[];
+      missed: MissedSchedules;
+      estimate: number;
+      warning?: string;
+    };
 
 /**
  * syncCronJob(): suspended → nothing; nextScheduleTime() (the most recent time, with the
@@ -113,16 +139,31 @@ export type CronJobDecision =
 export function decideCronJob(spec: CronJobSpec, status: CronJobStatus, createdAt: number, now: number): CronJobDecision {
   if (spec.suspend) return { action: 'none', reason: 'suspended' };
   const m = mostRecentScheduleTime(spec, status, createdAt, now);
-  if (m.error !== undefined) return { action: 'none', reason: 'InvalidSchedule', warning: `InvalidSchedule: invalid schedule: ${spec.entry.schedule} : ${m.error}` };
+  if (m.error !== undefined)
+    return { action: 'none', reason: 'InvalidSchedule', warning: `InvalidSchedule: invalid schedule: ${spec.entry.schedule} : ${m.error}` };
   if (m.scheduled === null) return { action: 'none', reason: 'no unmet start time', missed: m.missed };
   // nextScheduleTime(): the TooManyMissedTimes event comes with a time to start.
-  const extra = m.missed === 'many' ? { warning: 'TooManyMissedTimes: too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew' } : {};
+  const extra =
+    m.missed === 'many'
+      ? { warning: 'TooManyMissedTimes: too many missed start times. Set or decrease .spec.startingDeadlineSeconds or check clock skew' }
+      : {};
   const scheduled = m.scheduled;
-  if (spec.startingDeadlineSeconds !== null && scheduled + spec.startingDeadlineSeconds * 1000 < now) return { action: 'skip', reason: 'MissSchedule', scheduled, ...extra };
+  if (spec.startingDeadlineSeconds !== null && scheduled + spec.startingDeadlineSeconds * 1000 < now)
+    return { action: 'skip', reason: 'MissSchedule', scheduled, ...extra };
   const job = jobName(spec, scheduled);
-  if (status.active.includes(job) || status.lastScheduleTime === scheduled) return { action: 'none', reason: 'already processed', ...extra };
-  if (spec.concurrencyPolicy === 'Forbid' && status.active.length > 0) return { action: 'skip', reason: 'JobAlreadyActive', scheduled, ...extra };
-  return { action: 'create', scheduled, job, deleteActive: spec.concurrencyPolicy === 'Replace' ? [...status.active] : [], missed: m.missed, estimate: m.estimate, ...extra };
+  if (status.active.includes(job) || status.lastScheduleTime === scheduled)
+    return { action: 'none', reason: 'already processed', ...extra };
+  if (spec.concurrencyPolicy === 'Forbid' && status.active.length > 0)
+    return { action: 'skip', reason: 'JobAlreadyActive', scheduled, ...extra };
+  return {
+    action: 'create',
+    scheduled,
+    job,
+    deleteActive: spec.concurrencyPolicy === 'Replace' ? [...status.active] : [],
+    missed: m.missed,
+    estimate: m.estimate,
+    ...extra,
+  };
 }
 
 /** Per-entry CronJob fields for mode 'kubernetes' (batch/v1 CronJobSpec). */
@@ -140,13 +181,22 @@ export type CronJobEvent =
   | { kind: 'anacron'; line: string };
 
 /** The CronJob controller's view: creation time and each CronJob's status (kept in the API, so it survives restarts). */
-export interface CronJobsState { createdAt: number | null; status: Record<string, { lastScheduleTime: number | null }>; events: CronJobEvent[] }
+export interface CronJobsState {
+  createdAt: number | null;
+  status: Record<string, { lastScheduleTime: number | null }>;
+  events: CronJobEvent[];
+}
 
 /**
  * One sync of every CronJob (syncCronJob per CronJob): which Job to create, which active ones to
  * delete (Replace), and the events to record. Jobs are named <cronjob>-<scheduled minute>.
  */
-export function syncCronJobs(config: CronConfig, k8s: CronJobsState, nowMs: number, active: DueRun[]): { k8s: CronJobsState; runs: DueRun[]; kill: DueRun[] } {
+export function syncCronJobs(
+  config: CronConfig,
+  k8s: CronJobsState,
+  nowMs: number,
+  active: DueRun[],
+): { k8s: CronJobsState; runs: DueRun[]; kill: DueRun[] } {
   const createdAt = k8s.createdAt ?? nowMs;
   const status = { ...k8s.status };
   const runs: DueRun[] = [];
@@ -156,14 +206,26 @@ export function syncCronJobs(config: CronConfig, k8s: CronJobsState, nowMs: numb
     const fields = config.cronJobs?.[entry.name] ?? DEFAULT_CRONJOB;
     const spec = { name: entry.name, entry, ...fields };
     const mine = active.filter((a) => a.job === entry.name);
-    const st: CronJobStatus = { lastScheduleTime: status[entry.name]?.lastScheduleTime ?? null, active: mine.map((a) => jobName(spec, a.minute * 60_000)) };
+    const st: CronJobStatus = {
+      lastScheduleTime: status[entry.name]?.lastScheduleTime ?? null,
+      active: mine.map((a) => jobName(spec, a.minute * 60_000)),
+    };
     const d = decideCronJob(spec, st, createdAt, nowMs);
     // An invalid schedule is reported once, at the first sync (the controller does not requeue
     // it); other warnings come with each sync that found a time to start.
-    if (d.warning && (d.action !== 'none' || d.reason !== 'InvalidSchedule' || k8s.createdAt === null)) events.push({ kind: 'event', cronJob: entry.name, text: `Warning ${d.warning}` });
+    if (d.warning && (d.action !== 'none' || d.reason !== 'InvalidSchedule' || k8s.createdAt === null))
+      events.push({ kind: 'event', cronJob: entry.name, text: `Warning ${d.warning}` });
     // The real controller syncs at each schedule time (and when a Job changes), not every minute:
     // report a skip once, at the time it concerns.
-    if (d.action === 'skip' && Math.floor(d.scheduled / 60_000) === Math.floor(nowMs / 60_000)) events.push({ kind: 'event', cronJob: entry.name, text: d.reason === 'JobAlreadyActive' ? 'JobAlreadyActive: Not starting job because prior execution is running and concurrency policy is Forbid' : 'MissSchedule: Missed scheduled time to start a job' });
+    if (d.action === 'skip' && Math.floor(d.scheduled / 60_000) === Math.floor(nowMs / 60_000))
+      events.push({
+        kind: 'event',
+        cronJob: entry.name,
+        text:
+          d.reason === 'JobAlreadyActive'
+            ? 'JobAlreadyActive: Not starting job because prior execution is running and concurrency policy is Forbid'
+            : 'MissSchedule: Missed scheduled time to start a job',
+      });
     if (d.action !== 'create') continue;
     const minute = Math.floor(d.scheduled / 60_000);
     if (d.deleteActive.length) {

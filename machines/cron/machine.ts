@@ -11,7 +11,13 @@ import { cronieWakeup, dueRuns, minuteOf } from './schedule';
 
 /** The clock; in kubernetes mode also the CronJobs' Jobs still running (the Job informer's view). */
 /** randomScale: what this boot's crond drew for RANDOM_DELAY (cron.c RandomScale, in [0, 1]). */
-export interface ClockReading { wallMs: number; bootId: number; active?: DueRun[]; stamps?: Record<string, number>; randomScale?: number }
+export interface ClockReading {
+  wallMs: number;
+  bootId: number;
+  active?: DueRun[];
+  stamps?: Record<string, number>;
+  randomScale?: number;
+}
 
 export interface CronContext {
   config: CronConfig;
@@ -34,9 +40,12 @@ export interface CronContext {
 }
 
 export type CronEvent = { type: 'CONFIG.UPDATE'; config: Partial<CronConfig> };
-export interface RunJobsInput { runs: DueRun[]; flock: boolean; kill?: DueRun[]; anacron?: AnacronStart[] }
-
-
+export interface RunJobsInput {
+  runs: DueRun[];
+  flock: boolean;
+  kill?: DueRun[];
+  anacron?: AnacronStart[];
+}
 
 /** ms until the next wall-clock minute (cron_sleep(timeRunning + 1)); at least 1 ms. */
 function untilNextMinute(wallMs: number | null): number {
@@ -82,19 +91,57 @@ export const cronMachine = setup({
       if (context.config.mode === 'anacron') {
         // At boot (the anacron service) and at minute 01 of each hour (/etc/cron.d/0hourly → 0anacron).
         const invoked = bootId !== context.bootId || minuteOf(wallMs) % 60 === 1;
-        const pass = invoked ? anacronPass(context.config, wallMs, params.reading.stamps ?? {}, params.reading.active ?? []) : { runs: [], starts: [], events: [] };
-        return { bootId, lastWallMs: wallMs, timeRunning: now, virtualTime: now, wakeup: null, pending: pass.runs, anacronStarts: pass.starts, k8s: { ...context.k8s, events: pass.events.map((line): CronJobEvent => ({ kind: 'anacron', line })) }, rebooted: false };
+        const pass = invoked
+          ? anacronPass(context.config, wallMs, params.reading.stamps ?? {}, params.reading.active ?? [])
+          : { runs: [], starts: [], events: [] };
+        return {
+          bootId,
+          lastWallMs: wallMs,
+          timeRunning: now,
+          virtualTime: now,
+          wakeup: null,
+          pending: pass.runs,
+          anacronStarts: pass.starts,
+          k8s: { ...context.k8s, events: pass.events.map((line): CronJobEvent => ({ kind: 'anacron', line })) },
+          rebooted: false,
+        };
       }
       if (context.config.mode === 'kubernetes') {
         const sync = syncCronJobs(context.config, context.k8s, wallMs, params.reading.active ?? []);
-        return { bootId, lastWallMs: wallMs, timeRunning: now, virtualTime: now, wakeup: null, pending: sync.runs, kill: sync.kill, k8s: sync.k8s, rebooted: false };
+        return {
+          bootId,
+          lastWallMs: wallMs,
+          timeRunning: now,
+          virtualTime: now,
+          wakeup: null,
+          pending: sync.runs,
+          kill: sync.kill,
+          k8s: sync.k8s,
+          rebooted: false,
+        };
       }
       if (bootId !== context.bootId || context.virtualTime === null) {
         const runs = context.config.entries.filter((e) => e.reboot).map((e) => ({ job: e.name, minute: now }));
-        return { bootId, lastWallMs: wallMs, timeRunning: now, virtualTime: now, wakeup: null, pending: runs, rebooted: true, randomScale: params.reading.randomScale ?? 0 };
+        return {
+          bootId,
+          lastWallMs: wallMs,
+          timeRunning: now,
+          virtualTime: now,
+          wakeup: null,
+          pending: runs,
+          rebooted: true,
+          randomScale: params.reading.randomScale ?? 0,
+        };
       }
       const wakeup = cronieWakeup(context.virtualTime, now);
-      return { lastWallMs: wallMs, timeRunning: now, virtualTime: wakeup.virtualTime, wakeup, pending: dueRuns(context.config.entries, wakeup, context.randomScale), rebooted: false };
+      return {
+        lastWallMs: wallMs,
+        timeRunning: now,
+        virtualTime: wakeup.virtualTime,
+        wakeup,
+        pending: dueRuns(context.config.entries, wakeup, context.randomScale),
+        rebooted: false,
+      };
     }),
     noteClock: assign({ lastWallMs: (_, params: { reading: ClockReading }) => params.reading.wallMs }),
     clearPending: assign({ pending: [], kill: [], anacronStarts: [] }),
@@ -104,8 +151,17 @@ export const cronMachine = setup({
   id: 'cron',
   context: ({ input }) => ({
     config: { entries: [], flock: false, ...(input?.config ?? {}) },
-    virtualTime: null, timeRunning: null, lastWallMs: null, bootId: null, wakeup: null, pending: [], rebooted: false,
-    k8s: { createdAt: null, status: {}, events: [] }, kill: [], anacronStarts: [], randomScale: 0,
+    virtualTime: null,
+    timeRunning: null,
+    lastWallMs: null,
+    bootId: null,
+    wakeup: null,
+    pending: [],
+    rebooted: false,
+    k8s: { createdAt: null, status: {}, events: [] },
+    kill: [],
+    anacronStarts: [],
+    randomScale: 0,
   }),
   // A crontab edit (crond notices it via inotify): used from the next minute on.
   on: { 'CONFIG.UPDATE': { actions: 'updateConfig' } },
@@ -137,8 +193,10 @@ export const cronMachine = setup({
         id: 'runJobs',
         src: 'runJobs',
         input: ({ context }) => ({
-          runs: context.pending, flock: context.config.flock,
-          ...(context.kill.length ? { kill: context.kill } : {}), ...(context.anacronStarts.length ? { anacron: context.anacronStarts } : {}),
+          runs: context.pending,
+          flock: context.config.flock,
+          ...(context.kill.length ? { kill: context.kill } : {}),
+          ...(context.anacronStarts.length ? { anacron: context.anacronStarts } : {}),
         }),
         onDone: { target: 'sleeping', actions: 'clearPending' },
         onError: { target: 'sleeping', actions: 'clearPending' },

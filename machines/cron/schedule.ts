@@ -6,7 +6,11 @@ export interface CronEntry {
   /** The schedule as written, e.g. "*\/5 * * * *", "@daily", "@reboot". */
   schedule: string;
   reboot: boolean;
-  minute: boolean[]; hour: boolean[]; dom: boolean[]; month: boolean[]; dow: boolean[];
+  minute: boolean[];
+  hour: boolean[];
+  dom: boolean[];
+  month: boolean[];
+  dow: boolean[];
   /** MIN_STAR | HR_STAR: a "wildcard" job for the clock-jump rules (cron.c find_jobs). */
   wildcard: boolean;
   domStar: boolean;
@@ -19,8 +23,13 @@ export interface CronEntry {
 
 // cronie's nicknames (entry.c); @reboot runs once when crond starts after boot.
 const NICKNAMES: Record<string, string> = {
-  '@yearly': '0 0 1 1 *', '@annually': '0 0 1 1 *', '@monthly': '0 0 1 * *', '@weekly': '0 0 * * 0',
-  '@daily': '0 0 * * *', '@midnight': '0 0 * * *', '@hourly': '0 * * * *',
+  '@yearly': '0 0 1 1 *',
+  '@annually': '0 0 1 1 *',
+  '@monthly': '0 0 1 * *',
+  '@weekly': '0 0 * * 0',
+  '@daily': '0 0 * * *',
+  '@midnight': '0 0 * * *',
+  '@hourly': '0 * * * *',
 };
 
 /** Parses a five-field schedule (fields by croner); throws with croner's message on bad input. */
@@ -28,17 +37,36 @@ export function parseEntry(name: string, schedule: string): CronEntry {
   const text = schedule.trim();
   if (text === '@reboot') {
     const none = (n: number) => Array<boolean>(n).fill(false);
-    return { name, schedule: text, reboot: true, minute: none(60), hour: none(24), dom: none(31), month: none(12), dow: none(7), wildcard: false, domStar: true, dowStar: true };
+    return {
+      name,
+      schedule: text,
+      reboot: true,
+      minute: none(60),
+      hour: none(24),
+      dom: none(31),
+      month: none(12),
+      dow: none(7),
+      wildcard: false,
+      domStar: true,
+      dowStar: true,
+    };
   }
   const expanded = NICKNAMES[text.toLowerCase()] ?? text;
   const fields = expanded.split(/\s+/);
-  if (fields.length !== 5) throw new Error(`expected five fields (minute hour day-of-month month day-of-week) or a nickname, got ${fields.length}`);
+  if (fields.length !== 5)
+    throw new Error(`expected five fields (minute hour day-of-month month day-of-week) or a nickname, got ${fields.length}`);
   if (/[#L?W]/i.test(fields[2]!) || /[#L?W]/i.test(fields[4]!)) throw new Error('cronie has no L, W, # or ? in day fields');
   const p = new CronPattern(expanded);
   const bits = (a: number[]) => a.map((v) => v !== 0);
   return {
-    name, schedule: text, reboot: false,
-    minute: bits(p.minute), hour: bits(p.hour), dom: bits(p.day), month: bits(p.month), dow: bits(p.dayOfWeek),
+    name,
+    schedule: text,
+    reboot: false,
+    minute: bits(p.minute),
+    hour: bits(p.hour),
+    dom: bits(p.day),
+    month: bits(p.month),
+    dow: bits(p.dayOfWeek),
     // entry.c sets MIN_STAR/HR_STAR/DOM_STAR/DOW_STAR when the field starts with '*' (so "*/5" too).
     wildcard: fields[0]!.startsWith('*') || fields[1]!.startsWith('*'),
     domStar: fields[2]!.startsWith('*'),
@@ -75,12 +103,23 @@ export const entryDelayMin = (e: CronEntry, randomScale: number) => Math.trunc((
  * so it runs `delay` minutes after each of its times.
  */
 function findJobs(entries: CronEntry[], minute: number, doWild: boolean, doNonWild: boolean, randomScale = 0): CronEntry[] {
-  return entries.filter((e) => entryMatches(e, minute - entryDelayMin(e, randomScale)) && ((doWild && e.wildcard) || (doNonWild && !e.wildcard)));
+  return entries.filter(
+    (e) => entryMatches(e, minute - entryDelayMin(e, randomScale)) && ((doWild && e.wildcard) || (doNonWild && !e.wildcard)),
+  );
 }
 
 export type WakeupKind = 'normal' | 'small' | 'medium' | 'negative' | 'large';
-export interface Scan { minute: number; doWild: boolean; doNonWild: boolean }
-export interface Wakeup { kind: WakeupKind; diff: number; scans: Scan[]; virtualTime: number }
+export interface Scan {
+  minute: number;
+  doWild: boolean;
+  doNonWild: boolean;
+}
+export interface Wakeup {
+  kind: WakeupKind;
+  diff: number;
+  scans: Scan[];
+  virtualTime: number;
+}
 
 /**
  * cronie src/cron.c main loop, after waking in a new minute: classify timeDiff = timeRunning −
@@ -93,8 +132,10 @@ export interface Wakeup { kind: WakeupKind; diff: number; scans: Scan[]; virtual
  */
 export function cronieWakeup(virtualTime: number, timeRunning: number): Wakeup {
   const diff = timeRunning - virtualTime;
-  if (diff === 1) return { kind: 'normal', diff, scans: [{ minute: timeRunning, doWild: true, doNonWild: true }], virtualTime: timeRunning };
-  if (diff > 180 || diff < -180) return { kind: 'large', diff, scans: [{ minute: timeRunning, doWild: true, doNonWild: true }], virtualTime: timeRunning };
+  if (diff === 1)
+    return { kind: 'normal', diff, scans: [{ minute: timeRunning, doWild: true, doNonWild: true }], virtualTime: timeRunning };
+  if (diff > 180 || diff < -180)
+    return { kind: 'large', diff, scans: [{ minute: timeRunning, doWild: true, doNonWild: true }], virtualTime: timeRunning };
   if (diff > 5) {
     const scans: Scan[] = [{ minute: timeRunning, doWild: true, doNonWild: false }];
     for (let v = virtualTime + 1; v <= timeRunning; v++) scans.push({ minute: v, doWild: false, doNonWild: true });
@@ -108,11 +149,16 @@ export function cronieWakeup(virtualTime: number, timeRunning: number): Wakeup {
   return { kind: 'negative', diff, scans: [{ minute: timeRunning, doWild: true, doNonWild: false }], virtualTime };
 }
 
-export interface DueRun { job: string; minute: number }
+export interface DueRun {
+  job: string;
+  minute: number;
+}
 
 /** The runs one wake-up starts, in cron's order (scan by scan, crontab order within a scan). */
 export function dueRuns(entries: CronEntry[], wakeup: Wakeup, randomScale = 0): DueRun[] {
-  return wakeup.scans.flatMap((s) => findJobs(entries, s.minute, s.doWild, s.doNonWild, randomScale).map((e) => ({ job: e.name, minute: s.minute })));
+  return wakeup.scans.flatMap((s) =>
+    findJobs(entries, s.minute, s.doWild, s.doNonWild, randomScale).map((e) => ({ job: e.name, minute: s.minute })),
+  );
 }
 
 export function formatMinute(minute: number): string {

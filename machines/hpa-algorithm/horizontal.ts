@@ -4,7 +4,10 @@
  * convertDesiredReplicasWithRules, calculateScaleUpLimit).
  */
 
-export interface Recommendation { at: number; replicas: number }
+export interface Recommendation {
+  at: number;
+  replicas: number;
+}
 
 /**
  * recordInitialRecommendation: the first time the controller sees an HPA (its recommendations are
@@ -14,7 +17,11 @@ export interface Recommendation { at: number; replicas: number }
  * entry whose list is empty (horizontal_test.go's `recommendations: []timestampedRecommendation{}`,
  * as in TestScaleDown) is left empty and the sync may scale down at once.
  */
-export function recordInitialRecommendation(recommendations: readonly Recommendation[] | undefined, current: number, now: number): Recommendation[] {
+export function recordInitialRecommendation(
+  recommendations: readonly Recommendation[] | undefined,
+  current: number,
+  now: number,
+): Recommendation[] {
   return recommendations === undefined ? [{ at: now, replicas: current }] : [...recommendations];
 }
 

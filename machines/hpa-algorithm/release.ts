@@ -15,7 +15,10 @@ export type KubernetesRelease = (typeof KUBERNETES_RELEASES)[number];
 export const DEFAULT_KUBERNETES_RELEASE: KubernetesRelease = '1.35';
 
 /** Scale-up and scale-down tolerances (replica_calculator.go Tolerances). */
-export interface Tolerances { scaleDown: number; scaleUp: number }
+export interface Tolerances {
+  scaleDown: number;
+  scaleUp: number;
+}
 
 /** --horizontal-pod-autoscaler-tolerance (kube-controller-manager default 0.1). */
 export const DEFAULT_TOLERANCE = 0.1;
@@ -36,7 +39,11 @@ const perHpaToleranceEnabled = (release: KubernetesRelease) => minor(release) >=
  * horizontal.go tolerancesForHpa: the cluster-wide tolerance for both directions, replaced per
  * direction by the HPA's behavior.*.tolerance when the HPAConfigurableTolerance gate is on.
  */
-export function tolerancesForHpa(release: KubernetesRelease, clusterTolerance: number, behavior?: { scaleUp?: { tolerance?: number }; scaleDown?: { tolerance?: number } }): Tolerances {
+export function tolerancesForHpa(
+  release: KubernetesRelease,
+  clusterTolerance: number,
+  behavior?: { scaleUp?: { tolerance?: number }; scaleDown?: { tolerance?: number } },
+): Tolerances {
   if (!perHpaToleranceEnabled(release)) return { scaleDown: clusterTolerance, scaleUp: clusterTolerance };
   return { scaleDown: behavior?.scaleDown?.tolerance ?? clusterTolerance, scaleUp: behavior?.scaleUp?.tolerance ?? clusterTolerance };
 }

@@ -27,7 +27,11 @@ export type ReplicaCalculation =
   /** The error GetResourceReplicas returns (the controller sets ScalingActive=False on it). */
   | { ok: false; error: string };
 
-interface Ratio { ratio: number; utilization: number; raw: number }
+interface Ratio {
+  ratio: number;
+  utilization: number;
+  raw: number;
+}
 
 /** GetResourceUtilizationRatio: summed usage over summed requests of pods with both, truncated. */
 function utilizationRatio(metrics: Map<string, number>, requests: Map<string, number>, target: number): Ratio | null {
@@ -50,7 +54,8 @@ export function calculateReplicas(input: ReplicaInput): ReplicaCalculation {
   const { pods, currentReplicas, targetUtilization: target, resource, tolerances, release } = input;
   const within = (r: number) => withinTolerance(release, tolerances, r);
   // metricsClient.GetResourceMetric: an empty PodMetricsList is an error.
-  if (!pods.some((p) => p.metric !== null)) return { ok: false, error: `unable to get metrics for resource ${resource}: no metrics returned from resource metrics API` };
+  if (!pods.some((p) => p.metric !== null))
+    return { ok: false, error: `unable to get metrics for resource ${resource}: no metrics returned from resource metrics API` };
   if (pods.length === 0) return { ok: false, error: 'no pods returned by selector while calculating replica count' };
 
   const groups = groupPods(pods, resource, input.timing);
@@ -91,7 +96,10 @@ export function calculateReplicas(input: ReplicaInput): ReplicaCalculation {
   if (!again) return { ok: false, error: 'no metrics returned matched known pods' };
   const newRatio = again.ratio;
   if (within(newRatio) || (ratio < 1.0 && newRatio > 1.0) || (ratio > 1.0 && newRatio < 1.0)) {
-    return done(currentReplicas, `ratio ${newRatio.toFixed(2)} with missing/unready pods counted: within tolerance or the direction flips, keep`);
+    return done(
+      currentReplicas,
+      `ratio ${newRatio.toFixed(2)} with missing/unready pods counted: within tolerance or the direction flips, keep`,
+    );
   }
   const newReplicas = Math.ceil(newRatio * metrics.size);
   if ((newRatio < 1.0 && newReplicas > currentReplicas) || (newRatio > 1.0 && newReplicas < currentReplicas)) {

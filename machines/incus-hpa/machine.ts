@@ -21,10 +21,20 @@ export interface HpaContext {
 
 export type HpaEvent = { type: 'CONFIG.UPDATE'; config: Partial<HpaConfig> };
 
-export interface ObserveInput { config: HpaConfig }
-export interface CreateInput { config: HpaConfig }
-export interface DeleteInput { config: HpaConfig; name: string; waitForStop: boolean }
-export interface CreateOutput { name: string }
+export interface ObserveInput {
+  config: HpaConfig;
+}
+export interface CreateInput {
+  config: HpaConfig;
+}
+export interface DeleteInput {
+  config: HpaConfig;
+  name: string;
+  waitForStop: boolean;
+}
+export interface CreateOutput {
+  name: string;
+}
 
 export function backoffDelay(config: HpaConfig, consecutiveErrors: number): number {
   const exp = config.backoffInitialMs * 2 ** Math.max(0, consecutiveErrors - 1);
@@ -36,13 +46,24 @@ function decideWith(modules: PolicyModules) {
   return ({ context }: { context: HpaContext }): Partial<HpaContext> => {
     if (!context.observation) return {};
     try {
-      const decision = policyFor(context.config.policy, modules)({
-        observation: context.observation, config: context.config, memory: context.policyMemory,
+      const decision = policyFor(
+        context.config.policy,
+        modules,
+      )({
+        observation: context.observation,
+        config: context.config,
+        memory: context.policyMemory,
       });
       return { decision, pending: decision.actions, policyMemory: decision.memory, policyFailed: false };
     } catch (error) {
       // A policy module's failure fails the period like an API error: no action, back off, retry.
-      return { decision: null, pending: [], policyFailed: true, consecutiveErrors: context.consecutiveErrors + 1, lastError: errorMessage(error) };
+      return {
+        decision: null,
+        pending: [],
+        policyFailed: true,
+        consecutiveErrors: context.consecutiveErrors + 1,
+        lastError: errorMessage(error),
+      };
     }
   };
 }
@@ -116,7 +137,13 @@ export const incusHpaMachine = setup({
     comparing: {
       tags: ['compare'],
       entry: 'decide',
-      after: { compareTime: [{ guard: 'policyFailed', target: 'backoff' }, { guard: 'hasActions', target: 'acting' }, { target: 'waiting', actions: 'periodDone' }] },
+      after: {
+        compareTime: [
+          { guard: 'policyFailed', target: 'backoff' },
+          { guard: 'hasActions', target: 'acting' },
+          { target: 'waiting', actions: 'periodDone' },
+        ],
+      },
     },
     acting: {
       tags: ['act'],

@@ -10,7 +10,12 @@
 /** ExpectationsTimeout = 5 * time.Minute. */
 export const EXPECTATIONS_TIMEOUT_MS = 5 * 60_000;
 
-export interface Expectation { add: number; del: number; timestamp: number; deleteKeys: string[] }
+export interface Expectation {
+  add: number;
+  del: number;
+  timestamp: number;
+  deleteKeys: string[];
+}
 export type Expectations = Record<string, Expectation>;
 
 /** SatisfiedExpectations: no record, fulfilled (add ≤ 0 and del ≤ 0) or expired. */

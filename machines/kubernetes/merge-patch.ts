@@ -28,20 +28,35 @@ export function patchProblem(patch: Record<string, unknown>, status: boolean): s
   const meta = patch.metadata;
   if (meta === undefined) return undefined;
   if (!isRecord(meta)) return 'patches metadata with something that is not an object';
-  const field = Object.keys(meta).find((k) => !(PATCHABLE_METADATA as readonly string[]).includes(k) || (status && k !== 'resourceVersion'));
-  return field ? `patches metadata.${field}: ${status ? 'a status patch changes only the status' : `only ${PATCHABLE_METADATA.slice(0, 4).join(', ')} are modelled`}` : undefined;
+  const field = Object.keys(meta).find(
+    (k) => !(PATCHABLE_METADATA as readonly string[]).includes(k) || (status && k !== 'resourceVersion'),
+  );
+  return field
+    ? `patches metadata.${field}: ${status ? 'a status patch changes only the status' : `only ${PATCHABLE_METADATA.slice(0, 4).join(', ')} are modelled`}`
+    : undefined;
 }
 
 /** The object after the patch: metadata and spec (main resource) or status (status subresource). */
 export function patched(current: KObject, patch: Record<string, unknown>, status: boolean): KObject {
   if (status) return { ...current, status: (applyMergePatch(current.status, patch.status ?? {}) ?? {}) as Record<string, unknown> };
   // resourceVersion in a patch is a precondition (patchPrecondition), not a field to set.
-  const metaPatch = Object.fromEntries(Object.entries(isRecord(patch.metadata) ? patch.metadata : {}).filter(([k]) => k !== 'resourceVersion'));
+  const metaPatch = Object.fromEntries(
+    Object.entries(isRecord(patch.metadata) ? patch.metadata : {}).filter(([k]) => k !== 'resourceVersion'),
+  );
   const m = current.metadata;
-  const meta = applyMergePatch({ labels: m.labels, annotations: m.annotations, finalizers: m.finalizers, ownerReferences: m.ownerReferences }, metaPatch) as Partial<KObject['metadata']>;
+  const meta = applyMergePatch(
+    { labels: m.labels, annotations: m.annotations, finalizers: m.finalizers, ownerReferences: m.ownerReferences },
+    metaPatch,
+  ) as Partial<KObject['metadata']>;
   return {
     ...current,
-    metadata: { ...m, labels: meta.labels ?? {}, annotations: meta.annotations ?? {}, finalizers: meta.finalizers ?? [], ownerReferences: meta.ownerReferences ?? [] },
+    metadata: {
+      ...m,
+      labels: meta.labels ?? {},
+      annotations: meta.annotations ?? {},
+      finalizers: meta.finalizers ?? [],
+      ownerReferences: meta.ownerReferences ?? [],
+    },
     spec: (applyMergePatch(current.spec, patch.spec ?? {}) ?? {}) as Record<string, unknown>,
   };
 }

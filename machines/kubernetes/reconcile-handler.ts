@@ -29,15 +29,25 @@ export type HandledResult =
 export function resultText(r: HandledResult): string {
   const warning = (w: boolean) => (w ? `; ${RESULT_WITH_ERROR_WARNING}` : '');
   switch (r.kind) {
-    case 'error': return `error "${r.message}": requeue with backoff ${r.backoffMs}ms (failure #${r.failures})${warning(r.warning)}`;
-    case 'terminal': return `terminal error "${r.message}": not requeued${warning(r.warning)}`;
-    case 'requeueAfter': return `done, requeue after ${r.afterMs / 1000}s`;
-    case 'requeue': return `done, Requeue: true → rate-limited requeue in ${r.delayMs}ms`;
-    case 'forget': return 'done: Forget';
+    case 'error':
+      return `error "${r.message}": requeue with backoff ${r.backoffMs}ms (failure #${r.failures})${warning(r.warning)}`;
+    case 'terminal':
+      return `terminal error "${r.message}": not requeued${warning(r.warning)}`;
+    case 'requeueAfter':
+      return `done, requeue after ${r.afterMs / 1000}s`;
+    case 'requeue':
+      return `done, Requeue: true → rate-limited requeue in ${r.delayMs}ms`;
+    case 'forget':
+      return 'done: Forget';
   }
 }
 
-export function handleResult(queue: WorkQueue, key: string, outcome: ReconcileOutcome, now: number): { queue: WorkQueue; result: HandledResult; note: string } {
+export function handleResult(
+  queue: WorkQueue,
+  key: string,
+  outcome: ReconcileOutcome,
+  now: number,
+): { queue: WorkQueue; result: HandledResult; note: string } {
   let q = queue;
   let result: HandledResult;
   const priority = wq.priorityOf(q, key);

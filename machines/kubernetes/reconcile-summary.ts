@@ -29,4 +29,12 @@ export type ReconcileSummary =
   | { kind: 'applicationSync'; name: string; replicas: number; image: string; deploymentExists: boolean; serviceExists: boolean }
   /** `to`: the workers it scales to, null when it keeps them. */
   | { kind: 'queueScaled'; length: number; current: number; why: WorkersDecision; to: number | null }
-  | { kind: 'deploymentRollout'; available: number; desired: number; updated: number; maxSurge: number; maxUnavailable: number; steps: RolloutStep[] };
+  | {
+      kind: 'deploymentRollout';
+      available: number;
+      desired: number;
+      updated: number;
+      maxSurge: number;
+      maxUnavailable: number;
+      steps: RolloutStep[];
+    };

@@ -21,16 +21,26 @@ export interface Plan<M = unknown> {
 }
 
 /** error: the write failed; tolerated: it failed in a way the reconciler accepts (e.g. AlreadyExists). */
-export interface WriteOutcome { write: Write; error?: string; tolerated?: string }
+export interface WriteOutcome {
+  write: Write;
+  error?: string;
+  tolerated?: string;
+}
 
 /** Applies a write's `tolerate` list to the API server's answer. */
 export function outcomeOf(write: Write, error: string | undefined): WriteOutcome {
   if (error === undefined) return { write };
-  const tolerate = 'tolerate' in write ? write.tolerate ?? [] : [];
+  const tolerate = 'tolerate' in write ? (write.tolerate ?? []) : [];
   return tolerate.some((reason) => error.startsWith(reason)) ? { write, tolerated: error } : { write, error };
 }
 
-export interface ReconcileInput<M> { request: string; view: CacheView; memory: M; now: number; options: Record<string, unknown> }
+export interface ReconcileInput<M> {
+  request: string;
+  view: CacheView;
+  memory: M;
+  now: number;
+  options: Record<string, unknown>;
+}
 
 /**
  * A controller's logic as pure functions (the Reconciler of controller-runtime, plus its

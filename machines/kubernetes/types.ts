@@ -39,8 +39,15 @@ export interface KObject<S = Record<string, unknown>, St = Record<string, unknow
 /** What a client sends to create an object: the server fills uid, resourceVersion, generation… */
 export interface NewObject {
   kind: string;
-  metadata: { namespace: string; name?: string; generateName?: string; labels?: Record<string, string>;
-    annotations?: Record<string, string>; ownerReferences?: OwnerReference[]; finalizers?: string[] };
+  metadata: {
+    namespace: string;
+    name?: string;
+    generateName?: string;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: OwnerReference[];
+    finalizers?: string[];
+  };
   spec: Record<string, unknown>;
   status?: Record<string, unknown>;
 }
@@ -80,24 +87,65 @@ export type ReconcileOutcome =
   | { kind: 'terminal'; message: string; result?: RequeueResult };
 
 /** The requeue fields of a reconcile.Result. */
-export interface RequeueResult { requeue?: boolean; requeueAfterMs?: number }
+export interface RequeueResult {
+  requeue?: boolean;
+  requeueAfterMs?: number;
+}
 
 /** The desired pod template: labels and containers. */
-export interface Container { name: string; image: string; cpuMilli: number; port?: number }
-export interface PodTemplate { labels: Record<string, string>; containers: Container[] }
+export interface Container {
+  name: string;
+  image: string;
+  cpuMilli: number;
+  port?: number;
+}
+export interface PodTemplate {
+  labels: Record<string, string>;
+  containers: Container[];
+}
 
-export interface PodSpec { nodeName?: string; containers: Container[] }
+export interface PodSpec {
+  nodeName?: string;
+  containers: Container[];
+}
 export type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
-export interface PodStatus { phase: PodPhase; ready: boolean; readySince?: number; restarts: number }
+export interface PodStatus {
+  phase: PodPhase;
+  ready: boolean;
+  readySince?: number;
+  restarts: number;
+}
 
-export interface ReplicaSetSpec { replicas: number; selector: Record<string, string>; template: PodTemplate; minReadySeconds?: number }
-export interface ReplicaSetStatus { replicas: number; readyReplicas: number; availableReplicas: number; observedGeneration: number }
+export interface ReplicaSetSpec {
+  replicas: number;
+  selector: Record<string, string>;
+  template: PodTemplate;
+  minReadySeconds?: number;
+}
+export interface ReplicaSetStatus {
+  replicas: number;
+  readyReplicas: number;
+  availableReplicas: number;
+  observedGeneration: number;
+}
 
-export interface DeploymentStrategy { maxSurge: number | string; maxUnavailable: number | string }
-export interface DeploymentSpec { replicas: number; selector: Record<string, string>; template: PodTemplate; strategy: DeploymentStrategy }
+export interface DeploymentStrategy {
+  maxSurge: number | string;
+  maxUnavailable: number | string;
+}
+export interface DeploymentSpec {
+  replicas: number;
+  selector: Record<string, string>;
+  template: PodTemplate;
+  strategy: DeploymentStrategy;
+}
 export interface DeploymentStatus {
-  replicas: number; updatedReplicas: number; readyReplicas: number; availableReplicas: number;
-  unavailableReplicas: number; observedGeneration: number;
+  replicas: number;
+  updatedReplicas: number;
+  readyReplicas: number;
+  availableReplicas: number;
+  unavailableReplicas: number;
+  observedGeneration: number;
 }
 
 export const keyOf = (o: { metadata: { namespace: string; name: string } }) => `${o.metadata.namespace}/${o.metadata.name}`;

@@ -51,7 +51,12 @@ export function defaultRateLimiter(release: ControllerRuntimeRelease): RateLimit
 export const DEFAULT_RATE_LIMITER: RateLimiterConfig = defaultRateLimiter(DEFAULT_RELEASE);
 
 /** A priority queue item (priorityqueue.go `item`): readyAt null means ready since it was added. */
-export interface PqItem { priority: number; counter: number; readyAt: number | null; ready: boolean }
+export interface PqItem {
+  priority: number;
+  counter: number;
+  readyAt: number | null;
+  ready: boolean;
+}
 
 export interface WorkQueue {
   limiter: RateLimiterConfig;
@@ -76,8 +81,16 @@ const isPriority = (q: WorkQueue) => q.limiter.release !== '0.22';
 
 export function newWorkQueue(limiter: RateLimiterConfig = DEFAULT_RATE_LIMITER): WorkQueue {
   return {
-    queue: [], dirty: [], processing: [], waiting: [], failures: {}, bucket: { tokens: limiter.bucket?.burst ?? 0, last: 0 }, limiter,
-    items: {}, counter: 0, handedOut: {},
+    queue: [],
+    dirty: [],
+    processing: [],
+    waiting: [],
+    failures: {},
+    bucket: { tokens: limiter.bucket?.burst ?? 0, last: 0 },
+    limiter,
+    items: {},
+    counter: 0,
+    handedOut: {},
   };
 }
 
@@ -97,14 +110,19 @@ function pqViews(q: WorkQueue, items: Record<string, PqItem>): WorkQueue {
   const keys = Object.keys(items).sort((a, b) => less(items[a]!, items[b]!));
   const ready = keys.filter((k) => items[k]!.ready);
   return {
-    ...q, items,
+    ...q,
+    items,
     queue: ready.filter((k) => !q.processing.includes(k)),
     dirty: ready.filter((k) => q.processing.includes(k)),
     waiting: keys.filter((k) => !items[k]!.ready).map((k) => ({ key: k, readyAt: items[k]!.readyAt! })),
   };
 }
 
-interface AddOpts { afterMs?: number; rateLimited?: boolean; priority?: number }
+interface AddOpts {
+  afterMs?: number;
+  rateLimited?: boolean;
+  priority?: number;
+}
 
 /** priorityqueue.go AddWithOpts. */
 function pqAdd(q0: WorkQueue, key: string, o: AddOpts, now: number): { q: WorkQueue; delayMs: number } {
@@ -124,7 +142,11 @@ function pqAdd(q0: WorkQueue, key: string, o: AddOpts, now: number): { q: WorkQu
   const item = { ...existing };
   // A raised priority re-enters at the back of its new class (priorityqueue_test.go: "follows FIFO
   // order in the new priority queue when item priority changes").
-  if ((o.priority ?? 0) > item.priority) { item.priority = o.priority ?? 0; item.counter = q.counter; q = { ...q, counter: q.counter + 1 }; }
+  if ((o.priority ?? 0) > item.priority) {
+    item.priority = o.priority ?? 0;
+    item.counter = q.counter;
+    q = { ...q, counter: q.counter + 1 };
+  }
   if (item.readyAt !== null && (readyAt === null || readyAt < item.readyAt)) {
     item.readyAt = readyAt;
     item.ready = readyAt === null || readyAt <= now;
@@ -164,9 +186,17 @@ export function get(q: WorkQueue): { q: WorkQueue; key: string | undefined; prio
     const items = { ...q.items };
     const priority = items[key]!.priority;
     delete items[key];
-    return { key, priority, q: pqViews({ ...q, processing: [...q.processing, key], handedOut: { ...q.handedOut, [key]: priority } }, items) };
+    return {
+      key,
+      priority,
+      q: pqViews({ ...q, processing: [...q.processing, key], handedOut: { ...q.handedOut, [key]: priority } }, items),
+    };
   }
-  return { key, priority: 0, q: { ...q, queue: q.queue.slice(1), processing: [...q.processing, key], dirty: q.dirty.filter((k) => k !== key) } };
+  return {
+    key,
+    priority: 0,
+    q: { ...q, queue: q.queue.slice(1), processing: [...q.processing, key], dirty: q.dirty.filter((k) => k !== key) },
+  };
 }
 
 /** Done: the key is released; if it was added again meanwhile, it can be handed out again. */

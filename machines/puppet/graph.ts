@@ -34,8 +34,11 @@ export function refreshTargets(catalog: Resource[], ref: Ref): Ref[] {
 /** References that name no resource in the catalog ("Could not find resource 'X' for relationship"). */
 export function unknownReferences(catalog: Resource[]): { from: Ref; to: Ref }[] {
   const known = new Set(catalog.map((r) => refOf(r.type, r.title)));
-  return catalog.flatMap((r) => [...r.require, ...r.before, ...r.notify, ...r.subscribe]
-    .filter((to) => !known.has(to)).map((to) => ({ from: refOf(r.type, r.title), to })));
+  return catalog.flatMap((r) =>
+    [...r.require, ...r.before, ...r.notify, ...r.subscribe]
+      .filter((to) => !known.has(to))
+      .map((to) => ({ from: refOf(r.type, r.title), to })),
+  );
 }
 
 export type Order = { ok: true; order: Ref[] } | { ok: false; cycle: Ref[] };

@@ -31,10 +31,23 @@ export type PuppetEvent =
   /** SIGUSR1 to the agent daemon: run now. */
   | { type: 'PUPPET.RUN' };
 
-export interface RetrieveInput { resources: { ref: Ref; type: ResourceType; title: string }[] }
+export interface RetrieveInput {
+  resources: { ref: Ref; type: ResourceType; title: string }[];
+}
 /** `values`: the properties to change; `should`: the whole resource (creating a file writes its content). */
-export interface SyncInput { run: number; ref: Ref; type: ResourceType; title: string; values: Values; should: Values }
-export interface RefreshInput { ref: Ref; type: ResourceType; title: string }
+export interface SyncInput {
+  run: number;
+  ref: Ref;
+  type: ResourceType;
+  title: string;
+  values: Values;
+  should: Values;
+}
+export interface RefreshInput {
+  ref: Ref;
+  type: ResourceType;
+  title: string;
+}
 
 /**
  * Puppet::Scheduler::Job#interval_to_next_from: the next run is due runinterval after the last
@@ -93,28 +106,63 @@ export const puppetMachine = setup({
       const run = context.runs + 1;
       if (!order.ok) {
         const report = buildReport(run, params.now, context.catalogVersion, context.config.settings.noop, [], [], false);
-        return { runs: run, lastRunStart: params.now, tx: null, step: null, lastReport: report, lastError: `Found 1 dependency cycle: (${order.cycle.join(' => ')})` };
+        return {
+          runs: run,
+          lastRunStart: params.now,
+          tx: null,
+          step: null,
+          lastReport: report,
+          lastError: `Found 1 dependency cycle: (${order.cycle.join(' => ')})`,
+        };
       }
-      const tx = newTransaction(run, context.catalogVersion, context.config.settings.noop, context.config.catalog, order.order, context.store);
+      const tx = newTransaction(
+        run,
+        context.catalogVersion,
+        context.config.settings.noop,
+        context.config.catalog,
+        order.order,
+        context.store,
+      );
       return { runs: run, lastRunStart: params.now, tx, step: null, lastError: null };
     }),
-    recordObservation: assign({ tx: ({ context }, params: { observed: Record<Ref, Observation> }) => ({ ...context.tx!, observed: params.observed }) }),
+    recordObservation: assign({
+      tx: ({ context }, params: { observed: Record<Ref, Observation> }) => ({ ...context.tx!, observed: params.observed }),
+    }),
     failRetrieve: assign(({ context }, params: { error: unknown }) => ({
       lastError: `Could not retrieve catalog or facts: ${errorMessage(params.error)}`,
-      lastReport: buildReport(context.tx!.run, context.lastRunStart ?? 0, context.catalogVersion, context.tx!.noop, context.tx!.order, [], false),
+      lastReport: buildReport(
+        context.tx!.run,
+        context.lastRunStart ?? 0,
+        context.catalogVersion,
+        context.tx!.noop,
+        context.tx!.order,
+        [],
+        false,
+      ),
       tx: null,
     })),
     /** Going to act on the decided step: nothing is recorded yet. */
     announce: assign({ applied: null }),
     decide: assign({ step: ({ context }) => nextStep(context.tx!) }),
-    applyStep: assign(({ context }, params: { result: StepResult }) => ({ tx: applyStep(context.tx!, stepOf(context), params.result), applied: stepOf(context) })),
+    applyStep: assign(({ context }, params: { result: StepResult }) => ({
+      tx: applyStep(context.tx!, stepOf(context), params.result),
+      applied: stepOf(context),
+    })),
     /** Report#finalize_report; the transaction store is saved. */
     finishRun: assign(({ context }) => {
       const tx = context.tx!;
       const statuses = tx.order.map((r) => tx.statuses[r]).filter((s) => s !== undefined);
-      return { lastReport: buildReport(tx.run, context.lastRunStart ?? 0, tx.catalogVersion, tx.noop, tx.order, statuses), store: tx.newStore, tx: null, step: null };
+      return {
+        lastReport: buildReport(tx.run, context.lastRunStart ?? 0, tx.catalogVersion, tx.noop, tx.order, statuses),
+        store: tx.newStore,
+        tx: null,
+        step: null,
+      };
     }),
-    scheduleNext: assign({ nextDelayMs: ({ context }, params: { now: number }) => nextRunDelay(context.lastRunStart ?? params.now, params.now, context.config.settings.runintervalMs) }),
+    scheduleNext: assign({
+      nextDelayMs: ({ context }, params: { now: number }) =>
+        nextRunDelay(context.lastRunStart ?? params.now, params.now, context.config.settings.runintervalMs),
+    }),
     updateConfig: assign(({ context, event }) => {
       if (event.type !== 'CONFIG.UPDATE') return {};
       const changed = event.config.catalog !== undefined && event.config.catalog !== context.config.catalog;
@@ -128,8 +176,17 @@ export const puppetMachine = setup({
   id: 'puppet',
   context: ({ input }) => ({
     config: { catalog: [], ...(input?.config ?? {}), settings: { ...DEFAULT_SETTINGS, ...(input?.config?.settings ?? {}) } },
-    catalogVersion: 1, splayMs: null, runs: 0, lastRunStart: null, tx: null, step: null, applied: null, store: {},
-    lastReport: null, nextDelayMs: 0, lastError: null,
+    catalogVersion: 1,
+    splayMs: null,
+    runs: 0,
+    lastRunStart: null,
+    tx: null,
+    step: null,
+    applied: null,
+    store: {},
+    lastReport: null,
+    nextDelayMs: 0,
+    lastError: null,
   }),
   // A new catalog (or puppet.conf change) is used from the next run on: a run applies the catalog it started with.
   on: { 'CONFIG.UPDATE': { actions: 'updateConfig' } },
@@ -142,7 +199,8 @@ export const puppetMachine = setup({
     drawingSplay: {
       tags: ['wait'],
       invoke: {
-        id: 'drawSplay', src: 'drawSplay',
+        id: 'drawSplay',
+        src: 'drawSplay',
         input: ({ context }) => ({ limitMs: splaylimitOf(context.config.settings) }),
         onDone: { target: 'splaying', actions: { type: 'recordSplay', params: ({ event }) => ({ ms: event.output }) } },
       },
@@ -151,7 +209,8 @@ export const puppetMachine = setup({
     startingRun: {
       tags: ['observe'],
       invoke: {
-        id: 'readClock', src: 'readClock',
+        id: 'readClock',
+        src: 'readClock',
         onDone: [
           { guard: 'catalogHasCycle', target: 'reporting', actions: { type: 'beginRun', params: ({ event }) => ({ now: event.output }) } },
           { target: 'retrieving', actions: { type: 'beginRun', params: ({ event }) => ({ now: event.output }) } },
@@ -161,8 +220,11 @@ export const puppetMachine = setup({
     retrieving: {
       tags: ['observe'],
       invoke: {
-        id: 'retrieve', src: 'retrieve',
-        input: ({ context }) => ({ resources: (context.tx?.catalog ?? []).map((r) => ({ ref: refOf(r.type, r.title), type: r.type, title: r.title })) }),
+        id: 'retrieve',
+        src: 'retrieve',
+        input: ({ context }) => ({
+          resources: (context.tx?.catalog ?? []).map((r) => ({ ref: refOf(r.type, r.title), type: r.type, title: r.title })),
+        }),
         onDone: { target: 'evaluating', actions: { type: 'recordObservation', params: ({ event }) => ({ observed: event.output }) } },
         onError: { target: 'reporting', actions: { type: 'failRetrieve', params: ({ event }) => ({ error: event.error }) } },
       },
@@ -182,29 +244,41 @@ export const puppetMachine = setup({
     syncing: {
       tags: ['act'],
       invoke: {
-        id: 'syncResource', src: 'syncResource',
+        id: 'syncResource',
+        src: 'syncResource',
         input: ({ context }) => {
           const target = targetOf(context);
           const should = context.tx!.catalog.find((r) => refOf(r.type, r.title) === target.ref)!.should;
           return { ...target, run: context.tx!.run, values: (stepOf(context) as Extract<Step, { kind: 'sync' }>).values, should }; // cast: this action runs only in the sync step's state
         },
-        onDone: { target: 'evaluating', actions: { type: 'applyStep', params: ({ event }) => ({ result: { ok: true, current: event.output } }) } },
-        onError: { target: 'evaluating', actions: { type: 'applyStep', params: ({ event }) => ({ result: { ok: false, error: errorMessage(event.error) } }) } },
+        onDone: {
+          target: 'evaluating',
+          actions: { type: 'applyStep', params: ({ event }) => ({ result: { ok: true, current: event.output } }) },
+        },
+        onError: {
+          target: 'evaluating',
+          actions: { type: 'applyStep', params: ({ event }) => ({ result: { ok: false, error: errorMessage(event.error) } }) },
+        },
       },
     },
     refreshing: {
       tags: ['act'],
       invoke: {
-        id: 'refreshResource', src: 'refreshResource',
+        id: 'refreshResource',
+        src: 'refreshResource',
         input: ({ context }) => targetOf(context),
         onDone: { target: 'evaluating', actions: { type: 'applyStep', params: { result: { ok: true } } } },
-        onError: { target: 'evaluating', actions: { type: 'applyStep', params: ({ event }) => ({ result: { ok: false, error: errorMessage(event.error) } }) } },
+        onError: {
+          target: 'evaluating',
+          actions: { type: 'applyStep', params: ({ event }) => ({ result: { ok: false, error: errorMessage(event.error) } }) },
+        },
       },
     },
     reporting: {
       tags: ['act'],
       invoke: {
-        id: 'sendReport', src: 'sendReport',
+        id: 'sendReport',
+        src: 'sendReport',
         input: ({ context }) => context.lastReport!,
         onDone: 'finishing',
         onError: 'finishing',
@@ -213,7 +287,8 @@ export const puppetMachine = setup({
     finishing: {
       tags: ['wait'],
       invoke: {
-        id: 'clockAtEnd', src: 'readClock',
+        id: 'clockAtEnd',
+        src: 'readClock',
         onDone: { target: 'sleeping', actions: { type: 'scheduleNext', params: ({ event }) => ({ now: event.output }) } },
       },
     },

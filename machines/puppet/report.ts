@@ -19,7 +19,15 @@ export function detailedExitCode(changes: number, failed: number, failedToRestar
 }
 
 /** Report#finalize_report: the metrics, status and exit code of a run from its resource statuses. */
-export function buildReport(run: number, time: number, catalogVersion: number, noop: boolean, order: string[], statuses: ResourceStatus[], completed = true): RunReport {
+export function buildReport(
+  run: number,
+  time: number,
+  catalogVersion: number,
+  noop: boolean,
+  order: string[],
+  statuses: ResourceStatus[],
+  completed = true,
+): RunReport {
   const count = (f: (s: ResourceStatus) => boolean) => statuses.filter(f).length;
   const changes = statuses.reduce((n, s) => n + (s.changed ? s.outOfSync.length : 0), 0);
   const resources = {
@@ -33,12 +41,17 @@ export function buildReport(run: number, time: number, catalogVersion: number, n
     corrective: count((s) => s.corrective),
   };
   return {
-    run, time, catalogVersion, noop,
+    run,
+    time,
+    catalogVersion,
+    noop,
     status: reportStatus(resources.failed, resources.failedToRestart, changes, completed),
     exitCode: completed ? detailedExitCode(changes, resources.failed, resources.failedToRestart) : 1,
     changes,
     corrective: resources.corrective > 0,
     noopPending: statuses.some((s) => s.noop),
-    resources, statuses, order,
+    resources,
+    statuses,
+    order,
   };
 }

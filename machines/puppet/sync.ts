@@ -8,7 +8,13 @@ const ABSENT = new Set(['absent', 'purged']);
  * repository's newest (provider.latest), a version string needs exactly that; file `present`
  * accepts a file; everything else compares values.
  */
-export function propertyInSync(type: ResourceType, property: string, should: string, current: string | undefined, latest: string | null): boolean {
+export function propertyInSync(
+  type: ResourceType,
+  property: string,
+  should: string,
+  current: string | undefined,
+  latest: string | null,
+): boolean {
   if (current === undefined) return false;
   if (property !== 'ensure') return should === current;
   switch (type) {
@@ -46,7 +52,8 @@ export function outOfSync(type: ResourceType, should: Values, obs: Observation):
 
 /** The value a sync sets: `latest` resolves to the repository's newest version, `present` to it as well. */
 export function targetValue(type: ResourceType, property: string, should: string, latest: string | null): string {
-  if (type === 'package' && property === 'ensure' && (should === 'latest' || should === 'present' || should === 'installed')) return latest ?? should;
+  if (type === 'package' && property === 'ensure' && (should === 'latest' || should === 'present' || should === 'installed'))
+    return latest ?? should;
   if (type === 'file' && property === 'ensure' && should === 'present') return 'file';
   return should;
 }
@@ -57,10 +64,17 @@ export function targetValue(type: ResourceType, property: string, should: string
  * is not in sync with the value found now — something outside Puppet changed it (drift). A
  * change because the catalog changed is intentional.
  */
-export function isCorrective(type: ResourceType, property: string, oldSystemValue: string | undefined, current: string | undefined, latest: string | null): boolean {
+export function isCorrective(
+  type: ResourceType,
+  property: string,
+  oldSystemValue: string | undefined,
+  current: string | undefined,
+  latest: string | null,
+): boolean {
   if (oldSystemValue === undefined) return false;
   // Model choice: a new version in the repository (ensure => latest) is an upgrade, not drift.
-  if (type === 'package' && property === 'ensure' && oldSystemValue === 'latest' && current !== undefined && !ABSENT.has(current)) return false;
+  if (type === 'package' && property === 'ensure' && oldSystemValue === 'latest' && current !== undefined && !ABSENT.has(current))
+    return false;
   return !propertyInSync(type, property, oldSystemValue, current, latest);
 }
 
@@ -69,7 +83,12 @@ export function isCorrective(type: ResourceType, property: string, oldSystemValu
  * the catalog's value; after a noop or failed event it keeps the old system value if there is
  * one, else the value found.
  */
-export function newSystemValue(event: 'success' | 'noop' | 'failure' | null, should: string, previous: string | undefined, oldSystemValue: string | undefined): string | undefined {
+export function newSystemValue(
+  event: 'success' | 'noop' | 'failure' | null,
+  should: string,
+  previous: string | undefined,
+  oldSystemValue: string | undefined,
+): string | undefined {
   if (event === 'noop' || event === 'failure') return oldSystemValue ?? previous;
   return should;
 }

@@ -33,14 +33,43 @@ export type Step =
   | { kind: 'wouldRefresh'; ref: Ref; events: number }
   | { kind: 'next'; ref: Ref; why: string };
 
-export function newTransaction(run: number, catalogVersion: number, noop: boolean, catalog: Resource[], order: Ref[], store: Record<Ref, Values>): Transaction {
-  return { run, catalogVersion, noop, catalog, order, cursor: 0, stage: 'evaluate', observed: {}, statuses: {}, queued: {}, store, newStore: {} };
+export function newTransaction(
+  run: number,
+  catalogVersion: number,
+  noop: boolean,
+  catalog: Resource[],
+  order: Ref[],
+  store: Record<Ref, Values>,
+): Transaction {
+  return {
+    run,
+    catalogVersion,
+    noop,
+    catalog,
+    order,
+    cursor: 0,
+    stage: 'evaluate',
+    observed: {},
+    statuses: {},
+    queued: {},
+    store,
+    newStore: {},
+  };
 }
 
 const resourceAt = (tx: Transaction, ref: Ref) => tx.catalog.find((r) => refOf(r.type, r.title) === ref)!;
 const emptyStatus = (ref: Ref): ResourceStatus => ({
-  ref, outOfSync: [], changed: false, failed: false, skipped: false, noop: false, corrective: false,
-  failedDependencies: [], restarted: false, failedToRestart: false, message: '',
+  ref,
+  outOfSync: [],
+  changed: false,
+  failed: false,
+  skipped: false,
+  noop: false,
+  corrective: false,
+  failedDependencies: [],
+  restarted: false,
+  failedToRestart: false,
+  message: '',
 });
 
 /**
@@ -132,18 +161,43 @@ export function applyStep(tx: Transaction, step: Step, result: StepResult = { ok
       const { [ref]: _dropped, ...queued } = tx.queued;
       const kept = tx.store[ref];
       return {
-        ...tx, cursor: tx.cursor + 1, stage: 'evaluate', queued,
-        statuses: { ...tx.statuses, [ref]: { ...status, skipped: true, failedDependencies: step.failedDependencies, message: 'Skipping because of failed dependencies' } },
+        ...tx,
+        cursor: tx.cursor + 1,
+        stage: 'evaluate',
+        queued,
+        statuses: {
+          ...tx.statuses,
+          [ref]: {
+            ...status,
+            skipped: true,
+            failedDependencies: step.failedDependencies,
+            message: 'Skipping because of failed dependencies',
+          },
+        },
         newStore: kept ? { ...tx.newStore, [ref]: kept } : tx.newStore,
       };
     }
     case 'insync':
-      return { ...next, statuses: { ...tx.statuses, [ref]: status }, newStore: { ...tx.newStore, [ref]: storeFor(tx, res, obs.current, {}) } };
+      return {
+        ...next,
+        statuses: { ...tx.statuses, [ref]: status },
+        newStore: { ...tx.newStore, [ref]: storeFor(tx, res, obs.current, {}) },
+      };
     case 'noop': {
       const events = Object.fromEntries(step.properties.map((p) => [p, 'noop' as const]));
       return {
-        ...next, queued: queueEvents(tx, ref, step.properties.length, true),
-        statuses: { ...tx.statuses, [ref]: { ...status, outOfSync: step.properties, noop: true, corrective: corrective(tx, res, step.properties, obs), message: describeChange(res, step.properties, obs, true) } },
+        ...next,
+        queued: queueEvents(tx, ref, step.properties.length, true),
+        statuses: {
+          ...tx.statuses,
+          [ref]: {
+            ...status,
+            outOfSync: step.properties,
+            noop: true,
+            corrective: corrective(tx, res, step.properties, obs),
+            message: describeChange(res, step.properties, obs, true),
+          },
+        },
         newStore: { ...tx.newStore, [ref]: storeFor(tx, res, obs.current, events) },
       };
     }
@@ -153,16 +207,29 @@ export function applyStep(tx: Transaction, step: Step, result: StepResult = { ok
         const events = Object.fromEntries(step.properties.map((p) => [p, 'failure' as const]));
         return {
           ...next,
-          statuses: { ...tx.statuses, [ref]: { ...status, outOfSync: step.properties, failed: true, corrective: isCorr, message: result.error } },
+          statuses: {
+            ...tx.statuses,
+            [ref]: { ...status, outOfSync: step.properties, failed: true, corrective: isCorr, message: result.error },
+          },
           newStore: { ...tx.newStore, [ref]: storeFor(tx, res, obs.current, events) },
         };
       }
       const current = { ...obs.current, ...(result.current ?? step.values) };
       const events = Object.fromEntries(step.properties.map((p) => [p, 'success' as const]));
       return {
-        ...next, queued: queueEvents(tx, ref, step.properties.length, false),
+        ...next,
+        queued: queueEvents(tx, ref, step.properties.length, false),
         observed: { ...tx.observed, [ref]: { ...obs, current } },
-        statuses: { ...tx.statuses, [ref]: { ...status, outOfSync: step.properties, changed: true, corrective: isCorr, message: describeChange(res, step.properties, obs, false) } },
+        statuses: {
+          ...tx.statuses,
+          [ref]: {
+            ...status,
+            outOfSync: step.properties,
+            changed: true,
+            corrective: isCorr,
+            message: describeChange(res, step.properties, obs, false),
+          },
+        },
         newStore: { ...tx.newStore, [ref]: storeFor(tx, res, current, events) },
       };
     }
@@ -170,14 +237,28 @@ export function applyStep(tx: Transaction, step: Step, result: StepResult = { ok
     case 'wouldRefresh': {
       const { [ref]: _done, ...queued } = tx.queued;
       const failed = step.kind === 'refresh' && !result.ok;
-      const message = step.kind === 'wouldRefresh'
-        ? `Would have triggered 'refresh' from ${step.events} event${step.events > 1 ? 's' : ''}`
-        : failed ? `Failed to call refresh: ${(result as { error: string }).error}` // cast: failed is true only when result.ok is false
-        : `Triggered 'refresh' from ${step.events} event${step.events > 1 ? 's' : ''}`;
+      const message =
+        step.kind === 'wouldRefresh'
+          ? `Would have triggered 'refresh' from ${step.events} event${step.events > 1 ? 's' : ''}`
+          : failed
+            ? `Failed to call refresh: ${(result as { error: string }).error}` // cast: failed is true only when result.ok is false
+            : `Triggered 'refresh' from ${step.events} event${step.events > 1 ? 's' : ''}`;
       // event_manager.rb process_callback: "Triggered '%{callback}' from %{count} events".
       return {
-        ...tx, cursor: tx.cursor + 1, stage: 'evaluate', queued,
-        statuses: { ...tx.statuses, [ref]: { ...status, restarted: step.kind === 'refresh' && !failed, failedToRestart: failed, noop: status.noop || step.kind === 'wouldRefresh', message: status.message ? `${status.message}; ${message}` : message } },
+        ...tx,
+        cursor: tx.cursor + 1,
+        stage: 'evaluate',
+        queued,
+        statuses: {
+          ...tx.statuses,
+          [ref]: {
+            ...status,
+            restarted: step.kind === 'refresh' && !failed,
+            failedToRestart: failed,
+            noop: status.noop || step.kind === 'wouldRefresh',
+            message: status.message ? `${status.message}; ${message}` : message,
+          },
+        },
       };
     }
     case 'next': {
@@ -189,9 +270,11 @@ export function applyStep(tx: Transaction, step: Step, result: StepResult = { ok
 
 /** "ensure changed 'purged' to '1.24.0'", "content changed …", with "(noop)" for noop. */
 function describeChange(res: Resource, properties: string[], obs: Observation, noop: boolean): string {
-  return properties.map((p) => {
-    const to = targetValue(res.type, p, res.should[p]!, obs.latest);
-    const from = obs.current[p] ?? 'absent';
-    return noop ? `${p}: current_value '${from}', should be '${to}' (noop)` : `${p} changed '${from}' to '${to}'`;
-  }).join('; ');
+  return properties
+    .map((p) => {
+      const to = targetValue(res.type, p, res.should[p]!, obs.latest);
+      const from = obs.current[p] ?? 'absent';
+      return noop ? `${p}: current_value '${from}', should be '${to}' (noop)` : `${p} changed '${from}' to '${to}'`;
+    })
+    .join('; ');
 }

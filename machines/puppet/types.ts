@@ -48,7 +48,10 @@ export interface PuppetConfig {
 }
 
 /** What `retrieve` found for a resource; packages also say the newest version the repository has. */
-export interface Observation { current: Values; latest: string | null }
+export interface Observation {
+  current: Values;
+  latest: string | null;
+}
 
 /** Resource::Status, the fields this model fills (lib/puppet/resource/status.rb). */
 export interface ResourceStatus {
@@ -81,7 +84,16 @@ export interface RunReport {
   changes: number;
   corrective: boolean;
   noopPending: boolean;
-  resources: { total: number; changed: number; failed: number; skipped: number; outOfSync: number; restarted: number; failedToRestart: number; corrective: number };
+  resources: {
+    total: number;
+    changed: number;
+    failed: number;
+    skipped: number;
+    outOfSync: number;
+    restarted: number;
+    failedToRestart: number;
+    corrective: number;
+  };
   statuses: ResourceStatus[];
   /** Evaluation order of this run. */
   order: Ref[];

@@ -47,22 +47,38 @@ export type SystemdEvent =
   | { type: 'SYSTEMCTL.RESET_FAILED' }
   | { type: 'SYSTEMCTL.KILL'; signal: string };
 
-export interface SpawnInput { unit: UnitConfig }
-export interface SpawnOutput { pid: number }
-export interface WatchInput { pid: number }
+export interface SpawnInput {
+  unit: UnitConfig;
+}
+export interface SpawnOutput {
+  pid: number;
+}
+export interface WatchInput {
+  pid: number;
+}
 /**
  * What watching the main process learns: it exited, the kernel's OOM killer killed it (the cgroup's
  * memory.events oom_kill, dispatched before the SIGCHLD: EVENT_PRIORITY_CGROUP_OOM is above
  * EVENT_PRIORITY_SIGCHLD in src/core/manager.h), or it stopped sending WATCHDOG=1.
  */
 export type WatchOutput = { kind: 'exit'; exit: ProcessExit } | { kind: 'oom'; exit: ProcessExit } | { kind: 'hung' } | { kind: 'gone' };
-export interface SignalInput { pid: number; signal: string }
+export interface SignalInput {
+  pid: number;
+  signal: string;
+}
 /** exit null: the process caught the signal and keeps running. */
-export interface SignalOutput { exit: ProcessExit | null }
-export interface DrawInput { maxMs: number }
+export interface SignalOutput {
+  exit: ProcessExit | null;
+}
+export interface DrawInput {
+  maxMs: number;
+}
 
 type Ended = { exit: ProcessExit; oom: boolean };
-const ended = (output: WatchOutput): Ended => (output.kind === 'exit' || output.kind === 'oom' ? { exit: output.exit, oom: output.kind === 'oom' } : { exit: { kind: 'exited', code: 0 }, oom: false });
+const ended = (output: WatchOutput): Ended =>
+  output.kind === 'exit' || output.kind === 'oom'
+    ? { exit: output.exit, oom: output.kind === 'oom' }
+    : { exit: { kind: 'exited', code: 0 }, oom: false };
 const watchOf = (event: { output?: unknown }) => event.output as WatchOutput; // cast: used on watchMain's onDone, whose output setup() types as WatchOutput
 
 /** service_notify_cgroup_oom_event(): OOMPolicy=stop/kill fail the run with oom-kill; continue leaves the SIGKILL's result. */
@@ -78,13 +94,19 @@ function ending(ctx: SystemdContext, e: Ended, failure?: ServiceResult) {
   const result = resultOf(ctx, e, failure);
   const decision = shallRestart(ctx.unit, e.exit, result, ctx.forbidRestart);
   return {
-    lastExit: e.exit, mainPid: null, result, decision,
+    lastExit: e.exit,
+    mainPid: null,
+    result,
+    decision,
     nextRestartDelayMs: decision.restart ? restartDelayMs(ctx.unit, ctx.nRestarts + 1) : 0,
   };
 }
 
 /** The recorded end of a watched main process (its exit, and whether the kernel's OOM killer did it). */
-const recordWatchedEnd = { type: 'recordEnd', params: ({ event }: { event: { output?: unknown } }) => ({ ...ended(watchOf(event)) }) } as const;
+const recordWatchedEnd = {
+  type: 'recordEnd',
+  params: ({ event }: { event: { output?: unknown } }) => ({ ...ended(watchOf(event)) }),
+} as const;
 const recordErrorAction = { type: 'recordError', params: ({ event }: { event: { error: unknown } }) => ({ error: event.error }) } as const;
 
 /** Watching the main process (sd-event's SIGCHLD source): shared by the running and the stop-sigterm states. */
@@ -131,10 +153,27 @@ const mainProcessStates = {
     invoke: {
       id: 'signalMain',
       src: 'signalMain',
-      input: ({ context, event }: { context: SystemdContext; event: SystemdEvent }) => ({ pid: context.mainPid ?? -1, signal: event.type === 'SYSTEMCTL.KILL' ? event.signal : context.unit.killSignal }),
+      input: ({ context, event }: { context: SystemdContext; event: SystemdEvent }) => ({
+        pid: context.mainPid ?? -1,
+        signal: event.type === 'SYSTEMCTL.KILL' ? event.signal : context.unit.killSignal,
+      }),
       onDone: [
-        { guard: 'signalledEndRemains', target: '#systemd-restart.exited', actions: { type: 'recordEnd', params: ({ event }: { event: { output: SignalOutput } }) => ({ exit: event.output.exit!, oom: false }) } },
-        { guard: 'signalledEnd', target: '#systemd-restart.evaluating', actions: { type: 'recordEnd', params: ({ event }: { event: { output: SignalOutput } }) => ({ exit: event.output.exit!, oom: false }) } },
+        {
+          guard: 'signalledEndRemains',
+          target: '#systemd-restart.exited',
+          actions: {
+            type: 'recordEnd',
+            params: ({ event }: { event: { output: SignalOutput } }) => ({ exit: event.output.exit!, oom: false }),
+          },
+        },
+        {
+          guard: 'signalledEnd',
+          target: '#systemd-restart.evaluating',
+          actions: {
+            type: 'recordEnd',
+            params: ({ event }: { event: { output: SignalOutput } }) => ({ exit: event.output.exit!, oom: false }),
+          },
+        },
         { target: 'running' },
       ],
       onError: { target: '#systemd-restart.failed', actions: recordErrorAction },
@@ -210,11 +249,19 @@ export const systemdMachine = setup({
     startAfterStop: ({ context }) => context.startAfterStop,
     manualStopClean: ({ context }) => context.forbidRestart && context.result === 'success',
     manualStop: ({ context }) => context.forbidRestart,
-    watchedEnd: ({ event }) => { const k = (event as { output?: WatchOutput }).output?.kind; return k === 'exit' || k === 'oom'; }, // cast: a guard of watchMain's onDone (output typed in setup())
+    watchedEnd: ({ event }) => {
+      const k = (event as { output?: WatchOutput }).output?.kind; // cast: a guard of watchMain's onDone (output typed in setup())
+      return k === 'exit' || k === 'oom';
+    },
     // service_enter_running(): a clean end with RemainAfterExit= leaves the unit active (exited).
     watchedEndRemains: ({ context, event }) => {
       const out = (event as { output?: WatchOutput }).output; // cast: a guard of watchMain's onDone (output typed in setup())
-      return context.unit.remainAfterExit && out !== undefined && (out.kind === 'exit' || out.kind === 'oom') && resultOf(context, ended(out)) === 'success';
+      return (
+        context.unit.remainAfterExit &&
+        out !== undefined &&
+        (out.kind === 'exit' || out.kind === 'oom') &&
+        resultOf(context, ended(out)) === 'success'
+      );
     },
     watchedHang: ({ event }) => (event as { output?: WatchOutput }).output?.kind === 'hung', // cast: a guard of watchMain's onDone (output typed in setup())
     signalledEnd: ({ event }) => (event as { output?: SignalOutput }).output?.exit != null, // cast: a guard of signalMain's onDone (output typed in setup())
@@ -247,9 +294,13 @@ export const systemdMachine = setup({
     recordSpawn: assign({ mainPid: (_, params: { pid: number }) => params.pid }),
     /** The main process ended (SIGCHLD, or the OOM killer): Result= and service_shall_restart(). */
     recordEnd: assign(({ context }, params: Ended) => ending(context, params)),
-    recordWatchdogEnd: assign(({ context }, params: { exit: ProcessExit }) => ending(context, { exit: params.exit, oom: false }, 'watchdog')),
+    recordWatchdogEnd: assign(({ context }, params: { exit: ProcessExit }) =>
+      ending(context, { exit: params.exit, oom: false }, 'watchdog'),
+    ),
     /** A timer fired (service_dispatch_timer): the run fails with this result unless it failed already. */
-    failWith: assign({ result: ({ context }, params: { result: ServiceResult }) => (context.result === 'success' ? params.result : context.result) }),
+    failWith: assign({
+      result: ({ context }, params: { result: ServiceResult }) => (context.result === 'success' ? params.result : context.result),
+    }),
     beginManualStop: assign({ forbidRestart: true, startAfterStop: false }),
     beginManualRestart: assign({ forbidRestart: true, startAfterStop: true }),
     /** Stopping an active (exited) unit: nothing to kill; the run's result stays. */
@@ -261,7 +312,9 @@ export const systemdMachine = setup({
     /** unit_reset_failed(): Result= back to success, the start limit and NRestarts reset. */
     resetFailed: assign({ result: 'success' as const, startLimit: EMPTY_RATE_LIMIT, nRestarts: 0 }),
     recordError: assign({ lastError: (_, params: { error: unknown }) => errorMessage(params.error), mainPid: null }),
-    updateUnit: assign({ unit: ({ context, event }) => (event.type === 'CONFIG.UPDATE' ? { ...context.unit, ...event.unit } : context.unit) }),
+    updateUnit: assign({
+      unit: ({ context, event }) => (event.type === 'CONFIG.UPDATE' ? { ...context.unit, ...event.unit } : context.unit),
+    }),
   },
 }).createMachine({
   id: 'systemd-restart',
@@ -312,7 +365,12 @@ export const systemdMachine = setup({
     condition: {
       tags: ['compare'],
       on: startJobControls,
-      after: { compareTime: [{ guard: 'startAllowed', target: 'starting', actions: 'clearHurry' }, { target: 'failed', actions: 'clearHurry' }] },
+      after: {
+        compareTime: [
+          { guard: 'startAllowed', target: 'starting', actions: 'clearHurry' },
+          { target: 'failed', actions: 'clearHurry' },
+        ],
+      },
     },
     starting: {
       tags: ['act'],
@@ -321,9 +379,21 @@ export const systemdMachine = setup({
         src: 'spawnMain',
         input: ({ context }) => ({ unit: context.unit }),
         onDone: [
-          { guard: 'oneshotTimed', target: 'oneshotStartTimeout', actions: { type: 'recordSpawn', params: ({ event }) => ({ pid: event.output.pid }) } },
-          { guard: 'isOneshot', target: 'oneshotStart', actions: { type: 'recordSpawn', params: ({ event }) => ({ pid: event.output.pid }) } },
-          { guard: 'hasRuntimeMax', target: 'activeRuntimeMax', actions: { type: 'recordSpawn', params: ({ event }) => ({ pid: event.output.pid }) } },
+          {
+            guard: 'oneshotTimed',
+            target: 'oneshotStartTimeout',
+            actions: { type: 'recordSpawn', params: ({ event }) => ({ pid: event.output.pid }) },
+          },
+          {
+            guard: 'isOneshot',
+            target: 'oneshotStart',
+            actions: { type: 'recordSpawn', params: ({ event }) => ({ pid: event.output.pid }) },
+          },
+          {
+            guard: 'hasRuntimeMax',
+            target: 'activeRuntimeMax',
+            actions: { type: 'recordSpawn', params: ({ event }) => ({ pid: event.output.pid }) },
+          },
           { target: 'active', actions: { type: 'recordSpawn', params: ({ event }) => ({ pid: event.output.pid }) } },
         ],
         onError: { target: 'failed', actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) } },
@@ -376,7 +446,13 @@ export const systemdMachine = setup({
         id: 'signalMain',
         src: 'signalMain',
         input: ({ context }) => ({ pid: context.mainPid ?? -1, signal: 'SIGABRT' }),
-        onDone: { target: 'evaluating', actions: { type: 'recordWatchdogEnd', params: ({ event }) => ({ exit: event.output.exit ?? { kind: 'killed', signal: 'SIGABRT', coreDumped: true } }) } },
+        onDone: {
+          target: 'evaluating',
+          actions: {
+            type: 'recordWatchdogEnd',
+            params: ({ event }) => ({ exit: event.output.exit ?? { kind: 'killed', signal: 'SIGABRT', coreDumped: true } }),
+          },
+        },
         onError: { target: 'failed', actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) } },
       },
     },
@@ -392,7 +468,11 @@ export const systemdMachine = setup({
         src: 'signalMain',
         input: ({ context }) => ({ pid: context.mainPid ?? -1, signal: context.unit.killSignal }),
         onDone: [
-          { guard: 'signalledEnd', target: 'stopped', actions: { type: 'recordEnd', params: ({ event }) => ({ exit: event.output.exit!, oom: false }) } },
+          {
+            guard: 'signalledEnd',
+            target: 'stopped',
+            actions: { type: 'recordEnd', params: ({ event }) => ({ exit: event.output.exit!, oom: false }) },
+          },
           { target: 'stopSigterm' },
         ],
         onError: { target: 'failed', actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) } },
@@ -431,7 +511,11 @@ export const systemdMachine = setup({
         src: 'signalMain',
         input: ({ context }) => ({ pid: context.mainPid ?? -1, signal: context.unit.finalKillSignal }),
         onDone: [
-          { guard: 'signalledEnd', target: 'stopped', actions: { type: 'recordEnd', params: ({ event }) => ({ exit: event.output.exit!, oom: false }) } },
+          {
+            guard: 'signalledEnd',
+            target: 'stopped',
+            actions: { type: 'recordEnd', params: ({ event }) => ({ exit: event.output.exit!, oom: false }) },
+          },
           { target: 'failed', actions: { type: 'recordError', params: { error: 'Processes still around after SIGKILL.' } } },
         ],
         onError: { target: 'failed', actions: { type: 'recordError', params: ({ event }) => ({ error: event.error }) } },

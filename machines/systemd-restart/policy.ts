@@ -4,7 +4,18 @@ import type { ExitStatusSet, ProcessExit, RestartSetting, ServiceResult, StartRa
 const CLEAN_SIGNALS: readonly string[] = ['SIGHUP', 'SIGINT', 'SIGTERM', 'SIGPIPE'];
 
 /** Signals whose default action dumps core (signal(7), "Core"): CLD_DUMPED instead of CLD_KILLED. */
-const CORE_SIGNALS: readonly string[] = ['SIGQUIT', 'SIGILL', 'SIGABRT', 'SIGFPE', 'SIGSEGV', 'SIGBUS', 'SIGSYS', 'SIGTRAP', 'SIGXCPU', 'SIGXFSZ'];
+const CORE_SIGNALS: readonly string[] = [
+  'SIGQUIT',
+  'SIGILL',
+  'SIGABRT',
+  'SIGFPE',
+  'SIGSEGV',
+  'SIGBUS',
+  'SIGSYS',
+  'SIGTRAP',
+  'SIGXCPU',
+  'SIGXFSZ',
+];
 
 export const KNOWN_SIGNALS: readonly string[] = [...CLEAN_SIGNALS, ...CORE_SIGNALS, 'SIGKILL', 'SIGUSR1', 'SIGUSR2', 'SIGALRM'];
 
@@ -51,17 +62,27 @@ export function serviceResult(exit: ProcessExit, unit: Pick<UnitConfig, 'success
 /** The Restart= table of systemd.service(5), as service_shall_restart() (src/core/service.c) switches on it. */
 export function restartSettingAllows(setting: RestartSetting, result: ServiceResult): boolean {
   switch (setting) {
-    case 'no': return false;
-    case 'always': return true;
-    case 'on-success': return result === 'success';
-    case 'on-failure': return result !== 'success';
-    case 'on-abnormal': return result !== 'success' && result !== 'exit-code';
-    case 'on-watchdog': return result === 'watchdog';
-    case 'on-abort': return result === 'signal' || result === 'core-dump';
+    case 'no':
+      return false;
+    case 'always':
+      return true;
+    case 'on-success':
+      return result === 'success';
+    case 'on-failure':
+      return result !== 'success';
+    case 'on-abnormal':
+      return result !== 'success' && result !== 'exit-code';
+    case 'on-watchdog':
+      return result === 'watchdog';
+    case 'on-abort':
+      return result === 'signal' || result === 'core-dump';
   }
 }
 
-export interface RestartDecision { restart: boolean; reason: 'manual stop' | 'prevented by exit status' | 'forced by exit status' | 'service type and exit status' | 'restart setting' }
+export interface RestartDecision {
+  restart: boolean;
+  reason: 'manual stop' | 'prevented by exit status' | 'forced by exit status' | 'service type and exit status' | 'restart setting';
+}
 
 /**
  * service_shall_restart() (src/core/service.c): a manual stop never restarts; then
@@ -100,7 +121,12 @@ export function restartDelayMs(unit: UnitConfig, nRestartsNext: number): number 
  * a window opens at the first start; starts beyond the burst inside the window are refused.
  * StartLimitIntervalSec=0 or StartLimitBurst=0 disables the limit.
  */
-export function startLimitBelow(limit: StartRateLimit, now: number, intervalMs: number, burst: number): { allowed: boolean; limit: StartRateLimit } {
+export function startLimitBelow(
+  limit: StartRateLimit,
+  now: number,
+  intervalMs: number,
+  burst: number,
+): { allowed: boolean; limit: StartRateLimit } {
   if (intervalMs <= 0 || burst <= 0) return { allowed: true, limit };
   if (limit.begin === null || now - limit.begin > intervalMs) return { allowed: true, limit: { begin: now, num: 1 } };
   const num = limit.num + 1;
@@ -110,5 +136,7 @@ export function startLimitBelow(limit: StartRateLimit, now: number, intervalMs: 
 export const EMPTY_RATE_LIMIT: StartRateLimit = { begin: null, num: 0 };
 
 export function describeExit(exit: ProcessExit): string {
-  return exit.kind === 'exited' ? `code=exited, status=${exit.code}` : `code=${exit.coreDumped ? 'dumped' : 'killed'}, signal=${exit.signal.replace(/^SIG/, '')}`;
+  return exit.kind === 'exited'
+    ? `code=exited, status=${exit.code}`
+    : `code=${exit.coreDumped ? 'dumped' : 'killed'}, signal=${exit.signal.replace(/^SIG/, '')}`;
 }

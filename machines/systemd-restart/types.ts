@@ -17,7 +17,10 @@ export const RESTART_MODES = ['normal', 'direct', 'debug'] as const;
 export type RestartMode = (typeof RESTART_MODES)[number];
 
 /** Exit codes and signal names, as in RestartPreventExitStatus= / RestartForceExitStatus= / SuccessExitStatus=. */
-export interface ExitStatusSet { codes: number[]; signals: string[] }
+export interface ExitStatusSet {
+  codes: number[];
+  signals: string[];
+}
 const EMPTY_STATUS_SET: ExitStatusSet = { codes: [], signals: [] };
 
 /** The unit file (the desired state); durations in ms. */
@@ -87,20 +90,36 @@ export const DEFAULT_UNIT: UnitConfig = {
 };
 
 /** How the main process ended, as SIGCHLD reports it (CLD_EXITED / CLD_KILLED / CLD_DUMPED). */
-export type ProcessExit =
-  | { kind: 'exited'; code: number }
-  | { kind: 'killed'; signal: string; coreDumped: boolean };
+export type ProcessExit = { kind: 'exited'; code: number } | { kind: 'killed'; signal: string; coreDumped: boolean };
 
 /** ServiceResult (service.c service_result_table), the ones this model produces. */
-export const SERVICE_RESULTS = ['success', 'exit-code', 'signal', 'core-dump', 'timeout', 'watchdog', 'oom-kill', 'start-limit-hit'] as const;
+export const SERVICE_RESULTS = [
+  'success',
+  'exit-code',
+  'signal',
+  'core-dump',
+  'timeout',
+  'watchdog',
+  'oom-kill',
+  'start-limit-hit',
+] as const;
 export type ServiceResult = (typeof SERVICE_RESULTS)[number];
 
 /** systemctl verbs an operator can send. */
 export type SystemctlVerb = 'start' | 'stop' | 'restart' | 'reset-failed' | 'kill';
-export interface SystemctlRequest { verb: SystemctlVerb; signal?: string }
+export interface SystemctlRequest {
+  verb: SystemctlVerb;
+  signal?: string;
+}
 
 /** RateLimit (src/basic/ratelimit.h): begin of the window (null = never) and starts counted in it. */
-export interface StartRateLimit { begin: number | null; num: number }
+export interface StartRateLimit {
+  begin: number | null;
+  num: number;
+}
 
 /** The unit's ActiveState and SubState, as `systemctl status` shows them. */
-export interface UnitStatus { active: 'inactive' | 'activating' | 'active' | 'deactivating' | 'failed'; sub: string }
+export interface UnitStatus {
+  active: 'inactive' | 'activating' | 'active' | 'deactivating' | 'failed';
+  sub: string;
+}

@@ -47,13 +47,32 @@ export type TerraformEvent =
   /** Someone runs terraform by hand (or the pipeline is triggered). */
   | { type: 'TERRAFORM.RUN' };
 
-export interface LockInput { operation: LockInfo['operation']; who: string }
-export interface LockOutput { lockId: string; state: TfState }
-export interface RefreshInput { resources: StateResource[] }
-export interface ApplyInput { op: ApplyOp; type: string; attrs: Record<string, Scalar> }
-export interface PersistInput { state: TfState; lockId: string }
+export interface LockInput {
+  operation: LockInfo['operation'];
+  who: string;
+}
+export interface LockOutput {
+  lockId: string;
+  state: TfState;
+}
+export interface RefreshInput {
+  resources: StateResource[];
+}
+export interface ApplyInput {
+  op: ApplyOp;
+  type: string;
+  attrs: Record<string, Scalar>;
+}
+export interface PersistInput {
+  state: TfState;
+  lockId: string;
+}
 
-const OPERATION: Record<RunMode, LockInfo['operation']> = { apply: 'OperationTypeApply', plan: 'OperationTypePlan', 'refresh-only': 'OperationTypeApply' };
+const OPERATION: Record<RunMode, LockInfo['operation']> = {
+  apply: 'OperationTypeApply',
+  plan: 'OperationTypePlan',
+  'refresh-only': 'OperationTypeApply',
+};
 
 const sameState = (a: Record<string, StateResource>, b: Record<string, StateResource>) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -66,7 +85,9 @@ function runResult(ctx: Pick<TerraformContext, 'runs' | 'runConfig' | 'plan' | '
   const changes = ctx.plan ? hasChanges(ctx.plan) : false;
   const mode = ctx.runConfig.mode;
   return {
-    run: ctx.runs, mode, ok,
+    run: ctx.runs,
+    mode,
+    ok,
     exitCode: !ok ? 1 : mode === 'plan' && changes ? 2 : 0,
     planned: ctx.plan ? planSummary(ctx.plan) : null,
     applied: { added: doneOf('create'), changed: doneOf('update'), destroyed: doneOf('delete') },
@@ -109,24 +130,45 @@ export const terraformMachine = setup({
   },
   actions: {
     beginRun: assign(({ context }) => ({
-      runs: context.runs + 1, runConfig: context.config, lockId: null, loaded: null, refreshed: null, drift: [], plan: null, progress: null, current: null, lastApplied: null, toWrite: null, written: null, result: null, lastError: null,
+      runs: context.runs + 1,
+      runConfig: context.config,
+      lockId: null,
+      loaded: null,
+      refreshed: null,
+      drift: [],
+      plan: null,
+      progress: null,
+      current: null,
+      lastApplied: null,
+      toWrite: null,
+      written: null,
+      result: null,
+      lastError: null,
     })),
     locked: assign((_, params: { out: LockOutput }) => ({ lockId: params.out.lockId, loaded: params.out.state })),
     lockFailed: assign(({ context }, params: { error: unknown }) => {
       const lastError = `Error: Error acquiring the state lock — ${errorMessage(params.error)}`;
       return { lastError, result: runResult({ ...context, lastError }) };
     }),
-    refreshed: assign(({ context }, params: { read: Record<string, Record<string, Scalar> | null> }) => refreshState(context.loaded!.resources, params.read)),
+    refreshed: assign(({ context }, params: { read: Record<string, Record<string, Scalar> | null> }) =>
+      refreshState(context.loaded!.resources, params.read),
+    ),
     /** plan; apply mode also lays out the apply graph. */
     planned: assign(({ context }) => {
       const p = plan(context.runConfig.resources, context.refreshed!);
-      const ops = context.runConfig.mode === 'apply' && p.errors.length === 0 ? applyOps(p, context.runConfig.resources, context.refreshed!) : [];
+      const ops =
+        context.runConfig.mode === 'apply' && p.errors.length === 0 ? applyOps(p, context.runConfig.resources, context.refreshed!) : [];
       return { plan: p, progress: { ops, done: [], failed: [], state: context.refreshed!, errors: [] } };
     }),
     pickOp: assign({ current: ({ context }) => nextOp(context.progress!) }),
     recordOutcome: assign(({ context }, params: { outcome: ApplyOutcome }) => ({
       lastApplied: context.current,
-      progress: recordOutcome(context.progress!, context.current!, params.outcome, context.runConfig.resources.find((r) => r.address === context.current!.address)),
+      progress: recordOutcome(
+        context.progress!,
+        context.current!,
+        params.outcome,
+        context.runConfig.resources.find((r) => r.address === context.current!.address),
+      ),
     })),
     /** The state to persist: the working state of the apply, or the refreshed one for -refresh-only. */
     prepareWrite: assign(({ context }) => {
@@ -135,17 +177,36 @@ export const terraformMachine = setup({
       return { toWrite: sameState(next, loaded.resources) ? null : { ...loaded, serial: loaded.serial + 1, resources: next } };
     }),
     /** The backend now holds this state: later writes compare against it. */
-    wrote: assign(({ context }, params: { serial: number }) => ({ written: params.serial, loaded: context.toWrite ?? context.loaded, toWrite: null })),
+    wrote: assign(({ context }, params: { serial: number }) => ({
+      written: params.serial,
+      loaded: context.toWrite ?? context.loaded,
+      toWrite: null,
+    })),
     writeFailed: assign({ lastError: (_, params: { error: unknown }) => `Error: Failed to save state: ${errorMessage(params.error)}` }),
     unlockFailed: assign({ lastError: (_, params: { error: unknown }) => `Error releasing the state lock: ${errorMessage(params.error)}` }),
     finishRun: assign(({ context }) => ({ result: runResult(context), lockId: null })),
-    updateConfig: assign({ config: ({ context, event }) => (event.type === 'CONFIG.UPDATE' ? { ...context.config, ...event.config } : context.config) }),
+    updateConfig: assign({
+      config: ({ context, event }) => (event.type === 'CONFIG.UPDATE' ? { ...context.config, ...event.config } : context.config),
+    }),
   },
 }).createMachine({
   id: 'terraform',
   context: ({ input }) => ({
-    config: input.config, runConfig: input.config, runs: 0, lockId: null, loaded: null, refreshed: null, drift: [], plan: null, progress: null,
-    current: null, lastApplied: null, toWrite: null, written: null, result: null, lastError: null,
+    config: input.config,
+    runConfig: input.config,
+    runs: 0,
+    lockId: null,
+    loaded: null,
+    refreshed: null,
+    drift: [],
+    plan: null,
+    progress: null,
+    current: null,
+    lastApplied: null,
+    toWrite: null,
+    written: null,
+    result: null,
+    lastError: null,
   }),
   // Edited .tf files: read by the next run (beginRun: a run plans and applies the configuration it started with).
   on: { 'CONFIG.UPDATE': { actions: 'updateConfig' } },
@@ -156,7 +217,8 @@ export const terraformMachine = setup({
     locking: {
       tags: ['observe'],
       invoke: {
-        id: 'acquireLock', src: 'acquireLock',
+        id: 'acquireLock',
+        src: 'acquireLock',
         input: ({ context }) => ({ operation: OPERATION[context.runConfig.mode], who: context.runConfig.who }),
         onDone: { target: 'refreshing', actions: { type: 'locked', params: ({ event }) => ({ out: event.output }) } },
         onError: { target: 'failed', actions: { type: 'lockFailed', params: ({ event }) => ({ error: event.error }) } },
@@ -166,7 +228,8 @@ export const terraformMachine = setup({
     refreshing: {
       tags: ['observe'],
       invoke: {
-        id: 'refresh', src: 'refresh',
+        id: 'refresh',
+        src: 'refresh',
         input: ({ context }) => ({ resources: Object.values(context.loaded!.resources) }),
         onDone: { target: 'planning', actions: { type: 'refreshed', params: ({ event }) => ({ read: event.output }) } },
         onError: { target: 'unlocking', actions: { type: 'writeFailed', params: ({ event }) => ({ error: event.error }) } },
@@ -188,19 +251,32 @@ export const terraformMachine = setup({
     scheduling: {
       tags: ['compare'],
       entry: 'pickOp',
-      after: { compareTime: [{ guard: 'hasOp', target: 'applying' }, { target: 'deciding', actions: 'prepareWrite' }] },
+      after: {
+        compareTime: [
+          { guard: 'hasOp', target: 'applying' },
+          { target: 'deciding', actions: 'prepareWrite' },
+        ],
+      },
     },
     applying: {
       tags: ['act'],
       invoke: {
-        id: 'applyChange', src: 'applyChange',
+        id: 'applyChange',
+        src: 'applyChange',
         input: ({ context }) => {
           const op = context.current!;
           const r = context.runConfig.resources.find((x) => x.address === op.address);
-          return { op, type: r?.type ?? context.progress!.state[op.address]?.type ?? '', attrs: r && op.kind !== 'delete' ? resolvedAttrs(r, context.progress!.state) : {} };
+          return {
+            op,
+            type: r?.type ?? context.progress!.state[op.address]?.type ?? '',
+            attrs: r && op.kind !== 'delete' ? resolvedAttrs(r, context.progress!.state) : {},
+          };
         },
         onDone: { target: 'checkpoint', actions: { type: 'recordOutcome', params: ({ event }) => ({ outcome: event.output }) } },
-        onError: { target: 'checkpoint', actions: { type: 'recordOutcome', params: ({ event }) => ({ outcome: { object: null, error: errorMessage(event.error) } }) } },
+        onError: {
+          target: 'checkpoint',
+          actions: { type: 'recordOutcome', params: ({ event }) => ({ outcome: { object: null, error: errorMessage(event.error) } }) },
+        },
       },
     },
     // StateHook (internal/backend/local/hook_state.go) persists the state during an apply (since
@@ -213,7 +289,8 @@ export const terraformMachine = setup({
     persisting: {
       tags: ['act'],
       invoke: {
-        id: 'persistState', src: 'persistState',
+        id: 'persistState',
+        src: 'persistState',
         input: ({ context }) => ({ state: context.toWrite!, lockId: context.lockId! }),
         onDone: { target: 'scheduling', actions: { type: 'wrote', params: ({ event }) => ({ serial: event.output }) } },
         onError: { target: 'scheduling', actions: { type: 'writeFailed', params: ({ event }) => ({ error: event.error }) } },
@@ -226,7 +303,8 @@ export const terraformMachine = setup({
     writingState: {
       tags: ['act'],
       invoke: {
-        id: 'persistState', src: 'persistState',
+        id: 'persistState',
+        src: 'persistState',
         input: ({ context }) => ({ state: context.toWrite!, lockId: context.lockId! }),
         onDone: { target: 'unlocking', actions: { type: 'wrote', params: ({ event }) => ({ serial: event.output }) } },
         onError: { target: 'unlocking', actions: { type: 'writeFailed', params: ({ event }) => ({ error: event.error }) } },
@@ -235,7 +313,8 @@ export const terraformMachine = setup({
     unlocking: {
       tags: ['act'],
       invoke: {
-        id: 'releaseLock', src: 'releaseLock',
+        id: 'releaseLock',
+        src: 'releaseLock',
         input: ({ context }) => ({ lockId: context.lockId! }),
         onDone: { target: 'idle', actions: 'finishRun' },
         onError: { target: 'idle', actions: [{ type: 'unlockFailed', params: ({ event }) => ({ error: event.error }) }, 'finishRun'] },

@@ -13,7 +13,10 @@ export function parseReference(v: Scalar): { address: string; attr: string } | n
 
 /** What a resource depends on: its references (implicit) and depends_on (explicit). */
 export function dependenciesOf(r: ResourceConfig): string[] {
-  const refs = Object.values(r.attrs).map(parseReference).filter((x) => x !== null).map((x) => x.address);
+  const refs = Object.values(r.attrs)
+    .map(parseReference)
+    .filter((x) => x !== null)
+    .map((x) => x.address);
   return [...new Set([...refs, ...r.dependsOn])];
 }
 
@@ -40,13 +43,21 @@ export function topoOrder(resources: ResourceConfig[]): string[] | null {
  * now; what differs is drift — "Objects have changed outside of Terraform". An object that is
  * gone is dropped from the refreshed state, so the plan creates it again.
  */
-export function refreshState(prior: Record<string, StateResource>, read: Record<string, Record<string, Scalar> | null>): { refreshed: Record<string, StateResource>; drift: Drift[] } {
+export function refreshState(
+  prior: Record<string, StateResource>,
+  read: Record<string, Record<string, Scalar> | null>,
+): { refreshed: Record<string, StateResource>; drift: Drift[] } {
   const refreshed: Record<string, StateResource> = {};
   const drift: Drift[] = [];
   for (const [address, r] of Object.entries(prior)) {
     const now = read[address];
-    if (now === null || now === undefined) { drift.push({ address, kind: 'deleted', attrs: [] }); continue; }
-    const attrs = Object.keys({ ...r.attrs, ...now }).filter((k) => r.attrs[k] !== now[k]).map((name) => ({ name, before: r.attrs[name], after: now[name] }));
+    if (now === null || now === undefined) {
+      drift.push({ address, kind: 'deleted', attrs: [] });
+      continue;
+    }
+    const attrs = Object.keys({ ...r.attrs, ...now })
+      .filter((k) => r.attrs[k] !== now[k])
+      .map((name) => ({ name, before: r.attrs[name], after: now[name] }));
     if (attrs.length) drift.push({ address, kind: 'changed', attrs });
     refreshed[address] = { ...r, attrs: { ...now } };
   }
@@ -70,7 +81,11 @@ export function plan(resources: ResourceConfig[], state: Record<string, StateRes
   const errors: string[] = [];
   // lifecycle docs: create_before_destroy propagates to every resource the marked one depends on.
   const cbd = new Set<string>();
-  const mark = (a: string) => { if (cbd.has(a) || !byAddr.has(a)) return; cbd.add(a); dependenciesOf(byAddr.get(a)!).forEach(mark); };
+  const mark = (a: string) => {
+    if (cbd.has(a) || !byAddr.has(a)) return;
+    cbd.add(a);
+    dependenciesOf(byAddr.get(a)!).forEach(mark);
+  };
   for (const r of resources) if (r.lifecycle.createBeforeDestroy) mark(r.address);
   for (const address of order) {
     const r = byAddr.get(address)!;
@@ -83,14 +98,19 @@ export function plan(resources: ResourceConfig[], state: Record<string, StateRes
       if (!target || target.action === 'create' || target.action === 'replace') return UNKNOWN;
       const s = state[ref.address];
       if (!s) return UNKNOWN;
-      return ref.attr === 'id' ? s.id : s.attrs[ref.attr] ?? UNKNOWN;
+      return ref.attr === 'id' ? s.id : (s.attrs[ref.attr] ?? UNKNOWN);
     };
     const ignored = new Set(r.lifecycle.ignoreChanges);
     const attrs: AttrChange[] = Object.entries(r.attrs).map(([name, v]) => {
       const after = resolve(v);
       const before = prior?.attrs[name];
       const differs = !prior || (!ignored.has(name) && (after === UNKNOWN || after !== before));
-      return { name, before, after: differs || !prior ? after : before, forcesReplacement: !!prior && differs && (schema?.attrs[name]?.forceNew ?? false) };
+      return {
+        name,
+        before,
+        after: differs || !prior ? after : before,
+        forcesReplacement: !!prior && differs && (schema?.attrs[name]?.forceNew ?? false),
+      };
     });
     let change: PlannedChange;
     if (!prior) change = { address, type: r.type, action: 'create', attrs };
@@ -101,15 +121,22 @@ export function plan(resources: ResourceConfig[], state: Record<string, StateRes
     if (change.action === 'replace') {
       change.order = cbd.has(address) ? 'create-before-destroy' : 'destroy-before-create';
       if (r.lifecycle.preventDestroy) {
-        errors.push(`Error: Instance cannot be destroyed — Resource ${address} has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.`);
+        errors.push(
+          `Error: Instance cannot be destroyed — Resource ${address} has lifecycle.prevent_destroy set, but the plan calls for this resource to be destroyed. To avoid this error and continue with the plan, either disable lifecycle.prevent_destroy or reduce the scope of the plan using the -target flag.`,
+        );
       }
     }
     planned.set(address, change);
   }
-  const deletes: PlannedChange[] = Object.values(state).filter((s) => !byAddr.has(s.address)).map((s) => ({
-    address: s.address, type: s.type, action: 'delete', reason: 'not-in-configuration',
-    attrs: Object.entries(s.attrs).map(([name, before]) => ({ name, before, after: undefined, forcesReplacement: false })),
-  }));
+  const deletes: PlannedChange[] = Object.values(state)
+    .filter((s) => !byAddr.has(s.address))
+    .map((s) => ({
+      address: s.address,
+      type: s.type,
+      action: 'delete',
+      reason: 'not-in-configuration',
+      attrs: Object.entries(s.attrs).map(([name, before]) => ({ name, before, after: undefined, forcesReplacement: false })),
+    }));
   return { changes: [...order.map((a) => planned.get(a)!), ...deletes], errors };
 }
 
@@ -128,10 +155,15 @@ export const hasChanges = (p: Plan) => p.changes.some((c) => c.action !== 'no-op
 /** The plan renderer's symbols: + create, ~ update in-place, - destroy, -/+ and +/- replace. */
 export function actionSymbol(c: PlannedChange): string {
   switch (c.action) {
-    case 'create': return '+';
-    case 'update': return '~';
-    case 'delete': return '-';
-    case 'replace': return c.order === 'create-before-destroy' ? '+/-' : '-/+';
-    default: return ' ';
+    case 'create':
+      return '+';
+    case 'update':
+      return '~';
+    case 'delete':
+      return '-';
+    case 'replace':
+      return c.order === 'create-before-destroy' ? '+/-' : '-/+';
+    default:
+      return ' ';
   }
 }

@@ -52,7 +52,14 @@ export interface TfState {
 }
 
 /** statemgr.LockInfo (internal/states/statemgr/locker.go). */
-export interface LockInfo { id: string; operation: 'OperationTypeApply' | 'OperationTypePlan' | 'OperationTypeRefresh'; who: string; version: string; created: number; path: string }
+export interface LockInfo {
+  id: string;
+  operation: 'OperationTypeApply' | 'OperationTypePlan' | 'OperationTypeRefresh';
+  who: string;
+  version: string;
+  created: number;
+  path: string;
+}
 
 /** The value Terraform shows as "(known after apply)". */
 export const UNKNOWN = '(known after apply)';
@@ -61,7 +68,12 @@ export type PlannedValue = Scalar | typeof UNKNOWN;
 /** plans.Action (internal/plans/action.go), as the plan renderer names them. */
 export type Action = 'create' | 'update' | 'replace' | 'delete' | 'no-op';
 
-export interface AttrChange { name: string; before: Scalar | undefined; after: PlannedValue | undefined; forcesReplacement: boolean }
+export interface AttrChange {
+  name: string;
+  before: Scalar | undefined;
+  after: PlannedValue | undefined;
+  forcesReplacement: boolean;
+}
 
 export interface PlannedChange {
   address: string;
@@ -74,10 +86,17 @@ export interface PlannedChange {
   attrs: AttrChange[];
 }
 
-export interface Plan { changes: PlannedChange[]; errors: string[] }
+export interface Plan {
+  changes: PlannedChange[];
+  errors: string[];
+}
 
 /** "Objects have changed outside of Terraform": what refresh found different from the state file. */
-export interface Drift { address: string; kind: 'changed' | 'deleted'; attrs: { name: string; before: Scalar | undefined; after: Scalar | undefined }[] }
+export interface Drift {
+  address: string;
+  kind: 'changed' | 'deleted';
+  attrs: { name: string; before: Scalar | undefined; after: Scalar | undefined }[];
+}
 
 /** One cloud operation of an apply, with the operations it waits for. */
 export interface ApplyOp {
@@ -90,4 +109,7 @@ export interface ApplyOp {
 }
 
 /** What a provider's ApplyResourceChange returns: the new object (or none) and an error, possibly both. */
-export interface ApplyOutcome { object: { id: string; attrs: Record<string, Scalar> } | null; error: string | null }
+export interface ApplyOutcome {
+  object: { id: string; attrs: Record<string, Scalar> } | null;
+  error: string | null;
+}

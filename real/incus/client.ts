@@ -115,10 +115,25 @@ const DEFAULT_OP_TIMEOUT_SEC = 120;
 const WAIT_SLACK_MS = 10_000;
 /** OS errors that mean "no daemon there" rather than "the daemon said no". */
 const CONNECTION_CODES = new Set([
-  'ENOENT', 'ECONNREFUSED', 'EACCES', 'EPERM', 'ENOTSOCK', 'ECONNRESET', 'EHOSTUNREACH',
-  'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_SOCKET',
-  'ERR_TLS_CERT_ALTNAME_INVALID', 'DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'CERT_HAS_EXPIRED', 'EPROTO', PIN_MISMATCH,
+  'ENOENT',
+  'ECONNREFUSED',
+  'EACCES',
+  'EPERM',
+  'ENOTSOCK',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_HAS_EXPIRED',
+  'EPROTO',
+  PIN_MISMATCH,
 ]);
 
 function errorCode(err: unknown): string | undefined {
@@ -189,16 +204,27 @@ export class IncusClient {
       // real answer "not the pinned certificate"); the incus CLI trusts servercerts/<remote>.crt
       // the same way. Without a pin, Node's usual verification applies.
       // No TLS session resumption: a resumed session carries no peer certificate to check the pin against.
-      const tls = buildConnector({ cert: options.cert, key: options.key, ...(pinned ? { rejectUnauthorized: false, maxCachedSessions: 0 } : {}) });
+      const tls = buildConnector({
+        cert: options.cert,
+        key: options.key,
+        ...(pinned ? { rejectUnauthorized: false, maxCachedSessions: 0 } : {}),
+      });
       const connect: buildConnector.connector = pinned
-        ? (opts, callback) => tls(opts, (...args) => {
-          const [err, socket] = args;
-          if (err) { callback(err, null); return; }
-          const presented = (socket as TLSSocket).getPeerCertificate().fingerprint256?.replaceAll(':', '').toLowerCase() ?? ''; // cast: the dispatcher connects over TLS (https), so its socket is a TLSSocket
-          if (presented === pinned) { callback(null, socket); return; }
-          socket.destroy();
-          callback(new PinMismatchError(pinned, presented || '(none)'), null);
-        })
+        ? (opts, callback) =>
+            tls(opts, (...args) => {
+              const [err, socket] = args;
+              if (err) {
+                callback(err, null);
+                return;
+              }
+              const presented = (socket as TLSSocket).getPeerCertificate().fingerprint256?.replaceAll(':', '').toLowerCase() ?? ''; // cast: the dispatcher connects over TLS (https), so its socket is a TLSSocket
+              if (presented === pinned) {
+                callback(null, socket);
+                return;
+              }
+              socket.destroy();
+              callback(new PinMismatchError(pinned, presented || '(none)'), null);
+            })
         : tls;
       this.newPool = () => new Pool(url.origin, { connections, keepAliveTimeout: 30_000, connect });
     }
@@ -291,7 +317,9 @@ export class IncusClient {
       const code = errorCode(err);
       if (code && CONNECTION_CODES.has(code)) throw new IncusConnectionError(this.endpoint, code, err);
       throw new IncusError(`${what} failed: ${err instanceof Error ? err.message : String(err)}`, {
-        method, path, cause: err,
+        method,
+        path,
+        cause: err,
       });
     } finally {
       clearTimeout(timer);
@@ -310,7 +338,10 @@ export class IncusClient {
       envelope = JSON.parse(text) as IncusEnvelope<T>; // cast: unchecked: trusts Incus to answer its documented envelope
     } catch (err) {
       throw new IncusError(`${method} ${path}: answer is not JSON (HTTP ${status}): ${text.slice(0, 200)}`, {
-        status, method, path, cause: err,
+        status,
+        method,
+        path,
+        cause: err,
       });
     }
     if (envelope.type === 'error' || status >= 400) {
@@ -319,7 +350,8 @@ export class IncusClient {
       const details = { status, errorCode, serverMessage, method, path };
       const message = `${method} ${path}: ${serverMessage || `HTTP ${status}`} (error ${errorCode})`;
       if (errorCode === 404) throw new IncusNotFoundError(message, details);
-      if (errorCode === 403 && this.endpoint.startsWith('https:')) throw new IncusForbiddenError(`${message}: ${trustHint(this.clientFingerprint)}`, details);
+      if (errorCode === 403 && this.endpoint.startsWith('https:'))
+        throw new IncusForbiddenError(`${message}: ${trustHint(this.clientFingerprint)}`, details);
       throw new IncusError(message, details);
     }
     return { status, headers, envelope };
@@ -344,7 +376,11 @@ export class IncusClient {
     verify?: () => Promise<boolean>,
   ): Promise<Operation | null> {
     const { envelope } = await this.request<Operation | null>(method, path, {
-      body, signal: opts.signal, query: opts.query, target: opts.target, headers: opts.headers,
+      body,
+      signal: opts.signal,
+      query: opts.query,
+      target: opts.target,
+      headers: opts.headers,
     });
     if (envelope.type !== 'async' || !envelope.metadata) return null;
     const op = envelope.metadata;
@@ -383,14 +419,20 @@ export class IncusClient {
       let current: Operation | undefined;
       try {
         current = await this.get<Operation>(`${path}/wait`, {
-          query: { timeout: waitSec }, signal: opts.signal, timeoutMs: remainingMs + WAIT_SLACK_MS,
+          query: { timeout: waitSec },
+          signal: opts.signal,
+          timeoutMs: remainingMs + WAIT_SLACK_MS,
         });
       } catch (err) {
         if (err instanceof IncusNotFoundError) {
-          throw new IncusOperationGoneError(
-            `operation ${id} not found: it finished more than a few seconds ago or never existed`,
-            { status: err.status, errorCode: err.errorCode, serverMessage: err.serverMessage, method: 'GET', path, cause: err },
-          );
+          throw new IncusOperationGoneError(`operation ${id} not found: it finished more than a few seconds ago or never existed`, {
+            status: err.status,
+            errorCode: err.errorCode,
+            serverMessage: err.serverMessage,
+            method: 'GET',
+            path,
+            cause: err,
+          });
         }
         // Transport, abort and timeout errors are final; an error envelope is resolved below.
         // (a plain IncusError with an HTTP status is exactly that: the daemon answered `type: error`).
@@ -404,12 +446,17 @@ export class IncusClient {
           if (!(err instanceof IncusNotFoundError)) throw err;
           if (/deadline exceeded/i.test(waitError.serverMessage)) {
             throw new IncusOperationGoneError(`operation ${id} finished and vanished while waiting`, {
-              method: 'GET', path, cause: err,
+              method: 'GET',
+              path,
+              cause: err,
             });
           }
           // Gone already, but the wait answer carried its error.
           throw new IncusOperationError(id, typeof op === 'string' ? '' : op.description, waitError.serverMessage, {
-            status: waitError.status, errorCode: waitError.errorCode, method: 'GET', path,
+            status: waitError.status,
+            errorCode: waitError.errorCode,
+            method: 'GET',
+            path,
           });
         }
       }
@@ -418,7 +465,10 @@ export class IncusClient {
       // LXD 5.0 reports failures as a sync answer with status Failure and `err`.
       if (isFinalFailure(current)) {
         throw new IncusOperationError(id, current.description, current.err || current.status, {
-          status: current.status_code, errorCode: current.status_code, method: 'GET', path,
+          status: current.status_code,
+          errorCode: current.status_code,
+          method: 'GET',
+          path,
         });
       }
       if (Date.now() >= deadline) {
@@ -479,7 +529,11 @@ export class IncusClient {
   /** PUT /1.0/instances/{name}/state: start, stop, restart, freeze, unfreeze. */
   updateInstanceState(name: string, state: InstanceStatePut, opts: MutateOptions = {}): Promise<Operation | null> {
     const expected: Record<InstanceAction, string> = {
-      start: 'Running', stop: 'Stopped', restart: 'Running', freeze: 'Frozen', unfreeze: 'Running',
+      start: 'Running',
+      stop: 'Stopped',
+      restart: 'Running',
+      freeze: 'Frozen',
+      unfreeze: 'Running',
     };
     return this.mutate('PUT', `/1.0/instances/${encodeURIComponent(name)}/state`, state, opts, async () => {
       const st = await this.getInstanceState(name).catch(() => undefined);
@@ -508,11 +562,7 @@ export class IncusClient {
    * Set config keys; a `null` value removes the key. Removal needs a full PUT (PATCH only
    * merges), done with the instance's ETag so a concurrent change fails instead of being lost.
    */
-  async updateInstanceConfig(
-    name: string,
-    changes: Record<string, string | null>,
-    opts: MutateOptions = {},
-  ): Promise<Operation | null> {
+  async updateInstanceConfig(name: string, changes: Record<string, string | null>, opts: MutateOptions = {}): Promise<Operation | null> {
     const entries = Object.entries(changes);
     if (entries.every(([, v]) => v !== null)) {
       return this.patchInstance(name, { config: changes as Record<string, string> }, opts); // cast: the line above checked no value is null

@@ -48,16 +48,21 @@ function readCliConfig(configDir: string): CliConfig {
   if (!existsSync(file)) return {};
   const parsed: unknown = parseYamlText(file, readInputFile(file, 'the incus CLI config (YAML)'));
   if (parsed === null || parsed === undefined) return {};
-  if (typeof parsed !== 'object' || Array.isArray(parsed)) throw new InputError(file, '(top level)', 'expected a mapping (default-remote, remotes)');
+  if (typeof parsed !== 'object' || Array.isArray(parsed))
+    throw new InputError(file, '(top level)', 'expected a mapping (default-remote, remotes)');
   const remotes = 'remotes' in parsed ? parsed.remotes : undefined;
   if (remotes === undefined || remotes === null) return {};
-  if (typeof remotes !== 'object' || Array.isArray(remotes)) throw new InputError(file, 'remotes', 'expected a mapping of remote names to {addr, protocol, …}');
+  if (typeof remotes !== 'object' || Array.isArray(remotes))
+    throw new InputError(file, 'remotes', 'expected a mapping of remote names to {addr, protocol, …}');
   for (const [name, r] of Object.entries(remotes)) {
     if (!r || typeof r !== 'object' || Array.isArray(r)) throw new InputError(file, `remotes.${name}`, 'expected a mapping with addr');
     const { addr, protocol, project } = r as CliRemote; // cast: an object; each field's type is checked on the next lines
-    if (addr !== undefined && typeof addr !== 'string') throw new InputError(file, `remotes.${name}.addr`, 'expected an address (text, https://… or unix://…)');
-    if (protocol !== undefined && typeof protocol !== 'string') throw new InputError(file, `remotes.${name}.protocol`, 'expected text (incus, simplestreams, oci)');
-    if (project !== undefined && typeof project !== 'string') throw new InputError(file, `remotes.${name}.project`, 'expected a project name (text)');
+    if (addr !== undefined && typeof addr !== 'string')
+      throw new InputError(file, `remotes.${name}.addr`, 'expected an address (text, https://… or unix://…)');
+    if (protocol !== undefined && typeof protocol !== 'string')
+      throw new InputError(file, `remotes.${name}.protocol`, 'expected text (incus, simplestreams, oci)');
+    if (project !== undefined && typeof project !== 'string')
+      throw new InputError(file, `remotes.${name}.project`, 'expected a project name (text)');
   }
   return { remotes: remotes as Record<string, CliRemote> }; // cast: every entry was checked in the loop above
 }
@@ -105,7 +110,11 @@ function normaliseRemoteUrl(addr: string): string {
 /** The normalised form of a configured address, or undefined when it is not an https URL. */
 const normalisedOrUndefined = (addr: string | undefined): string | undefined => {
   if (!addr) return undefined;
-  try { return normaliseRemoteUrl(addr); } catch { return undefined; }
+  try {
+    return normaliseRemoteUrl(addr);
+  } catch {
+    return undefined;
+  }
 };
 
 export interface ResolveOptions {
@@ -131,8 +140,18 @@ function fromAddr(addr: string, name: string | undefined, configDir: string, env
   const key = readPem(join(configDir, 'client.key'), 'key');
   // One without the other sends no client certificate: the server would answer "not trusted",
   // hiding that a file is missing.
-  if (cert && !key) throw new InputError(join(configDir, 'client.key'), '', `file not found (expected the private key of ${join(configDir, 'client.crt')}: a client certificate is not sent without its key)`);
-  if (key && !cert) throw new InputError(join(configDir, 'client.crt'), '', `file not found (expected the client certificate of ${join(configDir, 'client.key')}: a key is not sent without its certificate)`);
+  if (cert && !key)
+    throw new InputError(
+      join(configDir, 'client.key'),
+      '',
+      `file not found (expected the private key of ${join(configDir, 'client.crt')}: a client certificate is not sent without its key)`,
+    );
+  if (key && !cert)
+    throw new InputError(
+      join(configDir, 'client.crt'),
+      '',
+      `file not found (expected the client certificate of ${join(configDir, 'client.key')}: a key is not sent without its certificate)`,
+    );
   const ca = name ? readPem(join(configDir, 'servercerts', `${name}.crt`), 'certificate') : undefined;
   return { url, ...(cert ? { cert } : {}), ...(key ? { key } : {}), ...(ca ? { ca } : {}) };
 }
@@ -150,7 +169,9 @@ export function resolveConnection(opts: ResolveOptions = {}): IncusConnectOption
     // (both sides normalised: a trailing slash, case or the default port must not lose the pin).
     const remotes = readCliConfig(configDir).remotes ?? {};
     const wanted = /^https:/i.test(remote) ? normaliseRemoteUrl(remote) : remote;
-    const name = Object.entries(remotes).find(([, r]) => r.addr === remote || (r.addr !== undefined && normalisedOrUndefined(r.addr) === wanted))?.[0];
+    const name = Object.entries(remotes).find(
+      ([, r]) => r.addr === remote || (r.addr !== undefined && normalisedOrUndefined(r.addr) === wanted),
+    )?.[0];
     return withProject(fromAddr(remote, name, configDir, env), name ? remotes[name]?.project : undefined);
   }
   const remotes = readCliConfig(configDir).remotes ?? {};

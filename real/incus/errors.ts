@@ -64,8 +64,10 @@ export class IncusConnectionError extends IncusError {
     const detail = cause instanceof Error ? cause.message : String(cause);
     switch (code) {
       case 'ENOENT':
-        return `${base}: the socket does not exist. Is incusd installed and running? `
-          + 'Run `bash .ci/setup-incus.sh` (as root) or point INCUS_SOCKET / INCUS_DIR at the daemon.';
+        return (
+          `${base}: the socket does not exist. Is incusd installed and running? ` +
+          'Run `bash .ci/setup-incus.sh` (as root) or point INCUS_SOCKET / INCUS_DIR at the daemon.'
+        );
       case 'ECONNREFUSED':
         return isSocket
           ? `${base}: connection refused (stale socket, incusd not running). Start it with \`bash .ci/setup-incus.sh\`.`
@@ -87,9 +89,14 @@ export const PIN_MISMATCH = 'ERR_LOOPSCOPE_PIN_MISMATCH';
 /** The server presented a certificate other than the pinned one (servercerts/<remote>.crt). */
 export class PinMismatchError extends Error {
   readonly code = PIN_MISMATCH;
-  constructor(readonly pinned: string, readonly presented: string) {
-    super(`the server's certificate does not match the pinned certificate (pinned SHA-256 ${pinned}, server presented SHA-256 ${presented}); `
-      + 'if the server was reinstalled, check the new fingerprint out of band and replace the pinned certificate');
+  constructor(
+    readonly pinned: string,
+    readonly presented: string,
+  ) {
+    super(
+      `the server's certificate does not match the pinned certificate (pinned SHA-256 ${pinned}, server presented SHA-256 ${presented}); ` +
+        'if the server was reinstalled, check the new fingerprint out of band and replace the pinned certificate',
+    );
     this.name = 'PinMismatchError';
   }
 }
@@ -106,9 +113,9 @@ export class IncusForbiddenError extends IncusError {
 /** The trust hint for a 403 with this client certificate fingerprint (absent: no client certificate). */
 export function trustHint(fingerprint: string | undefined): string {
   return fingerprint
-    ? `the server does not trust this client certificate (SHA-256 ${fingerprint}) for this request: on the server, run `
-      + '`incus config trust add-certificate client.crt` with this client\'s client.crt (or `incus config trust add <name>` and '
-      + '`incus remote add` with the token), or check the certificate\'s project restrictions'
+    ? `the server does not trust this client certificate (SHA-256 ${fingerprint}) for this request: on the server, run ` +
+        "`incus config trust add-certificate client.crt` with this client's client.crt (or `incus config trust add <name>` and " +
+        "`incus remote add` with the token), or check the certificate's project restrictions"
     : 'no client certificate was sent: put client.crt/client.key in the incus CLI config directory (`incus remote generate-certificate`) and trust it on the server (`incus config trust add-certificate client.crt`)';
 }
 

@@ -7,7 +7,10 @@ import type { CheckRun } from './check';
 export type Counterexample = CheckRun['counterexamples'][number];
 
 /** Files written for one counterexample (--out, --emit-test). */
-export interface Artifacts { trace?: string; test?: string }
+export interface Artifacts {
+  trace?: string;
+  test?: string;
+}
 
 /** scenario[.policy].property: the stem of every file written for one counterexample. */
 export const artifactStem = (run: CheckRun, property: string) => `${run.scenario.name}${run.policy ? `.${run.policy}` : ''}.${property}`;
@@ -25,7 +28,9 @@ interface TraceFileOptions {
 const extension = (format: TraceFormat) => (format === 'itf' ? '.itf.json' : '.trace.json');
 
 export function traceText(trace: Trace, options: TraceFileOptions): string {
-  return options.format === 'itf' ? itfJson(traceToItf(trace, options.source !== undefined ? { source: options.source } : {})) : JSON.stringify(trace) + '\n';
+  return options.format === 'itf'
+    ? itfJson(traceToItf(trace, options.source !== undefined ? { source: options.source } : {}))
+    : JSON.stringify(trace) + '\n';
 }
 
 /** --out: each counterexample's trace as JSON (loadable by the lab), or as ITF (<stem>.itf.json, loadable too). */

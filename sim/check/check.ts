@@ -63,7 +63,12 @@ export function prepareCheck(entry: LoopEntry, scenario: LoadedScenario, options
   check.validate(scenario);
   const policy = options.policy ?? (config as { policy?: string }).policy; // cast: every loop's config names its policy, if any, in policy
   const repeating = new Set(scenario.repeating ?? []);
-  const alphabet = scenario.timeline.map((e, index) => ({ index, label: check.label(e), entry: e, ...(repeating.has(index) ? { repeats: true } : {}) }));
+  const alphabet = scenario.timeline.map((e, index) => ({
+    index,
+    label: check.label(e),
+    entry: e,
+    ...(repeating.has(index) ? { repeats: true } : {}),
+  }));
   const properties = check.properties(config, alphabet, options.withinPeriods, scenario.world);
   // Liveness is claimed only when the environment may act for ever (sim/check/liveness.ts).
   const live = repeating.size > 0 ? check.liveness?.(config, alphabet) : undefined;
@@ -71,8 +76,14 @@ export function prepareCheck(entry: LoopEntry, scenario: LoadedScenario, options
   const promises = [...check.promises(config), ...(live?.promises ?? [])];
   const binding: LoopBinding<unknown, unknown, unknown> = entry.binding;
   const replayInput = {
-    binding, scenario: scenario.name, seed: scenario.seed, ...(policy ? { policy } : {}), config, world: scenario.world,
-    alphabet: scenario.timeline, key: check.canonicalizer({ config, world: scenario.world }, alphabet),
+    binding,
+    scenario: scenario.name,
+    seed: scenario.seed,
+    ...(policy ? { policy } : {}),
+    config,
+    world: scenario.world,
+    alphabet: scenario.timeline,
+    key: check.canonicalizer({ config, world: scenario.world }, alphabet),
   };
   return { check, config, ...(policy ? { policy } : {}), alphabet, properties, promises, replayInput };
 }
@@ -85,16 +96,30 @@ export function prepareCheck(entry: LoopEntry, scenario: LoadedScenario, options
 export function checkScenario(entry: LoopEntry, scenario: LoadedScenario, options: CheckOptions = {}): CheckRun {
   const prepared = prepareCheck(entry, scenario, options);
   const { check, config, alphabet, properties, replayInput } = prepared;
-  return checkRun(scenario, prepared, options, explore(replayInput.binding, check, { config, world: scenario.world }, alphabet, properties, options));
+  return checkRun(
+    scenario,
+    prepared,
+    options,
+    explore(replayInput.binding, check, { config, world: scenario.world }, alphabet, properties, options),
+  );
 }
 
 /** checkScenario, yielding to the event loop while it searches: `signal` (Ctrl-C) stops it with the partial result. */
-export async function checkScenarioAsync(entry: LoopEntry, scenario: LoadedScenario, options: CheckOptions & { signal?: AbortSignal; sliceMs?: number; parallelNow?: boolean } = {}): Promise<CheckRun> {
+export async function checkScenarioAsync(
+  entry: LoopEntry,
+  scenario: LoadedScenario,
+  options: CheckOptions & { signal?: AbortSignal; sliceMs?: number; parallelNow?: boolean } = {},
+): Promise<CheckRun> {
   const prepared = prepareCheck(entry, scenario, options);
   const { check, config, alphabet, properties, replayInput } = prepared;
   const workers = options.workers ?? 1;
-  if (workers > 1 && (options.spillDir !== undefined || options.checkpoint)) throw new Error('explorer: spilling and checkpoints are not supported by the parallel search (workers: 1)');
-  const explore = (handOver?: () => boolean) => exploreAsync(replayInput.binding, check, { config, world: scenario.world }, alphabet, properties, { ...options, ...(handOver ? { handOver } : {}) });
+  if (workers > 1 && (options.spillDir !== undefined || options.checkpoint))
+    throw new Error('explorer: spilling and checkpoints are not supported by the parallel search (workers: 1)');
+  const explore = (handOver?: () => boolean) =>
+    exploreAsync(replayInput.binding, check, { config, world: scenario.world }, alphabet, properties, {
+      ...options,
+      ...(handOver ? { handOver } : {}),
+    });
   let result: ExploreResult<unknown, unknown> | undefined;
   if (workers <= 1) result = await explore();
   else {
@@ -104,10 +129,22 @@ export async function checkScenarioAsync(entry: LoopEntry, scenario: LoadedScena
     // for tests of the parallel search itself). Searches under a second never start a worker.
     const began = performance.now();
     let pool: Pool | undefined;
-    const boot = () => new Pool(workers, { loop: entry.id, scenario, ...(options.policy !== undefined ? { policy: options.policy } : {}), ...(options.withinPeriods ? { withinPeriods: options.withinPeriods } : {}), memo: options.memo ?? true, symmetry: options.symmetry ?? true });
+    const boot = () =>
+      new Pool(workers, {
+        loop: entry.id,
+        scenario,
+        ...(options.policy !== undefined ? { policy: options.policy } : {}),
+        ...(options.withinPeriods ? { withinPeriods: options.withinPeriods } : {}),
+        memo: options.memo ?? true,
+        symmetry: options.symmetry ?? true,
+      });
     try {
       if (options.parallelNow) pool = boot();
-      else result = await explore(() => { if (!pool && performance.now() - began > 1000) pool = boot(); return pool?.isReady ?? false; });
+      else
+        result = await explore(() => {
+          if (!pool && performance.now() - began > 1000) pool = boot();
+          return pool?.isReady ?? false;
+        });
       if (!result) {
         const parallel = await exploreParallel(pool!, properties, options);
         // The workers merge states by the same key (symmetry.ts): what they did is decided here alike.
@@ -122,13 +159,35 @@ export async function checkScenarioAsync(entry: LoopEntry, scenario: LoadedScena
   return checkRun(scenario, prepared, options, result);
 }
 
-function checkRun(scenario: LoadedScenario, prepared: PreparedCheck, options: CheckOptions, result: ExploreResult<unknown, unknown>): CheckRun {
+function checkRun(
+  scenario: LoadedScenario,
+  prepared: PreparedCheck,
+  options: CheckOptions,
+  result: ExploreResult<unknown, unknown>,
+): CheckRun {
   const { check, config, policy, alphabet, replayInput, promises } = prepared;
-  const counterexamples = result.verdicts.flatMap((v) => (v.status === 'violated' && v.path && v.property.kind !== 'sometimes'
-    ? [{ property: v.property.name, path: v.path, trace: counterexampleTrace(replayInput, v.property, v.path, v.settleMs), ...otherHistory(replayInput, v.property, v.path) }]
-    : []));
+  const counterexamples = result.verdicts.flatMap((v) =>
+    v.status === 'violated' && v.path && v.property.kind !== 'sometimes'
+      ? [
+          {
+            property: v.property.name,
+            path: v.path,
+            trace: counterexampleTrace(replayInput, v.property, v.path, v.settleMs),
+            ...otherHistory(replayInput, v.property, v.path),
+          },
+        ]
+      : [],
+  );
   return {
-    scenario, loop: check.loop, config, ...(policy ? { policy } : {}), ...(options.policy !== undefined ? { variant: options.policy } : {}), alphabet, promises, result, counterexamples: withLassos(prepared, result, counterexamples),
+    scenario,
+    loop: check.loop,
+    config,
+    ...(policy ? { policy } : {}),
+    ...(options.policy !== undefined ? { variant: options.policy } : {}),
+    alphabet,
+    promises,
+    result,
+    counterexamples: withLassos(prepared, result, counterexamples),
   };
 }
 
@@ -138,5 +197,15 @@ function otherHistory(input: ReplayInput<unknown, unknown, unknown>, property: C
   const other = property.other(viewOf(replay(input, path)));
   if (!other) return {};
   const { trace } = other;
-  return { other: { ...other, trace: { ...trace, scenario: `${input.scenario} · ${other.label}`, seed: input.seed, ...(input.policy ? { policy: input.policy } : {}) } } };
+  return {
+    other: {
+      ...other,
+      trace: {
+        ...trace,
+        scenario: `${input.scenario} · ${other.label}`,
+        seed: input.seed,
+        ...(input.policy ? { policy: input.policy } : {}),
+      },
+    },
+  };
 }

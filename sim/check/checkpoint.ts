@@ -35,22 +35,42 @@ interface Header {
   sections: Section[];
 }
 
-export interface Checkpoint { identity: string; tables: BookTables; frontierFrom: number }
+export interface Checkpoint {
+  identity: string;
+  tables: BookTables;
+  frontierFrom: number;
+}
 
 /** What a checkpoint belongs to: the scenario file's bytes and every option that changes the search's states or verdicts. */
 export function checkpointIdentity(scenarioText: string, options: Record<string, unknown>): string {
-  return createHash('sha256').update(JSON.stringify({ scenario: scenarioText, options: Object.entries(options).filter(([, v]) => v !== undefined).sort(([a], [b]) => a.localeCompare(b)) })).digest('hex');
+  return createHash('sha256')
+    .update(
+      JSON.stringify({
+        scenario: scenarioText,
+        options: Object.entries(options)
+          .filter(([, v]) => v !== undefined)
+          .sort(([a], [b]) => a.localeCompare(b)),
+      }),
+    )
+    .digest('hex');
 }
 
 export const checkpointPath = (dir: string) => join(dir, CHECKPOINT_FILE);
 export const hasCheckpoint = (dir: string) => existsSync(checkpointPath(dir));
 
 function sectionsOf(t: BookTables): [Section, Uint32Array | Int32Array | Uint8Array][] {
-  const s = (name: string, a: Uint32Array | Int32Array | Uint8Array): [Section, Uint32Array | Int32Array | Uint8Array] =>
-    [{ name, type: a instanceof Uint32Array ? 'u32' : a instanceof Int32Array ? 'i32' : 'u8', length: a.length }, a];
+  const s = (name: string, a: Uint32Array | Int32Array | Uint8Array): [Section, Uint32Array | Int32Array | Uint8Array] => [
+    { name, type: a instanceof Uint32Array ? 'u32' : a instanceof Int32Array ? 'i32' : 'u8', length: a.length },
+    a,
+  ];
   return [
-    s('visited.hi', t.visited.hi), s('visited.lo', t.visited.lo), s('visited.ids', t.visited.ids),
-    s('parent', t.parent), s('move', t.move), s('quietNext', t.quietNext), s('quietDt', t.quietDt),
+    s('visited.hi', t.visited.hi),
+    s('visited.lo', t.visited.lo),
+    s('visited.ids', t.visited.ids),
+    s('parent', t.parent),
+    s('move', t.move),
+    s('quietNext', t.quietNext),
+    s('quietDt', t.quietDt),
     ...t.targetOk.map((c, i) => s(`targetOk.${i}`, c)),
     ...(t.edges ? [s('edges.start', t.edges.start), s('edges.to', t.edges.to), s('edges.via', t.edges.via)] : []),
   ];
@@ -73,8 +93,16 @@ function readAll(fd: number, into: Uint8Array, position: number): void {
 export function writeCheckpoint(dir: string, identity: string, tables: BookTables, frontierFrom: number): void {
   const sections = sectionsOf(tables);
   const header: Header = {
-    version: FORMAT_VERSION, identity, distinct: tables.distinct, generated: tables.generated, depth: tables.depth, frontierFrom,
-    firstViolation: tables.firstViolation, firstWitness: tables.firstWitness, targets: tables.targetOk.length, edges: tables.edges !== undefined,
+    version: FORMAT_VERSION,
+    identity,
+    distinct: tables.distinct,
+    generated: tables.generated,
+    depth: tables.depth,
+    frontierFrom,
+    firstViolation: tables.firstViolation,
+    firstWitness: tables.firstWitness,
+    targets: tables.targetOk.length,
+    edges: tables.edges !== undefined,
     sections: sections.map(([s]) => s),
   };
   const json = Buffer.from(JSON.stringify(header));
@@ -130,13 +158,32 @@ export function readCheckpoint(dir: string): Checkpoint {
       at += a.byteLength;
       arrays.set(s.name, a);
     }
-    const u32 = (name: string) => { const a = arrays.get(name); if (!(a instanceof Uint32Array)) throw new Error(`${file}: no section ${name}`); return a; };
-    const i32 = (name: string) => { const a = arrays.get(name); if (!(a instanceof Int32Array)) throw new Error(`${file}: no section ${name}`); return a; };
-    const u8 = (name: string) => { const a = arrays.get(name); if (!(a instanceof Uint8Array)) throw new Error(`${file}: no section ${name}`); return a; };
+    const u32 = (name: string) => {
+      const a = arrays.get(name);
+      if (!(a instanceof Uint32Array)) throw new Error(`${file}: no section ${name}`);
+      return a;
+    };
+    const i32 = (name: string) => {
+      const a = arrays.get(name);
+      if (!(a instanceof Int32Array)) throw new Error(`${file}: no section ${name}`);
+      return a;
+    };
+    const u8 = (name: string) => {
+      const a = arrays.get(name);
+      if (!(a instanceof Uint8Array)) throw new Error(`${file}: no section ${name}`);
+      return a;
+    };
     const tables: BookTables = {
-      distinct: header.distinct, generated: header.generated, depth: header.depth, firstViolation: header.firstViolation, firstWitness: header.firstWitness,
+      distinct: header.distinct,
+      generated: header.generated,
+      depth: header.depth,
+      firstViolation: header.firstViolation,
+      firstWitness: header.firstWitness,
       visited: { hi: u32('visited.hi'), lo: u32('visited.lo'), ids: i32('visited.ids') },
-      parent: i32('parent'), move: i32('move'), quietNext: i32('quietNext'), quietDt: i32('quietDt'),
+      parent: i32('parent'),
+      move: i32('move'),
+      quietNext: i32('quietNext'),
+      quietDt: i32('quietDt'),
       targetOk: Array.from({ length: header.targets }, (_, i) => u8(`targetOk.${i}`)),
       ...(header.edges ? { edges: { start: i32('edges.start'), to: i32('edges.to'), via: i32('edges.via') } } : {}),
     };

@@ -20,7 +20,10 @@ export interface FingerprintStats {
   collisionProbability: number;
 }
 
-export const fingerprintStats = (distinct: number, generated: number): FingerprintStats => ({ bits: 64, collisionProbability: collisionProbability(distinct, generated) });
+export const fingerprintStats = (distinct: number, generated: number): FingerprintStats => ({
+  bits: 64,
+  collisionProbability: collisionProbability(distinct, generated),
+});
 
 /** The report's line, worded as TLC words it (an optimistic estimate, not a bound on the real one). */
 export function fingerprintLine(f: FingerprintStats): string {

@@ -30,7 +30,10 @@ const CYCLE_ROUNDS = 3;
  * repeating part begins, if it does.
  */
 export function runQuiet<W, F, C>(
-  runner: Runner<W, F, C>, key: ReplayInput<W, F, C>['key'], horizon: number, onState: () => void,
+  runner: Runner<W, F, C>,
+  key: ReplayInput<W, F, C>['key'],
+  horizon: number,
+  onState: () => void,
 ): { cycleFrame?: number } {
   const seen = new Map<string, { frame: number; times: number }>([[key(runner.stepState), { frame: runner.frames.length - 1, times: 1 }]]);
   while (runner.nextEventAt !== undefined && runner.nextEventAt <= horizon && runner.processNext()) {
@@ -49,13 +52,19 @@ export function runQuiet<W, F, C>(
  * virtual time of the environment doing nothing (for eventually-properties).
  */
 export function replay<W, F, C>(
-  input: ReplayInput<W, F, C>, path: readonly PathStep[], quietMs = 0,
+  input: ReplayInput<W, F, C>,
+  path: readonly PathStep[],
+  quietMs = 0,
   /** Called at the start (0) and after each step (1…): lets a caller check every state on the path. */
   onStep?: (runner: Runner<W, F, C>, step: number) => void,
 ): Runner<W, F, C> {
   const runner = new Runner(input.binding, {
-    scenario: input.scenario, seed: input.seed, ...(input.policy ? { policy: input.policy } : {}),
-    world: input.world, config: input.config, timeline: [],
+    scenario: input.scenario,
+    seed: input.seed,
+    ...(input.policy ? { policy: input.policy } : {}),
+    world: input.world,
+    config: input.config,
+    timeline: [],
   });
   onStep?.(runner, 0);
   for (const [i, step] of path.entries()) {
@@ -71,8 +80,12 @@ export function replay<W, F, C>(
   return runner;
 }
 
-export const viewOf = <W, F, C, M extends AnyStateMachine>(runner: Runner<W, F, C, M>): CheckView<W, C, ContextFrom<M>> =>
-  ({ t: runner.t, snapshot: runner.snapshot, world: runner.world, config: runner.config });
+export const viewOf = <W, F, C, M extends AnyStateMachine>(runner: Runner<W, F, C, M>): CheckView<W, C, ContextFrom<M>> => ({
+  t: runner.t,
+  snapshot: runner.snapshot,
+  world: runner.world,
+  config: runner.config,
+});
 
 /**
  * The trace of a counterexample, its last frame marked with the broken claim. For an eventually-
@@ -80,7 +93,10 @@ export const viewOf = <W, F, C, M extends AnyStateMachine>(runner: Runner<W, F, 
  * and the last frame where the target still fails is marked.
  */
 export function counterexampleTrace<W, F, C>(
-  input: ReplayInput<W, F, C>, property: CheckProperty<W, C>, path: readonly PathStep[], settleMs?: number,
+  input: ReplayInput<W, F, C>,
+  property: CheckProperty<W, C>,
+  path: readonly PathStep[],
+  settleMs?: number,
 ): Trace {
   const runner = replay(input, path);
   const pathFrames = runner.frames.length;
@@ -98,12 +114,18 @@ export function counterexampleTrace<W, F, C>(
     let lastFailing = fails ? pathFrames - 1 : -1;
     let lastFailingT = runner.t;
     const { cycleFrame } = runQuiet(runner, input.key, horizon, () => {
-      if (!property.holds(viewOf(runner))) { lastFailing = runner.frames.length - 1; lastFailingT = runner.t; }
+      if (!property.holds(viewOf(runner))) {
+        lastFailing = runner.frames.length - 1;
+        lastFailingT = runner.t;
+      }
     });
     mark(pathFrames - 1, `environment stops here; ${property.name} must hold within ${property.within ?? ''}`);
     const late = (lastFailingT - (runner.frames[pathFrames - 1]?.t ?? 0)) / 1000;
     const forEver = cycleFrame !== undefined && lastFailing > cycleFrame;
-    mark(lastFailing, `✗ ${property.name}: still failing ${late}s after the environment stopped${forEver ? `; from frame ${cycleFrame + 2} the run repeats, so it fails for ever` : ''}`);
+    mark(
+      lastFailing,
+      `✗ ${property.name}: still failing ${late}s after the environment stopped${forEver ? `; from frame ${cycleFrame + 2} the run repeats, so it fails for ever` : ''}`,
+    );
   }
   const trace = runner.trace();
   return { ...trace, scenario: `${trace.scenario} · counterexample: ${property.name}` };

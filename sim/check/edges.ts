@@ -24,17 +24,33 @@ export class EdgeList {
   }
 
   /** Closes the rows up to n states (the unexpanded ones have no edges); call before reading. */
-  close(n: number): void { while (this.rows <= n) this.start.set(this.rows++, this.count); }
+  close(n: number): void {
+    while (this.rows <= n) this.start.set(this.rows++, this.count);
+  }
 
-  first(id: number): number { return this.start.get(id); }
-  end(id: number): number { return this.start.get(id + 1); }
-  target(e: number): number { return this.to.get(e); }
-  move(e: number): number { return this.via.get(e); }
-  get size(): number { return this.count; }
-  bytes(): number { return this.start.bytes() + this.to.bytes() + this.via.bytes(); }
+  first(id: number): number {
+    return this.start.get(id);
+  }
+  end(id: number): number {
+    return this.start.get(id + 1);
+  }
+  target(e: number): number {
+    return this.to.get(e);
+  }
+  move(e: number): number {
+    return this.via.get(e);
+  }
+  get size(): number {
+    return this.count;
+  }
+  bytes(): number {
+    return this.start.bytes() + this.to.bytes() + this.via.bytes();
+  }
 
   /** The rows and edges so far (views, for a checkpoint: checkpoint.ts). */
-  tables(): { start: Int32Array; to: Int32Array; via: Int32Array } { return { start: this.start.head(this.rows), to: this.to.head(this.count), via: this.via.head(this.count) }; }
+  tables(): { start: Int32Array; to: Int32Array; via: Int32Array } {
+    return { start: this.start.head(this.rows), to: this.to.head(this.count), via: this.via.head(this.count) };
+  }
 
   static of(t: { start: Int32Array; to: Int32Array; via: Int32Array }): EdgeList {
     const e = new EdgeList();

@@ -17,7 +17,9 @@ const literal = (value: unknown) => (value === undefined ? 'undefined' : JSON.st
 /** The source of one emitted vitest file. */
 function emittedTestSource(run: CheckRun, ce: Counterexample, spec: ReplaySpec, testFile: string): string {
   // A URL relative to the test file: each segment escaped (a `#` or `%` in a name is not a fragment or an escape).
-  const segments = relative(dirname(testFile), spec.scenario).split(sep).map((s) => (s === '..' ? s : encodeURIComponent(s)));
+  const segments = relative(dirname(testFile), spec.scenario)
+    .split(sep)
+    .map((s) => (s === '..' ? s : encodeURIComponent(s)));
   const scenarioUrl = segments[0] === '..' ? segments.join('/') : `./${segments.join('/')}`;
   const verdict = run.result.verdicts.find((v) => v.property.name === ce.property)!;
   const what = `${run.scenario.name}${run.policy ? ` · policy ${run.policy}` : ''}`;
@@ -49,15 +51,24 @@ it(${literal(`${ce.property} holds along the counterexample found for ${what}`)}
 }
 
 /** --emit-test DIR: one vitest file per counterexample; returns the file of each. */
-export function emitTests(runs: readonly CheckRun[], dir: string, scenarioFile: string, withinPeriods?: number): Map<Counterexample, string> {
+export function emitTests(
+  runs: readonly CheckRun[],
+  dir: string,
+  scenarioFile: string,
+  withinPeriods?: number,
+): Map<Counterexample, string> {
   mkdirSync(dir, { recursive: true });
   const written = new Map<Counterexample, string>();
   for (const run of runs) {
     for (const ce of run.counterexamples) {
       const path: EmittedStep[] = ce.path.map((s) => (s.kind === 'tick' ? s : { ...s, label: run.alphabet[s.index]!.label }));
       const spec: ReplaySpec = {
-        scenario: resolve(scenarioFile), property: ce.property, path, ...(lassoOf(run, ce) ? { cycleStart: lassoOf(run, ce)!.prefix } : {}),
-        ...(run.variant !== undefined ? { policy: run.variant } : {}), ...(withinPeriods !== undefined ? { withinPeriods } : {}),
+        scenario: resolve(scenarioFile),
+        property: ce.property,
+        path,
+        ...(lassoOf(run, ce) ? { cycleStart: lassoOf(run, ce)!.prefix } : {}),
+        ...(run.variant !== undefined ? { policy: run.variant } : {}),
+        ...(withinPeriods !== undefined ? { withinPeriods } : {}),
       };
       const file = resolve(join(dir, `${artifactStem(run, ce.property)}.test.ts`));
       writeFileSync(file, emittedTestSource(run, ce, spec, file));

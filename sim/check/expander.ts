@@ -8,7 +8,11 @@ import type { CheckProperty, EnvMove, LoopCheck, SymmetryUse } from './model';
 import { stateKey } from './symmetry';
 
 /** A state waiting to be expanded: its id, the run, and the environment moves it has left. */
-export interface SearchNode<W, C> { id: number; run: StepState<W, C>; remaining: Uint8Array }
+export interface SearchNode<W, C> {
+  id: number;
+  run: StepState<W, C>;
+  remaining: Uint8Array;
+}
 
 /** The move that led to a state: the tick (time passes) or the index of the environment's move. */
 export const TICK = -1;
@@ -44,8 +48,13 @@ export class Expander<W, F, C> {
   readonly symmetry: SymmetryUse;
 
   constructor(
-    binding: LoopBinding<W, F, C>, private readonly check: LoopCheck<W, F, C>, private readonly start: { config: C; world: W },
-    alphabet: readonly EnvMove<F, C>[], properties: readonly CheckProperty<W, C>[], memo: boolean, symmetry = true,
+    binding: LoopBinding<W, F, C>,
+    private readonly check: LoopCheck<W, F, C>,
+    private readonly start: { config: C; world: W },
+    alphabet: readonly EnvMove<F, C>[],
+    properties: readonly CheckProperty<W, C>[],
+    memo: boolean,
+    symmetry = true,
   ) {
     this.stepper = new Stepper(binding, { memo });
     // Interchangeable moves (equal labels) share one counter, so their orderings are not told apart.
@@ -99,7 +108,9 @@ export class Expander<W, F, C> {
     return { run: applyEntry(this.stepper, node.run, group.move.entry), remaining };
   }
 
-  hash(run: StepState<W, C>, remaining: Uint8Array, out: Uint32Array): void { hashState(this.canonical(run), remaining, out); }
+  hash(run: StepState<W, C>, remaining: Uint8Array, out: Uint32Array): void {
+    hashState(this.canonical(run), remaining, out);
+  }
 }
 
 export function applyEntry<W, F, C>(stepper: Stepper<W, F, C>, run: StepState<W, C>, entry: TimelineEntry<F, C>): StepState<W, C> {
@@ -107,13 +118,21 @@ export function applyEntry<W, F, C>(stepper: Stepper<W, F, C>, run: StepState<W,
 }
 
 /** Interchangeable moves: one counter each; a group with a repeating move repeats (its counter stays 1). */
-export interface MoveGroup<F, C> { label: string; move: EnvMove<F, C>; count: number; repeats: boolean }
+export interface MoveGroup<F, C> {
+  label: string;
+  move: EnvMove<F, C>;
+  count: number;
+  repeats: boolean;
+}
 
 export function groupMoves<W, F, C>(check: LoopCheck<W, F, C>, alphabet: readonly EnvMove<F, C>[]) {
   const groups: MoveGroup<F, C>[] = [];
   for (const m of alphabet) {
     const g = groups.find((x) => x.label === m.label);
-    if (g) { g.count++; g.repeats ||= m.repeats === true; } else groups.push({ label: m.label, move: m, count: 1, repeats: m.repeats === true });
+    if (g) {
+      g.count++;
+      g.repeats ||= m.repeats === true;
+    } else groups.push({ label: m.label, move: m, count: 1, repeats: m.repeats === true });
   }
   for (const g of groups) if (g.repeats) g.count = 1;
   if (groups.some((g) => g.count > 255)) throw new Error('at most 255 equal moves');

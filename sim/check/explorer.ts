@@ -20,8 +20,12 @@ import { join } from 'node:path';
  * The quiet successor of each state (the tick) is kept to decide bounded convergence afterwards.
  */
 export function explore<W, F, C>(
-  binding: LoopBinding<W, F, C>, check: LoopCheck<W, F, C>, start: { config: C; world: W },
-  alphabet: readonly EnvMove<F, C>[], properties: readonly CheckProperty<W, C>[], options: ExploreOptions = {},
+  binding: LoopBinding<W, F, C>,
+  check: LoopCheck<W, F, C>,
+  start: { config: C; world: W },
+  alphabet: readonly EnvMove<F, C>[],
+  properties: readonly CheckProperty<W, C>[],
+  options: ExploreOptions = {},
 ): ExploreResult<W, C> {
   const search = new Search(binding, check, start, alphabet, properties, options);
   while (search.run(Number.POSITIVE_INFINITY));
@@ -34,13 +38,20 @@ export function explore<W, F, C>(
  * `handOver` returning true between slices abandons the search (the result is undefined).
  */
 export async function exploreAsync<W, F, C>(
-  binding: LoopBinding<W, F, C>, check: LoopCheck<W, F, C>, start: { config: C; world: W },
-  alphabet: readonly EnvMove<F, C>[], properties: readonly CheckProperty<W, C>[], options: ExploreOptions & { signal?: AbortSignal; sliceMs?: number; handOver?: () => boolean } = {},
+  binding: LoopBinding<W, F, C>,
+  check: LoopCheck<W, F, C>,
+  start: { config: C; world: W },
+  alphabet: readonly EnvMove<F, C>[],
+  properties: readonly CheckProperty<W, C>[],
+  options: ExploreOptions & { signal?: AbortSignal; sliceMs?: number; handOver?: () => boolean } = {},
 ): Promise<ExploreResult<W, C> | undefined> {
   const search = new Search(binding, check, start, alphabet, properties, options);
   while (search.run(options.sliceMs ?? 50)) {
     await new Promise<void>((resolve) => setImmediate(resolve));
-    if (options.signal?.aborted) { search.book.stop('interrupted'); break; }
+    if (options.signal?.aborted) {
+      search.book.stop('interrupted');
+      break;
+    }
     // The parallel search is ready to take over (parallel.ts): this one is dropped, unfinished.
     if (options.handOver?.()) return undefined;
   }
@@ -51,7 +62,11 @@ export async function exploreAsync<W, F, C>(
 export function quietStacks<T>(f: () => T): T {
   const stackLimit = Error.stackTraceLimit;
   Error.stackTraceLimit = 0;
-  try { return f(); } finally { Error.stackTraceLimit = stackLimit; }
+  try {
+    return f();
+  } finally {
+    Error.stackTraceLimit = stackLimit;
+  }
 }
 
 /**
@@ -83,8 +98,12 @@ class Search<W, F, C> {
   private expandingOrder = 0;
 
   constructor(
-    binding: LoopBinding<W, F, C>, check: LoopCheck<W, F, C>, start: { config: C; world: W },
-    alphabet: readonly EnvMove<F, C>[], properties: readonly CheckProperty<W, C>[], options: ExploreOptions,
+    binding: LoopBinding<W, F, C>,
+    check: LoopCheck<W, F, C>,
+    start: { config: C; world: W },
+    alphabet: readonly EnvMove<F, C>[],
+    properties: readonly CheckProperty<W, C>[],
+    options: ExploreOptions,
   ) {
     this.expander = new Expander(binding, check, start, alphabet, properties, options.memo ?? true, options.symmetry ?? true);
     const { always, sometimes, targets, liveness } = this.expander;
@@ -98,18 +117,24 @@ class Search<W, F, C> {
     const resume = this.checkpoint && hasCheckpoint(this.checkpoint.dir) ? readCheckpoint(this.checkpoint.dir) : undefined;
     if (resume) {
       // The caller refuses another search's checkpoint with a clear line first (cli/check-command.ts); this is the guard.
-      if (resume.identity !== this.checkpoint!.identity) throw new Error(`checkpoint in ${this.checkpoint!.dir} belongs to another scenario or other options`);
+      if (resume.identity !== this.checkpoint!.identity)
+        throw new Error(`checkpoint in ${this.checkpoint!.dir} belongs to another scenario or other options`);
       this.book.restore(resume.tables);
       this.frontier = quietStacks(() => rebuildLevel(this.expander, this.book, resume.frontierFrom, resume.tables.distinct, this.level()));
       this.resumedFrom = { depth: resume.tables.depth, distinct: resume.tables.distinct };
       return;
     }
-    quietStacks(() => { const { run, remaining } = this.expander.initial(); this.discover(run, remaining, -1, -1); });
+    quietStacks(() => {
+      const { run, remaining } = this.expander.initial();
+      this.discover(run, remaining, -1, -1);
+    });
     this.frontier = this.next;
     this.next = this.level();
   }
 
-  private level(): FrontierLevel<W, C> { return this.spill !== undefined ? new SpilledLevel<W, C>(this.spill) : new LazyLevel<W, C>(); }
+  private level(): FrontierLevel<W, C> {
+    return this.spill !== undefined ? new SpilledLevel<W, C>(this.spill) : new LazyLevel<W, C>();
+  }
 
   /** At a level boundary: the book and where the new level starts, when the last checkpoint is old enough. */
   private maybeCheckpoint(): void {
@@ -135,7 +160,10 @@ class Search<W, F, C> {
           this.next = this.level();
           this.at = 0;
           book.depth++;
-          if (book.depth >= this.maxDepth) { book.stop('max-depth'); return false; }
+          if (book.depth >= this.maxDepth) {
+            book.stop('max-depth');
+            return false;
+          }
           this.maybeCheckpoint();
         }
         const node = this.frontier.take(this.at++, (parent, order) => this.expander.successor(parent, order));
@@ -147,7 +175,10 @@ class Search<W, F, C> {
         });
         this.expanding = undefined;
         // Nothing left: it stays (a stutter edge, after the moves' edges as the parallel workers send it: equal lassos).
-        if (!ticks) { book.quiet(node.id, node.id, 0); book.stutter(node.id); }
+        if (!ticks) {
+          book.quiet(node.id, node.id, 0);
+          book.stutter(node.id);
+        }
         if ((++n & 63) === 0 && performance.now() >= until) break;
       }
       return book.stopped === 'complete';
@@ -158,8 +189,10 @@ class Search<W, F, C> {
     const { hash, book, expander } = this;
     expander.hash(run, remaining, hash);
     const id = book.admit(hash[0]!, hash[1]!, from, via, (id) => {
-      for (let i = 0; i < expander.always.length; i++) if (book.firstViolation[i] === -1 && !expander.always[i]!.holds(run)) book.violates(i, id);
-      for (let i = 0; i < expander.sometimes.length; i++) if (book.firstWitness[i] === -1 && expander.sometimes[i]!.holds(run)) book.witnesses(i, id);
+      for (let i = 0; i < expander.always.length; i++)
+        if (book.firstViolation[i] === -1 && !expander.always[i]!.holds(run)) book.violates(i, id);
+      for (let i = 0; i < expander.sometimes.length; i++)
+        if (book.firstWitness[i] === -1 && expander.sometimes[i]!.holds(run)) book.witnesses(i, id);
       for (let i = 0; i < expander.eventually.length; i++) book.targetOk[i]!.set(id, expander.eventually[i]!.holds(run));
     });
     if (book.isNew) {
@@ -175,6 +208,9 @@ class Search<W, F, C> {
     this.frontier.dispose?.();
     this.next.dispose?.();
     if (this.spill !== undefined) rmSync(this.spill, { recursive: true, force: true });
-    return { ...result, stats: { ...result.stats, symmetry: this.expander.symmetry, ...(this.resumedFrom ? { resumedFrom: this.resumedFrom } : {}) } };
+    return {
+      ...result,
+      stats: { ...result.stats, symmetry: this.expander.symmetry, ...(this.resumedFrom ? { resumedFrom: this.resumedFrom } : {}) },
+    };
   }
 }

@@ -26,7 +26,9 @@ export class LazyLevel<W, C> implements FrontierLevel<W, C> {
   /** States kept whole (the initial state: it has no parent). */
   private readonly whole: (SearchNode<W, C> | undefined)[] = [];
 
-  get length(): number { return this.ids.length; }
+  get length(): number {
+    return this.ids.length;
+  }
 
   /** A new state, child `order` of `parent` (the node being expanded). */
   push(parent: SearchNode<W, C>, order: number, id: number): void {
@@ -48,7 +50,10 @@ export class LazyLevel<W, C> implements FrontierLevel<W, C> {
   /** The i-th state (each taken once, in order); its parent is let go after its last child. */
   take(i: number, derive: (parent: SearchNode<W, C>, order: number) => Omit<SearchNode<W, C>, 'id'>): SearchNode<W, C> {
     const kept = this.whole[i];
-    if (kept) { this.whole[i] = undefined; return kept; }
+    if (kept) {
+      this.whole[i] = undefined;
+      return kept;
+    }
     const p = this.parentOf[i]!;
     const parent = this.parents[p];
     if (!parent) throw new Error('explorer: a lazy frontier state taken twice or out of order');

@@ -22,8 +22,12 @@ export function hashState(text: string, counters: Uint8Array, out: Uint32Array):
     b = Math.imul(b ^ c, 0x5bd1e995);
     b ^= b >>> 15;
   }
-  a ^= a >>> 13; a = Math.imul(a, 0xc2b2ae35); a ^= a >>> 16;
-  b ^= b >>> 13; b = Math.imul(b, 0x27d4eb2f); b ^= b >>> 16;
+  a ^= a >>> 13;
+  a = Math.imul(a, 0xc2b2ae35);
+  a ^= a >>> 16;
+  b ^= b >>> 13;
+  b = Math.imul(b, 0x27d4eb2f);
+  b ^= b >>> 16;
   out[0] = a;
   out[1] = b;
 }

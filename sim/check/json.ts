@@ -48,7 +48,15 @@ export function runJson(run: CheckRun, files: (ce: Counterexample) => Artifacts)
         ...(trace !== undefined ? { traceFile: trace } : { trace: ce.trace }),
         ...(test !== undefined ? { testFile: test } : {}),
         // A differential finding: the other history it was compared with, and what differs.
-        ...(ce.other ? { other: { label: ce.other.label, difference: ce.other.difference, ...(trace !== undefined ? { traceFile: otherTracePath(trace) } : { trace: ce.other.trace }) } } : {}),
+        ...(ce.other
+          ? {
+              other: {
+                label: ce.other.label,
+                difference: ce.other.difference,
+                ...(trace !== undefined ? { traceFile: otherTracePath(trace) } : { trace: ce.other.trace }),
+              },
+            }
+          : {}),
       };
     }),
   };

@@ -6,13 +6,19 @@ import { applyEntry } from './expander';
 import type { ExploreResult, PathStep } from './model';
 import type { CheckProperty, EnvMove, LoopCheck } from './model';
 
-export interface LassoPath { path: readonly PathStep[]; cycleStart: number }
+export interface LassoPath {
+  path: readonly PathStep[];
+  cycleStart: number;
+}
 
 /** The lasso does not (or no longer) violate its property in a replay: the scenario or the loop changed, or a bug. */
 export class LassoMismatch extends Error {}
 
 /** A counterexample's lasso as the reports print it: steps before the cycle, steps in it (undefined: not a lasso). */
-export function lassoOf(run: { result: ExploreResult<unknown, unknown> }, ce: { property: string }): { prefix: number; cycle: number } | undefined {
+export function lassoOf(
+  run: { result: ExploreResult<unknown, unknown> },
+  ce: { property: string },
+): { prefix: number; cycle: number } | undefined {
   const v = run.result.verdicts.find((x) => x.property.name === ce.property);
   if (!v?.path || v.cycleStart === undefined) return undefined;
   return { prefix: v.cycleStart, cycle: v.path.length - v.cycleStart };
@@ -20,13 +26,21 @@ export function lassoOf(run: { result: ExploreResult<unknown, unknown> }, ce: { 
 
 /** Where liveness verdicts found lassos, their counterexamples get lasso traces (the others are kept). */
 export function withLassos<T extends { property: string; trace: Trace }>(
-  prepared: { check: LoopCheck<unknown, unknown, unknown>; alphabet: readonly EnvMove<unknown, unknown>[]; replayInput: ReplayInput<unknown, unknown, unknown> },
-  result: ExploreResult<unknown, unknown>, counterexamples: readonly T[],
+  prepared: {
+    check: LoopCheck<unknown, unknown, unknown>;
+    alphabet: readonly EnvMove<unknown, unknown>[];
+    replayInput: ReplayInput<unknown, unknown, unknown>;
+  },
+  result: ExploreResult<unknown, unknown>,
+  counterexamples: readonly T[],
 ): T[] {
   return counterexamples.map((ce) => {
     const v = result.verdicts.find((x) => x.property.name === ce.property);
     if (!v?.path || v.cycleStart === undefined) return ce;
-    return { ...ce, trace: lassoTrace(prepared.replayInput, prepared.check, prepared.alphabet, v.property, { path: v.path, cycleStart: v.cycleStart }) };
+    return {
+      ...ce,
+      trace: lassoTrace(prepared.replayInput, prepared.check, prepared.alphabet, v.property, { path: v.path, cycleStart: v.cycleStart }),
+    };
   });
 }
 
@@ -37,7 +51,11 @@ export function withLassos<T extends { property: string; trace: Trace }>(
  * for ever), only repeating moves act in it, and the property fails on it as claimed.
  */
 export function lassoTrace<W, F, C>(
-  input: ReplayInput<W, F, C>, check: LoopCheck<W, F, C>, alphabet: readonly EnvMove<F, C>[], property: CheckProperty<W, C>, lasso: LassoPath,
+  input: ReplayInput<W, F, C>,
+  check: LoopCheck<W, F, C>,
+  alphabet: readonly EnvMove<F, C>[],
+  property: CheckProperty<W, C>,
+  lasso: LassoPath,
 ): Trace {
   const { path, cycleStart } = closingTurns(input, check, alphabet, lasso, property.name);
 
@@ -71,7 +89,10 @@ export function lassoTrace<W, F, C>(
   // The cycle's frames: after the prefix's last frame, up to the end (a cycle with no frame of its own repeats the last one).
   const first = Math.min(frameAt[cycleStart]! + 1, runner.frames.length - 1);
   const endT = runner.frames.at(-1)!.t;
-  mark(first, `↻ the cycle starts here: from this frame to the last, the run repeats for ever (every ${(endT - frameAtTime(runner.frames, frameAt[cycleStart]!)) / 1000}s)`);
+  mark(
+    first,
+    `↻ the cycle starts here: from this frame to the last, the run repeats for ever (every ${(endT - frameAtTime(runner.frames, frameAt[cycleStart]!)) / 1000}s)`,
+  );
   mark(runner.frames.length - 1, `↻ back to frame ${first + 1}: repeats for ever`);
   const trace = runner.trace();
   return { ...trace, scenario: `${trace.scenario} · counterexample: ${property.name}`, lasso: { cycleStart: first } };
@@ -90,7 +111,13 @@ const MAX_TURNS = 16;
  * elsewhere than the state the search kept did — and so may a cycle the search closed up to a
  * renaming (symmetry.ts): this replay uses the plain key, so the trace's cycle is one the run repeats.
  */
-function closingTurns<W, F, C>(input: ReplayInput<W, F, C>, check: LoopCheck<W, F, C>, alphabet: readonly EnvMove<F, C>[], lasso: LassoPath, name: string): LassoPath {
+function closingTurns<W, F, C>(
+  input: ReplayInput<W, F, C>,
+  check: LoopCheck<W, F, C>,
+  alphabet: readonly EnvMove<F, C>[],
+  lasso: LassoPath,
+  name: string,
+): LassoPath {
   const stepper = new Stepper(input.binding);
   const key = check.canonicalizer({ config: input.config, world: input.world }, alphabet);
   const prefix = lasso.path.slice(0, lasso.cycleStart);

@@ -47,7 +47,13 @@ export function findLasso(graph: LivenessGraph, kind: LivenessKind, q: number, p
   const fairEdge = (via: number) => fairness === 'none' || via === TICK;
   // eventually-always: cycles anywhere (through a ¬Q state); leads-to: cycles inside ¬Q.
   const allowed = kind === 'leads-to' ? (id: number) => !graph.bit(q, id) : () => true;
-  const { comp, fair, stays } = components(n, edges, allowed, fairEdge, kind === 'eventually-always' ? (id) => !graph.bit(q, id) : undefined);
+  const { comp, fair, stays } = components(
+    n,
+    edges,
+    allowed,
+    fairEdge,
+    kind === 'eventually-always' ? (id) => !graph.bit(q, id) : undefined,
+  );
 
   let entry = -1;
   let prefix: PathStep[];
@@ -61,7 +67,13 @@ export function findLasso(graph: LivenessGraph, kind: LivenessKind, q: number, p
     let trigger = -1;
     for (let id = 0; id < n && trigger < 0; id++) if (comp[id]! >= 0 && stays[comp[id]!] && graph.bit(p, id)) trigger = id;
     if (trigger < 0) return undefined;
-    const toCycle = bfs(edges, n, trigger, (id) => comp[id]! >= 0, (id) => fair[comp[id]!] === 1);
+    const toCycle = bfs(
+      edges,
+      n,
+      trigger,
+      (id) => comp[id]! >= 0,
+      (id) => fair[comp[id]!] === 1,
+    );
     if (!toCycle) throw new Error('liveness: a state that can stay violating reaches no fair cycle');
     entry = toCycle.end;
     prefix = [...graph.pathTo(trigger), ...toCycle.steps];
@@ -77,7 +89,13 @@ export function findLasso(graph: LivenessGraph, kind: LivenessKind, q: number, p
  * instead: it is fair and holds a marked (¬Q) state. Components complete in reverse topological
  * order, so a component's successors are decided before it.
  */
-function components(n: number, edges: EdgeList, allowed: (id: number) => boolean, fairEdge: (via: number) => boolean, marked?: (id: number) => boolean) {
+function components(
+  n: number,
+  edges: EdgeList,
+  allowed: (id: number) => boolean,
+  fairEdge: (via: number) => boolean,
+  marked?: (id: number) => boolean,
+) {
   const index = new Int32Array(n).fill(-1);
   const low = new Int32Array(n);
   const comp = new Int32Array(n).fill(-1);
@@ -93,8 +111,11 @@ function components(n: number, edges: EdgeList, allowed: (id: number) => boolean
   for (let root = 0; root < n; root++) {
     if (index[root] !== -1 || !allowed(root)) continue;
     let top = 0;
-    callNode[0] = root; callEdge[0] = edges.first(root);
-    index[root] = low[root] = counter++; stack[sp++] = root; onStack[root] = 1;
+    callNode[0] = root;
+    callEdge[0] = edges.first(root);
+    index[root] = low[root] = counter++;
+    stack[sp++] = root;
+    onStack[root] = 1;
     while (top >= 0) {
       const v = callNode[top]!;
       const e = callEdge[top]!;
@@ -103,23 +124,34 @@ function components(n: number, edges: EdgeList, allowed: (id: number) => boolean
         const w = edges.target(e);
         if (!allowed(w)) continue;
         if (index[w] === -1) {
-          index[w] = low[w] = counter++; stack[sp++] = w; onStack[w] = 1;
-          callNode[++top] = w; callEdge[top] = edges.first(w);
+          index[w] = low[w] = counter++;
+          stack[sp++] = w;
+          onStack[w] = 1;
+          callNode[++top] = w;
+          callEdge[top] = edges.first(w);
         } else if (onStack[w]) low[v] = Math.min(low[v]!, index[w]!);
         continue;
       }
       if (low[v] === index[v]) {
         const c = comps++;
         let from = sp;
-        do { from--; comp[stack[from]!] = c; onStack[stack[from]!] = 0; } while (stack[from] !== v);
-        let isFair = false; let isMarked = false; let leadsOn = false;
+        do {
+          from--;
+          comp[stack[from]!] = c;
+          onStack[stack[from]!] = 0;
+        } while (stack[from] !== v);
+        let isFair = false;
+        let isMarked = false;
+        let leadsOn = false;
         for (let i = from; i < sp; i++) {
           const u = stack[i]!;
           if (marked?.(u)) isMarked = true;
           for (let k = edges.first(u); k < edges.end(u); k++) {
             const w = edges.target(k);
             if (!allowed(w)) continue;
-            if (comp[w] === c) { if (fairEdge(edges.move(k))) isFair = true; } else if (stays[comp[w]!]) leadsOn = true;
+            if (comp[w] === c) {
+              if (fairEdge(edges.move(k))) isFair = true;
+            } else if (stays[comp[w]!]) leadsOn = true;
           }
         }
         sp = from;
@@ -127,7 +159,10 @@ function components(n: number, edges: EdgeList, allowed: (id: number) => boolean
         stays[c] = (marked ? isFair && isMarked : isFair || leadsOn) ? 1 : 0;
       }
       top--;
-      if (top >= 0) { const u = callNode[top]!; low[u] = Math.min(low[u]!, low[v]!); }
+      if (top >= 0) {
+        const u = callNode[top]!;
+        low[u] = Math.min(low[u]!, low[v]!);
+      }
     }
   }
   return { comp, fair, stays };
@@ -140,14 +175,19 @@ function bfs(edges: EdgeList, n: number, from: number, inside: (id: number) => b
   const prevNode = new Int32Array(n).fill(-1);
   const seen = new Uint8Array(n);
   const queue = new Int32Array(n);
-  let head = 0; let tail = 0;
-  queue[tail++] = from; seen[from] = 1;
+  let head = 0;
+  let tail = 0;
+  queue[tail++] = from;
+  seen[from] = 1;
   while (head < tail) {
     const u = queue[head++]!;
     for (let k = edges.first(u); k < edges.end(u); k++) {
       const w = edges.target(k);
       if (seen[w] || !inside(w)) continue;
-      seen[w] = 1; prevEdge[w] = k; prevNode[w] = u; queue[tail++] = w;
+      seen[w] = 1;
+      prevEdge[w] = k;
+      prevNode[w] = u;
+      queue[tail++] = w;
       if (goal(w)) {
         const steps: PathStep[] = [];
         for (let at = w; at !== from; at = prevNode[at]!) steps.push(stepOf(edges.move(prevEdge[at]!)));

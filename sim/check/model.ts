@@ -65,11 +65,11 @@ export interface EnvMove<F, C> {
 export type LoopSymmetry<W, F, C> =
   | { none: string }
   | {
-    /** What is renamed, e.g. "pods created by a ReplicaSet". */
-    what: string;
-    /** The representative's key for this configuration, or why it has none (e.g. a policy that reads name order). */
-    canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): MethodLike<[StepState<W, C>], string> | string;
-  };
+      /** What is renamed, e.g. "pods created by a ReplicaSet". */
+      what: string;
+      /** The representative's key for this configuration, or why it has none (e.g. a policy that reads name order). */
+      canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): MethodLike<[StepState<W, C>], string> | string;
+    };
 
 /**
  * Everything loop-specific the explorer needs; one module per loop (sim/properties/<loop>.ts),
@@ -104,7 +104,6 @@ export interface LoopCheck<W, F, C, X = unknown> {
    */
   liveness?(config: C, alphabet: readonly EnvMove<F, C>[]): { properties: CheckProperty<W, C, X>[]; promises: readonly string[] };
 }
-
 
 /**
  * A function type checked like a method (bivariantly in its parameters), as every other member of
@@ -212,10 +211,16 @@ export interface ExploreStats {
   resumedFrom?: { depth: number; distinct: number };
 }
 
-export interface ExploreResult<W, C> { stats: ExploreStats; verdicts: Verdict<W, C>[] }
+export interface ExploreResult<W, C> {
+  stats: ExploreStats;
+  verdicts: Verdict<W, C>[];
+}
 
 /** What a search did about symmetry: reduced (on), asked not to (off), or nothing to reduce (none, and why). */
-export interface SymmetryUse { state: 'on' | 'off' | 'none'; detail: string }
+export interface SymmetryUse {
+  state: 'on' | 'off' | 'none';
+  detail: string;
+}
 
 /** Liveness (liveness.ts): 'weak': weak fairness of the tick; 'none': every cycle counts (only to show what fairness excludes). */
 export type Fairness = 'weak' | 'none';

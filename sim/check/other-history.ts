@@ -6,7 +6,11 @@ import type { CheckProperty, CheckView } from './model';
  * sim/properties/kubernetes/differential.ts): for the state at the end of its counterexample it
  * gives that other history's trace and what differs, and the report shows both.
  */
-export interface OtherHistory { label: string; trace: Trace; difference: string }
+export interface OtherHistory {
+  label: string;
+  trace: Trace;
+  difference: string;
+}
 
 export interface ComparesHistories<W, C, X = unknown> extends CheckProperty<W, C, X> {
   other(view: CheckView<W, C, X>): OtherHistory | undefined;

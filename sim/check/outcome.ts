@@ -46,9 +46,13 @@ export function summaryLine(runs: readonly CheckRun[]): string {
   const all = runs.flatMap((run) => run.result.verdicts.map((v) => outcomeOf(run, v)));
   const count = (o: Outcome) => all.filter((x) => x === o).length;
   const code = exitCode(runs);
-  const why = code === EXIT.interrupted ? 'interrupted before the search was complete (what was found stays, the undecided verdicts are unknown)'
-    : code === EXIT.violated ? 'a promised property is violated'
-    : code === EXIT.unknown ? 'a bound was reached before every promised property was decided'
-      : 'every promised property holds';
+  const why =
+    code === EXIT.interrupted
+      ? 'interrupted before the search was complete (what was found stays, the undecided verdicts are unknown)'
+      : code === EXIT.violated
+        ? 'a promised property is violated'
+        : code === EXIT.unknown
+          ? 'a bound was reached before every promised property was decided'
+          : 'every promised property holds';
   return `result: ${why} (${count('violated')} violated, ${count('unknown')} unknown, ${count('finding')} finding${count('finding') === 1 ? '' : 's'} on unpromised properties) · exit ${code}\n`;
 }

@@ -9,7 +9,14 @@ export const R = { parent: 0, order: 1, via: 2, hi: 3, lo: 4, dt: 5, always: 6, 
 export const NO_TICK = -2;
 
 /** What a worker needs to rebuild the check: the loop, the scenario (plain data) and the options. */
-export interface WorkerSetup { loop: string; scenario: unknown; policy?: string; withinPeriods?: number; memo: boolean; symmetry: boolean }
+export interface WorkerSetup {
+  loop: string;
+  scenario: unknown;
+  policy?: string;
+  withinPeriods?: number;
+  memo: boolean;
+  symmetry: boolean;
+}
 
 export type ToWorker =
   | { type: 'root' }

@@ -22,35 +22,74 @@ const registered = loopById(setup.loop);
 if (!registered) throw new Error(`explorer worker: no loop ${setup.loop}`);
 const userFile = registered.provide && scenario.file && existsSync(scenario.file) ? scenario.file : undefined;
 const entry = userFile ? loadScenario(userFile).entry : registered;
-const prepared = prepareCheck(entry, scenario, { ...(setup.policy !== undefined ? { policy: setup.policy } : {}), ...(setup.withinPeriods ? { withinPeriods: setup.withinPeriods } : {}) });
-const expander = new Expander(entry.binding, prepared.check, { config: prepared.config, world: scenario.world }, prepared.alphabet, prepared.properties, setup.memo, setup.symmetry);
+const prepared = prepareCheck(entry, scenario, {
+  ...(setup.policy !== undefined ? { policy: setup.policy } : {}),
+  ...(setup.withinPeriods ? { withinPeriods: setup.withinPeriods } : {}),
+});
+const expander = new Expander(
+  entry.binding,
+  prepared.check,
+  { config: prepared.config, world: scenario.world },
+  prepared.alphabet,
+  prepared.properties,
+  setup.memo,
+  setup.symmetry,
+);
 const hash = new Uint32Array(2);
 
 type Node = SearchNode<unknown, unknown>;
-function send(message: FromWorker, transfer: ArrayBuffer[] = []): void { parentPort!.postMessage(message, transfer); }
+function send(message: FromWorker, transfer: ArrayBuffer[] = []): void {
+  parentPort!.postMessage(message, transfer);
+}
 let frontier: Node[] = [];
 let pending: { run: StepState<unknown, unknown>; remaining: Uint8Array }[] = [];
 let records = new Int32Array(STRIDE * 1024);
 let count = 0;
 
-function record(parent: number, order: number, via: number, dt: number, run: StepState<unknown, unknown> | undefined, remaining: Uint8Array | undefined, decidedAlways: number, decidedSometimes: number): void {
-  if ((count + 1) * STRIDE > records.length) { const next = new Int32Array(records.length * 2); next.set(records); records = next; }
+function record(
+  parent: number,
+  order: number,
+  via: number,
+  dt: number,
+  run: StepState<unknown, unknown> | undefined,
+  remaining: Uint8Array | undefined,
+  decidedAlways: number,
+  decidedSometimes: number,
+): void {
+  if ((count + 1) * STRIDE > records.length) {
+    const next = new Int32Array(records.length * 2);
+    next.set(records);
+    records = next;
+  }
   const o = count * STRIDE;
-  records[o + R.parent] = parent; records[o + R.order] = order; records[o + R.via] = via; records[o + R.dt] = dt;
-  let always = 0; let sometimes = 0; let eventually = 0;
+  records[o + R.parent] = parent;
+  records[o + R.order] = order;
+  records[o + R.via] = via;
+  records[o + R.dt] = dt;
+  let always = 0;
+  let sometimes = 0;
+  let eventually = 0;
   if (run && remaining) {
     expander.hash(run, remaining, hash);
-    records[o + R.hi] = hash[0]!; records[o + R.lo] = hash[1]!;
+    records[o + R.hi] = hash[0]!;
+    records[o + R.lo] = hash[1]!;
     // Judged here, where the state is; properties already decided are skipped as in the sequential search.
-    expander.always.forEach((p, i) => { if (!(decidedAlways & (1 << i)) && !p.holds(run)) always |= 1 << i; });
-    expander.sometimes.forEach((p, i) => { if (!(decidedSometimes & (1 << i)) && p.holds(run)) sometimes |= 1 << i; });
-    expander.eventually.forEach((p, i) => { if (p.holds(run)) eventually |= 1 << i; });
+    expander.always.forEach((p, i) => {
+      if (!(decidedAlways & (1 << i)) && !p.holds(run)) always |= 1 << i;
+    });
+    expander.sometimes.forEach((p, i) => {
+      if (!(decidedSometimes & (1 << i)) && p.holds(run)) sometimes |= 1 << i;
+    });
+    expander.eventually.forEach((p, i) => {
+      if (p.holds(run)) eventually |= 1 << i;
+    });
     pending.push({ run, remaining });
   } else pending.push(undefined as never); // keeps records and pending aligned
-  records[o + R.always] = always; records[o + R.sometimes] = sometimes; records[o + R.eventually] = eventually;
+  records[o + R.always] = always;
+  records[o + R.sometimes] = sometimes;
+  records[o + R.eventually] = eventually;
   count++;
 }
-
 
 function flush(): void {
   const out = records.slice(0, count * STRIDE);
@@ -71,14 +110,18 @@ parentPort!.on('message', (message: ToWorker) => {
       } else if (message.type === 'expand') {
         pending = [];
         for (const node of frontier) {
-          const ticks = expander.successors(node, (run, remaining, order, via, dt) => record(node.id, order, via, dt, run, remaining, message.decidedAlways, message.decidedSometimes));
+          const ticks = expander.successors(node, (run, remaining, order, via, dt) =>
+            record(node.id, order, via, dt, run, remaining, message.decidedAlways, message.decidedSometimes),
+          );
           if (!ticks) record(node.id, NO_TICK, 0, 0, undefined, undefined, 0, 0);
         }
         frontier = [];
         flush();
       } else if (message.type === 'keep') {
         const next: Node[] = [];
-        message.ids.forEach((id, i) => { if (id >= 0) next.push({ id, ...pending[i]! }); });
+        message.ids.forEach((id, i) => {
+          if (id >= 0) next.push({ id, ...pending[i]! });
+        });
         frontier = next;
         pending = [];
       } else {

@@ -21,14 +21,22 @@ const WORKER_ENTRY = COMPILED ? new URL('./check-worker.js', import.meta.url) : 
 export const PARALLEL_FROM_CORES = 4;
 
 /** --workers when the user did not say, and the report's line saying what was chosen and why. */
-export interface WorkersChoice { workers: number; line: string }
+export interface WorkersChoice {
+  workers: number;
+  line: string;
+}
 
 export function defaultWorkers(cores = availableParallelism()): WorkersChoice {
   return cores >= PARALLEL_FROM_CORES
-    ? { workers: cores, line: `workers: ${cores}, the default here (one per core from ${PARALLEL_FROM_CORES} cores; --workers 1 searches in one thread)` }
-    : { workers: 1, line: `workers: 1, the default on ${cores} core${cores === 1 ? '' : 's'} (a parallel search wins from ${PARALLEL_FROM_CORES} cores; --workers N to choose)` };
+    ? {
+        workers: cores,
+        line: `workers: ${cores}, the default here (one per core from ${PARALLEL_FROM_CORES} cores; --workers 1 searches in one thread)`,
+      }
+    : {
+        workers: 1,
+        line: `workers: 1, the default on ${cores} core${cores === 1 ? '' : 's'} (a parallel search wins from ${PARALLEL_FROM_CORES} cores; --workers N to choose)`,
+      };
 }
-
 
 /** Worker threads for one search; each says 'ready' once it has loaded the loop and its check. */
 export class Pool {
@@ -43,22 +51,38 @@ export class Pool {
     this.waiting = this.workers.map(() => []);
     let isReady = () => {};
     let failed = (_e: Error) => {};
-    this.ready = new Promise((resolve, reject) => { isReady = resolve; failed = reject; });
+    this.ready = new Promise((resolve, reject) => {
+      isReady = resolve;
+      failed = reject;
+    });
     // Nobody may be waiting yet: a worker that fails before it is ready must not leave this pending for ever.
     this.ready.catch(() => {});
     this.workers.forEach((w, i) => {
       w.on('message', (m: FromWorker) => {
-        if (m.type === 'ready') { if (++this.booted === n) isReady(); return; }
+        if (m.type === 'ready') {
+          if (++this.booted === n) isReady();
+          return;
+        }
         this.waiting[i]!.shift()?.(m);
       });
-      w.on('error', (e) => { this.failure = e; failed(new Error(`explorer worker ${i} failed while loading: ${e.message}`)); for (const q of this.waiting[i]!.splice(0)) q({ type: 'error', message: e.message }); });
+      w.on('error', (e) => {
+        this.failure = e;
+        failed(new Error(`explorer worker ${i} failed while loading: ${e.message}`));
+        for (const q of this.waiting[i]!.splice(0)) q({ type: 'error', message: e.message });
+      });
     });
   }
 
-  get size(): number { return this.workers.length; }
-  get isReady(): boolean { return this.booted === this.workers.length; }
+  get size(): number {
+    return this.workers.length;
+  }
+  get isReady(): boolean {
+    return this.booted === this.workers.length;
+  }
 
-  post(i: number, message: ToWorker, transfer: ArrayBuffer[] = []): void { this.workers[i]!.postMessage(message, transfer); }
+  post(i: number, message: ToWorker, transfer: ArrayBuffer[] = []): void {
+    this.workers[i]!.postMessage(message, transfer);
+  }
 
   /** Sends and waits for the worker's answer. */
   ask(i: number, message: ToWorker): Promise<FromWorker> {
@@ -69,10 +93,15 @@ export class Pool {
     });
   }
 
-  close(): Promise<number[]> { return Promise.all(this.workers.map((w) => w.terminate())); }
+  close(): Promise<number[]> {
+    return Promise.all(this.workers.map((w) => w.terminate()));
+  }
 }
 
-const records = (m: FromWorker) => { if (m.type !== 'records') throw new Error(`explorer worker: expected records, got ${m.type}`); return m; };
+const records = (m: FromWorker) => {
+  if (m.type !== 'records') throw new Error(`explorer worker: expected records, got ${m.type}`);
+  return m;
+};
 
 /**
  * Breadth-first search over worker threads, level by level. The states live in the workers:
@@ -84,7 +113,8 @@ const records = (m: FromWorker) => { if (m.type !== 'records') throw new Error(`
  * number of workers. New states stay with the worker that made them for the next level.
  */
 export async function exploreParallel<W, C>(
-  pool: Pool, properties: readonly CheckProperty<W, C>[],
+  pool: Pool,
+  properties: readonly CheckProperty<W, C>[],
   options: ExploreOptions & { signal?: AbortSignal } = {},
 ): Promise<ExploreResult<W, C>> {
   await pool.ready;
@@ -93,7 +123,8 @@ export async function exploreParallel<W, C>(
   const sometimes = properties.filter((p) => p.kind === 'sometimes');
   // The workers' Expander judges the same columns in the same order (judged.ts).
   const { targets, liveness, columns } = judgedColumns(properties);
-  if (Math.max(always.length, sometimes.length, columns.length) > 31) throw new Error('the parallel search judges at most 31 properties of a kind');
+  if (Math.max(always.length, sometimes.length, columns.length) > 31)
+    throw new Error('the parallel search judges at most 31 properties of a kind');
   let frontierSize = 0;
   const book = new SearchBook(always, sometimes, targets, options, () => frontierSize, liveness);
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
@@ -103,13 +134,23 @@ export async function exploreParallel<W, C>(
     for (let level = 0; ; level++) {
       const kept = admitLevel(book, batches);
       frontierSize = kept.reduce((n, k) => n + k.kept, 0);
-      owners.forEach((w, i) => { const ids = kept[i]!.ids; pool.post(w, { type: 'keep', ids }, [ids.buffer as ArrayBuffer]); }); // cast: ids is built on a plain ArrayBuffer, never a SharedArrayBuffer
+      owners.forEach((w, i) => {
+        const ids = kept[i]!.ids;
+        pool.post(w, { type: 'keep', ids }, [ids.buffer as ArrayBuffer]); // cast: ids is built on a plain ArrayBuffer, never a SharedArrayBuffer
+      });
       if (book.stopped !== 'complete' || frontierSize === 0) break;
-      if (level > 0) { // as the sequential search counts: the depth of the deepest level reached
+      if (level > 0) {
+        // as the sequential search counts: the depth of the deepest level reached
         book.depth++;
-        if (book.depth >= maxDepth) { book.stop('max-depth'); break; }
+        if (book.depth >= maxDepth) {
+          book.stop('max-depth');
+          break;
+        }
       }
-      if (options.signal?.aborted) { book.stop('interrupted'); break; }
+      if (options.signal?.aborted) {
+        book.stop('interrupted');
+        break;
+      }
       const decidedAlways = book.firstViolation.reduce((m, id, i) => (id === -1 ? m : m | (1 << i)), 0);
       const decidedSometimes = book.firstWitness.reduce((m, id, i) => (id === -1 ? m : m | (1 << i)), 0);
       owners = Array.from({ length: pool.size }, (_, i) => i);
@@ -121,7 +162,10 @@ export async function exploreParallel<W, C>(
         book.stop('max-memory');
         break;
       }
-      if (options.signal?.aborted) { book.stop('interrupted'); break; }
+      if (options.signal?.aborted) {
+        book.stop('interrupted');
+        break;
+      }
     }
     const memo = book.stopped === 'max-memory' ? undefined : await memoStats(pool);
     return book.result(memo, workers);
@@ -138,7 +182,11 @@ async function memoStats(pool: Pool): Promise<MemoStats | undefined> {
   for (const m of all) {
     if (m.type !== 'stats' || !m.memo) continue;
     any = true;
-    sum.hits += m.memo.hits; sum.misses += m.memo.misses; sum.snapshots += m.memo.snapshots; sum.unkeyable += m.memo.unkeyable; sum.flushes += m.memo.flushes;
+    sum.hits += m.memo.hits;
+    sum.misses += m.memo.misses;
+    sum.snapshots += m.memo.snapshots;
+    sum.unkeyable += m.memo.unkeyable;
+    sum.flushes += m.memo.flushes;
   }
   return any ? sum : undefined;
 }
@@ -165,14 +213,23 @@ function admitLevel<W, C>(book: SearchBook<W, C>, batches: { records: Int32Array
     const parent = r[o + R.parent]!;
     if (book.stopped !== 'complete' && parent !== stoppedAt) break;
     const order = r[o + R.order]!;
-    if (order === NO_TICK) { book.quiet(parent, parent, 0); book.stutter(parent); continue; }
+    if (order === NO_TICK) {
+      book.quiet(parent, parent, 0);
+      book.stutter(parent);
+      continue;
+    }
     const id = book.admit(r[o + R.hi]! >>> 0, r[o + R.lo]! >>> 0, parent, r[o + R.via]!, (id) => {
-      const a = r[o + R.always]!; const s = r[o + R.sometimes]!; const e = r[o + R.eventually]!;
+      const a = r[o + R.always]!;
+      const s = r[o + R.sometimes]!;
+      const e = r[o + R.eventually]!;
       for (let k = 0; k < book.always.length; k++) if (a & (1 << k)) book.violates(k, id);
       for (let k = 0; k < book.sometimes.length; k++) if (s & (1 << k)) book.witnesses(k, id);
       for (let k = 0; k < book.targetOk.length; k++) book.targetOk[k]!.set(id, (e & (1 << k)) !== 0);
     });
-    if (book.isNew) { out[best]!.ids[i] = id; out[best]!.kept++; }
+    if (book.isNew) {
+      out[best]!.ids[i] = id;
+      out[best]!.kept++;
+    }
     if (order === 0 && parent >= 0) book.quiet(parent, id, r[o + R.dt]!);
     if (book.stopped !== 'complete' && Number.isNaN(stoppedAt)) stoppedAt = parent;
   }
@@ -180,8 +237,10 @@ function admitLevel<W, C>(book: SearchBook<W, C>, batches: { records: Int32Array
 }
 
 function before(a: Int32Array, i: number, b: Int32Array, j: number): boolean {
-  const pa = a[i * STRIDE + R.parent]!; const pb = b[j * STRIDE + R.parent]!;
+  const pa = a[i * STRIDE + R.parent]!;
+  const pb = b[j * STRIDE + R.parent]!;
   if (pa !== pb) return pa < pb;
-  const oa = a[i * STRIDE + R.order]!; const ob = b[j * STRIDE + R.order]!;
+  const oa = a[i * STRIDE + R.order]!;
+  const ob = b[j * STRIDE + R.order]!;
   return (oa === NO_TICK ? -1 : oa) < (ob === NO_TICK ? -1 : ob);
 }

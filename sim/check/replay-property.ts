@@ -40,25 +40,34 @@ const seconds = (ms: number) => `${ms / 1000}s`;
 export function replayProperty(spec: ReplaySpec): ReplayResult {
   const { entry, scenario } = loadScenario(spec.scenario);
   const prepared = prepareCheck(entry, scenario, {
-    ...(spec.policy !== undefined ? { policy: spec.policy } : {}), ...(spec.withinPeriods !== undefined ? { withinPeriods: spec.withinPeriods } : {}),
+    ...(spec.policy !== undefined ? { policy: spec.policy } : {}),
+    ...(spec.withinPeriods !== undefined ? { withinPeriods: spec.withinPeriods } : {}),
   });
   const property = prepared.properties.find((p) => p.name === spec.property);
-  if (!property) throw new Error(`${spec.scenario}: the check claims no property ${spec.property} (it claims ${prepared.properties.map((p) => p.name).join(', ')})`);
+  if (!property)
+    throw new Error(
+      `${spec.scenario}: the check claims no property ${spec.property} (it claims ${prepared.properties.map((p) => p.name).join(', ')})`,
+    );
   const path: PathStep[] = spec.path.map((step, i) => {
     if (step.kind === 'tick') return step;
     const now = prepared.alphabet[step.index]?.label;
     if (now !== step.label) {
-      throw new Error(`${spec.scenario}: timeline[${step.index}]: expected "${step.label}" (step ${i + 1} of the counterexample), got ${now === undefined ? 'no entry' : `"${now}"`}: the timeline changed, emit the test again`);
+      throw new Error(
+        `${spec.scenario}: timeline[${step.index}]: expected "${step.label}" (step ${i + 1} of the counterexample), got ${now === undefined ? 'no entry' : `"${now}"`}: the timeline changed, emit the test again`,
+      );
     }
     return { kind: 'env', index: step.index };
   });
 
   const failures: string[] = [];
   if (isLiveness(property.kind)) {
-    if (spec.cycleStart === undefined) throw new Error(`${spec.property} is a liveness property: its counterexample is a lasso (cycleStart missing)`);
+    if (spec.cycleStart === undefined)
+      throw new Error(`${spec.property} is a liveness property: its counterexample is a lasso (cycleStart missing)`);
     try {
       const trace = lassoTrace(prepared.replayInput, prepared.check, prepared.alphabet, property, { path, cycleStart: spec.cycleStart });
-      failures.push(`${property.name} fails for ever on the lasso: its cycle (frames ${(trace.lasso?.cycleStart ?? 0) + 1} to ${trace.frames.length}) repeats and ${property.claim}`);
+      failures.push(
+        `${property.name} fails for ever on the lasso: its cycle (frames ${(trace.lasso?.cycleStart ?? 0) + 1} to ${trace.frames.length}) repeats and ${property.claim}`,
+      );
       return { failures, timeline: formatTimeline(trace, entry.columns) };
     } catch (e) {
       if (e instanceof LassoMismatch) return { failures, timeline: e.message };
@@ -83,8 +92,12 @@ export function replayProperty(spec: ReplaySpec): ReplayResult {
   const cycleAt = cycleFrame === undefined ? undefined : runner.frames[cycleFrame]?.t;
   const forEver = cycleAt !== undefined && lastFailing !== undefined && lastFailing >= cycleAt;
   if (lastFailing !== undefined && (forEver || lastFailing - stopped > bound)) {
-    const checked = forEver ? `for ever: from t = ${seconds(cycleAt)} the run repeats a cycle on which it fails` : `checked up to ${seconds(2 * bound)}`;
-    failures.push(`${property.name} still fails at t = ${seconds(lastFailing)}, ${seconds(lastFailing - stopped)} after the environment stopped; it must hold within ${property.within ?? seconds(bound)} and stay so (${checked})`);
+    const checked = forEver
+      ? `for ever: from t = ${seconds(cycleAt)} the run repeats a cycle on which it fails`
+      : `checked up to ${seconds(2 * bound)}`;
+    failures.push(
+      `${property.name} still fails at t = ${seconds(lastFailing)}, ${seconds(lastFailing - stopped)} after the environment stopped; it must hold within ${property.within ?? seconds(bound)} and stay so (${checked})`,
+    );
   }
   return { failures, timeline: formatTimeline(runner.trace(), entry.columns) };
 }

@@ -6,7 +6,11 @@ import { fingerprintLine } from './collision';
 
 const MiB = 1024 ** 2;
 const STOPPED: Record<StopReason, string> = {
-  complete: 'complete', 'max-states': 'state bound reached', 'max-depth': 'depth bound reached', 'max-memory': 'memory limit reached', interrupted: 'interrupted',
+  complete: 'complete',
+  'max-states': 'state bound reached',
+  'max-depth': 'depth bound reached',
+  'max-memory': 'memory limit reached',
+  interrupted: 'interrupted',
 };
 const mark: Record<VerdictStatus, string> = { holds: '✓', violated: '✗', unknown: '?' };
 

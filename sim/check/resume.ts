@@ -9,8 +9,11 @@ import type { FrontierLevel } from './frontier';
  * first discovery, so each state comes back exactly as the interrupted search held it.
  */
 export function rebuildLevel<W, F, C>(
-  expander: Expander<W, F, C>, records: { parentOf(id: number): number; moveOf(id: number): number },
-  from: number, to: number, level: FrontierLevel<W, C>,
+  expander: Expander<W, F, C>,
+  records: { parentOf(id: number): number; moveOf(id: number): number },
+  from: number,
+  to: number,
+  level: FrontierLevel<W, C>,
 ): FrontierLevel<W, C> {
   // A move's index → its order among a state's successors (Expander.successors: 0 the tick, 1 + g the g-th group).
   const orderOfMove = new Map<number, number>(expander.groups.map((g, i) => [g.move.index, 1 + i]));
@@ -25,7 +28,11 @@ export function rebuildLevel<W, F, C>(
   let ids = Int32Array.from({ length: to - from }, (_, i) => from + i);
   while (!(ids.length === 1 && ids[0] === 0)) {
     const parents: number[] = [];
-    for (const id of ids) { const p = records.parentOf(id); if (p < 0) throw new Error(`checkpoint: state ${id} has no parent`); if (parents.at(-1) !== p) parents.push(p); }
+    for (const id of ids) {
+      const p = records.parentOf(id);
+      if (p < 0) throw new Error(`checkpoint: state ${id} has no parent`);
+      if (parents.at(-1) !== p) parents.push(p);
+    }
     ids = Int32Array.from(parents);
     levels.push(ids);
   }

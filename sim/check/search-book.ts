@@ -56,8 +56,11 @@ export class SearchBook<W, C> {
   private lastProgress = 0;
 
   constructor(
-    readonly always: readonly CheckProperty<W, C>[], readonly sometimes: readonly CheckProperty<W, C>[], readonly eventually: readonly CheckProperty<W, C>[],
-    private readonly options: ExploreOptions, private readonly frontierSize: () => number,
+    readonly always: readonly CheckProperty<W, C>[],
+    readonly sometimes: readonly CheckProperty<W, C>[],
+    readonly eventually: readonly CheckProperty<W, C>[],
+    private readonly options: ExploreOptions,
+    private readonly frontierSize: () => number,
     /** Liveness properties (leads-to, eventually-always): their bits follow the targets' in targetOk (judged.ts). */
     readonly liveness: readonly CheckProperty<W, C>[] = [],
   ) {
@@ -74,16 +77,30 @@ export class SearchBook<W, C> {
   tables(): BookTables {
     const n = this.visited.size;
     return {
-      distinct: n, generated: this.generated, depth: this.depth, firstViolation: [...this.firstViolation], firstWitness: [...this.firstWitness],
-      visited: this.visited.tables(), parent: this.parent.head(n), move: this.move.head(n), quietNext: this.quietNext.head(n), quietDt: this.quietDt.head(n),
-      targetOk: this.targetOk.map((c) => c.head(n)), ...(this.edges ? { edges: this.edges.tables() } : {}),
+      distinct: n,
+      generated: this.generated,
+      depth: this.depth,
+      firstViolation: [...this.firstViolation],
+      firstWitness: [...this.firstWitness],
+      visited: this.visited.tables(),
+      parent: this.parent.head(n),
+      move: this.move.head(n),
+      quietNext: this.quietNext.head(n),
+      quietDt: this.quietDt.head(n),
+      targetOk: this.targetOk.map((c) => c.head(n)),
+      ...(this.edges ? { edges: this.edges.tables() } : {}),
     };
   }
 
   /** Back to what tables() gave (a search resumed from a checkpoint): the same ids, verdicts and counts. */
   restore(t: BookTables): void {
-    if (t.firstViolation.length !== this.firstViolation.length || t.firstWitness.length !== this.firstWitness.length
-      || t.targetOk.length !== this.targetOk.length || (t.edges !== undefined) !== (this.edges !== undefined)) throw new Error('explorer: a checkpoint of other properties');
+    if (
+      t.firstViolation.length !== this.firstViolation.length ||
+      t.firstWitness.length !== this.firstWitness.length ||
+      t.targetOk.length !== this.targetOk.length ||
+      (t.edges !== undefined) !== (this.edges !== undefined)
+    )
+      throw new Error('explorer: a checkpoint of other properties');
     this.visited = VisitedSet.of(t.visited, t.distinct);
     this.parent = IntColumn.of(t.parent);
     this.move = IntColumn.of(t.move);
@@ -91,19 +108,31 @@ export class SearchBook<W, C> {
     this.quietDt = IntColumn.of(t.quietDt);
     this.targetOk = t.targetOk.map((c) => BitColumn.of(c));
     if (t.edges) this.edges = EdgeList.of(t.edges);
-    t.firstViolation.forEach((id, i) => { this.firstViolation[i] = id; });
-    t.firstWitness.forEach((id, i) => { this.firstWitness[i] = id; });
+    t.firstViolation.forEach((id, i) => {
+      this.firstViolation[i] = id;
+    });
+    t.firstWitness.forEach((id, i) => {
+      this.firstWitness[i] = id;
+    });
     this.generated = t.generated;
     this.depth = t.depth;
   }
 
-  parentOf(id: number): number { return this.parent.get(id); }
-  moveOf(id: number): number { return this.move.get(id); }
+  parentOf(id: number): number {
+    return this.parent.get(id);
+  }
+  moveOf(id: number): number {
+    return this.move.get(id);
+  }
 
   /** A state with nothing queued: time passes and nothing happens (a stutter edge; liveness.ts). */
-  stutter(id: number): void { this.edges?.add(id, id, TICK); }
+  stutter(id: number): void {
+    this.edges?.add(id, id, TICK);
+  }
 
-  stop(reason: StopReason): void { if (this.stopped === 'complete') this.stopped = reason; }
+  stop(reason: StopReason): void {
+    if (this.stopped === 'complete') this.stopped = reason;
+  }
 
   /**
    * A successor reached from `from` by `via`: its id — new ones get the next id and are judged by
@@ -114,8 +143,14 @@ export class SearchBook<W, C> {
     this.generated++;
     this.isNew = false;
     const known = this.visited.get(h, l);
-    if (known !== -1) { if (from >= 0) this.edges?.add(from, known, via); return known; }
-    if (this.visited.size >= this.maxStates) { this.stop('max-states'); return UNKNOWN; }
+    if (known !== -1) {
+      if (from >= 0) this.edges?.add(from, known, via);
+      return known;
+    }
+    if (this.visited.size >= this.maxStates) {
+      this.stop('max-states');
+      return UNKNOWN;
+    }
     const id = this.visited.size;
     this.visited.add(h, l, id);
     if (from >= 0) this.edges?.add(from, id, via);
@@ -129,10 +164,17 @@ export class SearchBook<W, C> {
   }
 
   /** The quiet successor of `id` (what happens when the environment does nothing more). */
-  quiet(id: number, next: number, dt: number): void { this.quietNext.set(id, next); this.quietDt.set(id, dt); }
+  quiet(id: number, next: number, dt: number): void {
+    this.quietNext.set(id, next);
+    this.quietDt.set(id, dt);
+  }
 
-  violates(i: number, id: number): void { if (this.firstViolation[i] === -1) this.firstViolation[i] = id; }
-  witnesses(i: number, id: number): void { if (this.firstWitness[i] === -1) this.firstWitness[i] = id; }
+  violates(i: number, id: number): void {
+    if (this.firstViolation[i] === -1) this.firstViolation[i] = id;
+  }
+  witnesses(i: number, id: number): void {
+    if (this.firstWitness[i] === -1) this.firstWitness[i] = id;
+  }
 
   sample(): void {
     const m = process.memoryUsage();
@@ -143,8 +185,13 @@ export class SearchBook<W, C> {
     if (this.options.onProgress && now - this.lastProgress >= (this.options.progressMs ?? 1000)) {
       this.lastProgress = now;
       this.options.onProgress({
-        distinct: this.visited.size, generated: this.generated, depth: this.depth, frontier: this.frontierSize(),
-        elapsedMs: now - this.began, rssBytes: m.rss, ...(this.options.maxStates !== undefined ? { maxStates: this.options.maxStates } : {}),
+        distinct: this.visited.size,
+        generated: this.generated,
+        depth: this.depth,
+        frontier: this.frontierSize(),
+        elapsedMs: now - this.began,
+        rssBytes: m.rss,
+        ...(this.options.maxStates !== undefined ? { maxStates: this.options.maxStates } : {}),
       });
     }
   }
@@ -163,7 +210,12 @@ export class SearchBook<W, C> {
     const { edges } = this;
     if (!edges) return;
     edges.close(distinct);
-    const graph = { n: distinct, edges, bit: (column: number, id: number) => this.targetOk[column]!.get(id), pathTo: (id: number) => this.pathTo(id) };
+    const graph = {
+      n: distinct,
+      edges,
+      bit: (column: number, id: number) => this.targetOk[column]!.get(id),
+      pathTo: (id: number) => this.pathTo(id),
+    };
     const fairness: Fairness = this.options.fairness ?? 'weak';
     const fairly = fairness === 'weak' ? 'fair ' : '';
     this.liveness.forEach((p, i) => {
@@ -172,11 +224,21 @@ export class SearchBook<W, C> {
       const lasso = findLasso(graph, p.kind, q, when, fairness);
       if (lasso) {
         const cycle = lasso.path.length - lasso.cycleStart;
-        verdicts.push({ property: p, status: 'violated', path: lasso.path, cycleStart: lasso.cycleStart,
-          detail: `violated on a ${fairly}lasso: ${lasso.cycleStart} steps, then a cycle of ${cycle} steps repeated for ever` });
+        verdicts.push({
+          property: p,
+          status: 'violated',
+          path: lasso.path,
+          cycleStart: lasso.cycleStart,
+          detail: `violated on a ${fairly}lasso: ${lasso.cycleStart} steps, then a cycle of ${cycle} steps repeated for ever`,
+        });
       } else {
-        verdicts.push({ property: p, status: complete ? 'holds' : 'unknown',
-          detail: complete ? `no ${fairly}cycle violates it in ${distinct} states, ${edges.size} edges` : `no ${fairly}violating cycle in the ${distinct} states explored (${bound})` });
+        verdicts.push({
+          property: p,
+          status: complete ? 'holds' : 'unknown',
+          detail: complete
+            ? `no ${fairly}cycle violates it in ${distinct} states, ${edges.size} edges`
+            : `no ${fairly}violating cycle in the ${distinct} states explored (${bound})`,
+        });
       }
     });
   }
@@ -189,15 +251,27 @@ export class SearchBook<W, C> {
     const verdicts: Verdict<W, C>[] = [];
     this.always.forEach((p, i) => {
       const id = this.firstViolation[i]!;
-      verdicts.push(id === -1
-        ? { property: p, status: complete ? 'holds' : 'unknown', detail: complete ? `holds in all ${distinct} states` : `holds in the ${distinct} states explored (${bound})` }
-        : { property: p, status: 'violated', path: this.pathTo(id), detail: `violated after ${this.pathTo(id).length} steps` });
+      verdicts.push(
+        id === -1
+          ? {
+              property: p,
+              status: complete ? 'holds' : 'unknown',
+              detail: complete ? `holds in all ${distinct} states` : `holds in the ${distinct} states explored (${bound})`,
+            }
+          : { property: p, status: 'violated', path: this.pathTo(id), detail: `violated after ${this.pathTo(id).length} steps` },
+      );
     });
     this.sometimes.forEach((p, i) => {
       const id = this.firstWitness[i]!;
-      verdicts.push(id !== -1
-        ? { property: p, status: 'holds', path: this.pathTo(id), detail: `reached after ${this.pathTo(id).length} steps` }
-        : { property: p, status: complete ? 'violated' : 'unknown', detail: `never reached in ${distinct} states${complete ? '' : ` (${bound})`}` });
+      verdicts.push(
+        id !== -1
+          ? { property: p, status: 'holds', path: this.pathTo(id), detail: `reached after ${this.pathTo(id).length} steps` }
+          : {
+              property: p,
+              status: complete ? 'violated' : 'unknown',
+              detail: `never reached in ${distinct} states${complete ? '' : ` (${bound})`}`,
+            },
+      );
     });
     this.eventually.forEach((p, i) => {
       const settle = settleTimes(distinct, this.quietNext, this.quietDt, this.targetOk[i]!);
@@ -207,17 +281,32 @@ export class SearchBook<W, C> {
       let unknown = 0;
       for (let id = 0; id < distinct; id++) {
         const ms = settle.ms[id]!;
-        if (ms > within) { worst = id; worstMs = ms; break; } // ids are in BFS order: the first is a shortest one
+        if (ms > within) {
+          worst = id;
+          worstMs = ms;
+          break;
+        } // ids are in BFS order: the first is a shortest one
         if (!settle.exact[id]) unknown++;
         else worstMs = Math.max(worstMs, ms);
       }
       if (worst !== -1) {
         const never = !Number.isFinite(worstMs);
-        verdicts.push({ property: p, status: 'violated', path: this.pathTo(worst), settleMs: worstMs,
-          detail: never ? `never settles once the environment stops (${this.pathTo(worst).length} steps in)` : `settles only after ${worstMs / 1000}s > ${within / 1000}s` });
+        verdicts.push({
+          property: p,
+          status: 'violated',
+          path: this.pathTo(worst),
+          settleMs: worstMs,
+          detail: never
+            ? `never settles once the environment stops (${this.pathTo(worst).length} steps in)`
+            : `settles only after ${worstMs / 1000}s > ${within / 1000}s`,
+        });
       } else {
-        verdicts.push({ property: p, status: unknown ? 'unknown' : 'holds', settleMs: worstMs,
-          detail: `${unknown ? `undecided for ${unknown} states at the bound; ` : ''}worst settle time ${worstMs / 1000}s ≤ ${within / 1000}s` });
+        verdicts.push({
+          property: p,
+          status: unknown ? 'unknown' : 'holds',
+          settleMs: worstMs,
+          detail: `${unknown ? `undecided for ${unknown} states at the bound; ` : ''}worst settle time ${worstMs / 1000}s ≤ ${within / 1000}s`,
+        });
       }
     });
 
@@ -225,13 +314,31 @@ export class SearchBook<W, C> {
 
     const timeMs = performance.now() - this.began;
     const cpu = process.cpuUsage(this.cpuBegan);
-    const tableBytes = this.visited.bytes() + this.parent.bytes() + this.move.bytes() + this.quietNext.bytes() + this.quietDt.bytes()
-      + this.targetOk.reduce((n, c) => n + c.bytes(), 0) + (this.edges?.bytes() ?? 0);
+    const tableBytes =
+      this.visited.bytes() +
+      this.parent.bytes() +
+      this.move.bytes() +
+      this.quietNext.bytes() +
+      this.quietDt.bytes() +
+      this.targetOk.reduce((n, c) => n + c.bytes(), 0) +
+      (this.edges?.bytes() ?? 0);
     return {
-      stats: { generated: this.generated, distinct, depth: this.depth, complete, stopped: this.stopped, timeMs, cpuMs: (cpu.user + cpu.system) / 1000,
-        distinctPerSecond: distinct / (timeMs / 1000), peakRssBytes: this.peakRss, peakHeapBytes: this.peakHeap, tableBytes, workers,
+      stats: {
+        generated: this.generated,
+        distinct,
+        depth: this.depth,
+        complete,
+        stopped: this.stopped,
+        timeMs,
+        cpuMs: (cpu.user + cpu.system) / 1000,
+        distinctPerSecond: distinct / (timeMs / 1000),
+        peakRssBytes: this.peakRss,
+        peakHeapBytes: this.peakHeap,
+        tableBytes,
+        workers,
         fingerprint: fingerprintStats(distinct, this.generated),
-        ...(memo ? { memo } : {}) },
+        ...(memo ? { memo } : {}),
+      },
       verdicts,
     };
   }

@@ -29,9 +29,13 @@ export class SpilledLevel<W, C> implements FrontierLevel<W, C> {
   private loadedFrom = 0;
   private loaded = 0;
 
-  constructor(dir: string) { this.file = join(dir, `level-${process.pid}-${files++}.bin`); }
+  constructor(dir: string) {
+    this.file = join(dir, `level-${process.pid}-${files++}.bin`);
+  }
 
-  get length(): number { return this.count; }
+  get length(): number {
+    return this.count;
+  }
 
   push(parent: SearchNode<W, C>, order: number, id: number): void {
     if (this.reading) throw new Error('explorer: a spilled level grown while it is taken');
@@ -59,7 +63,12 @@ export class SpilledLevel<W, C> implements FrontierLevel<W, C> {
       return kept;
     }
     const r = i - this.whole.length;
-    if (!this.reading) { this.flush(); this.reading = true; this.loaded = 0; this.loadedFrom = 0; }
+    if (!this.reading) {
+      this.flush();
+      this.reading = true;
+      this.loaded = 0;
+      this.loadedFrom = 0;
+    }
     if (r < this.loadedFrom || r >= this.loadedFrom + this.loaded) this.load(r);
     const o = (r - this.loadedFrom) * 3;
     const p = this.buffer[o]!;
@@ -75,7 +84,10 @@ export class SpilledLevel<W, C> implements FrontierLevel<W, C> {
 
   /** Deletes the file (a level abandoned, or taken to its end). */
   dispose(): void {
-    if (this.fd !== undefined) { closeSync(this.fd); this.fd = undefined; }
+    if (this.fd !== undefined) {
+      closeSync(this.fd);
+      this.fd = undefined;
+    }
     rmSync(this.file, { force: true });
   }
 

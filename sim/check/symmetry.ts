@@ -3,11 +3,18 @@ import type { EnvMove, LoopCheck, SymmetryUse } from './model';
 
 /** The key a search merges states by: the loop's canonical key, or its representative's under the loop's symmetry. */
 export function stateKey<W, F, C>(
-  check: LoopCheck<W, F, C>, start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[], enabled: boolean,
+  check: LoopCheck<W, F, C>,
+  start: { config: C; world: W },
+  alphabet: readonly EnvMove<F, C>[],
+  enabled: boolean,
 ): { key: (state: StepState<W, C>) => string; symmetry: SymmetryUse } {
   const plain = () => check.canonicalizer(start, alphabet);
   const declared = check.symmetry;
-  if (!declared || 'none' in declared) return { key: plain(), symmetry: { state: 'none', detail: declared?.none ?? `loop ${check.loop} declares no interchangeable objects` } };
+  if (!declared || 'none' in declared)
+    return {
+      key: plain(),
+      symmetry: { state: 'none', detail: declared?.none ?? `loop ${check.loop} declares no interchangeable objects` },
+    };
   const made = declared.canonicalizer(start, alphabet);
   if (typeof made === 'string') return { key: plain(), symmetry: { state: 'none', detail: made } };
   if (!enabled) return { key: plain(), symmetry: { state: 'off', detail: declared.what } };

@@ -36,14 +36,19 @@ export class VisitedSet {
     this.size++;
   }
 
-  bytes(): number { return this.hi.byteLength + this.lo.byteLength + this.ids.byteLength; }
+  bytes(): number {
+    return this.hi.byteLength + this.lo.byteLength + this.ids.byteLength;
+  }
 
   /** The table as it is (views, for a checkpoint: checkpoint.ts). */
-  tables(): { hi: Uint32Array; lo: Uint32Array; ids: Int32Array } { return { hi: this.hi, lo: this.lo, ids: this.ids }; }
+  tables(): { hi: Uint32Array; lo: Uint32Array; ids: Int32Array } {
+    return { hi: this.hi, lo: this.lo, ids: this.ids };
+  }
 
   /** Back from a checkpoint: the same slots, so the same probes. */
   static of(t: { hi: Uint32Array; lo: Uint32Array; ids: Int32Array }, size: number): VisitedSet {
-    if (t.hi.length !== t.lo.length || t.hi.length !== t.ids.length || (t.hi.length & (t.hi.length - 1)) !== 0) throw new Error('visited set: a checkpoint with tables of unequal or non-power-of-two sizes');
+    if (t.hi.length !== t.lo.length || t.hi.length !== t.ids.length || (t.hi.length & (t.hi.length - 1)) !== 0)
+      throw new Error('visited set: a checkpoint with tables of unequal or non-power-of-two sizes');
     const v = new VisitedSet(1);
     v.hi = t.hi;
     v.lo = t.lo;
@@ -53,7 +58,9 @@ export class VisitedSet {
     return v;
   }
 
-  private slot(h: number, l: number): number { return (Math.imul(h ^ (l >>> 7), 0x9e3779b1) >>> 0) & this.mask; }
+  private slot(h: number, l: number): number {
+    return (Math.imul(h ^ (l >>> 7), 0x9e3779b1) >>> 0) & this.mask;
+  }
 
   private put(h: number, l: number, id: number): void {
     let i = this.slot(h, l);

@@ -61,7 +61,8 @@ export function conform(file: string, real: RealTrace, modules: PolicyModules = 
   const onSpawn = (s: Spawned) => {
     spawned.set(s.id, s);
     if (s.src === 'observe') world.beginObserve(s.at);
-    else if (s.src === 'createPod' || s.src === 'deletePod') world.beginAct(s.src, s.input as { name?: string; waitForStop?: boolean }, s.at); // cast: createPod/deletePod's input, typed in setup()
+    else if (s.src === 'createPod' || s.src === 'deletePod')
+      world.beginAct(s.src, s.input as { name?: string; waitForStop?: boolean }, s.at); // cast: createPod/deletePod's input, typed in setup()
   };
   let divergence: Divergence | undefined;
 
@@ -72,18 +73,24 @@ export function conform(file: string, real: RealTrace, modules: PolicyModules = 
     try {
       if (i === 0) ctrl = new ControllerReplay(start, t, onSpawn, modules);
       else if (event === 'xstate.stop') break;
-      else if (event.startsWith('real.')) continue; // the runner's own notes (adoption, gc, lease): no machine event
-      else if (event === 'xstate.init') { /* the actor started: the initial state, compared below */ }
-      else if (event.startsWith('xstate.after.')) ctrl!.timer(event, t);
+      else if (event.startsWith('real.'))
+        continue; // the runner's own notes (adoption, gc, lease): no machine event
+      else if (event === 'xstate.init') {
+        /* the actor started: the initial state, compared below */
+      } else if (event.startsWith('xstate.after.')) ctrl!.timer(event, t);
       else if (event === 'CONFIG.UPDATE') {
-        if (io?.kind !== 'config') throw new InputError(file, `frames[${i}].io`, 'expected the config record { kind: "config", config } of a CONFIG.UPDATE frame');
+        if (io?.kind !== 'config')
+          throw new InputError(file, `frames[${i}].io`, 'expected the config record { kind: "config", config } of a CONFIG.UPDATE frame');
         ctrl!.config(io.config, t);
         counts.configEdits++;
       } else {
         const m = ACTOR_EVENT.exec(event);
         const how = m?.[1] === 'done' || m?.[1] === 'error' ? m[1] : undefined;
         const actor = m?.[2] === 'observe' || m?.[2] === 'createPod' || m?.[2] === 'deletePod' ? m[2] : undefined;
-        if (!how || !actor) throw new Diverged('controller', `event ${event}`, event, ["an event the HPA machine takes: its actors' answers, its timers (xstate.after.*), CONFIG.UPDATE"]);
+        if (!how || !actor)
+          throw new Diverged('controller', `event ${event}`, event, [
+            "an event the HPA machine takes: its actors' answers, its timers (xstate.after.*), CONFIG.UPDATE",
+          ]);
         answer(i, how, actor, io);
       }
       const summary = controllerOf(frame, 'incus-hpa');
@@ -98,9 +105,15 @@ export function conform(file: string, real: RealTrace, modules: PolicyModules = 
 
   function answer(i: number, how: 'done' | 'error', actor: keyof typeof IO_KIND, io: HpaFrameIo | undefined): void {
     const kind = IO_KIND[actor];
-    if (io?.kind !== kind) throw new InputError(file, `frames[${i}].io`, `expected the ${kind} record of this ${how} event (what the actor answered)`);
+    if (io?.kind !== kind)
+      throw new InputError(file, `frames[${i}].io`, `expected the ${kind} record of this ${how} event (what the actor answered)`);
     const failed = 'error' in io && io.error !== undefined;
-    if (failed !== (how === 'error')) throw new InputError(file, `frames[${i}].io`, `expected ${how === 'error' ? 'an error' : 'no error'}: the frame's event is xstate.${how}.actor.${actor}`);
+    if (failed !== (how === 'error'))
+      throw new InputError(
+        file,
+        `frames[${i}].io`,
+        `expected ${how === 'error' ? 'an error' : 'no error'}: the frame's event is xstate.${how}.actor.${actor}`,
+      );
     const { t } = trace.frames[i]!;
     ctrl!.expectChild(actor);
     if (io.kind === 'observe') {
@@ -113,7 +126,9 @@ export function conform(file: string, real: RealTrace, modules: PolicyModules = 
     if (io.kind === 'delete') {
       const asked = spawned.get(actor)?.input as { name?: string; waitForStop?: boolean } | undefined; // cast: deletePod's input, typed in setup()
       if (asked?.name !== io.input.name || asked?.waitForStop !== io.input.waitForStop) {
-        throw new Diverged('controller', 'delete input', JSON.stringify(io.input), [`${JSON.stringify({ name: asked?.name, waitForStop: asked?.waitForStop })}: what the machine asked to delete`]);
+        throw new Diverged('controller', 'delete input', JSON.stringify(io.input), [
+          `${JSON.stringify({ name: asked?.name, waitForStop: asked?.waitForStop })}: what the machine asked to delete`,
+        ]);
       }
     }
     if (io.kind !== 'create' && io.kind !== 'delete') return;
@@ -125,14 +140,22 @@ export function conform(file: string, real: RealTrace, modules: PolicyModules = 
 
   const notes = [...world.notes];
   if (world.seedDeletesTranslated > 0) {
-    notes.push(`${world.seedDeletesTranslated} delete(s) decided with waitForStop: false (the seed's "stop, delete at once") ran as real mode runs them — a forced stop waited for, then the delete (real/hpa-actors.ts removeOwned) — and were held to the model's waited delete; in the simulator the seed's DELETE meets "Instance is running"`);
+    notes.push(
+      `${world.seedDeletesTranslated} delete(s) decided with waitForStop: false (the seed's "stop, delete at once") ran as real mode runs them — a forced stop waited for, then the delete (real/hpa-actors.ts removeOwned) — and were held to the model's waited delete; in the simulator the seed's DELETE meets "Instance is running"`,
+    );
   }
   const broken = monitors.firstBrokenPromise();
   return {
-    file, scenario: trace.scenario, policy: start.policy, frames: trace.frames.length,
-    conforms: divergence === undefined, promisesKept: broken === undefined || (divergence !== undefined && broken.frame > divergence.frame),
+    file,
+    scenario: trace.scenario,
+    policy: start.policy,
+    frames: trace.frames.length,
+    conforms: divergence === undefined,
+    promisesKept: broken === undefined || (divergence !== undefined && broken.frame > divergence.frame),
     ...(divergence ? { divergence } : {}),
     replayed: { ...counts, earlyPeriods: ctrl?.earlyPeriods ?? 0 },
-    envMoves: world.moves, notes, properties: monitors.results(),
+    envMoves: world.moves,
+    notes,
+    properties: monitors.results(),
   };
 }

@@ -19,22 +19,56 @@ import { Diverged } from './diverged';
 /** A timer may fire this much before its delay is up, as measured between two frames (ms). */
 const TIMER_SLACK_MS = 20;
 
-export interface Spawned { id: string; src: string; input: unknown; at: number }
-interface Timer { event: EventObject; sendId: string | undefined; setAt: number; delay: number }
+export interface Spawned {
+  id: string;
+  src: string;
+  input: unknown;
+  at: number;
+}
+interface Timer {
+  event: EventObject;
+  sendId: string | undefined;
+  setAt: number;
+  delay: number;
+}
 
 const actionOf = (a: HpaAction) => (a.kind === 'create' ? { kind: 'create' as const } : { kind: 'delete' as const, name: a.name });
 
 /** The parts of frame.controller the machine decides (pods and averagePercent describe the world at the frame). */
-function decidedPart(c: Pick<HpaController, 'policy' | 'threshold' | 'minPods' | 'maxPods' | 'decision' | 'pending' | 'consecutiveErrors' | 'lastError'>) {
-  return { policy: c.policy, threshold: c.threshold, minPods: c.minPods, maxPods: c.maxPods, decision: c.decision, pending: c.pending, consecutiveErrors: c.consecutiveErrors, lastError: c.lastError };
+function decidedPart(
+  c: Pick<HpaController, 'policy' | 'threshold' | 'minPods' | 'maxPods' | 'decision' | 'pending' | 'consecutiveErrors' | 'lastError'>,
+) {
+  return {
+    policy: c.policy,
+    threshold: c.threshold,
+    minPods: c.minPods,
+    maxPods: c.maxPods,
+    decision: c.decision,
+    pending: c.pending,
+    consecutiveErrors: c.consecutiveErrors,
+    lastError: c.lastError,
+  };
 }
 
 function decidedOf(ctx: HpaContext) {
   const d = ctx.decision;
   return decidedPart({
-    policy: ctx.config.policy, threshold: ctx.config.memoryThreshold, minPods: ctx.config.minPods, maxPods: ctx.config.maxPods,
-    decision: d ? { observedAt: ctx.observation?.at ?? 0, averagePercent: d.averagePercent, running: d.running, desired: d.desired, actions: d.actions.map(actionOf) } : null,
-    pending: ctx.pending.map(actionOf), consecutiveErrors: ctx.consecutiveErrors, lastError: ctx.lastError,
+    policy: ctx.config.policy,
+    threshold: ctx.config.memoryThreshold,
+    minPods: ctx.config.minPods,
+    maxPods: ctx.config.maxPods,
+    decision: d
+      ? {
+          observedAt: ctx.observation?.at ?? 0,
+          averagePercent: d.averagePercent,
+          running: d.running,
+          desired: d.desired,
+          actions: d.actions.map(actionOf),
+        }
+      : null,
+    pending: ctx.pending.map(actionOf),
+    consecutiveErrors: ctx.consecutiveErrors,
+    lastError: ctx.lastError,
   });
 }
 
@@ -46,29 +80,45 @@ export class ControllerReplay {
   earlyPeriods = 0;
 
   /** `modules`: the policy modules the run used (sim/conform/load.ts loadTracePolicies). */
-  constructor(config: HpaConfig, t: number, private readonly onSpawn: (s: Spawned) => void, modules: PolicyModules = NO_POLICY_MODULES) {
+  constructor(
+    config: HpaConfig,
+    t: number,
+    private readonly onSpawn: (s: Spawned) => void,
+    modules: PolicyModules = NO_POLICY_MODULES,
+  ) {
     this.pure = new PureMachine(providePolicyModules(incusHpaMachine, modules));
     const [snapshot, actions] = this.pure.initial({ config });
     this.snapshot = snapshot;
     this.execute(actions, t);
   }
 
-  get context(): HpaContext { return this.snapshot.context; }
-  get state(): string { return dottedState(this.snapshot.value); }
+  get context(): HpaContext {
+    return this.snapshot.context;
+  }
+  get state(): string {
+    return dottedState(this.snapshot.value);
+  }
 
   /** A timer event of the frame: one the machine set, and not before its time (a wait may end early: a wake-up). */
   timer(type: string, t: number): void {
     const entry = [...this.timers.entries()].find(([, tm]) => tm.event.type === type);
     if (!entry) {
       const set = [...this.timers.values()].map((tm) => tm.event.type);
-      throw new Diverged('controller', `timer event ${type}`, type, set.length ? set.map((s) => `${s} (the timer the machine set)`) : ['no timer: the machine set none here']);
+      throw new Diverged(
+        'controller',
+        `timer event ${type}`,
+        type,
+        set.length ? set.map((s) => `${s} (the timer the machine set)`) : ['no timer: the machine set none here'],
+      );
     }
     const [key, tm] = entry;
     const early = tm.setAt + tm.delay - t;
     if (early > TIMER_SLACK_MS) {
       // The period is the one timer a wake-up may end early (real/hpa-runner.ts fireWake, waiting only).
       if (!this.snapshot.matches('waiting')) {
-        throw new Diverged('controller', `${type} fired ${early} ms early`, `after ${formatDuration(t - tm.setAt)}`, [`after ${formatDuration(tm.delay)} (the machine's delay; only a wait may end early)`]);
+        throw new Diverged('controller', `${type} fired ${early} ms early`, `after ${formatDuration(t - tm.setAt)}`, [
+          `after ${formatDuration(tm.delay)} (the machine's delay; only a wait may end early)`,
+        ]);
       }
       this.earlyPeriods++;
     }
@@ -80,7 +130,11 @@ export class ControllerReplay {
   expectChild(childId: string): void {
     if (this.snapshot.children[childId] !== undefined) return;
     const running = Object.keys(this.snapshot.children);
-    throw new Diverged('controller', `an answer of ${childId}`, `${childId} answered`, [running.length ? `an answer of ${running.join(', ')} (what the machine runs in ${this.state})` : `no answer: the machine runs no actor in ${this.state}`]);
+    throw new Diverged('controller', `an answer of ${childId}`, `${childId} answered`, [
+      running.length
+        ? `an answer of ${running.join(', ')} (what the machine runs in ${this.state})`
+        : `no answer: the machine runs no actor in ${this.state}`,
+    ]);
   }
 
   /** An invoked actor's answer, as the Stepper delivers one (sim/step.ts doneEvent). */
@@ -97,12 +151,15 @@ export class ControllerReplay {
   /** The recorded frame against the replay: state, phase and the machine's decisions. */
   compare(frame: { state: string; phase: string; controller?: HpaController }): void {
     if (frame.state !== this.state || frame.phase !== phaseOf(this.snapshot.tags)) {
-      throw new Diverged('controller', 'state', `${frame.state} (${frame.phase})`, [`${this.state} (${phaseOf(this.snapshot.tags)}): the machine fed the recorded answers is there`]);
+      throw new Diverged('controller', 'state', `${frame.state} (${frame.phase})`, [
+        `${this.state} (${phaseOf(this.snapshot.tags)}): the machine fed the recorded answers is there`,
+      ]);
     }
     if (!frame.controller) return;
     const mine = decidedOf(this.context);
     const theirs = decidedPart(frame.controller);
-    for (const key of Object.keys(mine) as (keyof typeof mine)[]) { // cast: Object.keys says string[]; these are mine's own keys
+    const keys = Object.keys(mine) as (keyof typeof mine)[]; // cast: Object.keys says string[]; these are mine's own keys
+    for (const key of keys) {
       const a = JSON.stringify(theirs[key]);
       const b = JSON.stringify(mine[key]);
       if (a !== b) throw new Diverged('controller', `controller.${key}`, a, [`${b}: what the machine decides on the recorded answers`]);

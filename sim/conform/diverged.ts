@@ -6,7 +6,12 @@ export type DivergencePart = 'controller' | 'world' | 'property';
  * by conform.ts, which adds where it happened (frame, time, event).
  */
 export class Diverged extends Error {
-  constructor(readonly part: DivergencePart, readonly what: string, readonly recorded: string, readonly allowed: readonly string[]) {
+  constructor(
+    readonly part: DivergencePart,
+    readonly what: string,
+    readonly recorded: string,
+    readonly allowed: readonly string[],
+  ) {
     super(`${part}: ${what}`);
     this.name = 'Diverged';
   }

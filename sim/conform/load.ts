@@ -24,8 +24,9 @@ export interface RealTrace {
   start: HpaConfig;
 }
 
-const NOT_REAL = 'expected the start record { kind: "start", config } that `loopscope real` writes on its first frame: '
-  + 'this is not the trace of a real run with I/O records (a simulator trace, one written before conform existed, or one cut by a frame limit)';
+const NOT_REAL =
+  'expected the start record { kind: "start", config } that `loopscope real` writes on its first frame: ' +
+  'this is not the trace of a real run with I/O records (a simulator trace, one written before conform existed, or one cut by a frame limit)';
 
 export function parseRealTrace(file: string, doc: unknown): RealTrace {
   const parsed = parseTrace(doc);
@@ -34,7 +35,8 @@ export function parseRealTrace(file: string, doc: unknown): RealTrace {
     throw new InputError(file, cut > 0 ? parsed.error.slice(0, cut) : '', cut > 0 ? parsed.error.slice(cut + 2) : parsed.error);
   }
   const { trace } = parsed;
-  if (trace.loop !== 'incus-hpa') throw new InputError(file, 'loop', `expected incus-hpa (conform replays real runs of the Incus HPA), got "${trace.loop}"`);
+  if (trace.loop !== 'incus-hpa')
+    throw new InputError(file, 'loop', `expected incus-hpa (conform replays real runs of the Incus HPA), got "${trace.loop}"`);
   const frames = (doc as { frames: { io?: unknown }[] }).frames; // cast: the trace schema parsed this document just above
   const ios = frames.map((f, i) => {
     if (f.io === undefined) return undefined;
@@ -56,7 +58,11 @@ export function readRealTrace(file: string): RealTrace {
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new InputError(file, '', `expected JSON (a trace written by loopscope real --out): ${e instanceof Error ? e.message : String(e)}`);
+    throw new InputError(
+      file,
+      '',
+      `expected JSON (a trace written by loopscope real --out): ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   return parseRealTrace(file, doc);
 }
@@ -76,8 +82,12 @@ export function loadTracePolicies(file: string, real: RealTrace, override?: stri
   for (const [id, field] of ids) {
     const path = override !== undefined ? resolve(override) : resolve(id.slice('module:'.length));
     if (!existsSync(path)) {
-      throw new InputError(file, field, `expected the policy module ${path} to be readable: the run's policy is ${id}, and conform replays its decisions with it `
-        + '(run conform from the directory the run was started in, or pass --policy-module <file>)');
+      throw new InputError(
+        file,
+        field,
+        `expected the policy module ${path} to be readable: the run's policy is ${id}, and conform replays its decisions with it ` +
+          '(run conform from the directory the run was started in, or pass --policy-module <file>)',
+      );
     }
     const sandbox = loadPolicySandbox(path, id, file, field, MODULE_TIMEOUT_MS);
     modules.set(id, { decide: sandbox.decide, peek: sandbox.peek });

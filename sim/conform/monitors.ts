@@ -26,8 +26,8 @@ export interface PropertyResult {
 const NOT_MONITORED: Record<string, string> = {
   sometimes: 'a claim about some run among all: one real run can show it (reached) but never refute it',
   eventually: "a bound counted from the instant the environment stops acting: a real run's environment never says when that is",
-  'eventually-always': "a claim about infinite runs: a finite real trace cannot decide it",
-  'leads-to': "a claim about infinite runs: a finite real trace cannot decide it",
+  'eventually-always': 'a claim about infinite runs: a finite real trace cannot decide it',
+  'leads-to': 'a claim about infinite runs: a finite real trace cannot decide it',
 };
 
 export class Monitors {
@@ -52,14 +52,23 @@ export class Monitors {
 
   /** The first violation of a promised property, if any. */
   firstBrokenPromise(): { name: string; claim: string; frame: number; t: number } | undefined {
-    const broken = this.properties.flatMap((p) => { const at = this.violated.get(p.name); return at && this.promised.has(p.name) ? [{ name: p.name, claim: p.claim, ...at }] : []; });
+    const broken = this.properties.flatMap((p) => {
+      const at = this.violated.get(p.name);
+      return at && this.promised.has(p.name) ? [{ name: p.name, claim: p.claim, ...at }] : [];
+    });
     return broken.sort((a, b) => a.frame - b.frame)[0];
   }
 
   results(): PropertyResult[] {
     return this.properties.map((p) => {
       const base = { name: p.name, kind: p.kind, claim: p.claim, promised: this.promised.has(p.name) };
-      if (p.kind !== 'always') return { ...base, result: 'not-monitored' as const, why: NOT_MONITORED[p.kind] ?? 'not an invariant', ...(p.kind === 'sometimes' ? { reached: this.reached.has(p.name) } : {}) };
+      if (p.kind !== 'always')
+        return {
+          ...base,
+          result: 'not-monitored' as const,
+          why: NOT_MONITORED[p.kind] ?? 'not an invariant',
+          ...(p.kind === 'sometimes' ? { reached: this.reached.has(p.name) } : {}),
+        };
       const at = this.violated.get(p.name);
       return at ? { ...base, result: 'violated' as const, violatedAt: at } : { ...base, result: 'held' as const };
     });

@@ -16,23 +16,34 @@ export function formatConform(r: ConformReport): string {
     lines.push(`  recorded: ${d.recorded}`);
     lines.push('  the model allows instead:');
     for (const a of d.allowed) lines.push(`    - ${a}`);
-    lines.push(`  before it: ${n.machineEvents} machine events replayed alike; the world allowed ${n.observations} observations and ${n.acts} acts, with ${movesWord}`);
+    lines.push(
+      `  before it: ${n.machineEvents} machine events replayed alike; the world allowed ${n.observations} observations and ${n.acts} acts, with ${movesWord}`,
+    );
   } else {
     lines.push(`${r.file}: conforms to the model (incus-hpa, policy ${r.policy}, ${r.frames} frames)`);
-    lines.push(`  controller: ${n.machineEvents} machine events replayed — the same states and decisions${n.configEdits ? `, ${n.configEdits} config edit(s)` : ''}${n.earlyPeriods ? `; ${n.earlyPeriods} wait(s) ended early by a lifecycle wake-up` : ''}`);
-    lines.push(`  world: ${n.observations} observations and ${n.acts} acts allowed by the simulated world, with ${movesWord}${r.envMoves.length ? ':' : ''}`);
+    lines.push(
+      `  controller: ${n.machineEvents} machine events replayed — the same states and decisions${n.configEdits ? `, ${n.configEdits} config edit(s)` : ''}${n.earlyPeriods ? `; ${n.earlyPeriods} wait(s) ended early by a lifecycle wake-up` : ''}`,
+    );
+    lines.push(
+      `  world: ${n.observations} observations and ${n.acts} acts allowed by the simulated world, with ${movesWord}${r.envMoves.length ? ':' : ''}`,
+    );
   }
   const shown = r.envMoves.slice(0, 20);
   if (!r.divergence) for (const m of shown) lines.push(`    ${formatDuration(m.t)} ${m.move}`);
-  if (!r.divergence && r.envMoves.length > shown.length) lines.push(`    … ${r.envMoves.length - shown.length} more (--json lists them all)`);
+  if (!r.divergence && r.envMoves.length > shown.length)
+    lines.push(`    … ${r.envMoves.length - shown.length} more (--json lists them all)`);
   for (const note of r.notes) lines.push(`  note: ${note}`);
   lines.push(`  properties (monitors over ${r.divergence ? 'the frames before the divergence' : 'every frame'}):`);
   for (const p of r.properties) {
     const promised = p.promised ? 'promised' : 'not promised';
     if (p.result === 'not-monitored') {
-      lines.push(`    not monitored  ${p.name} (${p.kind}${p.reached !== undefined ? `, ${p.reached ? 'reached' : 'not reached'} in this run` : ''}): ${p.why}`);
+      lines.push(
+        `    not monitored  ${p.name} (${p.kind}${p.reached !== undefined ? `, ${p.reached ? 'reached' : 'not reached'} in this run` : ''}): ${p.why}`,
+      );
     } else if (p.result === 'violated') {
-      lines.push(`    VIOLATED       ${p.name} (${promised}) at frame ${p.violatedAt!.frame} (t ${formatDuration(p.violatedAt!.t)}): ${p.claim}`);
+      lines.push(
+        `    VIOLATED       ${p.name} (${promised}) at frame ${p.violatedAt!.frame} (t ${formatDuration(p.violatedAt!.t)}): ${p.claim}`,
+      );
     } else {
       lines.push(`    held           ${p.name} (${promised})`);
     }

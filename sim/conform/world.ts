@@ -16,15 +16,30 @@ import { CLASS_WORDS, modelErrorClass, realErrorClass } from './outcomes';
 /** Clock slack between a frame's time, Incus' created_at and an observation's `at` (ms, one host). */
 const CLOCK_SLACK_MS = 50;
 
-export interface EnvMoveUsed { t: number; move: string }
+export interface EnvMoveUsed {
+  t: number;
+  move: string;
+}
 
 type ActSrc = 'createPod' | 'deletePod';
-interface InFlight { src: ActSrc; input: { name?: string; waitForStop?: boolean }; at: number; before: HpaWorld; mid: HpaWorld }
-interface Candidate { label: string; world: HpaWorld; result: OpResult; move?: string }
+interface InFlight {
+  src: ActSrc;
+  input: { name?: string; waitForStop?: boolean };
+  at: number;
+  before: HpaWorld;
+  mid: HpaWorld;
+}
+interface Candidate {
+  label: string;
+  world: HpaWorld;
+  result: OpResult;
+  move?: string;
+}
 
 const API_DOWN_WORDS = 'an API call fails (the failApi fault)';
 const at = (t: number) => formatDuration(t);
-const describe = (i: ObservedInstance) => `${i.name} ${i.status}, created at ${at(i.createdAt)}${i.status === 'Running' ? `, memory ${formatBytes(i.memoryUsage)} of ${formatBytes(i.memoryTotal)}` : ''}`;
+const describe = (i: ObservedInstance) =>
+  `${i.name} ${i.status}, created at ${at(i.createdAt)}${i.status === 'Running' ? `, memory ${formatBytes(i.memoryUsage)} of ${formatBytes(i.memoryTotal)}` : ''}`;
 const resultWords = (r: OpResult) => (r.ok ? 'done' : `error "${r.error}"`);
 const realWords = (e: IoError | undefined) => (e ? `error "${e.server ?? e.message}" (${CLASS_WORDS[realErrorClass(e)]})` : 'done');
 
@@ -49,7 +64,17 @@ export class WorldReplay {
   constructor(private readonly config: () => HpaConfig) {
     // Latencies are the environment's (slowApi), baseline and demand are left out: each running
     // instance's memory is its own `stress`, so any usage up to its total is reachable.
-    this.world = createHpaWorld(0, { hostMemoryBytes: 16 * 1024 ** 3, baselineBytes: 0, latency: { list: 0, create: 0, start: 0, stop: 0, delete: 0 }, failureProbability: 0 }, [], 0);
+    this.world = createHpaWorld(
+      0,
+      {
+        hostMemoryBytes: 16 * 1024 ** 3,
+        baselineBytes: 0,
+        latency: { list: 0, create: 0, start: 0, stop: 0, delete: 0 },
+        failureProbability: 0,
+      },
+      [],
+      0,
+    );
   }
 
   /** The world a property looks at now (mid-act: with the act begun). */
@@ -57,7 +82,9 @@ export class WorldReplay {
     return this.inflight?.mid ?? this.world;
   }
 
-  get seedDeletesTranslated(): number { return this.translatedSeedDeletes; }
+  get seedDeletesTranslated(): number {
+    return this.translatedSeedDeletes;
+  }
 
   beginObserve(t: number): void {
     this.observeBegan = t;
@@ -81,15 +108,25 @@ export class WorldReplay {
 
   observeFailed(error: IoError, t: number): void {
     const cls = realErrorClass(error);
-    if (cls === 'api') { this.moves.push({ t, move: `the API failed on observe (failApi): ${error.message}` }); return; }
-    throw new Diverged('world', 'observe failed', realWords(error), ['the owned instances (the model\'s observe answers)', `error "Incus API unavailable (injected failure)" — ${API_DOWN_WORDS}`]);
+    if (cls === 'api') {
+      this.moves.push({ t, move: `the API failed on observe (failApi): ${error.message}` });
+      return;
+    }
+    throw new Diverged('world', 'observe failed', realWords(error), [
+      "the owned instances (the model's observe answers)",
+      `error "Incus API unavailable (injected failure)" — ${API_DOWN_WORDS}`,
+    ]);
   }
 
   completeAct(io: Extract<HpaFrameIo, { kind: 'create' | 'delete' }>, t: number): void {
     const f = this.inflight;
     this.inflight = undefined;
-    if (!f) throw new Diverged('world', `${io.kind} answered with no act in flight`, io.kind, ['an answer only to an act the machine began']);
-    if (io.notDone !== undefined) { this.notes.push(`${at(t)}: ${io.notDone} (not done: the world was not asked)`); return; }
+    if (!f)
+      throw new Diverged('world', `${io.kind} answered with no act in flight`, io.kind, ['an answer only to an act the machine began']);
+    if (io.notDone !== undefined) {
+      this.notes.push(`${at(t)}: ${io.notDone} (not done: the world was not asked)`);
+      return;
+    }
     const what = f.src === 'createPod' ? 'create' : `delete ${f.input.name} (waitForStop: ${String(f.input.waitForStop)})`;
     const candidates = f.src === 'createPod' ? this.createCandidates(f, io, t) : this.deleteCandidates(f, t);
     if (io.error && realErrorClass(io.error) === 'guard') {
@@ -99,7 +136,12 @@ export class WorldReplay {
     }
     const match = candidates.find((c) => this.matches(f.src, io.error, c.result));
     if (!match) {
-      throw new Diverged('world', what, realWords(io.error), candidates.map((c) => `${resultWords(c.result)} — ${c.label}`));
+      throw new Diverged(
+        'world',
+        what,
+        realWords(io.error),
+        candidates.map((c) => `${resultWords(c.result)} — ${c.label}`),
+      );
     }
     if (f.src === 'deletePod' && f.input.waitForStop === false) this.translatedSeedDeletes++;
     if (match.move) this.moves.push({ t, move: match.move });
@@ -123,9 +165,14 @@ export class WorldReplay {
     if (name !== undefined) {
       // The model names a pod <prefix><8 hex digits> (a random draw: which digits is the environment's).
       const shape = new RegExp(`^${config.namePrefix.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[0-9a-f]{8}$`);
-      if (!shape.test(name)) throw new Diverged('world', `create answered the name ${name}`, name, [`a name ${config.namePrefix}<8 hex digits>: the model names every pod it creates so`]);
+      if (!shape.test(name))
+        throw new Diverged('world', `create answered the name ${name}`, name, [
+          `a name ${config.namePrefix}<8 hex digits>: the model names every pod it creates so`,
+        ]);
       if (f.before.instances.some((i) => i.name === name)) {
-        throw new Diverged('world', `create answered ${name}, an instance the world already had`, `created ${name}`, ['a new name: Incus refuses to create a second instance of a name ("already exists")']);
+        throw new Diverged('world', `create answered ${name}, an instance the world already had`, `created ${name}`, [
+          'a new name: Incus refuses to create a second instance of a name ("already exists")',
+        ]);
       }
     }
     const begun = (w: HpaWorld) => {
@@ -140,22 +187,42 @@ export class WorldReplay {
     return [
       { label: 'created and started', ...completed(asDecided.world, asDecided.opId, t) },
       { label: API_DOWN_WORDS, move: 'the API failed on create (failApi)', ...completed(failed.world, failed.opId, t) },
-      { label: 'someone deleted the pod while it started (deleteInstance)', move: `someone deleted ${podName} while it started`, ...completed(deletedWhileStarting, asDecided.opId, t) },
+      {
+        label: 'someone deleted the pod while it started (deleteInstance)',
+        move: `someone deleted ${podName} while it started`,
+        ...completed(deletedWhileStarting, asDecided.opId, t),
+      },
     ];
   }
 
   private deleteCandidates(f: InFlight, t: number): Candidate[] {
     const name = f.input.name ?? '';
     const input = this.modelInput('deletePod', f.input);
-    const run = (w: HpaWorld) => { const b = hpaWorldModel.begin(w, 'deletePod', input, f.at); return completed(b.world, b.opId, t); };
+    const run = (w: HpaWorld) => {
+      const b = hpaWorldModel.begin(w, 'deletePod', input, f.at);
+      return completed(b.world, b.opId, t);
+    };
     const target = f.before.instances.find((i) => i.name === name);
     const present = target !== undefined;
-    const asDecided = !target ? 'it is not in the world' : target.status === 'Stopped' || target.status === 'Error' ? `deleted (it is ${target.status})` : 'stopped (waited for), then deleted';
+    const asDecided = !target
+      ? 'it is not in the world'
+      : target.status === 'Stopped' || target.status === 'Error'
+        ? `deleted (it is ${target.status})`
+        : 'stopped (waited for), then deleted';
     const out: Candidate[] = [
       { label: asDecided, ...run(f.before) },
-      { label: API_DOWN_WORDS, move: `the API failed on delete ${name} (failApi)`, ...run(inject(f.before, { kind: 'failApi', calls: 1 }, f.at)) },
+      {
+        label: API_DOWN_WORDS,
+        move: `the API failed on delete ${name} (failApi)`,
+        ...run(inject(f.before, { kind: 'failApi', calls: 1 }, f.at)),
+      },
     ];
-    if (present) out.push({ label: 'someone deleted it first (deleteInstance)', move: `someone deleted ${name} before our delete`, ...run(inject(f.before, { kind: 'deleteInstance', instance: name }, f.at)) });
+    if (present)
+      out.push({
+        label: 'someone deleted it first (deleteInstance)',
+        move: `someone deleted ${name} before our delete`,
+        ...run(inject(f.before, { kind: 'deleteInstance', instance: name }, f.at)),
+      });
     return out;
   }
 
@@ -164,12 +231,17 @@ export class WorldReplay {
     const config = this.config();
     const first = this.observations++ === 0;
     if (obs.at < this.observeBegan - CLOCK_SLACK_MS || obs.at > t + CLOCK_SLACK_MS) {
-      throw new Diverged('world', `observation taken at ${at(obs.at)}`, `at ${at(obs.at)}`, [`a time while the observe ran (${at(this.observeBegan)} to ${at(t)})`]);
+      throw new Diverged('world', `observation taken at ${at(obs.at)}`, `at ${at(obs.at)}`, [
+        `a time while the observe ran (${at(this.observeBegan)} to ${at(t)})`,
+      ]);
     }
     let w = settle(this.world, t);
     // Without limits.memory a pod's total is the host's memory: a parameter of the model, read here.
     const hostTotal = obs.instances.find((i) => i.status === 'Running' && i.memoryTotal > 0 && config.limitsMemoryBytes === 0)?.memoryTotal;
-    if (hostTotal !== undefined && !this.hostKnown) { w = { ...w, params: { ...w.params, hostMemoryBytes: hostTotal } }; this.hostKnown = true; }
+    if (hostTotal !== undefined && !this.hostKnown) {
+      w = { ...w, params: { ...w.params, hostMemoryBytes: hostTotal } };
+      this.hostKnown = true;
+    }
     const move = (fault: HpaFault, words: string) => {
       w = inject(w, fault, t);
       if (!first) this.moves.push({ t, move: words });
@@ -177,7 +249,10 @@ export class WorldReplay {
     const listed = new Map(obs.instances.map((i) => [i.name, i]));
     const hiddenNow = new Set(hidden);
     for (const o of obs.instances) {
-      if (o.owner !== config.name) throw new Diverged('world', `observe listed ${o.name}, owned by ${o.owner === null ? 'nobody' : `"${o.owner}"`}`, describe(o), [`only instances with user.loopscope.hpa=${config.name}: real mode observes this HPA's own`]);
+      if (o.owner !== config.name)
+        throw new Diverged('world', `observe listed ${o.name}, owned by ${o.owner === null ? 'nobody' : `"${o.owner}"`}`, describe(o), [
+          `only instances with user.loopscope.hpa=${config.name}: real mode observes this HPA's own`,
+        ]);
     }
     for (const m of w.instances) {
       if (listed.has(m.name) || hiddenNow.has(m.name)) continue;
@@ -191,8 +266,9 @@ export class WorldReplay {
       if (m && ours) {
         this.created.delete(o.name);
         if (o.createdAt < ours.from - CLOCK_SLACK_MS || o.createdAt > ours.until + CLOCK_SLACK_MS) {
-          throw new Diverged('world', `${o.name}, created by this run, has created_at ${at(o.createdAt)}`, describe(o),
-            [`created_at between the period's first act (${at(ours.from)}) and the create's answer (${at(ours.until)}): the model's create makes the instance then`]);
+          throw new Diverged('world', `${o.name}, created by this run, has created_at ${at(o.createdAt)}`, describe(o), [
+            `created_at between the period's first act (${at(ours.from)}) and the create's answer (${at(ours.until)}): the model's create makes the instance then`,
+          ]);
         }
         w = withCreatedAt(w, o.name, o.createdAt);
         m = w.instances.find((i) => i.name === o.name);
@@ -205,12 +281,26 @@ export class WorldReplay {
       if (!m) {
         const since = Math.max(first ? -Infinity : (this.lastListedFrom ?? -Infinity), this.gone.get(o.name) ?? -Infinity);
         if (o.createdAt < since - CLOCK_SLACK_MS) {
-          const why = this.gone.has(o.name) && this.gone.get(o.name)! >= (this.lastListedFrom ?? -Infinity)
-            ? `after ${o.name} left the world at ${at(this.gone.get(o.name)!)}` : `after the previous observe began (${at(since)}), which did not list it`;
-          throw new Diverged('world', `${o.name} appears with created_at ${at(o.createdAt)}`, describe(o), [`absent, or an instance created ${why}: the model's instances are listed from their creation on, and a deleted one never returns`]);
+          const why =
+            this.gone.has(o.name) && this.gone.get(o.name)! >= (this.lastListedFrom ?? -Infinity)
+              ? `after ${o.name} left the world at ${at(this.gone.get(o.name)!)}`
+              : `after the previous observe began (${at(since)}), which did not list it`;
+          throw new Diverged('world', `${o.name} appears with created_at ${at(o.createdAt)}`, describe(o), [
+            `absent, or an instance created ${why}: the model's instances are listed from their creation on, and a deleted one never returns`,
+          ]);
         }
         if (o.status !== 'Running' && o.status !== 'Stopped') throw statusDivergence(o, undefined);
-        move({ kind: 'addInstance', name: o.name, owner: config.name, limitBytes: o.status === 'Running' ? o.memoryTotal : config.limitsMemoryBytes, stressBytes: 0, serves: false }, `someone created ${o.name}`);
+        move(
+          {
+            kind: 'addInstance',
+            name: o.name,
+            owner: config.name,
+            limitBytes: o.status === 'Running' ? o.memoryTotal : config.limitsMemoryBytes,
+            stressBytes: 0,
+            serves: false,
+          },
+          `someone created ${o.name}`,
+        );
         w = withCreatedAt(w, o.name, o.createdAt);
         if (o.status === 'Stopped') move({ kind: 'kill', instance: o.name }, `someone stopped ${o.name}`);
         continue;
@@ -223,7 +313,8 @@ export class WorldReplay {
     // Memory in use is the environment's (a stress per instance); the total is the model's.
     for (const o of obs.instances) {
       const m = w.instances.find((i) => i.name === o.name);
-      if (o.status === 'Running' && m && m.stressBytes !== o.memoryUsage) w = inject(w, { kind: 'stress', instance: o.name, bytes: o.memoryUsage }, t);
+      if (o.status === 'Running' && m && m.stressBytes !== o.memoryUsage)
+        w = inject(w, { kind: 'stress', instance: o.name, bytes: o.memoryUsage }, t);
     }
     this.verify(w, obs, hiddenNow);
     this.world = w;
@@ -242,8 +333,14 @@ export class WorldReplay {
       if (field === undefined) continue;
       const recorded = r ? describe(r) : '(nothing)';
       const allowed = m ? describe(m) : '(nothing)';
-      const why = field === 'memoryTotal' ? ' (the model: limits.memory of the pod, or the host\'s memory without a limit)'
-        : field === 'memoryUsage' ? ' (the model caps usage at the total)' : field === 'name' ? ' (Incus lists instances ordered by name)' : '';
+      const why =
+        field === 'memoryTotal'
+          ? " (the model: limits.memory of the pod, or the host's memory without a limit)"
+          : field === 'memoryUsage'
+            ? ' (the model caps usage at the total)'
+            : field === 'name'
+              ? ' (Incus lists instances ordered by name)'
+              : '';
       throw new Diverged('world', `observation, instance #${i + 1}: ${field} differs from the model's observe${why}`, recorded, [allowed]);
     }
   }
@@ -260,10 +357,18 @@ function statusDivergence(o: ObservedInstance, modelStatus: string | undefined):
     Error: 'no move of the model puts an instance in Error',
     Running: 'no move of the model starts a stopped instance (only our create starts one, as a new instance)',
   };
-  const allowed = modelStatus === undefined
-    ? ['absent', 'Running — someone created it (addInstance)', 'Stopped — someone created and stopped it (addInstance, kill)']
-    : [...new Set([modelStatus, 'Stopped — killed or stopped from outside (kill)'])].concat('absent — deleted from outside (deleteInstance)');
-  return new Diverged('world', `${o.name} observed ${o.status}${modelStatus ? ` (the model had it ${modelStatus})` : ''}: ${why[o.status] ?? 'a status the model does not have'}`, describe(o), allowed);
+  const allowed =
+    modelStatus === undefined
+      ? ['absent', 'Running — someone created it (addInstance)', 'Stopped — someone created and stopped it (addInstance, kill)']
+      : [...new Set([modelStatus, 'Stopped — killed or stopped from outside (kill)'])].concat(
+          'absent — deleted from outside (deleteInstance)',
+        );
+  return new Diverged(
+    'world',
+    `${o.name} observed ${o.status}${modelStatus ? ` (the model had it ${modelStatus})` : ''}: ${why[o.status] ?? 'a status the model does not have'}`,
+    describe(o),
+    allowed,
+  );
 }
 
 /** The model draws a pod's hex from its generator; the real run's name is the environment's draw. */
@@ -274,9 +379,14 @@ function renameCreated(w: HpaWorld, opId: number, name: string): HpaWorld {
   return {
     ...w,
     ops: w.ops.map((o) => (o.id === opId ? { ...o, name } : o)),
-    instances: w.instances.map((i) => (i.name === from ? { ...i, name } : i)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    instances: w.instances
+      .map((i) => (i.name === from ? { ...i, name } : i))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
   };
 }
 
 /** When an environment move happened: Incus' created_at (the move is applied at the observation). */
-const withCreatedAt = (w: HpaWorld, name: string, createdAt: number): HpaWorld => ({ ...w, instances: w.instances.map((i) => (i.name === name ? { ...i, createdAt } : i)) });
+const withCreatedAt = (w: HpaWorld, name: string, createdAt: number): HpaWorld => ({
+  ...w,
+  instances: w.instances.map((i) => (i.name === name ? { ...i, createdAt } : i)),
+});

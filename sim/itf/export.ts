@@ -19,7 +19,10 @@ export class ItfExportError extends Error {}
 function header(trace: Trace, withController: boolean): ItfRecord {
   // The same fields, in the same order, as a trace file (Runner.trace(), traceJson).
   return {
-    ...(withController ? { version: encodeValue(TRACE_VERSION) } : {}), loop: trace.loop, scenario: trace.scenario, seed: encodeValue(trace.seed),
+    ...(withController ? { version: encodeValue(TRACE_VERSION) } : {}),
+    loop: trace.loop,
+    scenario: trace.scenario,
+    seed: encodeValue(trace.seed),
     ...(trace.policy !== undefined ? { policy: trace.policy } : {}),
   };
 }
@@ -35,10 +38,21 @@ export function traceToItf(trace: Trace, options: ItfOptions = {}): ItfTrace {
   const withController = trace.frames.filter((f) => f.controller !== undefined).length;
   if (withController > 0 && withController < trace.frames.length) {
     const missing = trace.frames.findIndex((f) => f.controller === undefined);
-    throw new ItfExportError(`frames[${missing}] has no controller summary while other frames have one: every ITF state must set every variable`);
+    throw new ItfExportError(
+      `frames[${missing}] has no controller summary while other frames have one: every ITF state must set every variable`,
+    );
   }
   const withMessages = trace.frames.some((f) => f.message !== undefined);
-  const vars: string[] = [VARS.t, VARS.state, VARS.phase, VARS.event, VARS.notes, VARS.world, ...(withController > 0 ? [VARS.controller] : []), ...(withMessages ? [VARS.messages] : [])];
+  const vars: string[] = [
+    VARS.t,
+    VARS.state,
+    VARS.phase,
+    VARS.event,
+    VARS.notes,
+    VARS.world,
+    ...(withController > 0 ? [VARS.controller] : []),
+    ...(withMessages ? [VARS.messages] : []),
+  ];
   const states = trace.frames.map((frame, index): ItfState => ({
     '#meta': { index },
     [VARS.t]: encodeValue(frame.t),

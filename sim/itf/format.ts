@@ -7,7 +7,10 @@ import type { ItfRecord, ItfValue } from './values';
 export const ITF_FORMAT_DESCRIPTION = 'https://apalache.informal.systems/docs/adr/015adr-trace.html';
 
 /** A state: its #meta (its index) and one value per variable. */
-export interface ItfState { '#meta': { index: number }; [variable: string]: ItfValue | { index: number } }
+export interface ItfState {
+  '#meta': { index: number };
+  [variable: string]: ItfValue | { index: number };
+}
 
 /** The trace object (ADR-015): `loop`, when present, is the index of the state the lasso returns to. */
 export interface ItfTrace {
@@ -29,9 +32,10 @@ interface ItfTraceMeta {
   loopscope: ItfRecord;
 }
 
-export const ENCODING_NOTE = 'integers as #bigint; a non-integer x as #tup ["decimal", m, e] meaning m × 10^e exactly; '
-  + 'null as #tup ["null"]; t_ms is the frame\'s time in milliseconds; notes are the frame\'s note split at " · " ([] when it has none); '
-  + 'messages: the frame\'s note as a message { key, params } in a list ([] when it has none)';
+export const ENCODING_NOTE =
+  'integers as #bigint; a non-integer x as #tup ["decimal", m, e] meaning m × 10^e exactly; ' +
+  'null as #tup ["null"]; t_ms is the frame\'s time in milliseconds; notes are the frame\'s note split at " · " ([] when it has none); ' +
+  "messages: the frame's note as a message { key, params } in a list ([] when it has none)";
 
 /** The variables of every state, in the order written (`controller` only when every frame has one: version 1 traces have none;
  * `messages` only when some frame's note is a message: older traces have none). */

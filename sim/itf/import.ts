@@ -20,28 +20,33 @@ const REQUIRED = [VARS.t, VARS.state, VARS.phase, VARS.event, VARS.notes, VARS.w
 
 function header(meta: unknown): Record<string, Json> {
   const head = isObject(meta) ? meta.loopscope : undefined;
-  if (head === undefined) throw new ItfValueError('#meta.loopscope', `expected the trace header loopscope writes (loop, scenario, seed): ${NOT_OURS}`);
+  if (head === undefined)
+    throw new ItfValueError('#meta.loopscope', `expected the trace header loopscope writes (loop, scenario, seed): ${NOT_OURS}`);
   const decoded = decodeValue(head, '#meta.loopscope');
   if (!isJsonObject(decoded)) throw new ItfValueError('#meta.loopscope', 'expected a record (loop, scenario, seed, policy)');
   return decoded;
 }
 
 function notesOf(value: Json, path: string): string | undefined {
-  if (!Array.isArray(value) || !value.every((n): n is string => typeof n === 'string')) throw new ItfValueError(path, 'expected a list of strings (the frame\'s notes)');
+  if (!Array.isArray(value) || !value.every((n): n is string => typeof n === 'string'))
+    throw new ItfValueError(path, "expected a list of strings (the frame's notes)");
   return value.length === 0 ? undefined : value.join(NOTE_SEPARATOR);
 }
 
 function messageOf(value: Json, path: string): Json | undefined {
-  if (!Array.isArray(value) || value.length > 1) throw new ItfValueError(path, 'expected a list of at most one message { key, params } (the frame\'s note as a message)');
+  if (!Array.isArray(value) || value.length > 1)
+    throw new ItfValueError(path, "expected a list of at most one message { key, params } (the frame's note as a message)");
   return value[0];
 }
 
 /** The loopscope trace document an ITF document holds (not yet checked against the trace schema). */
 function traceDocOf(doc: Record<string, unknown>): Record<string, Json> {
   const { vars, states, loop } = doc;
-  if (!Array.isArray(vars) || !vars.every((v): v is string => typeof v === 'string')) throw new ItfValueError('vars', 'expected a list of variable names');
+  if (!Array.isArray(vars) || !vars.every((v): v is string => typeof v === 'string'))
+    throw new ItfValueError('vars', 'expected a list of variable names');
   const missing = REQUIRED.find((v) => !vars.includes(v));
-  if (missing !== undefined) throw new ItfValueError('vars', `expected the variables ${REQUIRED.join(', ')} (and controller), missing "${missing}": ${NOT_OURS}`);
+  if (missing !== undefined)
+    throw new ItfValueError('vars', `expected the variables ${REQUIRED.join(', ')} (and controller), missing "${missing}": ${NOT_OURS}`);
   const head = header(doc['#meta']);
   if (!Array.isArray(states) || states.length === 0) throw new ItfValueError('states', 'expected a list of states (at least one)');
   const withController = vars.includes(VARS.controller);
@@ -57,7 +62,11 @@ function traceDocOf(doc: Record<string, unknown>): Record<string, Json> {
     const note = notesOf(value(VARS.notes), `${path}.${VARS.notes}`);
     const message = withMessages ? messageOf(value(VARS.messages), `${path}.${VARS.messages}`) : undefined;
     return {
-      t: value(VARS.t), state: value(VARS.state), phase: value(VARS.phase), event: value(VARS.event), world: value(VARS.world),
+      t: value(VARS.t),
+      state: value(VARS.state),
+      phase: value(VARS.phase),
+      event: value(VARS.event),
+      world: value(VARS.world),
       ...(withController ? { controller: value(VARS.controller) } : {}),
       ...(note !== undefined ? { note } : {}),
       ...(message !== undefined ? { message } : {}),
@@ -70,7 +79,11 @@ function traceDocOf(doc: Record<string, unknown>): Record<string, Json> {
 }
 
 /** A trace schema problem ("frames.3.world: …") named as the ITF file has it ("states.3.world: …"). */
-const inItfTerms = (error: string) => error.replace(/^frames\.(\d+)\.t:/, `states.$1.${VARS.t}:`).replace(/^frames\./, 'states.').replace(/^lasso\.cycleStart:/, 'loop:');
+const inItfTerms = (error: string) =>
+  error
+    .replace(/^frames\.(\d+)\.t:/, `states.$1.${VARS.t}:`)
+    .replace(/^frames\./, 'states.')
+    .replace(/^lasso\.cycleStart:/, 'loop:');
 
 /** A parsed ITF document → the loopscope trace, or the first problem (a path in the ITF file and what was expected). */
 export function itfToTrace(doc: unknown): ParsedTrace {

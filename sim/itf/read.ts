@@ -12,6 +12,10 @@ export function parseAnyTrace(doc: unknown): ParsedTrace {
 /** Trace file text (loopscope JSON or ITF) → the trace, or its first problem (field path and expectation). */
 export function parseAnyTraceText(text: string): ParsedTrace {
   let doc: unknown;
-  try { doc = JSON.parse(text); } catch (e) { return { ok: false, error: `malformed JSON: ${e instanceof Error ? e.message : String(e)}` }; }
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    return { ok: false, error: `malformed JSON: ${e instanceof Error ? e.message : String(e)}` };
+  }
   return parseAnyTrace(doc);
 }

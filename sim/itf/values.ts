@@ -22,7 +22,9 @@ export type ItfValue =
   | { '#map': [ItfValue, ItfValue][] }
   | { '#unserializable': string }
   | ItfRecord;
-export interface ItfRecord { [field: string]: ItfValue }
+export interface ItfRecord {
+  [field: string]: ItfValue;
+}
 
 /** Plain JSON data: what a loopscope trace holds. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -34,7 +36,10 @@ const NULL_TAG = 'null';
 
 /** A value loopscope cannot read back: names where (a dotted path) and what was expected. */
 export class ItfValueError extends Error {
-  constructor(readonly path: string, readonly expected: string) {
+  constructor(
+    readonly path: string,
+    readonly expected: string,
+  ) {
     super(`${path || '(top level)'}: ${expected}`);
     this.name = 'ItfValueError';
   }
@@ -71,7 +76,8 @@ export function encodeValue(value: unknown): ItfValue {
   if (typeof value === 'number') return encodeNumber(value);
   if (typeof value === 'bigint') return bigint(value);
   // As JSON.stringify: a list item that JSON cannot hold (undefined, a function) is null.
-  if (Array.isArray(value)) return value.map((item: unknown) => encodeValue(typeof item === 'function' || typeof item === 'symbol' ? null : item));
+  if (Array.isArray(value))
+    return value.map((item: unknown) => encodeValue(typeof item === 'function' || typeof item === 'symbol' ? null : item));
   if (typeof value === 'object') {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol');
     if (entries.every(([k]) => isPlainRecordKey(k))) return Object.fromEntries(entries.map(([k, v]) => [k, encodeValue(v)]));
@@ -92,7 +98,8 @@ function formOf(v: Record<string, unknown>): string | undefined {
 function decodeInteger(text: unknown, path: string): number {
   if (typeof text !== 'string' || !/^-?\d+$/.test(text)) throw new ItfValueError(path, 'expected { "#bigint": "[-][0-9]+" }');
   const n = Number(text);
-  if (!Number.isInteger(n) || BigInt(n) !== BigInt(text)) throw new ItfValueError(path, `expected an integer a JSON number can hold exactly, got ${text}`);
+  if (!Number.isInteger(n) || BigInt(n) !== BigInt(text))
+    throw new ItfValueError(path, `expected an integer a JSON number can hold exactly, got ${text}`);
   return n;
 }
 
@@ -116,7 +123,10 @@ export function decodeValue(value: unknown, path = ''): Json {
   // Integers were JSON numbers before the ADR's 2023 revision; other readers still accept them.
   if (typeof value === 'number') {
     if (Number.isSafeInteger(value)) return value;
-    throw new ItfValueError(path, `expected an ITF value (ITF has no fractions: loopscope writes ["${DECIMAL_TAG}", m, e] tuples), got the JSON number ${value}`);
+    throw new ItfValueError(
+      path,
+      `expected an ITF value (ITF has no fractions: loopscope writes ["${DECIMAL_TAG}", m, e] tuples), got the JSON number ${value}`,
+    );
   }
   if (Array.isArray(value)) return value.map((item: unknown, i) => decodeValue(item, at(path, i)));
   if (!isObject(value)) throw new ItfValueError(path, 'expected an ITF value (boolean, string, list, record or a #-form), got null');
@@ -128,8 +138,10 @@ export function decodeValue(value: unknown, path = ''): Json {
       if (bad !== undefined) throw new ItfValueError(at(path, bad), 'expected a record field (ITF field names do not start with "#")');
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decodeValue(v, at(path, k))]));
     }
-    case '#bigint': return decodeInteger(body, path);
-    case '#tup': return decodeTuple(body, path);
+    case '#bigint':
+      return decodeInteger(body, path);
+    case '#tup':
+      return decodeTuple(body, path);
     // A set is a list whose order means nothing; loopscope writes none, and reads one as a list.
     case '#set':
       if (!Array.isArray(body)) throw new ItfValueError(path, 'expected { "#set": [ … ] }');
@@ -138,7 +150,10 @@ export function decodeValue(value: unknown, path = ''): Json {
       if (!Array.isArray(body)) throw new ItfValueError(path, 'expected { "#map": [[key, value], …] }');
       const pairs = body.map((pair: unknown, i): [string, Json] => {
         if (!Array.isArray(pair) || pair.length !== 2 || typeof pair[0] !== 'string') {
-          throw new ItfValueError(at(path, i), 'expected a [key, value] pair with a string key (loopscope writes maps of an object\'s keys)');
+          throw new ItfValueError(
+            at(path, i),
+            "expected a [key, value] pair with a string key (loopscope writes maps of an object's keys)",
+          );
         }
         return [pair[0], decodeValue(pair[1], at(path, pair[0]))];
       });

@@ -29,7 +29,14 @@ export interface LoopPolicies<C> {
  * derived from these. Typed by its world `W`, faults `F`, config `C`, world summary `WS`, controller
  * summary `S` and machine `M` (XState's own type).
  */
-export interface LoopDefinition<W, F, C, WS = unknown, S extends ControllerSummary = ControllerSummary, M extends AnyStateMachine = AnyStateMachine> {
+export interface LoopDefinition<
+  W,
+  F,
+  C,
+  WS = unknown,
+  S extends ControllerSummary = ControllerSummary,
+  M extends AnyStateMachine = AnyStateMachine,
+> {
   id: LoopId;
   binding: LoopBinding<W, F, C, S, M, WS>;
   /** Parses a scenario document (YAML already read) for this loop; throws InputError(s). A user's
@@ -57,8 +64,11 @@ export interface LoopDefinition<W, F, C, WS = unknown, S extends ControllerSumma
 export type AnyLoop = LoopDefinition<unknown, unknown, unknown>;
 
 /** Checks that the pieces of a definition name the same loop. */
-export function defineLoop<W, F, C, WS, S extends ControllerSummary, M extends AnyStateMachine>(definition: LoopDefinition<W, F, C, WS, S, M>): LoopDefinition<W, F, C, WS, S, M> {
+export function defineLoop<W, F, C, WS, S extends ControllerSummary, M extends AnyStateMachine>(
+  definition: LoopDefinition<W, F, C, WS, S, M>,
+): LoopDefinition<W, F, C, WS, S, M> {
   const { id, binding, check } = definition;
-  if (binding.loop !== id || check.loop !== id) throw new Error(`defineLoop(${id}): binding says ${binding.loop}, check says ${check.loop}`);
+  if (binding.loop !== id || check.loop !== id)
+    throw new Error(`defineLoop(${id}): binding says ${binding.loop}, check says ${check.loop}`);
   return definition;
 }

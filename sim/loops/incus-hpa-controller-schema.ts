@@ -23,9 +23,15 @@ export const hpaControllerSchema = z.object({
   /** The policy's own average memory % over the instances as they are at the frame's time. */
   averagePercent: z.number().nullable(),
   /** The last decision: when its observation was taken, the policy's numbers and its actions ([] = none). */
-  decision: z.object({
-    observedAt: z.number(), averagePercent: z.number().nullable(), running: count, desired: count, actions: z.array(actionSchema),
-  }).nullable(),
+  decision: z
+    .object({
+      observedAt: z.number(),
+      averagePercent: z.number().nullable(),
+      running: count,
+      desired: count,
+      actions: z.array(actionSchema),
+    })
+    .nullable(),
   /** Actions of this period not yet done. */
   pending: z.array(actionSchema),
   consecutiveErrors: count,

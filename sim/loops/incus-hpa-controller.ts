@@ -4,7 +4,8 @@ import type { HpaWorld } from '../worlds/incus-hpa';
 import { observe, settle } from '../worlds/incus-hpa';
 import type { HpaController } from './incus-hpa-controller-schema';
 
-const actionOf = (a: HpaAction): HpaController['pending'][number] => (a.kind === 'create' ? { kind: 'create' } : { kind: 'delete', name: a.name });
+const actionOf = (a: HpaAction): HpaController['pending'][number] =>
+  a.kind === 'create' ? { kind: 'create' } : { kind: 'delete', name: a.name };
 
 /** The average the configured policy computes for an observation: the policy itself, run on it
  * (pure); none when a policy module fails on it (the machine reports that failure itself). */
@@ -23,10 +24,22 @@ export function hpaController(ctx: HpaContext, now: Observation, modules: Policy
   const status = (s: string) => own.filter((i) => i.status === s).length;
   const d = ctx.decision;
   return {
-    loop: 'incus-hpa', policy: config.policy, threshold: config.memoryThreshold, minPods: config.minPods, maxPods: config.maxPods,
+    loop: 'incus-hpa',
+    policy: config.policy,
+    threshold: config.memoryThreshold,
+    minPods: config.minPods,
+    maxPods: config.maxPods,
     pods: { running: status('Running'), starting: status('Starting'), stopping: status('Stopping') },
     averagePercent: policyAverage(ctx, now, modules),
-    decision: d ? { observedAt: ctx.observation?.at ?? 0, averagePercent: d.averagePercent, running: d.running, desired: d.desired, actions: d.actions.map(actionOf) } : null,
+    decision: d
+      ? {
+          observedAt: ctx.observation?.at ?? 0,
+          averagePercent: d.averagePercent,
+          running: d.running,
+          desired: d.desired,
+          actions: d.actions.map(actionOf),
+        }
+      : null,
     pending: ctx.pending.map(actionOf),
     consecutiveErrors: ctx.consecutiveErrors,
     lastError: ctx.lastError,

@@ -17,9 +17,16 @@ export interface HpaWorldSummary {
 
 export const hpaWorldSchema: z.ZodType<HpaWorldSummary, WorldObject> = z.looseObject({
   demand: z.number(),
-  pods: z.array(z.looseObject({
-    name: z.string(), status: z.enum(INSTANCE_STATUSES), owned: z.boolean(), usage: z.number(), total: z.number(), pct: z.number().nullable(),
-  })),
+  pods: z.array(
+    z.looseObject({
+      name: z.string(),
+      status: z.enum(INSTANCE_STATUSES),
+      owned: z.boolean(),
+      usage: z.number(),
+      total: z.number(),
+      pct: z.number().nullable(),
+    }),
+  ),
   apiCalls: z.number(),
   unownedTouched: z.number(),
 });

@@ -29,14 +29,17 @@ export const hpaBinding: LoopBinding<HpaWorld, HpaFault, HpaConfig, HpaControlle
 
 /** The binding whose machine decides with the policy modules its scenario loaded (and whose frame
  * summaries peek at them). */
-export const hpaBindingFor = (modules: PolicyModules): LoopBinding<HpaWorld, HpaFault, HpaConfig, HpaController, typeof incusHpaMachine, HpaWorldSummary> => ({
+export const hpaBindingFor = (
+  modules: PolicyModules,
+): LoopBinding<HpaWorld, HpaFault, HpaConfig, HpaController, typeof incusHpaMachine, HpaWorldSummary> => ({
   ...hpaBinding,
   machine: providePolicyModules(incusHpaMachine, modules),
   controller: (ctx, world, t) => hpaSimController(ctx, world, t, modules),
 });
 
 function noteFor(ctx: HpaContext, event: EventObject): string | undefined {
-  if (event.type === 'xstate.done.actor.observe' && ctx.policyFailed) return `error: ${ctx.lastError ?? 'unknown'} (retry #${ctx.consecutiveErrors})`;
+  if (event.type === 'xstate.done.actor.observe' && ctx.policyFailed)
+    return `error: ${ctx.lastError ?? 'unknown'} (retry #${ctx.consecutiveErrors})`;
   if (event.type === 'xstate.done.actor.observe' && ctx.decision) {
     return `${ctx.decision.comparison} → ${ctx.decision.verdict}`;
   }
@@ -54,8 +57,11 @@ function noteFor(ctx: HpaContext, event: EventObject): string | undefined {
 }
 
 const latencySchema = z.strictObject({
-  list: durationField.optional(), create: durationField.optional(), start: durationField.optional(),
-  stop: durationField.optional(), delete: durationField.optional(),
+  list: durationField.optional(),
+  create: durationField.optional(),
+  start: durationField.optional(),
+  stop: durationField.optional(),
+  delete: durationField.optional(),
 });
 
 const instanceSchema = z.strictObject({
@@ -71,25 +77,37 @@ const worldSchema = z.strictObject({
   hostMemory: bytesField.optional(),
   baseline: bytesField.optional(),
   latency: latencySchema.optional(),
-  failureProbability: z.number({ error: 'expected a probability from 0 to 1' }).min(0, { error: 'expected a probability from 0 to 1' }).max(1, { error: 'expected a probability from 0 to 1' }).optional(),
+  failureProbability: z
+    .number({ error: 'expected a probability from 0 to 1' })
+    .min(0, { error: 'expected a probability from 0 to 1' })
+    .max(1, { error: 'expected a probability from 0 to 1' })
+    .optional(),
   demand: bytesField.optional(),
   instances: z.array(instanceSchema, { error: 'expected a list of instances' }).optional(),
 });
 
-const positiveInt = z.number({ error: 'expected a whole number ≥ 1' }).int({ error: 'expected a whole number ≥ 1' }).min(1, { error: 'expected a whole number ≥ 1' });
+const positiveInt = z
+  .number({ error: 'expected a whole number ≥ 1' })
+  .int({ error: 'expected a whole number ≥ 1' })
+  .min(1, { error: 'expected a whole number ≥ 1' });
 
-const timelineEntrySchema = z.strictObject({
-  at: durationField,
-  demand: bytesField.optional(),
-  stress: z.strictObject({ instance: z.string(), memory: bytesField }).optional(),
-  kill: z.string({ error: 'expected an instance name' }).optional(),
-  failApi: positiveInt.optional(),
-  slowApi: z.strictObject({ factor: z.number().min(1, { error: 'expected a factor ≥ 1' }), for: durationField }).optional(),
-  addInstance: instanceSchema.optional(),
-  deleteInstance: z.string({ error: 'expected an instance name' }).optional(),
-  restartController: z.literal(true, { error: 'expected true' }).optional(),
-  config: hpaConfigFileSchema.optional(),
-}).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (demand, stress, kill, failApi, slowApi, addInstance, deleteInstance, restartController or config)' });
+const timelineEntrySchema = z
+  .strictObject({
+    at: durationField,
+    demand: bytesField.optional(),
+    stress: z.strictObject({ instance: z.string(), memory: bytesField }).optional(),
+    kill: z.string({ error: 'expected an instance name' }).optional(),
+    failApi: positiveInt.optional(),
+    slowApi: z.strictObject({ factor: z.number().min(1, { error: 'expected a factor ≥ 1' }), for: durationField }).optional(),
+    addInstance: instanceSchema.optional(),
+    deleteInstance: z.string({ error: 'expected an instance name' }).optional(),
+    restartController: z.literal(true, { error: 'expected true' }).optional(),
+    config: hpaConfigFileSchema.optional(),
+  })
+  .refine((e) => Object.keys(e).length === 2, {
+    error:
+      'expected "at" and exactly one change (demand, stress, kill, failApi, slowApi, addInstance, deleteInstance, restartController or config)',
+  });
 
 const hpaScenarioSchema = z.strictObject({
   ...headerShape('incus-hpa'),
@@ -138,8 +156,13 @@ export function parseHpaScenario(file: string, name: string, doc: unknown, seedO
     failureProbability: w.failureProbability ?? 0,
   };
   const toInstance = (i: z.output<typeof instanceSchema>, t: number): SimInstance => ({
-    name: i.name, owner: i.owned === false ? null : config.name, status: i.status ?? 'Running',
-    limitBytes: i.limitsMemory ?? config.limitsMemoryBytes, stressBytes: i.stress ?? 0, serves: i.serves ?? true, createdAt: t,
+    name: i.name,
+    owner: i.owned === false ? null : config.name,
+    status: i.status ?? 'Running',
+    limitBytes: i.limitsMemory ?? config.limitsMemoryBytes,
+    stressBytes: i.stress ?? 0,
+    serves: i.serves ?? true,
+    createdAt: t,
   });
   const instances = (w.instances ?? []).map((i) => toInstance(i, 0));
   const names = new Set<string>();
@@ -166,7 +189,12 @@ export function parseHpaScenario(file: string, name: string, doc: unknown, seedO
       throw new InputError(file, `timeline[${idx}]`, `expected an instance of the world, got "${target}"`);
     }
     if (fault.kind === 'addInstance') {
-      if (names.has(fault.name) && !deleted.has(fault.name)) throw new InputError(file, `timeline[${idx}].addInstance.name`, `expected a name not already in the world (or deleted by an earlier entry), got "${fault.name}"`);
+      if (names.has(fault.name) && !deleted.has(fault.name))
+        throw new InputError(
+          file,
+          `timeline[${idx}].addInstance.name`,
+          `expected a name not already in the world (or deleted by an earlier entry), got "${fault.name}"`,
+        );
       names.add(fault.name);
       deleted.delete(fault.name);
     }
@@ -174,7 +202,10 @@ export function parseHpaScenario(file: string, name: string, doc: unknown, seedO
     return { at, fault };
   });
   return {
-    ...header, config, world: createHpaWorld(seed, params, instances, w.demand ?? 0), timeline,
+    ...header,
+    config,
+    world: createHpaWorld(seed, params, instances, w.demand ?? 0),
+    timeline,
   };
 }
 
@@ -187,7 +218,14 @@ function timelineFault(e: z.output<typeof timelineEntrySchema>, config: HpaConfi
   if (e.deleteInstance !== undefined) return { kind: 'deleteInstance', instance: e.deleteInstance };
   if (e.restartController) return { kind: 'restartController' };
   const i = e.addInstance!;
-  return { kind: 'addInstance', name: i.name, owner: i.owned === false ? null : config.name, limitBytes: i.limitsMemory ?? config.limitsMemoryBytes, stressBytes: i.stress ?? 0, serves: i.serves ?? true };
+  return {
+    kind: 'addInstance',
+    name: i.name,
+    owner: i.owned === false ? null : config.name,
+    limitBytes: i.limitsMemory ?? config.limitsMemoryBytes,
+    stressBytes: i.stress ?? 0,
+    serves: i.serves ?? true,
+  };
 }
 
 function stripUndefined<T extends object>(o: T): Partial<T> {

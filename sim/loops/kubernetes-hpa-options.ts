@@ -10,7 +10,9 @@ import { namedError } from '../scenario/suggest';
  */
 const hpaOptionsSchema = z.strictObject({
   policy: z.enum(['kubernetes', 'seed'], { error: namedError('expected kubernetes or seed', ['kubernetes', 'seed']) }).optional(),
-  kubernetesRelease: z.enum(KUBERNETES_RELEASES, { error: `expected one of ${KUBERNETES_RELEASES.map((r) => `"${r}"`).join(', ')} (a quoted string)` }).optional(),
+  kubernetesRelease: z
+    .enum(KUBERNETES_RELEASES, { error: `expected one of ${KUBERNETES_RELEASES.map((r) => `"${r}"`).join(', ')} (a quoted string)` })
+    .optional(),
   /** --horizontal-pod-autoscaler-tolerance */
   tolerance: z.number({ error: 'expected a number ≥ 0' }).min(0, { error: 'expected a number ≥ 0' }).optional(),
   /** --horizontal-pod-autoscaler-cpu-initialization-period, -initial-readiness-delay, -sync-period */

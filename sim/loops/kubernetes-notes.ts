@@ -9,19 +9,29 @@ import type { KubeSummary } from './kubernetes-world-schema';
 
 const describeWrite = (w: Write): string => {
   switch (w.verb) {
-    case 'create': return `POST ${w.object.kind.toLowerCase()} ${w.object.metadata.name ?? `${w.object.metadata.generateName}*`}`;
-    case 'update': return `PUT ${w.object.kind.toLowerCase()} ${w.object.metadata.name}`;
-    case 'updateStatus': return `PUT ${w.object.kind.toLowerCase()} ${w.object.metadata.name}/status`;
-    case 'delete': return `DELETE ${w.kind.toLowerCase()} ${w.name}`;
-    case 'patch': return `PATCH ${w.kind.toLowerCase()} ${w.name}${w.status ? '/status' : ''}`;
-    case 'scale': return `PUT ${w.kind.toLowerCase()} ${w.name}/scale replicas=${w.replicas}`;
-    case 'event': return `event ${w.reason}`;
+    case 'create':
+      return `POST ${w.object.kind.toLowerCase()} ${w.object.metadata.name ?? `${w.object.metadata.generateName}*`}`;
+    case 'update':
+      return `PUT ${w.object.kind.toLowerCase()} ${w.object.metadata.name}`;
+    case 'updateStatus':
+      return `PUT ${w.object.kind.toLowerCase()} ${w.object.metadata.name}/status`;
+    case 'delete':
+      return `DELETE ${w.kind.toLowerCase()} ${w.name}`;
+    case 'patch':
+      return `PATCH ${w.kind.toLowerCase()} ${w.name}${w.status ? '/status' : ''}`;
+    case 'scale':
+      return `PUT ${w.kind.toLowerCase()} ${w.name}/scale replicas=${w.replicas}`;
+    case 'event':
+      return `event ${w.reason}`;
   }
 };
 
 /** A request as sent, with its error's reason (or the tolerated one's): the API's own words. */
-const sent = (o: WriteOutcome): SentRequest =>
-  ({ request: describeWrite(o.write), failed: o.error ? o.error.split(':')[0]! : null, tolerated: !o.error && o.tolerated ? o.tolerated.split(':')[0]! : null });
+const sent = (o: WriteOutcome): SentRequest => ({
+  request: describeWrite(o.write),
+  failed: o.error ? o.error.split(':')[0]! : null,
+  tolerated: !o.error && o.tolerated ? o.tolerated.split(':')[0]! : null,
+});
 
 function summarise(items: string[], max = 4): string {
   return items.length <= max ? items.join(', ') : `${items.slice(0, max).join(', ')} … +${items.length - max}`;
@@ -32,7 +42,9 @@ export function noteFor(ctx: ControllerContext, event: EventObject): FrameNote |
   if (event.type === 'xstate.done.actor.watchNext') {
     if (!ctx.lastEvents.length) return undefined;
     return kubernetesNote('kubernetes.informer', {
-      events: summarise(ctx.lastEvents), added: summarise(ctx.lastEnqueued, 3), got: ctx.current,
+      events: summarise(ctx.lastEvents),
+      added: summarise(ctx.lastEnqueued, 3),
+      got: ctx.current,
       queued: ctx.queue.queue.length ? summarise(ctx.queue.queue, 3) : null,
     });
   }
@@ -40,7 +52,9 @@ export function noteFor(ctx: ControllerContext, event: EventObject): FrameNote |
     if (!ctx.plan) return undefined;
     const { summary } = ctx.plan;
     // A plan is read for the key handed out (current is set before readCache); 'null' is what the text always printed otherwise.
-    return typeof summary === 'string' ? `reconcile ${ctx.current}: ${summary}` : kubernetesNote('kubernetes.reconcile', { key: ctx.current ?? 'null', summary });
+    return typeof summary === 'string'
+      ? `reconcile ${ctx.current}: ${summary}`
+      : kubernetesNote('kubernetes.reconcile', { key: ctx.current ?? 'null', summary });
   }
   if (event.type === 'xstate.done.actor.apiWrite') {
     const last = ctx.writes.slice(-(ctx.plan?.batches[ctx.batchIndex - 1]?.length ?? 1));
@@ -48,8 +62,10 @@ export function noteFor(ctx: ControllerContext, event: EventObject): FrameNote |
     const requests = { shown: last.slice(0, max).map(sent), more: Math.max(0, last.length - max) };
     return kubernetesNote('kubernetes.writes', { requests, done: ctx.current === null ? ctx.lastResult : null });
   }
-  if (event.type.startsWith('xstate.after.') && event.type.includes('deciding') && ctx.current === null && ctx.lastResult) return kubernetesNote('kubernetes.result', ctx.lastResult);
-  if (event.type.startsWith('xstate.error.actor.')) return kubernetesNote('kubernetes.error', { error: ctx.outcome?.kind === 'error' ? ctx.outcome.message : 'unknown' });
+  if (event.type.startsWith('xstate.after.') && event.type.includes('deciding') && ctx.current === null && ctx.lastResult)
+    return kubernetesNote('kubernetes.result', ctx.lastResult);
+  if (event.type.startsWith('xstate.error.actor.'))
+    return kubernetesNote('kubernetes.error', { error: ctx.outcome?.kind === 'error' ? ctx.outcome.message : 'unknown' });
   if (event.type === 'CONFIG.UPDATE') return kubernetesNote('kubernetes.config', { reconciler: ctx.config.reconciler });
   return undefined;
 }

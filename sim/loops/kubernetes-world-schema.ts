@@ -20,9 +20,20 @@ export interface KubeSummary {
 }
 
 export const kubernetesWorldSchema: z.ZodType<KubeSummary, WorldObject> = z.looseObject({
-  pods: z.array(z.looseObject({ name: z.string(), ready: z.boolean(), status: z.string(), restarts: z.number(), node: z.string(), owner: z.string() })),
+  pods: z.array(
+    z.looseObject({ name: z.string(), ready: z.boolean(), status: z.string(), restarts: z.number(), node: z.string(), owner: z.string() }),
+  ),
   replicasets: z.array(z.looseObject({ name: z.string(), desired: z.number(), current: z.number(), ready: z.number() })),
-  deployments: z.array(z.looseObject({ name: z.string(), ready: z.string(), upToDate: z.number(), available: z.number(), generation: z.number(), observedGeneration: z.number() })),
+  deployments: z.array(
+    z.looseObject({
+      name: z.string(),
+      ready: z.string(),
+      upToDate: z.number(),
+      available: z.number(),
+      generation: z.number(),
+      observedGeneration: z.number(),
+    }),
+  ),
   nodes: z.array(z.looseObject({ name: z.string(), ready: z.boolean(), cpu: z.string(), pods: z.number() })),
   resources: z.array(z.looseObject({ kind: z.string(), name: z.string(), state: z.string(), deleting: z.boolean().optional() })),
   queues: z.array(z.looseObject({ name: z.string(), length: z.number() })),

@@ -16,12 +16,20 @@ export const puppetControllerSchema = z.object({
   catalogVersion: count,
   noop: z.boolean(),
   /** The run in progress: its catalog version, how far evaluation got, each evaluated resource's status. */
-  transaction: z.object({ run: count, catalogVersion: count, evaluated: count, total: count, resources: z.array(resourceSchema) }).nullable(),
+  transaction: z
+    .object({ run: count, catalogVersion: count, evaluated: count, total: count, resources: z.array(resourceSchema) })
+    .nullable(),
   /** The last run's report: status, detailed exit code, changes. */
-  report: z.object({
-    run: count, catalogVersion: count, status: z.enum(['failed', 'changed', 'unchanged']), exitCode: z.number().int(), changes: count,
-    resources: z.array(resourceSchema),
-  }).nullable(),
+  report: z
+    .object({
+      run: count,
+      catalogVersion: count,
+      status: z.enum(['failed', 'changed', 'unchanged']),
+      exitCode: z.number().int(),
+      changes: count,
+      resources: z.array(resourceSchema),
+    })
+    .nullable(),
   lastError: z.string().nullable(),
 });
 export type PuppetController = z.infer<typeof puppetControllerSchema>;

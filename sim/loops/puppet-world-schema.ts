@@ -11,7 +11,16 @@ export interface PuppetWorldSummary {
   files: Record<string, string>;
   services: Record<string, string>;
   users: string[];
-  last: { run: number; status: string; exitCode: number; changes: number; failed: number; skipped: number; corrective: boolean; noop: boolean } | null;
+  last: {
+    run: number;
+    status: string;
+    exitCode: number;
+    changes: number;
+    failed: number;
+    skipped: number;
+    corrective: boolean;
+    noop: boolean;
+  } | null;
   reports: number;
   agentChanges: number;
   drifts: number;
@@ -27,22 +36,44 @@ export interface PuppetWorldSummary {
  */
 export type PuppetResourceOutcome = 'in sync' | 'changed' | 'failed' | 'skipped' | 'noop';
 
-export interface PuppetResourceRow { ref: string; status: PuppetResourceOutcome; change: 'corrective' | 'intentional' | null; outOfSync: string[]; restarted: boolean; message: string }
+export interface PuppetResourceRow {
+  ref: string;
+  status: PuppetResourceOutcome;
+  change: 'corrective' | 'intentional' | null;
+  outOfSync: string[];
+  restarted: boolean;
+  message: string;
+}
 
 export const puppetWorldSchema: z.ZodType<PuppetWorldSummary, WorldObject> = z.looseObject({
   packages: names,
   files: names,
   services: names,
   users: z.array(z.string()),
-  last: z.looseObject({
-    run: z.number(), status: z.string(), exitCode: z.number(), changes: z.number(), failed: z.number(), skipped: z.number(), corrective: z.boolean(), noop: z.boolean(),
-  }).nullable(),
+  last: z
+    .looseObject({
+      run: z.number(),
+      status: z.string(),
+      exitCode: z.number(),
+      changes: z.number(),
+      failed: z.number(),
+      skipped: z.number(),
+      corrective: z.boolean(),
+      noop: z.boolean(),
+    })
+    .nullable(),
   reports: z.number(),
   agentChanges: z.number(),
   drifts: z.number(),
   restarts: z.number(),
-  resources: z.array(z.looseObject({
-    ref: z.string(), status: z.enum(['in sync', 'changed', 'failed', 'skipped', 'noop']), change: z.enum(['corrective', 'intentional']).nullable(),
-    outOfSync: z.array(z.string()), restarted: z.boolean(), message: z.string(),
-  })),
+  resources: z.array(
+    z.looseObject({
+      ref: z.string(),
+      status: z.enum(['in sync', 'changed', 'failed', 'skipped', 'noop']),
+      change: z.enum(['corrective', 'intentional']).nullable(),
+      outOfSync: z.array(z.string()),
+      restarted: z.boolean(),
+      message: z.string(),
+    }),
+  ),
 });

@@ -50,7 +50,11 @@ type HpaLoop = LoopDefinition<HpaWorld, HpaFault, HpaConfig, HpaWorldSummary, Hp
 type KubernetesLoop = LoopDefinition<KubeWorld, KubeFault, ControllerConfig, KubeSummary, KubernetesController, typeof controllerMachine>;
 
 const hpaLoop: HpaLoop = defineLoop({
-  id: 'incus-hpa', binding: hpaBinding, parse: parseHpaScenario, columns: hpaColumns, check: { ...hpaCheck, liveness: hpaLiveness },
+  id: 'incus-hpa',
+  binding: hpaBinding,
+  parse: parseHpaScenario,
+  columns: hpaColumns,
+  check: { ...hpaCheck, liveness: hpaLiveness },
   policies: {
     names: POLICY_NAMES,
     apply: (config, name) => ({ ...config, policy: POLICY_NAMES.find((p) => p === name) ?? config.policy }),
@@ -60,7 +64,11 @@ const hpaLoop: HpaLoop = defineLoop({
 });
 
 const kubernetesLoop: KubernetesLoop = defineLoop({
-  id: 'kubernetes', binding: kubernetesBinding, parse: parseKubernetesScenario, columns: kubernetesColumns, check: kubernetesCheck,
+  id: 'kubernetes',
+  binding: kubernetesBinding,
+  parse: parseKubernetesScenario,
+  columns: kubernetesColumns,
+  check: kubernetesCheck,
   // The HPA controller's rule on the plane (controller: hpa): upstream's algorithm or the talk's seed rule.
   policies: { names: ['kubernetes', 'seed'], apply: (config, name) => ({ ...config, options: { ...config.options, policy: name } }) },
   provide: ({ controller }): KubernetesLoop => {
@@ -74,10 +82,38 @@ const kubernetesLoop: KubernetesLoop = defineLoop({
 /** Every loop's definition with its types: what a loop's runner is typed from (sim/loop-runner.ts, RunnerOf). */
 const TYPED_LOOPS = {
   'incus-hpa': hpaLoop,
-  'systemd-restart': defineLoop({ id: 'systemd-restart', binding: systemdBinding, parse: parseSystemdScenario, columns: systemdColumns, check: systemdRestartCheck, pathScenario: 'systemd-restart-check-restart-sec.yaml' }),
-  cron: defineLoop({ id: 'cron', binding: cronBinding, parse: parseCronScenario, columns: cronColumns, check: cronCheck, pathScenario: 'cron-check-cronjob-forbid.yaml' }),
-  puppet: defineLoop({ id: 'puppet', binding: puppetBinding, parse: parsePuppetScenario, columns: puppetColumns, check: puppetCheck, pathScenario: 'puppet-check-drift.yaml' }),
-  terraform: defineLoop({ id: 'terraform', binding: terraformBinding, parse: parseTerraformScenario, columns: terraformColumns, check: terraformCheck, pathScenario: 'terraform-check-crashed-lock.yaml' }),
+  'systemd-restart': defineLoop({
+    id: 'systemd-restart',
+    binding: systemdBinding,
+    parse: parseSystemdScenario,
+    columns: systemdColumns,
+    check: systemdRestartCheck,
+    pathScenario: 'systemd-restart-check-restart-sec.yaml',
+  }),
+  cron: defineLoop({
+    id: 'cron',
+    binding: cronBinding,
+    parse: parseCronScenario,
+    columns: cronColumns,
+    check: cronCheck,
+    pathScenario: 'cron-check-cronjob-forbid.yaml',
+  }),
+  puppet: defineLoop({
+    id: 'puppet',
+    binding: puppetBinding,
+    parse: parsePuppetScenario,
+    columns: puppetColumns,
+    check: puppetCheck,
+    pathScenario: 'puppet-check-drift.yaml',
+  }),
+  terraform: defineLoop({
+    id: 'terraform',
+    binding: terraformBinding,
+    parse: parseTerraformScenario,
+    columns: terraformColumns,
+    check: terraformCheck,
+    pathScenario: 'terraform-check-crashed-lock.yaml',
+  }),
   kubernetes: kubernetesLoop,
 } satisfies Record<LoopId, AnyLoop>;
 
@@ -101,9 +137,14 @@ export const loopById = (id: unknown): AnyLoop | undefined => (isLoopId(id) ? LO
 /** Parses scenario text (YAML) for whichever loop it names. The loop comes back provided with the
  * user's code the scenario names, loaded with `loaders` (Node's; the lab has none). */
 export function parseScenario(file: string, name: string, doc: unknown, seed?: number, loaders?: UserCodeLoaders) {
-  const loop = (doc && typeof doc === 'object' && 'loop' in doc) ? doc.loop : undefined;
+  const loop = doc && typeof doc === 'object' && 'loop' in doc ? doc.loop : undefined;
   const entry = loopById(loop);
-  if (!entry) throw new InputError(file, 'loop', `expected one of ${Object.keys(LOOPS).join(', ')}, got ${JSON.stringify(loop)}${didYouMean(loop, Object.keys(LOOPS))}`);
+  if (!entry)
+    throw new InputError(
+      file,
+      'loop',
+      `expected one of ${Object.keys(LOOPS).join(', ')}, got ${JSON.stringify(loop)}${didYouMean(loop, Object.keys(LOOPS))}`,
+    );
   // `repeat: true` (any loop's timeline entry) is read here; the loop's parser sees the entry without it.
   const { doc: entries, repeating } = takeRepeats(file, doc);
   const host: ScenarioHost = { loaders, loaded: { policies: new Map() } };
@@ -116,7 +157,12 @@ export function parseScenarioText(file: string, name: string, text: string, seed
   return parseScenario(file, name, parseYamlText(file, text), seed, loaders);
 }
 
-export interface SimOptions { seed?: number; policy?: string; checkpoints?: boolean; recordFrames?: boolean }
+export interface SimOptions {
+  seed?: number;
+  policy?: string;
+  checkpoints?: boolean;
+  recordFrames?: boolean;
+}
 
 /** A runner for a parsed scenario (not yet run). */
 export function createRunner(entry: LoopEntry, scenario: LoadedScenario, options: SimOptions = {}) {
@@ -124,8 +170,14 @@ export function createRunner(entry: LoopEntry, scenario: LoadedScenario, options
   if (options.policy) config = withPolicy(entry, scenario, options.policy);
   const policy = options.policy ?? (config as { policy?: string }).policy; // cast: every loop's config names its policy, if any, in policy
   return new Runner(entry.binding, {
-    scenario: scenario.name, seed: scenario.seed, ...(policy ? { policy } : {}), world: scenario.world, config,
-    timeline: scenario.timeline, checkpoints: options.checkpoints ?? false, recordFrames: options.recordFrames ?? true,
+    scenario: scenario.name,
+    seed: scenario.seed,
+    ...(policy ? { policy } : {}),
+    world: scenario.world,
+    config,
+    timeline: scenario.timeline,
+    checkpoints: options.checkpoints ?? false,
+    recordFrames: options.recordFrames ?? true,
   });
 }
 
@@ -133,6 +185,11 @@ export function createRunner(entry: LoopEntry, scenario: LoadedScenario, options
 export function withPolicy(entry: AnyLoop, scenario: LoadedScenario, policy: string): unknown {
   const names = entry.policies?.names ?? [];
   if (!entry.policies || names.length === 0) throw new InputError('--policy', '', `expected no --policy: loop ${entry.id} has no policies`);
-  if (!names.includes(policy)) throw new InputError('--policy', '', `expected one of ${names.join(', ')} (the policies of ${entry.id}), got "${policy}"${didYouMean(policy, names)}`);
+  if (!names.includes(policy))
+    throw new InputError(
+      '--policy',
+      '',
+      `expected one of ${names.join(', ')} (the policies of ${entry.id}), got "${policy}"${didYouMean(policy, names)}`,
+    );
   return entry.policies.apply(scenario.config, policy);
 }

@@ -26,7 +26,13 @@ export function systemdController(ctx: SystemdContext, state: string): SystemdCo
   const u = ctx.unit;
   const { active, sub } = unitStatus(state, ctx);
   return {
-    loop: 'systemd-restart', unit: u.name, active, sub, result: ctx.result, nRestarts: ctx.nRestarts, mainPid: ctx.mainPid,
+    loop: 'systemd-restart',
+    unit: u.name,
+    active,
+    sub,
+    result: ctx.result,
+    nRestarts: ctx.nRestarts,
+    mainPid: ctx.mainPid,
     startLimit: { begin: ctx.startLimit.begin, count: ctx.startLimit.num, burst: u.startLimitBurst, intervalMs: u.startLimitIntervalMs },
     decision: ctx.decision ? { restart: ctx.decision.restart, reason: ctx.decision.reason, delayMs: ctx.nextRestartDelayMs } : null,
   };

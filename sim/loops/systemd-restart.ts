@@ -2,7 +2,16 @@ import { z } from 'zod';
 import type { EventObject } from 'xstate';
 import type { ExitStatusSet, SystemctlRequest, SystemdContext, UnitConfig } from '../../machines/systemd-restart';
 import {
-  CATCHABLE_SIGNALS, DEFAULT_UNIT, FINAL_KILL_SIGNALS, KNOWN_SIGNALS, OOM_POLICIES, RESTART_MODES, RESTART_SETTINGS, SERVICE_TYPES, describeExit, systemdMachine,
+  CATCHABLE_SIGNALS,
+  DEFAULT_UNIT,
+  FINAL_KILL_SIGNALS,
+  KNOWN_SIGNALS,
+  OOM_POLICIES,
+  RESTART_MODES,
+  RESTART_SETTINGS,
+  SERVICE_TYPES,
+  describeExit,
+  systemdMachine,
 } from '../../machines/systemd-restart';
 import type { LoopBinding } from '../model';
 import type { SystemdWorldSummary } from './systemd-restart-world-schema';
@@ -20,13 +29,23 @@ import { observeSystemd } from '../worlds/systemd-restart-monitor';
 import { systemdController } from './systemd-restart-controller';
 
 /** The loop's desired state: the unit file. (systemctl requests are operator commands: SystemdFault `systemctl`.) */
-export interface SystemdConfig { unit: UnitConfig }
+export interface SystemdConfig {
+  unit: UnitConfig;
+}
 
-const verbEvent = (r: SystemctlRequest): EventObject => (r.verb === 'kill'
-  ? { type: 'SYSTEMCTL.KILL', signal: r.signal ?? 'SIGTERM' } as EventObject // cast: SYSTEMCTL.KILL's extra field signal, as SystemdEvent has it
-  : { type: `SYSTEMCTL.${r.verb.toUpperCase().replace('-', '_')}` });
+const verbEvent = (r: SystemctlRequest): EventObject =>
+  r.verb === 'kill'
+    ? ({ type: 'SYSTEMCTL.KILL', signal: r.signal ?? 'SIGTERM' } as EventObject) // cast: SYSTEMCTL.KILL's extra field signal, as SystemdEvent has it
+    : { type: `SYSTEMCTL.${r.verb.toUpperCase().replace('-', '_')}` };
 
-export const systemdBinding: LoopBinding<SystemdWorld, SystemdFault, SystemdConfig, SystemdController, typeof systemdMachine, SystemdWorldSummary> = {
+export const systemdBinding: LoopBinding<
+  SystemdWorld,
+  SystemdFault,
+  SystemdConfig,
+  SystemdController,
+  typeof systemdMachine,
+  SystemdWorldSummary
+> = {
   loop: 'systemd-restart',
   machine: systemdMachine,
   world: systemdWorldModel,
@@ -60,24 +79,40 @@ function noteFor(ctx: SystemdContext, event: EventObject): SystemdNote | undefin
   const type = event.type;
   if (type === 'xstate.init') {
     const extra = [
-      u.type !== 'simple' ? ` Type=${u.type}` : '', u.remainAfterExit ? ' RemainAfterExit=yes' : '', u.watchdogMs ? ` WatchdogSec=${fmt(u.watchdogMs)}` : '',
-      u.timeoutStartMs !== null && u.type === 'oneshot' ? ` TimeoutStartSec=${fmt(u.timeoutStartMs)}` : '', u.runtimeMaxMs !== null ? ` RuntimeMaxSec=${fmt(u.runtimeMaxMs)}` : '',
-      u.restartMode !== 'normal' ? ` RestartMode=${u.restartMode}` : '', u.restartRandomizedDelayMs ? ` RestartRandomizedDelaySec=${fmt(u.restartRandomizedDelayMs)}` : '',
+      u.type !== 'simple' ? ` Type=${u.type}` : '',
+      u.remainAfterExit ? ' RemainAfterExit=yes' : '',
+      u.watchdogMs ? ` WatchdogSec=${fmt(u.watchdogMs)}` : '',
+      u.timeoutStartMs !== null && u.type === 'oneshot' ? ` TimeoutStartSec=${fmt(u.timeoutStartMs)}` : '',
+      u.runtimeMaxMs !== null ? ` RuntimeMaxSec=${fmt(u.runtimeMaxMs)}` : '',
+      u.restartMode !== 'normal' ? ` RestartMode=${u.restartMode}` : '',
+      u.restartRandomizedDelayMs ? ` RestartRandomizedDelaySec=${fmt(u.restartRandomizedDelayMs)}` : '',
       u.oomPolicy !== 'stop' ? ` OOMPolicy=${u.oomPolicy}` : '',
     ].join('');
-    return journal(`${u.name}: Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)} StartLimitBurst=${u.startLimitBurst}${extra}`);
+    return journal(
+      `${u.name}: Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)} StartLimitBurst=${u.startLimitBurst}${extra}`,
+    );
   }
   if (type === 'xstate.done.actor.readClock') {
-    if (ctx.result === 'start-limit-hit') return systemdNote('systemd.startLimitHit', { unit: u.name, starts: ctx.startLimit.num, interval: fmt(u.startLimitIntervalMs), burst: u.startLimitBurst });
+    if (ctx.result === 'start-limit-hit')
+      return systemdNote('systemd.startLimitHit', {
+        unit: u.name,
+        starts: ctx.startLimit.num,
+        interval: fmt(u.startLimitIntervalMs),
+        burst: u.startLimitBurst,
+      });
     // service_start() in AUTO_RESTART → service_enter_restart(shortcut=true).
-    if (ctx.hurry) return journal(`${u.name}: Scheduled restart job immediately on client request, restart counter is at ${ctx.nRestarts}.`);
+    if (ctx.hurry)
+      return journal(`${u.name}: Scheduled restart job immediately on client request, restart counter is at ${ctx.nRestarts}.`);
     return undefined;
   }
-  if (type.startsWith('xstate.after.compareTime') && ctx.result === 'start-limit-hit') return journal(`${u.name}: Failed with result 'start-limit-hit'.`);
-  if (type === 'xstate.done.actor.spawnMain') return systemdNote('systemd.started', { unit: u.name, pid: ctx.mainPid, restarts: ctx.nRestarts });
+  if (type.startsWith('xstate.after.compareTime') && ctx.result === 'start-limit-hit')
+    return journal(`${u.name}: Failed with result 'start-limit-hit'.`);
+  if (type === 'xstate.done.actor.spawnMain')
+    return systemdNote('systemd.started', { unit: u.name, pid: ctx.mainPid, restarts: ctx.nRestarts });
   if (type === 'xstate.done.actor.watchMain' || type === 'xstate.done.actor.signalMain') {
     const out = (event as { output?: { kind?: string; exit?: unknown } }).output; // cast: watchMain/signalMain's done events carry their outputs
-    if (out?.kind === 'hung') return systemdNote('systemd.hung', { pid: ctx.mainPid, watchdog: u.watchdogMs && u.type === 'simple' ? fmt(u.watchdogMs) : null });
+    if (out?.kind === 'hung')
+      return systemdNote('systemd.hung', { pid: ctx.mainPid, watchdog: u.watchdogMs && u.type === 'simple' ? fmt(u.watchdogMs) : null });
     if (out !== undefined && 'exit' in out && out.exit === null) return systemdNote('systemd.caughtSignal', { pid: ctx.mainPid });
     if (!ctx.lastExit || !ctx.decision) return undefined;
     const oom = out?.kind === 'oom' ? `A process of this unit has been killed by the OOM killer (OOMPolicy=${u.oomPolicy}). ` : '';
@@ -87,12 +122,21 @@ function noteFor(ctx: SystemdContext, event: EventObject): SystemdNote | undefin
     if (u.remainAfterExit && ctx.result === 'success' && !d.restart) return systemdNote('systemd.exitedRemains', head);
     const why = { ...head, reason: d.reason, restart: u.restart };
     return d.restart
-      ? systemdNote('systemd.exitedRestart', { ...why, delay: { delay: fmt(ctx.nextRestartDelayMs), random: u.restartRandomizedDelayMs > 0, direct: u.restartMode === 'direct' } })
+      ? systemdNote('systemd.exitedRestart', {
+          ...why,
+          delay: { delay: fmt(ctx.nextRestartDelayMs), random: u.restartRandomizedDelayMs > 0, direct: u.restartMode === 'direct' },
+        })
       : systemdNote('systemd.exitedNoRestart', why);
   }
-  if (type === 'xstate.done.actor.drawRestartDelay') return systemdNote('systemd.randomDelay', { setting: `RestartRandomizedDelaySec=${fmt(u.restartRandomizedDelayMs)}`, delay: fmt(ctx.nextRestartDelayMs) });
-  if (type.startsWith('xstate.after.restartDelay')) return journal(`${u.name}: Scheduled restart job, restart counter is at ${ctx.nRestarts}.`);
-  if (type.startsWith('xstate.after.watchdog')) return journal(`${u.name}: Watchdog timeout (limit ${fmt(u.watchdogMs)})! Killing process with signal SIGABRT.`);
+  if (type === 'xstate.done.actor.drawRestartDelay')
+    return systemdNote('systemd.randomDelay', {
+      setting: `RestartRandomizedDelaySec=${fmt(u.restartRandomizedDelayMs)}`,
+      delay: fmt(ctx.nextRestartDelayMs),
+    });
+  if (type.startsWith('xstate.after.restartDelay'))
+    return journal(`${u.name}: Scheduled restart job, restart counter is at ${ctx.nRestarts}.`);
+  if (type.startsWith('xstate.after.watchdog'))
+    return journal(`${u.name}: Watchdog timeout (limit ${fmt(u.watchdogMs)})! Killing process with signal SIGABRT.`);
   if (type.startsWith('xstate.after.startTimeout')) return journal(`${u.name}: start operation timed out. Terminating.`);
   if (type.startsWith('xstate.after.runtimeMax')) return journal(`${u.name}: Service reached runtime time limit. Stopping.`);
   if (type.startsWith('xstate.after.stopTimeout')) return journal(`${u.name}: State 'stop-sigterm' timed out. Killing.`);
@@ -100,7 +144,10 @@ function noteFor(ctx: SystemdContext, event: EventObject): SystemdNote | undefin
     const signal = (event as { signal?: string }).signal; // cast: SYSTEMCTL.KILL carries signal, other verbs none
     return journal(`systemctl ${type.slice(10).toLowerCase().replace('_', '-')}${signal ? ` --signal=${signal}` : ''} ${u.name}`);
   }
-  if (type === 'CONFIG.UPDATE') return systemdNote('systemd.unitEdited', { settings: `Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)}` });
+  if (type === 'CONFIG.UPDATE')
+    return systemdNote('systemd.unitEdited', {
+      settings: `Restart=${u.restart} RestartSec=${fmt(u.restartSecMs)} StartLimitIntervalSec=${fmt(u.startLimitIntervalMs)}`,
+    });
   if (type.startsWith('xstate.error.actor.')) return systemdNote('systemd.error', { error: ctx.lastError ?? 'unknown' });
   return undefined;
 }
@@ -117,24 +164,36 @@ function parseSpan(v: string | number, allowInfinity: boolean): number | null | 
 }
 const span = z.union([z.string(), z.number()]).transform((v, ctx) => {
   const ms = parseSpan(v, false);
-  if (ms === 'bad' || ms === null) { ctx.addIssue({ code: 'custom', message: `${SPAN_ERROR}, got ${JSON.stringify(v)}` }); return z.NEVER; }
+  if (ms === 'bad' || ms === null) {
+    ctx.addIssue({ code: 'custom', message: `${SPAN_ERROR}, got ${JSON.stringify(v)}` });
+    return z.NEVER;
+  }
   return ms;
 });
 const spanOrInfinity = z.union([z.string(), z.number()]).transform((v, ctx) => {
   const ms = parseSpan(v, true);
-  if (ms === 'bad') { ctx.addIssue({ code: 'custom', message: `${SPAN_ERROR} or "infinity", got ${JSON.stringify(v)}` }); return z.NEVER; }
+  if (ms === 'bad') {
+    ctx.addIssue({ code: 'custom', message: `${SPAN_ERROR} or "infinity", got ${JSON.stringify(v)}` });
+    return z.NEVER;
+  }
   return ms;
 });
 /** Timeouts: parse_sec_fix_0() — "infinity" and 0 both switch the timeout off (null). */
 const timeoutSpan = z.union([z.string(), z.number()]).transform((v, ctx) => {
   const ms = parseSpan(v, true);
-  if (ms === 'bad') { ctx.addIssue({ code: 'custom', message: `${SPAN_ERROR} or "infinity", got ${JSON.stringify(v)}` }); return z.NEVER; }
+  if (ms === 'bad') {
+    ctx.addIssue({ code: 'custom', message: `${SPAN_ERROR} or "infinity", got ${JSON.stringify(v)}` });
+    return z.NEVER;
+  }
   return ms === 0 ? null : ms;
 });
 /** RuntimeMaxSec=: a positive span or "infinity". */
 const runtimeSpan = z.union([z.string(), z.number()]).transform((v, ctx) => {
   const ms = parseSpan(v, true);
-  if (ms === 'bad' || ms === 0) { ctx.addIssue({ code: 'custom', message: `expected a time span > 0 like "30s" or "infinity", got ${JSON.stringify(v)}` }); return z.NEVER; }
+  if (ms === 'bad' || ms === 0) {
+    ctx.addIssue({ code: 'custom', message: `expected a time span > 0 like "30s" or "infinity", got ${JSON.stringify(v)}` });
+    return z.NEVER;
+  }
   return ms;
 });
 /** A unit file boolean (systemd parse_boolean): yes/no, true/false, on/off, 1/0. */
@@ -157,11 +216,17 @@ const statusSet = z.union([z.string(), z.number(), z.array(z.union([z.string(), 
   }
   return set;
 });
-const count = z.number({ error: 'expected a whole number ≥ 0' }).int({ error: 'expected a whole number ≥ 0' }).min(0, { error: 'expected a whole number ≥ 0' });
+const count = z
+  .number({ error: 'expected a whole number ≥ 0' })
+  .int({ error: 'expected a whole number ≥ 0' })
+  .min(0, { error: 'expected a whole number ≥ 0' });
 
 /** The unit file's keys, spelled as in systemd.service(5) / systemd.unit(5). */
 const unitSchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9:_.@-]+\.service$/, { error: 'expected a unit name ending in .service' }).optional(),
+  name: z
+    .string()
+    .regex(/^[A-Za-z0-9:_.@-]+\.service$/, { error: 'expected a unit name ending in .service' })
+    .optional(),
   Type: z.enum(SERVICE_TYPES, { error: `expected one of ${SERVICE_TYPES.join(', ')} (the types the model has)` }).optional(),
   RemainAfterExit: unitBoolean.optional(),
   Restart: z.enum(RESTART_SETTINGS, { error: `expected one of ${RESTART_SETTINGS.join(', ')}` }).optional(),
@@ -182,22 +247,36 @@ const unitSchema = z.strictObject({
   TimeoutSec: timeoutSpan.optional(),
   RuntimeMaxSec: runtimeSpan.optional(),
   KillSignal: signalName.optional(),
-  FinalKillSignal: z.string().refine((s) => FINAL_KILL_SIGNALS.includes(s), { error: `expected a signal no process can survive in the model (${FINAL_KILL_SIGNALS.join(', ')})` }).optional(),
+  FinalKillSignal: z
+    .string()
+    .refine((s) => FINAL_KILL_SIGNALS.includes(s), {
+      error: `expected a signal no process can survive in the model (${FINAL_KILL_SIGNALS.join(', ')})`,
+    })
+    .optional(),
   OOMPolicy: z.enum(OOM_POLICIES, { error: `expected one of ${OOM_POLICIES.join(', ')}` }).optional(),
   enabled: z.boolean({ error: 'expected true or false' }).optional(),
 });
 
-const catchable = z.string().refine((s) => CATCHABLE_SIGNALS.includes(s), { error: `expected a signal a program can catch (${CATCHABLE_SIGNALS.join(', ')})` });
-const runSchema = z.strictObject({
-  runFor: durationField,
-  exit: z.number().int().min(0).max(255, { error: 'expected an exit code 0–255' }).optional(),
-  signal: signalName.optional(),
-  hang: z.literal(true, { error: 'expected true' }).optional(),
-  /** The kernel's OOM killer ends it (SIGKILL, with an oom_kill event for the unit's cgroup). */
-  oom: z.literal(true, { error: 'expected true' }).optional(),
-  /** Signals it catches and keeps running on (a daemon with a SIGTERM handler that never exits). */
-  ignore: z.union([catchable, z.array(catchable)]).transform((v) => (Array.isArray(v) ? v : [v])).optional(),
-}).refine((r) => [r.exit, r.signal, r.hang, r.oom].filter((x) => x !== undefined).length === 1, { error: 'expected exactly one of exit, signal, hang or oom' });
+const catchable = z
+  .string()
+  .refine((s) => CATCHABLE_SIGNALS.includes(s), { error: `expected a signal a program can catch (${CATCHABLE_SIGNALS.join(', ')})` });
+const runSchema = z
+  .strictObject({
+    runFor: durationField,
+    exit: z.number().int().min(0).max(255, { error: 'expected an exit code 0–255' }).optional(),
+    signal: signalName.optional(),
+    hang: z.literal(true, { error: 'expected true' }).optional(),
+    /** The kernel's OOM killer ends it (SIGKILL, with an oom_kill event for the unit's cgroup). */
+    oom: z.literal(true, { error: 'expected true' }).optional(),
+    /** Signals it catches and keeps running on (a daemon with a SIGTERM handler that never exits). */
+    ignore: z
+      .union([catchable, z.array(catchable)])
+      .transform((v) => (Array.isArray(v) ? v : [v]))
+      .optional(),
+  })
+  .refine((r) => [r.exit, r.signal, r.hang, r.oom].filter((x) => x !== undefined).length === 1, {
+    error: 'expected exactly one of exit, signal, hang or oom',
+  });
 
 const programSchema = z.strictObject({
   script: z.array(runSchema, { error: 'expected a list of runs' }).optional(),
@@ -206,13 +285,17 @@ const programSchema = z.strictObject({
 });
 
 const VERBS = ['start', 'stop', 'restart', 'reset-failed', 'kill'] as const;
-const timelineEntrySchema = z.strictObject({
-  at: durationField,
-  program: programSchema.optional(),
-  systemctl: z.enum(VERBS, { error: `expected one of ${VERBS.join(', ')}` }).optional(),
-  signal: signalName.optional(),
-  unit: unitSchema.optional(),
-}).refine((e) => [e.program, e.systemctl, e.unit].filter((x) => x !== undefined).length === 1, { error: 'expected "at" and exactly one change (program, systemctl or unit)' })
+const timelineEntrySchema = z
+  .strictObject({
+    at: durationField,
+    program: programSchema.optional(),
+    systemctl: z.enum(VERBS, { error: `expected one of ${VERBS.join(', ')}` }).optional(),
+    signal: signalName.optional(),
+    unit: unitSchema.optional(),
+  })
+  .refine((e) => [e.program, e.systemctl, e.unit].filter((x) => x !== undefined).length === 1, {
+    error: 'expected "at" and exactly one change (program, systemctl or unit)',
+  })
   .refine((e) => e.signal === undefined || e.systemctl === 'kill', { error: '"signal" goes with systemctl: kill' });
 
 const systemdScenarioSchema = z.strictObject({
@@ -232,7 +315,10 @@ function toUnit(file: UnitFile, base: UnitConfig): UnitConfig {
   if (file.Restart !== undefined) u.restart = file.Restart;
   if (file.RestartMode !== undefined) u.restartMode = file.RestartMode;
   if (file.RestartRandomizedDelaySec !== undefined) u.restartRandomizedDelayMs = file.RestartRandomizedDelaySec;
-  if (file.TimeoutSec !== undefined) { u.timeoutStartMs = file.TimeoutSec; u.timeoutStopMs = file.TimeoutSec; }
+  if (file.TimeoutSec !== undefined) {
+    u.timeoutStartMs = file.TimeoutSec;
+    u.timeoutStopMs = file.TimeoutSec;
+  }
   if (file.TimeoutStartSec !== undefined) u.timeoutStartMs = file.TimeoutStartSec;
   if (file.TimeoutStopSec !== undefined) u.timeoutStopMs = file.TimeoutStopSec;
   if (file.RuntimeMaxSec !== undefined) u.runtimeMaxMs = file.RuntimeMaxSec;
@@ -253,14 +339,31 @@ function toUnit(file: UnitFile, base: UnitConfig): UnitConfig {
 }
 
 function toRun(r: z.output<typeof runSchema>): RunSpec {
-  const outcome: RunSpec['outcome'] = r.exit !== undefined ? { kind: 'exit', code: r.exit } : r.signal !== undefined ? { kind: 'signal', signal: r.signal } : r.oom ? { kind: 'oom' } : { kind: 'hang' };
+  const outcome: RunSpec['outcome'] =
+    r.exit !== undefined
+      ? { kind: 'exit', code: r.exit }
+      : r.signal !== undefined
+        ? { kind: 'signal', signal: r.signal }
+        : r.oom
+          ? { kind: 'oom' }
+          : { kind: 'hang' };
   return r.ignore?.length ? { runForMs: r.runFor, outcome, ignore: r.ignore } : { runForMs: r.runFor, outcome };
 }
-const toProgram = (p: z.output<typeof programSchema>): Program => ({ script: (p.script ?? []).map(toRun), then: toRun(p.then), jitterMs: p.jitter ?? 0 });
+const toProgram = (p: z.output<typeof programSchema>): Program => ({
+  script: (p.script ?? []).map(toRun),
+  then: toRun(p.then),
+  jitterMs: p.jitter ?? 0,
+});
 
 export interface SystemdScenario {
-  file: string; name: string; description: string; seed: number; durationMs: number;
-  config: SystemdConfig; world: SystemdWorld; timeline: TimelineEntry<SystemdFault, SystemdConfig>[];
+  file: string;
+  name: string;
+  description: string;
+  seed: number;
+  durationMs: number;
+  config: SystemdConfig;
+  world: SystemdWorld;
+  timeline: TimelineEntry<SystemdFault, SystemdConfig>[];
 }
 
 /** Validates a parsed scenario document; throws InputErrors naming file and field. */
@@ -276,7 +379,8 @@ export function parseSystemdScenario(file: string, name: string, doc: unknown, s
   let running = unit;
   const timeline = (s.timeline ?? []).map((e, idx): TimelineEntry<SystemdFault, SystemdConfig> => {
     if (e.program) return { at: e.at, fault: { kind: 'program', program: toProgram(e.program) } };
-    if (e.systemctl) return { at: e.at, fault: { kind: 'systemctl', request: { verb: e.systemctl, ...(e.signal ? { signal: e.signal } : {}) } } };
+    if (e.systemctl)
+      return { at: e.at, fault: { kind: 'systemctl', request: { verb: e.systemctl, ...(e.signal ? { signal: e.signal } : {}) } } };
     running = toUnit(e.unit!, running);
     const bad = unitProblems(running).map((p) => new InputError(file, `timeline[${idx}].unit.${p.field}`, p.expected));
     if (bad.length) throw new InputErrors(bad);
@@ -284,7 +388,9 @@ export function parseSystemdScenario(file: string, name: string, doc: unknown, s
   });
   return {
     ...header,
-    config: { unit }, world: createSystemdWorld(seed, toProgram(s.program)), timeline,
+    config: { unit },
+    world: createSystemdWorld(seed, toProgram(s.program)),
+    timeline,
   };
 }
 
@@ -296,7 +402,10 @@ function unitProblems(u: UnitConfig): { field: string; expected: string }[] {
   }
   // "Service has Restart= set to either always or on-success, which isn't allowed for Type=oneshot services. Refusing."
   if (u.type === 'oneshot' && (u.restart === 'always' || u.restart === 'on-success')) {
-    out.push({ field: 'Restart', expected: `expected Restart= other than always or on-success with Type=oneshot (systemd refuses to load the unit), got ${u.restart}` });
+    out.push({
+      field: 'Restart',
+      expected: `expected Restart= other than always or on-success with Type=oneshot (systemd refuses to load the unit), got ${u.restart}`,
+    });
   }
   return out;
 }
@@ -309,7 +418,11 @@ const COUNT_KEYS = new Set(['RestartSteps', 'StartLimitBurst']);
  * service_verify() rules as a scenario's `unit:`; returns the unit a timeline `unit:` entry
  * would carry, or every problem as "file: field: expectation".
  */
-export function parseUnitKeys(file: string, keys: Record<string, string>, running: UnitConfig): { ok: true; unit: UnitConfig } | { ok: false; errors: string[] } {
+export function parseUnitKeys(
+  file: string,
+  keys: Record<string, string>,
+  running: UnitConfig,
+): { ok: true; unit: UnitConfig } | { ok: false; errors: string[] } {
   const doc: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(keys)) {
     doc[k] = COUNT_KEYS.has(k) && /^\d+$/.test(v) ? Number(v) : k === 'enabled' && (v === 'true' || v === 'false') ? v === 'true' : v;

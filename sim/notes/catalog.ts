@@ -20,7 +20,10 @@ export type ParamsOf<C extends NoteCatalog, K extends keyof C> = Parameters<C[K]
 export type MessageOf<C extends NoteCatalog> = { [K in keyof C & string]: { key: K; params: ParamsOf<C, K> } }[keyof C & string];
 
 /** A message as a trace stores it (any catalog's, or a key this version no longer knows). */
-export interface StoredMessage { key: string; params: NoteParams }
+export interface StoredMessage {
+  key: string;
+  params: NoteParams;
+}
 
 /** The same catalog's keys in another language, each taking the English key's parameters. */
 export type TranslationOf<C extends NoteCatalog> = { readonly [K in keyof C]: (params: ParamsOf<C, K>) => string };
@@ -36,4 +39,6 @@ export const verbatim = (text: string | number): string => `⟦${text}⟧`;
 export const plainText = (text: string): string => text.replace(/[⟦⟧]/g, '');
 
 /** A typed message maker for one catalog: `message('puppet.nextRun', { span })`. */
-export const messagesOf = <C extends NoteCatalog>() => <K extends keyof C & string>(key: K, params: ParamsOf<C, K>): { key: K; params: ParamsOf<C, K> } => ({ key, params });
+export const messagesOf =
+  <C extends NoteCatalog>() =>
+  <K extends keyof C & string>(key: K, params: ParamsOf<C, K>): { key: K; params: ParamsOf<C, K> } => ({ key, params });

@@ -18,10 +18,14 @@ const WAKEUPS: Record<LateWakeup, string> = {
 
 const cronJobEvent = (e: CronJobEvent) => {
   switch (e.kind) {
-    case 'event': return `${e.cronJob}: ${verbatim(e.text)}`;
-    case 'deleting': return `${e.cronJob}: deleting ${e.jobs.join(', ')} (${verbatim('concurrencyPolicy Replace')})`;
-    case 'missed': return `${e.cronJob}: missed start times (estimated ${e.estimate}), only the most recent (${e.started}) is started`;
-    case 'anacron': return verbatim(e.line);
+    case 'event':
+      return `${e.cronJob}: ${verbatim(e.text)}`;
+    case 'deleting':
+      return `${e.cronJob}: deleting ${e.jobs.join(', ')} (${verbatim('concurrencyPolicy Replace')})`;
+    case 'missed':
+      return `${e.cronJob}: missed start times (estimated ${e.estimate}), only the most recent (${e.started}) is started`;
+    case 'anacron':
+      return verbatim(e.line);
   }
 };
 
@@ -36,11 +40,13 @@ export const CRON_NOTES = {
   'cron.due': ({ at, runs }: { at: string; runs: string }) => `${at}: due ${runs}`,
   'cron.wokeUp': ({ at, diff, kind, runs }: { at: string; diff: number; kind: LateWakeup; runs: string }) =>
     `${at}: timeDiff ${diff > 0 ? '+' : ''}${diff} min — ${WAKEUPS[kind]}${runs ? `; run ${runs}` : '; nothing due'}`,
-  'cron.crontabReloaded': ({ entries, flock }: { entries: number; flock: boolean }) => `crontab reloaded: ${entries} entries${flock ? `, ${verbatim('flock -n')}` : ''}`,
+  'cron.crontabReloaded': ({ entries, flock }: { entries: number; flock: boolean }) =>
+    `crontab reloaded: ${entries} entries${flock ? `, ${verbatim('flock -n')}` : ''}`,
   /** `by`: signed minutes as the note prints them ("+60", "−60"). */
   'cron.clockJumps': ({ by, to }: { by: string; to: string }) => `clock jumps ${by} min → ${to}`,
   'cron.overrun': ({ job, minutes }: { job: string; minutes: number }) => `${job} overruns: its run takes ${minutes} min longer`,
-  'cron.controllerDown': ({ minutes }: { minutes: number }) => `${verbatim('kube-controller-manager')} down for ${minutes} min (running Jobs continue)`,
+  'cron.controllerDown': ({ minutes }: { minutes: number }) =>
+    `${verbatim('kube-controller-manager')} down for ${minutes} min (running Jobs continue)`,
   'cron.hostDown': ({ minutes }: { minutes: number }) => `host down for ${minutes} min`,
 } satisfies NoteCatalog;
 

@@ -9,7 +9,14 @@ import { PUPPET_NOTES } from './puppet';
 import { SYSTEMD_NOTES } from './systemd';
 import { TERRAFORM_NOTES } from './terraform';
 
-export const NOTES = { ...COMMON_NOTES, ...CRON_NOTES, ...KUBERNETES_NOTES, ...PUPPET_NOTES, ...SYSTEMD_NOTES, ...TERRAFORM_NOTES } satisfies NoteCatalog;
+export const NOTES = {
+  ...COMMON_NOTES,
+  ...CRON_NOTES,
+  ...KUBERNETES_NOTES,
+  ...PUPPET_NOTES,
+  ...SYSTEMD_NOTES,
+  ...TERRAFORM_NOTES,
+} satisfies NoteCatalog;
 
 /** A note loopscope writes: a key of NOTES and the parameters it takes. */
 export type NoteMessage = MessageOf<typeof NOTES>;

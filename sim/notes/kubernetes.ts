@@ -25,40 +25,59 @@ export const warningLine = (warning: boolean): string => (warning ? `; ${verbati
 
 function resultEn(r: HandledResult): string {
   switch (r.kind) {
-    case 'error': return `error "${verbatim(r.message)}": requeue with backoff ${r.backoffMs}ms (failure #${r.failures})${warningLine(r.warning)}`;
-    case 'terminal': return `terminal error "${verbatim(r.message)}": not requeued${warningLine(r.warning)}`;
-    case 'requeueAfter': return `done, requeue after ${r.afterMs / 1000}s`;
-    case 'requeue': return `done, ${verbatim('Requeue: true')} → rate-limited requeue in ${r.delayMs}ms`;
-    case 'forget': return 'done: Forget';
+    case 'error':
+      return `error "${verbatim(r.message)}": requeue with backoff ${r.backoffMs}ms (failure #${r.failures})${warningLine(r.warning)}`;
+    case 'terminal':
+      return `terminal error "${verbatim(r.message)}": not requeued${warningLine(r.warning)}`;
+    case 'requeueAfter':
+      return `done, requeue after ${r.afterMs / 1000}s`;
+    case 'requeue':
+      return `done, ${verbatim('Requeue: true')} → rate-limited requeue in ${r.delayMs}ms`;
+    case 'forget':
+      return 'done: Forget';
   }
 }
 
 const step = (s: RolloutStep): string => {
   switch (s.kind) {
-    case 'createReplicaSet': return `create ReplicaSet ${s.name} with ${s.replicas}`;
-    case 'scaleNew': return `scale new ${s.name} ${s.from} → ${s.to}`;
-    case 'scaleOld': return `scale old ${s.name} ${s.from} → ${s.to}`;
+    case 'createReplicaSet':
+      return `create ReplicaSet ${s.name} with ${s.replicas}`;
+    case 'scaleNew':
+      return `scale new ${s.name} ${s.from} → ${s.to}`;
+    case 'scaleOld':
+      return `scale old ${s.name} ${s.from} → ${s.to}`;
   }
 };
 
-const workers = (w: WorkersDecision): string => (w.kind === 'hold'
-  ? `wants ${w.wanted} but last scale-up ${w.agoSeconds}s ago < ${w.delaySeconds}s: hold`
-  : `ceil(${w.length} / ${w.perWorker}) clamped to [${w.min}, ${w.max}] = ${w.wanted}`);
+const workers = (w: WorkersDecision): string =>
+  w.kind === 'hold'
+    ? `wants ${w.wanted} but last scale-up ${w.agoSeconds}s ago < ${w.delaySeconds}s: hold`
+    : `ceil(${w.length} / ${w.perWorker}) clamped to [${w.min}, ${w.max}] = ${w.wanted}`;
 
 function summaryEn(s: ReconcileSummary): string {
   switch (s.kind) {
-    case 'replicaSetGone': return `${s.request} not found: forget its expectations`;
-    case 'replicaSetWaiting': return `${s.active}/${s.desired} pods in cache, but expectations unmet (add ${s.add}, del ${s.del}): wait for the watch`;
-    case 'replicaSetCreate': return `${s.active}/${s.desired} pods: create ${s.count} in batches ${s.batches.join(', ')}`;
-    case 'replicaSetDelete': return `${s.active}/${s.desired} pods: delete ${s.pods.join(', ')}`;
-    case 'replicaSetInSync': return `${s.active}/${s.desired} pods: in sync`;
-    case 'deploymentGone': return `${s.request} not found (its ReplicaSets are garbage collected)`;
-    case 'applicationGone': return `${s.request} not found: ignore (${verbatim('IsNotFound')})`;
-    case 'applicationAddFinalizer': return 'no finalizer: add it';
-    case 'applicationDeleting': return `being deleted: ${s.deleting.length ? `delete ${s.deleting.join(', ')}, then ` : ''}remove the finalizer`;
+    case 'replicaSetGone':
+      return `${s.request} not found: forget its expectations`;
+    case 'replicaSetWaiting':
+      return `${s.active}/${s.desired} pods in cache, but expectations unmet (add ${s.add}, del ${s.del}): wait for the watch`;
+    case 'replicaSetCreate':
+      return `${s.active}/${s.desired} pods: create ${s.count} in batches ${s.batches.join(', ')}`;
+    case 'replicaSetDelete':
+      return `${s.active}/${s.desired} pods: delete ${s.pods.join(', ')}`;
+    case 'replicaSetInSync':
+      return `${s.active}/${s.desired} pods: in sync`;
+    case 'deploymentGone':
+      return `${s.request} not found (its ReplicaSets are garbage collected)`;
+    case 'applicationGone':
+      return `${s.request} not found: ignore (${verbatim('IsNotFound')})`;
+    case 'applicationAddFinalizer':
+      return 'no finalizer: add it';
+    case 'applicationDeleting':
+      return `being deleted: ${s.deleting.length ? `delete ${s.deleting.join(', ')}, then ` : ''}remove the finalizer`;
     case 'applicationSync':
       return `${s.deploymentExists ? `update ${s.name}-deployment (replicas ${s.replicas}, image ${s.image})` : `create ${s.name}-deployment`}${s.serviceExists ? '' : `, create ${s.name}-service`}`;
-    case 'queueScaled': return `queue ${s.length} messages, ${s.current} workers: ${workers(s.why)}${s.to === null ? '' : ` → scale to ${s.to}`}`;
+    case 'queueScaled':
+      return `queue ${s.length} messages, ${s.current} workers: ${workers(s.why)}${s.to === null ? '' : ` → scale to ${s.to}`}`;
     case 'deploymentRollout':
       return `${s.available}/${s.desired} available, ${s.updated} updated (maxSurge ${s.maxSurge}, maxUnavailable ${s.maxUnavailable}): ${s.steps.length ? s.steps.map(step).join('; ') : 'nothing to scale'}`;
   }
@@ -80,7 +99,8 @@ export const KUBERNETES_NOTES = {
   'kubernetes.kubectl': ({ output }: { output: string }) => verbatim(output),
   'kubernetes.kubectlNotFound': ({ command, object }: { command: string; object: string }) => `${verbatim(command)}: ${object} not found`,
   'kubernetes.load': ({ app, cpuMilli }: { app: string; cpuMilli: number }) => `load on app=${app} → ${cpuMilli}m CPU`,
-  'kubernetes.queueRate': ({ queue, perSecond }: { queue: string; perSecond: number }) => `queue ${queue}: ${perSecond} messages/s arriving`,
+  'kubernetes.queueRate': ({ queue, perSecond }: { queue: string; perSecond: number }) =>
+    `queue ${queue}: ${perSecond} messages/s arriving`,
   /** `pod`: the selector as the scenario wrote it (JSON). */
   'kubernetes.noSuchPod': ({ action, pod }: { action: 'crash' | 'delete'; pod: string }) => `${action}: no such pod (${pod})`,
   'kubernetes.podCrashed': ({ pod, restarts, backoffSeconds }: { pod: string; restarts: number; backoffSeconds: number }) =>
@@ -90,8 +110,10 @@ export const KUBERNETES_NOTES = {
   /** `kind` null: every kind's watch. */
   'kubernetes.watchDelayed': ({ kind, bySeconds, forSeconds }: { kind: string | null; bySeconds: number; forSeconds: number }) =>
     `watch of ${kind ?? 'every kind'} delayed by ${bySeconds}s for ${forSeconds}s`,
-  'kubernetes.watchDropped': ({ count, kind }: { count: number; kind: string | null }) => `the next ${count} watch events of ${kind ?? 'any kind'} are lost (until a relist)`,
-  'kubernetes.watchReordered': ({ count, maxMs }: { count: number; maxMs: number }) => `the next ${count} watch events are reordered (up to ${maxMs}ms)`,
+  'kubernetes.watchDropped': ({ count, kind }: { count: number; kind: string | null }) =>
+    `the next ${count} watch events of ${kind ?? 'any kind'} are lost (until a relist)`,
+  'kubernetes.watchReordered': ({ count, maxMs }: { count: number; maxMs: number }) =>
+    `the next ${count} watch events are reordered (up to ${maxMs}ms)`,
   'kubernetes.writesFail': ({ count }: { count: number }) => `the next ${count} API writes fail`,
   'kubernetes.controllerRestart': (_: NoParams) => 'controller restart',
   'kubernetes.crashWriteLands': (_: NoParams) => 'controller crash: the write on the wire still lands',

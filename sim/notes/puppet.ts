@@ -6,18 +6,36 @@ import { messagesOf, verbatim } from './catalog';
 export const PUPPET_NOTES = {
   /** A line of the agent's own log, as Puppet writes it. */
   'puppet.agentLog': ({ line }: { line: string }) => verbatim(line),
-  'puppet.agentStarted': ({ settings, resources }: { settings: string; resources: number }) => `${verbatim(`puppet agent: ${settings}`)}; catalog of ${resources} resources`,
-  'puppet.retrieving': ({ run, resources }: { run: number; resources: number }) => `run ${run}: retrieving facts, catalog and the current state of ${resources} resources`,
+  'puppet.agentStarted': ({ settings, resources }: { settings: string; resources: number }) =>
+    `${verbatim(`puppet agent: ${settings}`)}; catalog of ${resources} resources`,
+  'puppet.retrieving': ({ run, resources }: { run: number; resources: number }) =>
+    `run ${run}: retrieving facts, catalog and the current state of ${resources} resources`,
   'puppet.applying': ({ run, version, noop, order }: { run: number; version: number; noop: boolean; order: string[] }) =>
     `run ${run}: ${verbatim(`Applying configuration version '${version}'${noop ? ' (noop)' : ''}`)} — order ${order.join(' → ')}`,
   /** What syncing a resource sets: each property to the catalog's value. */
   'puppet.willSet': ({ ref, values }: { ref: string; values: Record<string, string> }) =>
-    `${ref}: ${Object.entries(values).map(([p, v]) => `${verbatim(p)} → ${verbatim(`'${v}'`)}`).join(', ')}`,
-  'puppet.willRestart': ({ ref, events }: { ref: string; events: number }) => `${ref}: restart (${events} queued event${events > 1 ? 's' : ''})`,
-  'puppet.report': (r: { run: number; status: string; exitCode: number; noop: boolean; outOfSync: number; changes: number; corrective: number; failed: number; skipped: number; restarted: number }) =>
-    `run ${r.run} report: ${verbatim(r.status)}, exit code ${r.exitCode} — ${r.noop
-      ? `${r.outOfSync} out of sync, not changed (noop${r.corrective ? `, ${r.corrective} corrective` : ''})`
-      : `${r.changes} change${r.changes === 1 ? '' : 's'}${r.corrective ? ` (${r.corrective} corrective)` : ''}`}, ${r.failed} failed, ${r.skipped} skipped${r.restarted ? `, ${r.restarted} restarted` : ''}`,
+    `${ref}: ${Object.entries(values)
+      .map(([p, v]) => `${verbatim(p)} → ${verbatim(`'${v}'`)}`)
+      .join(', ')}`,
+  'puppet.willRestart': ({ ref, events }: { ref: string; events: number }) =>
+    `${ref}: restart (${events} queued event${events > 1 ? 's' : ''})`,
+  'puppet.report': (r: {
+    run: number;
+    status: string;
+    exitCode: number;
+    noop: boolean;
+    outOfSync: number;
+    changes: number;
+    corrective: number;
+    failed: number;
+    skipped: number;
+    restarted: number;
+  }) =>
+    `run ${r.run} report: ${verbatim(r.status)}, exit code ${r.exitCode} — ${
+      r.noop
+        ? `${r.outOfSync} out of sync, not changed (noop${r.corrective ? `, ${r.corrective} corrective` : ''})`
+        : `${r.changes} change${r.changes === 1 ? '' : 's'}${r.corrective ? ` (${r.corrective} corrective)` : ''}`
+    }, ${r.failed} failed, ${r.skipped} skipped${r.restarted ? `, ${r.restarted} restarted` : ''}`,
   'puppet.nextRun': ({ span }: { span: string }) => `next run in ${span}`,
   'puppet.runNow': (_: NoParams) => 'SIGUSR1: run now',
   'puppet.newCatalog': ({ version, resources, settings }: { version: number; resources: number; settings: string }) =>

@@ -14,19 +14,42 @@ export const TERRAFORM_NOTES = {
   /** `every`: the scheduler's interval, null when nothing schedules it. */
   'terraform.started': ({ command, every, resources, who }: { command: string; every: string | null; resources: number; who: string }) =>
     `${verbatim(command)} ${every === null ? 'run once (no scheduler: a tool, not a loop)' : `every ${every} (a scheduler makes it a loop)`}; ${resources} resources, as ${who}`,
-  'terraform.lockAcquired': ({ run, lockId, serial, resources }: { run: number; lockId: string | null; serial: number; resources: number }) =>
-    `run ${run}: ${verbatim('Acquiring state lock…')} ID ${lockId}; state serial ${serial}, ${resources} resources`,
+  'terraform.lockAcquired': ({
+    run,
+    lockId,
+    serial,
+    resources,
+  }: {
+    run: number;
+    lockId: string | null;
+    serial: number;
+    resources: number;
+  }) => `run ${run}: ${verbatim('Acquiring state lock…')} ID ${lockId}; state serial ${serial}, ${resources} resources`,
   'terraform.lockFailed': ({ run, error }: { run: number; error: string }) => `run ${run}: ${verbatim(error)}`,
-  'terraform.refreshed': ({ objects }: { objects: number }) => `${verbatim('Refreshing state…')} ${objects} object${objects === 1 ? '' : 's'}, no changes outside Terraform`,
+  'terraform.refreshed': ({ objects }: { objects: number }) =>
+    `${verbatim('Refreshing state…')} ${objects} object${objects === 1 ? '' : 's'}, no changes outside Terraform`,
   'terraform.refreshOnly': ({ objects }: { objects: number }) =>
     `${verbatim('refresh-only')}: the state will be updated to match ${objects} remote object${objects > 1 ? 's' : ''}; no infrastructure changes`,
-  'terraform.changeFailed': ({ error, tainted }: { error: string; tainted: boolean }) => `${verbatim(error)}${tainted ? ' — the object exists: marked tainted' : ''}`,
+  'terraform.changeFailed': ({ error, tainted }: { error: string; tainted: boolean }) =>
+    `${verbatim(error)}${tainted ? ' — the object exists: marked tainted' : ''}`,
   'terraform.stateWritten': ({ serial }: { serial: number | null }) => `state written: serial ${serial}`,
   /** `unlock`: what releasing the lock printed ("Releasing state lock." or its error). */
   'terraform.planExit': ({ unlock, exitCode, planned }: { unlock: string; exitCode: number; planned: Planned | null }) =>
     `${verbatim(unlock)} plan exit code ${exitCode}${planned ? ` (${planned.add} to add, ${planned.change} to change, ${planned.destroy} to destroy)` : ''}`,
   'terraform.planningFailed': ({ unlock }: { unlock: string }) => `${verbatim(unlock)} Planning failed (exit 1): nothing was changed.`,
-  'terraform.applyFailed': ({ unlock, added, changed, destroyed, notApplied }: { unlock: string; added: number; changed: number; destroyed: number; notApplied: number }) =>
+  'terraform.applyFailed': ({
+    unlock,
+    added,
+    changed,
+    destroyed,
+    notApplied,
+  }: {
+    unlock: string;
+    added: number;
+    changed: number;
+    destroyed: number;
+    notApplied: number;
+  }) =>
     `${verbatim(unlock)} Apply failed (exit 1): ${added} added, ${changed} changed, ${destroyed} destroyed${notApplied ? `; ${notApplied} not applied (their dependencies failed)` : ''}. The next run plans from this partial state.`,
   'terraform.scheduled': ({ run }: { run: number }) => `scheduler: run ${run} starts`,
   'terraform.byHand': ({ command }: { command: string }) => `${verbatim(command)} (by hand)`,
@@ -40,10 +63,12 @@ export const TERRAFORM_NOTES = {
   /** `times` < 0: every create fails from now on. */
   'terraform.createsWillFail': ({ address, times: n, tainted }: { address: string; times: number; tainted: boolean }) =>
     `the cloud will fail the next ${n < 0 ? 'every' : n} create${n === 1 ? '' : 's'} of ${address}${tainted ? ' after the object exists (tainted)' : ''}`,
-  'terraform.dataWritten': ({ gb, address, id }: { gb: number; address: string; id: string }) => `the application writes ${gb} GB to ${address} (${id})`,
+  'terraform.dataWritten': ({ gb, address, id }: { gb: number; address: string; id: string }) =>
+    `the application writes ${gb} GB to ${address} (${id})`,
   'terraform.writeMissing': ({ address }: { address: string }) => `no object for ${address} to write to`,
   'terraform.forceUnlockNoLock': (_: NoParams) => `${verbatim('terraform force-unlock')}: no lock held`,
-  'terraform.forceUnlocked': ({ lockId }: { lockId: string }) => `${verbatim(`terraform force-unlock ${lockId}`)}: ${verbatim('Terraform state has been successfully unlocked!')}`,
+  'terraform.forceUnlocked': ({ lockId }: { lockId: string }) =>
+    `${verbatim(`terraform force-unlock ${lockId}`)}: ${verbatim('Terraform state has been successfully unlocked!')}`,
   'terraform.killed': (_: NoParams) => 'the terraform process is killed',
 } satisfies NoteCatalog;
 

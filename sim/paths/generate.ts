@@ -9,7 +9,10 @@ export const COVER_KINDS = ['transitions', 'states'] as const;
 export type CoverKind = (typeof COVER_KINDS)[number];
 
 /** A generated path: the moves from the start, and what it is generated to reach (transition ids or machine states). */
-export interface GeneratedPath { events: WorldEvent[]; targets: string[] }
+export interface GeneratedPath {
+  events: WorldEvent[];
+  targets: string[];
+}
 
 /** What the search over a loop's world found. */
 export interface WorldSearch {
@@ -51,7 +54,11 @@ export function searchWorld(entry: LoopEntry, scenario: LoadedScenario, options:
     });
   } catch (e) {
     if (e instanceof Error && e.message === 'Traversal limit exceeded') {
-      throw new InputError(scenario.file, 'timeline', `expected a world small enough to search whole: more than ${MAX_TRAVERSAL_STEPS} steps (fewer moves, or a check scenario)`);
+      throw new InputError(
+        scenario.file,
+        'timeline',
+        `expected a world small enough to search whole: more than ${MAX_TRAVERSAL_STEPS} steps (fewer moves, or a check scenario)`,
+      );
     }
     throw e;
   }
@@ -76,12 +83,18 @@ export function searchWorld(entry: LoopEntry, scenario: LoadedScenario, options:
     byTransition.set(id, [...prefix, event]);
   }
   return {
-    logic, states: paths.length, reachableTransitions: new Set(byTransition.keys()), reachableStates: new Set(byState.keys()), byTransition, byState,
+    logic,
+    states: paths.length,
+    reachableTransitions: new Set(byTransition.keys()),
+    reachableStates: new Set(byState.keys()),
+    byTransition,
+    byState,
   };
 }
 
 const sameEvent = (a: WorldEvent, b: WorldEvent) => a.type === b.type && (a.type === 'tick' || (b.type === 'move' && a.group === b.group));
-const isPrefix = (short: readonly WorldEvent[], long: readonly WorldEvent[]) => short.length <= long.length && short.every((e, i) => sameEvent(e, long[i]!));
+const isPrefix = (short: readonly WorldEvent[], long: readonly WorldEvent[]) =>
+  short.length <= long.length && short.every((e, i) => sameEvent(e, long[i]!));
 
 /**
  * One path per target, then a path that is a prefix of another is dropped and its targets go to
@@ -90,7 +103,8 @@ const isPrefix = (short: readonly WorldEvent[], long: readonly WorldEvent[]) => 
  */
 export function choosePaths(search: WorldSearch, cover: CoverKind): GeneratedPath[] {
   const wanted = cover === 'transitions' ? search.byTransition : search.byState;
-  const candidates = [...wanted].map(([target, events]) => ({ events, targets: [target] }))
+  const candidates = [...wanted]
+    .map(([target, events]) => ({ events, targets: [target] }))
     .sort((a, b) => b.events.length - a.events.length);
   const kept: GeneratedPath[] = [];
   for (const c of candidates) {

@@ -1,4 +1,12 @@
-import type { AnyActorScope, AnyMachineSnapshot, AnyStateMachine, AnyStateNode, AnyTransitionDefinition, EventObject, InspectionEvent } from 'xstate';
+import type {
+  AnyActorScope,
+  AnyMachineSnapshot,
+  AnyStateMachine,
+  AnyStateNode,
+  AnyTransitionDefinition,
+  EventObject,
+  InspectionEvent,
+} from 'xstate';
 import { createActor } from 'xstate';
 import { getStateNodes } from 'xstate/graph';
 
@@ -48,7 +56,13 @@ export function definitionTransitions(machine: AnyStateMachine): Map<AnyTransiti
       const base = `${path(node)} —${eventLabel(t.eventType)}${guard ? ` [${guard}]` : ''}→ ${targets.length ? targets.join(', ') : '(no target)'}`;
       const n = (used.get(base) ?? 0) + 1;
       used.set(base, n);
-      out.set(t, { id: n > 1 ? `${base} #${n}` : base, source: path(node), event: t.eventType || 'always', ...(guard ? { guard } : {}), targets });
+      out.set(t, {
+        id: n > 1 ? `${base} #${n}` : base,
+        source: path(node),
+        event: t.eventType || 'always',
+        ...(guard ? { guard } : {}),
+        targets,
+      });
     }
   }
   return out;
@@ -69,11 +83,20 @@ export class TransitionRecorder {
   constructor(readonly machine: AnyStateMachine) {
     this.transitions = definitionTransitions(machine);
     const self = createActor(machine, {
-      inspect: (e: InspectionEvent) => { if (e.type === '@xstate.microstep') this.selected.push(...e._transitions); },
+      inspect: (e: InspectionEvent) => {
+        if (e.type === '@xstate.microstep') this.selected.push(...e._transitions);
+      },
     });
     this.scope = {
-      self, defer: () => {}, id: '', logger: () => {}, sessionId: '', stopChild: () => {},
-      system: self.system, emit: () => {}, actionExecutor: () => {},
+      self,
+      defer: () => {},
+      id: '',
+      logger: () => {},
+      sessionId: '',
+      stopChild: () => {},
+      system: self.system,
+      emit: () => {},
+      actionExecutor: () => {},
     };
   }
 
@@ -92,7 +115,10 @@ export class TransitionRecorder {
   }
 
   private ids(): string[] {
-    const ids = this.selected.flatMap((t) => { const m = this.transitions.get(t); return m ? [m.id] : []; });
+    const ids = this.selected.flatMap((t) => {
+      const m = this.transitions.get(t);
+      return m ? [m.id] : [];
+    });
     this.selected.length = 0;
     return ids;
   }
@@ -109,7 +135,10 @@ export function transitionIds(defs: readonly AnyTransitionDefinition[]): string[
   return defs.flatMap((t) => {
     const machine = t.source.machine;
     let known = byMachine.get(machine);
-    if (!known) { known = definitionTransitions(machine); byMachine.set(machine, known); }
+    if (!known) {
+      known = definitionTransitions(machine);
+      byMachine.set(machine, known);
+    }
     const m = known.get(t);
     return m ? [m.id] : [];
   });

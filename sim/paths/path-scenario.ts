@@ -4,7 +4,11 @@ import type { GeneratedPath } from './generate';
 import type { WorldLogic } from './world-logic';
 
 /** A generated path as a timeline: which of the scenario's entries happen, and when (ms). */
-export interface PathTimeline { moves: { index: number; at: number }[]; endMs: number; taken: Set<string> }
+export interface PathTimeline {
+  moves: { index: number; at: number }[];
+  endMs: number;
+  taken: Set<string>;
+}
 
 /** Replays a path through the world logic: each move's instant (the timeline's `at`), the end, and what it takes. */
 export function pathTimeline(logic: WorldLogic, path: GeneratedPath): PathTimeline {
@@ -31,9 +35,15 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * without `repeat` — and a duration ending at the path's last step, so `loopscope sim` plays the
  * path and ends where it reaches its target.
  */
-export function pathScenarioYaml(source: { file: string; doc: unknown }, name: string, description: string, timeline: PathTimeline): string {
+export function pathScenarioYaml(
+  source: { file: string; doc: unknown },
+  name: string,
+  description: string,
+  timeline: PathTimeline,
+): string {
   const { doc } = source;
-  if (!isRecord(doc) || !Array.isArray(doc.timeline)) throw new InputError(source.file, 'timeline', 'expected a list of entries (the moves the paths are made of)');
+  if (!isRecord(doc) || !Array.isArray(doc.timeline))
+    throw new InputError(source.file, 'timeline', 'expected a list of entries (the moves the paths are made of)');
   const entries: unknown[] = doc.timeline;
   const rest = Object.fromEntries(Object.entries(doc).filter(([k]) => k !== 'moments'));
   const moves = timeline.moves.map(({ index, at }) => {

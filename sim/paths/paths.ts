@@ -13,11 +13,22 @@ import { pathScenarioYaml, pathTimeline } from './path-scenario';
 import { runCoverage } from './run-coverage';
 
 /** A share of the machine's transitions: how many of how many. */
-export interface Share { taken: number; of: number; percent: number }
+export interface Share {
+  taken: number;
+  of: number;
+  percent: number;
+}
 const share = (taken: number, of: number): Share => ({ taken, of, percent: of === 0 ? 100 : Math.round((1000 * taken) / of) / 10 });
 
 /** One generated path as written: its scenario and test files, its moves, what it is for. */
-export interface WrittenPath { name: string; scenario: string; test: string; moves: number; endMs: number; targets: string[] }
+export interface WrittenPath {
+  name: string;
+  scenario: string;
+  test: string;
+  moves: number;
+  endMs: number;
+  targets: string[];
+}
 
 /** The coverage report of one loop (coverage.json). */
 export interface PathsReport {
@@ -51,7 +62,8 @@ export interface PathsOptions {
 const HELPER = COMPILED ? 'loopscope/testing' : fileURLToPath(new URL('./testing.ts', import.meta.url));
 
 const UNREACHABLE = (scenario: string) => `not reachable in this world: the exhaustive exploration of ${scenario} never takes it`;
-const BETWEEN = 'reachable only by a move between two events due at one instant, which a scenario timeline cannot place (sim plays timeline entries first)';
+const BETWEEN =
+  'reachable only by a move between two events due at one instant, which a scenario timeline cannot place (sim plays timeline entries first)';
 
 /**
  * `loopscope paths`: xstate/graph's shortest paths over the loop's machine with its world
@@ -85,17 +97,29 @@ export function generatePaths(entry: LoopEntry, scenario: LoadedScenario, option
     taken[`${name}.yaml`] = [...run.transitions];
     written.push({ name, scenario: file, test: testFile, moves: timeline.moves.length, endMs: timeline.endMs, targets: path.targets });
   });
-  const notTaken = all.filter((t) => !generatedTaken.has(t.id)).map((t) => ({ transition: t.id, reason: reason(t, search, world, scenario.name) }));
+  const notTaken = all
+    .filter((t) => !generatedTaken.has(t.id))
+    .map((t) => ({ transition: t.id, reason: reason(t, search, world, scenario.name) }));
   const report: PathsReport = {
-    loop: entry.id, scenario: scenario.name, cover: options.cover, worldStates: search.states,
+    loop: entry.id,
+    scenario: scenario.name,
+    cover: options.cover,
+    worldStates: search.states,
     transitions: { total: all.length, reachable: world.reachableTransitions.size, placeable: search.reachableTransitions.size },
     coverage: {
       ...(options.shipped ? shippedShares(entry, all, options.shipped) : {}),
       generated: share(generatedTaken.size, all.length),
-      generatedOfPlaceable: share([...search.reachableTransitions].filter((id) => generatedTaken.has(id)).length, search.reachableTransitions.size),
+      generatedOfPlaceable: share(
+        [...search.reachableTransitions].filter((id) => generatedTaken.has(id)).length,
+        search.reachableTransitions.size,
+      ),
     },
-    ...(options.cover === 'states' ? { states: { total: countLeafStates(entry), reachable: world.reachableStates.size, generated: generatedStates.size } } : {}),
-    paths: written, notTaken, taken,
+    ...(options.cover === 'states'
+      ? { states: { total: countLeafStates(entry), reachable: world.reachableStates.size, generated: generatedStates.size } }
+      : {}),
+    paths: written,
+    notTaken,
+    taken,
   };
   writeFileSync(join(options.out, 'coverage.json'), JSON.stringify(report, null, 2) + '\n');
   writeFileSync(join(options.out, 'coverage.txt'), reportText(report));
@@ -123,7 +147,8 @@ function shippedShares(entry: LoopEntry, all: MachineTransition[], files: { sim:
   return { shipped: share(sim.size, all.length), check: share(check.size, all.length) };
 }
 
-const countLeafStates = (entry: LoopEntry) => getStateNodes(entry.binding.machine.root).filter((n) => n.type === 'atomic' || n.type === 'final').length;
+const countLeafStates = (entry: LoopEntry) =>
+  getStateNodes(entry.binding.machine.root).filter((n) => n.type === 'atomic' || n.type === 'final').length;
 
 function describe(path: GeneratedPath, cover: CoverKind): string {
   const what = cover === 'transitions' ? 'transition' : 'state';
@@ -157,9 +182,15 @@ export function reportText(r: PathsReport): string {
     `${r.loop} · ${r.scenario}: ${r.worldStates} world states, ${r.transitions.total} machine transitions, ${r.transitions.reachable} reachable in this world, ${r.transitions.placeable} of them by a scenario's timeline`,
     `transitions taken — shipped scenarios: ${pct(r.coverage.shipped)}; check scenarios: ${pct(r.coverage.check)}; generated paths: ${pct(r.coverage.generated)}`,
     `generated paths take ${pct(r.coverage.generatedOfPlaceable)} of the transitions a scenario can reach in this world`,
-    ...(r.states ? [`machine states: ${r.states.total} leaf states, ${r.states.reachable} reachable, ${r.states.generated} reached by the generated paths`] : []),
+    ...(r.states
+      ? [
+          `machine states: ${r.states.total} leaf states, ${r.states.reachable} reachable, ${r.states.generated} reached by the generated paths`,
+        ]
+      : []),
     `${r.paths.length} ${r.paths.length === 1 ? 'path' : 'paths'} (${r.cover}):`,
-    ...r.paths.map((p) => `  ${p.name}: ${p.moves} moves, ends at ${p.endMs / 1000}s — ${p.targets.length} target${p.targets.length === 1 ? '' : 's'}`),
+    ...r.paths.map(
+      (p) => `  ${p.name}: ${p.moves} moves, ends at ${p.endMs / 1000}s — ${p.targets.length} target${p.targets.length === 1 ? '' : 's'}`,
+    ),
     ...(r.notTaken.length ? ['not taken:', ...r.notTaken.map((n) => `  ${n.transition}: ${n.reason}`)] : []),
   ];
   return lines.join('\n') + '\n';

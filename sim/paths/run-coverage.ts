@@ -4,7 +4,11 @@ import type { Trace } from '../trace';
 import { TransitionRecorder } from './machine-transitions';
 
 /** What one run of a scenario took: machine transitions (ids: machine-transitions.ts) and machine states. */
-export interface RunCoverage { transitions: Set<string>; states: Set<string>; trace: Trace }
+export interface RunCoverage {
+  transitions: Set<string>;
+  states: Set<string>;
+  trace: Trace;
+}
 
 /**
  * Runs a scenario as `loopscope sim` does (the Runner, its timeline, up to its duration) and notes
@@ -12,7 +16,11 @@ export interface RunCoverage { transitions: Set<string>; states: Set<string>; tr
  * transitions that event takes from the snapshot before it; at the start and at a controller
  * restart, the machine's eventless transitions from its initial state.
  */
-export function runCoverage(entry: LoopEntry, scenario: LoadedScenario, recorder = new TransitionRecorder(entry.binding.machine)): RunCoverage {
+export function runCoverage(
+  entry: LoopEntry,
+  scenario: LoadedScenario,
+  recorder = new TransitionRecorder(entry.binding.machine),
+): RunCoverage {
   const runner = createRunner(entry, scenario);
   const { binding } = entry;
   const transitions = new Set(recorder.initial(binding.machineInput(runner.config)));
@@ -23,9 +31,12 @@ export function runCoverage(entry: LoopEntry, scenario: LoadedScenario, recorder
     runner.processNext();
     if (runner.frames.length === frames) continue;
     const frame = runner.frames[runner.frames.length - 1]!;
-    const taken = frame.event === 'controller.restart'
-      ? recorder.initial(binding.machineInput(runner.config))
-      : runner.lastEvent ? recorder.taken(before, runner.lastEvent) : [];
+    const taken =
+      frame.event === 'controller.restart'
+        ? recorder.initial(binding.machineInput(runner.config))
+        : runner.lastEvent
+          ? recorder.taken(before, runner.lastEvent)
+          : [];
     for (const id of taken) transitions.add(id);
     states.add(runner.stateValue);
   }

@@ -63,12 +63,21 @@ export class WorldLogic {
   private readonly timeline: boolean;
   onEdge: EdgeListener<unknown, unknown> | undefined;
 
-  constructor(entry: LoopEntry, readonly scenario: LoadedScenario, options: WorldLogicOptions = {}) {
+  constructor(
+    entry: LoopEntry,
+    readonly scenario: LoadedScenario,
+    options: WorldLogicOptions = {},
+  ) {
     this.binding = entry.binding;
     this.check = entry.check;
     this.timeline = options.timeline ?? true;
     const repeating = new Set(scenario.repeating ?? []);
-    this.alphabet = scenario.timeline.map((e, index) => ({ index, label: this.check.label(e), entry: e, ...(repeating.has(index) ? { repeats: true } : {}) }));
+    this.alphabet = scenario.timeline.map((e, index) => ({
+      index,
+      label: this.check.label(e),
+      entry: e,
+      ...(repeating.has(index) ? { repeats: true } : {}),
+    }));
     this.groups = groupMoves(this.check, this.alphabet);
     const start = { config: scenario.config, world: scenario.world };
     // The plain canonical key: transitions are named by state, so renamed copies are not merged.
@@ -76,7 +85,11 @@ export class WorldLogic {
     this.stepper = new Stepper(this.binding, { memo: true });
     this.recorder = new TransitionRecorder(this.binding.machine);
     this.initialTaken = this.recorder.initial(this.binding.machineInput(scenario.config));
-    this.initial = { run: this.stepper.initial(scenario.config, scenario.world), remaining: Uint8Array.from(this.groups.map((g) => g.count)), tickedNow: false };
+    this.initial = {
+      run: this.stepper.initial(scenario.config, scenario.world),
+      remaining: Uint8Array.from(this.groups.map((g) => g.count)),
+      tickedNow: false,
+    };
     this.logic = fromTransition((state: WorldState<unknown, unknown>, event: WorldEvent) => this.step(state, event).state, this.initial);
   }
 
@@ -109,7 +122,10 @@ export class WorldLogic {
     if (event.type === 'tick') {
       const ticked = this.stepper.tick(state.run);
       if (!ticked) return { state, taken: [] };
-      result = { state: { ...state, run: ticked.state, tickedNow: this.timeline }, taken: ticked.event ? this.recorder.taken(state.run.snapshot, ticked.event) : [] };
+      result = {
+        state: { ...state, run: ticked.state, tickedNow: this.timeline },
+        taken: ticked.event ? this.recorder.taken(state.run.snapshot, ticked.event) : [],
+      };
     } else {
       const group = this.groups[event.group]!;
       const run = this.timeline && state.tickedNow ? { ...state.run, t: state.run.t + TIMELINE_EPSILON_MS } : state.run;

@@ -35,7 +35,11 @@ const mod = (a: number, b: number) => ((a % b) + b) % b;
  */
 export function cronCanonicalizer(start: { config: CronConfig; world: CronWorld }, alphabet: readonly EnvMove<CronFault, CronConfig>[]) {
   const maxAt = Math.max(-1, ...alphabet.map((m) => m.entry.at));
-  const backMin = Math.ceil(jumps(alphabet).filter((b) => b < 0).reduce((a, b) => a - b, 0) / 60_000);
+  const backMin = Math.ceil(
+    jumps(alphabet)
+      .filter((b) => b < 0)
+      .reduce((a, b) => a - b, 0) / 60_000,
+  );
   const kubernetes = modeOf(start.config) === 'kubernetes';
   const lookbackMin = backMin + 181;
   const hourly = start.config.entries.every((e) => e.reboot || e.hour.every(Boolean));
@@ -55,9 +59,15 @@ export function cronCanonicalizer(start: { config: CronConfig; world: CronWorld 
       const k = ctx.k8s;
       const all = names.every((n) => (k.status[n]?.lastScheduleTime ?? null) !== null);
       key += `|c${k.createdAt === null ? 'n' : all ? '' : k.createdAt - wall}`;
-      for (const n of names) { const s = k.status[n]?.lastScheduleTime; if (s !== undefined && s !== null) key += `,${n}:${s - wall}`; }
+      for (const n of names) {
+        const s = k.status[n]?.lastScheduleTime;
+        if (s !== undefined && s !== null) key += `,${n}:${s - wall}`;
+      }
     }
-    key += `|d${Math.max(0, w.downUntil - t)}|r${w.running.filter((r) => r.endsAt > t).map((r) => `${r.job}@${rel(r.minute)}:${r.endsAt - t}`).join(',')}`;
+    key += `|d${Math.max(0, w.downUntil - t)}|r${w.running
+      .filter((r) => r.endsAt > t)
+      .map((r) => `${r.job}@${rel(r.minute)}:${r.endsAt - t}`)
+      .join(',')}`;
     const m = w.monitor;
     key += `|m${rel(m.readUpTo)},${m.passed ? `${rel(m.passed.from)}:${rel(m.passed.to)}` : ''},${m.outsideContract ? 1 : 0},${m.repeats.map((r) => `${r.job}@${rel(r.minute)}`).join(',')}`;
     const judged = m.passed ? m.passed.from + 1 : Number.POSITIVE_INFINITY;
@@ -72,4 +82,3 @@ export function cronCanonicalizer(start: { config: CronConfig; world: CronWorld 
     return key + queueKey(state, (id) => w.ops.find((o) => o.id === id)?.kind ?? '?');
   };
 }
-

@@ -21,12 +21,21 @@ const moving = (v: View) => {
 export function hpaLiveness(): { properties: CheckProperty<HpaWorld, HpaConfig, HpaContext>[]; promises: readonly string[] } {
   return {
     properties: [
-      { name: 'settles', kind: 'eventually-always',
-        claim: 'however the load keeps changing, from some point on the owned Running count stays in [min, max] with nothing starting or stopping (no flapping for ever)',
-        holds: countSettled },
-      { name: 'scaling-finishes', kind: 'leads-to',
-        claim: 'whenever an owned pod is starting or stopping, a moment comes when none is (a scale step ends, even while the load keeps changing)',
-        when: moving, holds: (v) => !moving(v) },
+      {
+        name: 'settles',
+        kind: 'eventually-always',
+        claim:
+          'however the load keeps changing, from some point on the owned Running count stays in [min, max] with nothing starting or stopping (no flapping for ever)',
+        holds: countSettled,
+      },
+      {
+        name: 'scaling-finishes',
+        kind: 'leads-to',
+        claim:
+          'whenever an owned pod is starting or stopping, a moment comes when none is (a scale step ends, even while the load keeps changing)',
+        when: moving,
+        holds: (v) => !moving(v),
+      },
     ],
     promises: [],
   };

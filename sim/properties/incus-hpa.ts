@@ -25,7 +25,8 @@ const countStatus = (list: SimInstance[], ...statuses: InstanceStatus[]) => list
 // ---- what is claimed ------------------------------------------------------------------------
 
 export const neverTouchesUnowned: Property = {
-  name: 'never-touches-unowned', kind: 'always',
+  name: 'never-touches-unowned',
+  kind: 'always',
   claim: 'never stops or deletes an instance without its owner key (world.unownedTouched = 0)',
   holds: (v) => v.world.unownedTouched === 0,
 };
@@ -33,25 +34,29 @@ export const neverTouchesUnowned: Property = {
 /** Checked while a create is in flight: the world then already holds the new Starting instance.
  * (An initial world above max is allowed; the claim is that the loop never creates past max.) */
 export const atMostMax: Property = {
-  name: 'at-most-max', kind: 'always',
+  name: 'at-most-max',
+  kind: 'always',
   claim: 'while it creates, owned Starting + Running instances ≤ maxPods (it never creates past max)',
   holds: (v) => v.snapshot.children.createPod === undefined || countStatus(ownedOf(v), 'Starting', 'Running') <= ctxOf(v).config.maxPods,
 };
 
 export const oneOperationAtATime: Property = {
-  name: 'one-operation-at-a-time', kind: 'always',
+  name: 'one-operation-at-a-time',
+  kind: 'always',
   claim: 'the controller has at most one API operation in flight (it acts sequentially)',
   holds: (v) => Object.keys(v.snapshot.children).length <= 1,
 };
 
 const scalesToMax: Property = {
-  name: 'scales-to-max', kind: 'sometimes',
+  name: 'scales-to-max',
+  kind: 'sometimes',
   claim: 'some run reaches maxPods owned Running instances (the bounds let it scale out)',
   holds: (v) => countStatus(ownedOf(v), 'Running') === ctxOf(v).config.maxPods,
 };
 
 const backsOff: Property = {
-  name: 'backs-off', kind: 'sometimes',
+  name: 'backs-off',
+  kind: 'sometimes',
   claim: 'some run reaches the error (backoff) phase',
   holds: (v) => v.snapshot.hasTag('error'),
 };
@@ -67,13 +72,16 @@ export function countSettled(v: View): boolean {
 export const noLeftovers = (v: View) => countStatus(ownedOf(v), 'Stopped', 'Error') === 0;
 
 /** API failures the environment may leave queued (the `failApi` calls), and the longest one call takes. */
-export interface QueuedFailures { failures: number; longestOpMs: number }
+export interface QueuedFailures {
+  failures: number;
+  longestOpMs: number;
+}
 const NO_QUEUED_FAILURES: QueuedFailures = { failures: 0, longestOpMs: 0 };
 
 /** The failures a timeline's `failApi` entries queue, at most (each entry counted once): a scenario's
  * faults, or a generated schedule's (test/check), which name the same `failApi` fault. */
 export const queuedFailures = (faults: readonly { kind: string; calls?: number }[], world: HpaWorld): QueuedFailures => ({
-  failures: faults.reduce((n, f) => n + (f.kind === 'failApi' ? f.calls ?? 0 : 0), 0),
+  failures: faults.reduce((n, f) => n + (f.kind === 'failApi' ? (f.calls ?? 0) : 0), 0),
   longestOpMs: longestOpMs(world),
 });
 
@@ -112,24 +120,44 @@ export const promisesOf = (config: HpaConfig): readonly string[] => PROMISES[isM
 
 /** Module policies only: a failure fails the period (machine.ts decide); the explorer finds the shortest way to one. */
 const policyDecides: Property = {
-  name: 'policy-decides', kind: 'always',
+  name: 'policy-decides',
+  kind: 'always',
   claim: 'the policy module returns a valid Decision for every observation (it never throws, hangs or answers another shape)',
   holds: (v) => !ctxOf(v).policyFailed,
 };
 
-export function hpaProperties(config: HpaConfig, alphabet: readonly EnvMove<HpaFault, HpaConfig>[], withinPeriods?: number, world?: HpaWorld): Property[] {
+export function hpaProperties(
+  config: HpaConfig,
+  alphabet: readonly EnvMove<HpaFault, HpaConfig>[],
+  withinPeriods?: number,
+  world?: HpaWorld,
+): Property[] {
   const faults = alphabet.flatMap((m) => ('fault' in m.entry ? [m.entry.fault] : []));
   const periods = withinPeriods ?? convergencePeriods(config, world ? queuedFailures(faults, world) : NO_QUEUED_FAILURES);
   const withinMs = periods * config.periodMs;
   const within = `${periods} periods (${withinMs / 1000}s)`;
-  const out: Property[] = [neverTouchesUnowned, atMostMax, oneOperationAtATime,
-    { name: 'converges', kind: 'eventually', withinMs, within,
+  const out: Property[] = [
+    neverTouchesUnowned,
+    atMostMax,
+    oneOperationAtATime,
+    {
+      name: 'converges',
+      kind: 'eventually',
+      withinMs,
+      within,
       claim: `once faults stop, within ${within}: owned Running count in [min, max], none starting or stopping, and it stays so`,
-      holds: countSettled },
-    { name: 'no-leftovers', kind: 'eventually', withinMs, within,
+      holds: countSettled,
+    },
+    {
+      name: 'no-leftovers',
+      kind: 'eventually',
+      withinMs,
+      within,
       claim: `once faults stop, within ${within}: no owned instance is left Stopped or in Error, and none appears again`,
-      holds: noLeftovers },
-    scalesToMax];
+      holds: noLeftovers,
+    },
+    scalesToMax,
+  ];
   if (isModulePolicy(config.policy)) out.splice(3, 0, policyDecides);
   const fails = alphabet.some((m) => 'fault' in m.entry && m.entry.fault.kind === 'failApi');
   if (fails) out.push(backsOff);
@@ -142,14 +170,22 @@ function hpaLabel(entry: Entry): string {
   if ('config' in entry) return `config ${JSON.stringify(entry.config)}`;
   const f = entry.fault;
   switch (f.kind) {
-    case 'demand': return `demand ${formatBytes(f.bytes)}`;
-    case 'stress': return `stress ${f.instance} ${formatBytes(f.bytes)}`;
-    case 'kill': return `kill ${f.instance}`;
-    case 'failApi': return `fail next ${f.calls} API call${f.calls > 1 ? 's' : ''}`;
-    case 'slowApi': return `API ${f.factor}× slower for ${f.forMs / 1000}s`;
-    case 'addInstance': return `someone creates ${f.name}${f.owner ? '' : ' (unowned)'}`;
-    case 'deleteInstance': return `someone deletes ${f.instance}`;
-    case 'restartController': return 'controller restart';
+    case 'demand':
+      return `demand ${formatBytes(f.bytes)}`;
+    case 'stress':
+      return `stress ${f.instance} ${formatBytes(f.bytes)}`;
+    case 'kill':
+      return `kill ${f.instance}`;
+    case 'failApi':
+      return `fail next ${f.calls} API call${f.calls > 1 ? 's' : ''}`;
+    case 'slowApi':
+      return `API ${f.factor}× slower for ${f.forMs / 1000}s`;
+    case 'addInstance':
+      return `someone creates ${f.name}${f.owner ? '' : ' (unowned)'}`;
+    case 'deleteInstance':
+      return `someone deletes ${f.instance}`;
+    case 'restartController':
+      return 'controller restart';
   }
 }
 
@@ -159,21 +195,37 @@ function applicable(state: CheckState<HpaWorld, HpaConfig, HpaContext>, entry: E
   const world = settle(state.world, state.t);
   const find = (name: string) => world.instances.find((i) => i.name === name);
   switch (f.kind) {
-    case 'demand': return world.demandBytes !== f.bytes;
-    case 'stress': return find(f.instance) !== undefined && find(f.instance)!.stressBytes !== f.bytes;
-    case 'kill': { const i = find(f.instance); return i !== undefined && i.status !== 'Stopped'; }
-    case 'deleteInstance': return find(f.instance) !== undefined;
-    case 'addInstance': return find(f.name) === undefined;
-    default: return true;
+    case 'demand':
+      return world.demandBytes !== f.bytes;
+    case 'stress':
+      return find(f.instance) !== undefined && find(f.instance)!.stressBytes !== f.bytes;
+    case 'kill': {
+      const i = find(f.instance);
+      return i !== undefined && i.status !== 'Stopped';
+    }
+    case 'deleteInstance':
+      return find(f.instance) !== undefined;
+    case 'addInstance':
+      return find(f.name) === undefined;
+    default:
+      return true;
   }
 }
 
 function validate(scenario: LoadedScenario<HpaWorld, HpaFault, HpaConfig>): void {
   if (scenario.world.params.failureProbability > 0) {
-    throw new InputError(scenario.file, 'world.failureProbability', 'expected 0 for check: the explorer branches on API failures itself (list failApi entries in the timeline)');
+    throw new InputError(
+      scenario.file,
+      'world.failureProbability',
+      'expected 0 for check: the explorer branches on API failures itself (list failApi entries in the timeline)',
+    );
   }
   if (scenario.timeline.length > 24) {
-    throw new InputError(scenario.file, 'timeline', `expected at most 24 entries for check (each is a move the environment may make at any instant), got ${scenario.timeline.length}`);
+    throw new InputError(
+      scenario.file,
+      'timeline',
+      `expected at most 24 entries for check (each is a move the environment may make at any instant), got ${scenario.timeline.length}`,
+    );
   }
   if (scenario.timeline.some((e) => 'config' in e)) {
     throw new InputError(scenario.file, 'timeline', 'expected no config changes for check: the properties compare against one config');
@@ -207,14 +259,24 @@ function canonicalizer(start: { config: HpaConfig; world: HpaWorld }, alphabet: 
     if (f.kind === 'addInstance') named.add(f.name);
   }
   const configIds = new WeakMap<object, string>();
-  const configId = (c: object) => { let id = configIds.get(c); if (id === undefined) { id = JSON.stringify(c); configIds.set(c, id); } return id; };
+  const configId = (c: object) => {
+    let id = configIds.get(c);
+    if (id === undefined) {
+      id = JSON.stringify(c);
+      configIds.set(c, id);
+    }
+    return id;
+  };
   let errorCap = -1;
 
   return (state: CheckState<HpaWorld, HpaConfig, HpaContext>): string => {
     const { t } = state;
     const w = settle(state.world, t);
     const ctx = state.snapshot.context;
-    if (errorCap < 0) { errorCap = 1; while (backoffDelay(ctx.config, errorCap) < ctx.config.backoffMaxMs && errorCap < 64) errorCap++; }
+    if (errorCap < 0) {
+      errorCap = 1;
+      while (backoffDelay(ctx.config, errorCap) < ctx.config.backoffMaxMs && errorCap < 64) errorCap++;
+    }
     const position = new Map<string, number>();
     w.instances.forEach((i, idx) => position.set(i.name, idx));
     const nameOf = (name: string) => (named.has(name) ? name : position.has(name) ? `#${position.get(name)}` : name === '' ? '' : '#gone');
@@ -226,9 +288,13 @@ function canonicalizer(start: { config: HpaConfig; world: HpaWorld }, alphabet: 
     key += `|${Math.min(ctx.consecutiveErrors, errorCap)}`;
     if (ctx.policyMemory.recommendations.length) {
       // A policy module may read any of its recommendations: only the kubernetes policy's expire.
-      const live = isModulePolicy(ctx.config.policy) ? ctx.policyMemory.recommendations
+      const live = isModulePolicy(ctx.config.policy)
+        ? ctx.policyMemory.recommendations
         : ctx.policyMemory.recommendations.filter((r) => r.at >= t - ctx.config.downscaleStabilizationMs);
-      key += `|${live.map((r) => `${r.at - t}:${r.replicas}`).sort().join(',')}`;
+      key += `|${live
+        .map((r) => `${r.at - t}:${r.replicas}`)
+        .sort()
+        .join(',')}`;
     }
     // A policy module's own state is opaque: all of it matters (its times are not made relative).
     if (ctx.policyMemory.state !== undefined) key += `|m${JSON.stringify(ctx.policyMemory.state)}`;
@@ -253,7 +319,9 @@ export const hpaCheck: LoopCheck<HpaWorld, HpaFault, HpaConfig, HpaContext> = {
   canonicalizer,
   // Symmetry (sim/check/symmetry.ts): the order of created names is read, so they are not interchangeable;
   // the canonical key already keeps only that order (a created name becomes its position).
-  symmetry: { none: 'Incus lists instances by name and the policies read that order (the seed deletes the last one, fixed removes leftovers in name order, kubernetes sorts stably over it); the key already keeps only the order of created names' },
+  symmetry: {
+    none: 'Incus lists instances by name and the policies read that order (the seed deletes the last one, fixed removes leftovers in name order, kubernetes sorts stably over it); the key already keeps only the order of created names',
+  },
   properties: hpaProperties,
   promises: promisesOf,
 };

@@ -31,13 +31,20 @@ const RUN_LIVE = new Set(['retrieving', 'evaluating', 'syncing', 'refreshing', '
  * - startedWith: for each running service, the values it loaded of the resources that notify it
  *   in any catalog the scenario may switch to (all that no-stale-service compares).
  */
-export function puppetCanonicalizer(start: { config: PuppetLoopConfig; world: PuppetWorld }, alphabet: readonly EnvMove<PuppetFault, PuppetLoopConfig>[]) {
-  const catalogs = [start.config.catalog, ...alphabet.flatMap((m) => ('config' in m.entry && m.entry.config.catalog ? [m.entry.config.catalog] : []))];
+export function puppetCanonicalizer(
+  start: { config: PuppetLoopConfig; world: PuppetWorld },
+  alphabet: readonly EnvMove<PuppetFault, PuppetLoopConfig>[],
+) {
+  const catalogs = [
+    start.config.catalog,
+    ...alphabet.flatMap((m) => ('config' in m.entry && m.entry.config.catalog ? [m.entry.config.catalog] : [])),
+  ];
   const sources = new Map<string, Ref[]>();
-  for (const c of catalogs) for (const r of c) {
-    if (r.type !== 'service') continue;
-    sources.set(r.title, [...new Set([...(sources.get(r.title) ?? []), ...refreshSources(c, refOf(r.type, r.title))])].sort());
-  }
+  for (const c of catalogs)
+    for (const r of c) {
+      if (r.type !== 'service') continue;
+      sources.set(r.title, [...new Set([...(sources.get(r.title) ?? []), ...refreshSources(c, refOf(r.type, r.title))])].sort());
+    }
 
   // States share most objects with their parent (immutable updates), so serialise each once.
   const memo = new WeakMap<object, string>();
@@ -47,20 +54,46 @@ export function puppetCanonicalizer(start: { config: PuppetLoopConfig; world: Pu
     if (hit !== undefined) return hit;
     const out = Array.isArray(v)
       ? `[${v.map(stable).join(',')}]`
-      : `{${Object.keys(v).sort().map((k) => `${k}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}`; // cast: a plain object here, only read by key
+      : `{${Object.keys(v)
+          .sort()
+          .map((k) => `${k}:${stable((v as Record<string, unknown>)[k])}`) // cast: a plain object here, only read by key
+          .join(',')}}`;
     memo.set(v, out);
     return out;
   };
   const statusKey = ({ message: _m, ...s }: ResourceStatus) => stable(s);
   const statusesKey = (list: readonly ResourceStatus[]) => list.map(statusKey).join(';');
-  const txKey = (tx: Transaction) => [
-    tx.catalogVersion, tx.noop ? 1 : 0, stable(tx.catalog), tx.cursor, tx.stage, stable(tx.observed),
-    statusesKey(Object.keys(tx.statuses).sort().map((r) => tx.statuses[r]!)), stable(tx.queued), stable(tx.store), stable(tx.newStore),
-  ].join('/');
-  const reportKey = (r: RunReport, t: number) => [
-    r.catalogVersion, r.noop ? 1 : 0, r.status, r.exitCode, r.changes, r.corrective ? 1 : 0, r.noopPending ? 1 : 0,
-    stable(r.resources), stable(r.order), statusesKey(r.statuses), r.time - t,
-  ].join('/');
+  const txKey = (tx: Transaction) =>
+    [
+      tx.catalogVersion,
+      tx.noop ? 1 : 0,
+      stable(tx.catalog),
+      tx.cursor,
+      tx.stage,
+      stable(tx.observed),
+      statusesKey(
+        Object.keys(tx.statuses)
+          .sort()
+          .map((r) => tx.statuses[r]!),
+      ),
+      stable(tx.queued),
+      stable(tx.store),
+      stable(tx.newStore),
+    ].join('/');
+  const reportKey = (r: RunReport, t: number) =>
+    [
+      r.catalogVersion,
+      r.noop ? 1 : 0,
+      r.status,
+      r.exitCode,
+      r.changes,
+      r.corrective ? 1 : 0,
+      r.noopPending ? 1 : 0,
+      stable(r.resources),
+      stable(r.order),
+      statusesKey(r.statuses),
+      r.time - t,
+    ].join('/');
 
   return (state: CheckState<PuppetWorld, PuppetLoopConfig, PuppetContext>): string => {
     const { t, world: w } = state;
@@ -82,7 +115,7 @@ export function puppetCanonicalizer(start: { config: PuppetLoopConfig; world: Pu
     const lastFault = w.faults.at(-1)?.t;
     if (lastFault !== undefined) {
       const atOrAfter = (x: number | undefined) => (x !== undefined && lastFault >= x ? 1 : 0);
-      key += `|fault ${atOrAfter(w.reports.length >= 2 ? a!.time : undefined)}${atOrAfter(b?.time ?? a?.time)}${atOrAfter(live ? ctx.lastRunStart ?? undefined : undefined)}${atOrAfter(t)}`;
+      key += `|fault ${atOrAfter(w.reports.length >= 2 ? a!.time : undefined)}${atOrAfter(b?.time ?? a?.time)}${atOrAfter(live ? (ctx.lastRunStart ?? undefined) : undefined)}${atOrAfter(t)}`;
     }
 
     key += '|loaded';
@@ -94,7 +127,10 @@ export function puppetCanonicalizer(start: { config: PuppetLoopConfig; world: Pu
     key += '|ops';
     for (const o of w.ops) {
       key += `|${o.kind}:${o.result.ok ? (o.kind === 'clock' ? Number(o.result.output) - t : stable(o.result.output)) : `!${o.result.error}`}`;
-      if (o.sync) { const { run: _run, ...sync } = o.sync; key += `:${stable(sync)}`; }
+      if (o.sync) {
+        const { run: _run, ...sync } = o.sync;
+        key += `:${stable(sync)}`;
+      }
       if (o.ref) key += `:${o.ref}`;
       if (o.refs) key += `:${stable(o.refs)}`;
       if (o.report) key += `:${reportKey(o.report, t)}`;

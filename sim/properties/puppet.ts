@@ -20,7 +20,10 @@ const depsCache = new WeakMap<Resource[], Map<Ref, Ref[]>>();
 /** The relationship graph of a catalog (catalogs are never mutated, so it is cached per object). */
 function depsOf(catalog: Resource[]): Map<Ref, Ref[]> {
   let deps = depsCache.get(catalog);
-  if (!deps) { deps = dependenciesOf(catalog); depsCache.set(catalog, deps); }
+  if (!deps) {
+    deps = dependenciesOf(catalog);
+    depsCache.set(catalog, deps);
+  }
   return deps;
 }
 
@@ -67,33 +70,50 @@ function skipsRespected(tx: Transaction): boolean {
 /** Report#compute_status and #exit_status agree: failed ⇔ bit 4, changes ⇔ bit 2. */
 function exitCodeAgrees(r: RunReport): boolean {
   const failed = r.status === 'failed';
-  return ((r.exitCode & 4) !== 0) === failed && ((r.exitCode & 2) !== 0) === r.changes > 0
-    && (r.status !== 'unchanged' || r.exitCode === 0) && (r.status !== 'changed' || r.exitCode === 2);
+  return (
+    ((r.exitCode & 4) !== 0) === failed &&
+    ((r.exitCode & 2) !== 0) === r.changes > 0 &&
+    (r.status !== 'unchanged' || r.exitCode === 0) &&
+    (r.status !== 'changed' || r.exitCode === 2)
+  );
 }
 
 export const orderRespectsRelationships: Property = {
-  name: 'order-respects-relationships', kind: 'always',
+  name: 'order-respects-relationships',
+  kind: 'always',
   claim: 'a run evaluates each resource after everything it depends on (require, before, notify, subscribe)',
-  holds: (v) => { const tx = ctxOf(v).tx; return tx === null || orderRespects(tx.order, tx.catalog); },
+  holds: (v) => {
+    const tx = ctxOf(v).tx;
+    return tx === null || orderRespects(tx.order, tx.catalog);
+  },
 };
 
 export const failuresSkipDependents: Property = {
-  name: 'failures-skip-dependents', kind: 'always',
+  name: 'failures-skip-dependents',
+  kind: 'always',
   claim: 'in a run, a resource with a failed resource upstream is skipped, not changed, not restarted; only those are skipped',
-  holds: (v) => { const tx = ctxOf(v).tx; return tx === null || skipsRespected(tx); },
+  holds: (v) => {
+    const tx = ctxOf(v).tx;
+    return tx === null || skipsRespected(tx);
+  },
 };
 
 export const exitCodeMatchesReport: Property = {
-  name: 'exit-code-matches-report', kind: 'always',
+  name: 'exit-code-matches-report',
+  kind: 'always',
   claim: "the last report's detailed exit code agrees with its status: bit 4 ⇔ failed, bit 2 ⇔ changes",
-  holds: (v) => { const r = v.world.reports.at(-1); return r === undefined || exitCodeAgrees(r); },
+  holds: (v) => {
+    const r = v.world.reports.at(-1);
+    return r === undefined || exitCodeAgrees(r);
+  },
 };
 
 /** The noop setting (for the whole run) or the noop metaparameter (for one resource). */
 const isNoop = (tx: Transaction, ref: Ref | undefined) => tx.noop || tx.catalog.some((r) => r.noop && refOf(r.type, r.title) === ref);
 
 export const noopChangesNothing: Property = {
-  name: 'noop-changes-nothing', kind: 'always',
+  name: 'noop-changes-nothing',
+  kind: 'always',
   claim: 'in noop (the setting or the metaparameter) the agent never begins a change or a restart on the host',
   holds: (v) => {
     const tx = ctxOf(v).tx;
@@ -135,8 +155,10 @@ function undoneBy(a: RunReport, repo: PuppetWorld['repo']): Set<Ref> {
  * skip, never fail.
  */
 export const idempotent: Property = {
-  name: 'idempotent', kind: 'always',
-  claim: 'after a converged run, the next run of the same catalog changes nothing unless the host was changed outside Puppet since; it finds nothing out of sync but a service whose package the converged run removed after starting it',
+  name: 'idempotent',
+  kind: 'always',
+  claim:
+    'after a converged run, the next run of the same catalog changes nothing unless the host was changed outside Puppet since; it finds nothing out of sync but a service whose package the converged run removed after starting it',
   holds: (v) => {
     const [a, b] = v.world.reports.slice(-2);
     if (!a || !b || a.status === 'failed' || a.noop || a.noopPending || b.noop || a.catalogVersion !== b.catalogVersion) return true;
@@ -154,7 +176,8 @@ export const idempotent: Property = {
  * run starts runinterval after the previous one began, or at once when that one overran.
  */
 export const runsFollowRuninterval: Property = {
-  name: 'runs-follow-runinterval', kind: 'always',
+  name: 'runs-follow-runinterval',
+  kind: 'always',
   claim: 'the first run starts within the splay limit; each next one runinterval after the previous began (at once if it overran)',
   holds: (v) => {
     const { reports, reportedAt } = v.world;
@@ -193,20 +216,27 @@ export function noStaleService(v: View): boolean {
 }
 
 const skipsADependent: Property = {
-  name: 'skips-a-dependent', kind: 'sometimes',
+  name: 'skips-a-dependent',
+  kind: 'sometimes',
   claim: 'some run skips a resource because of a failed dependency (the failure path is reachable)',
   holds: (v) => (v.world.reports.at(-1)?.resources.skipped ?? 0) > 0,
 };
 
 const restartsAService: Property = {
-  name: 'restarts-a-service', kind: 'sometimes',
+  name: 'restarts-a-service',
+  kind: 'sometimes',
   claim: 'some run restarts a service in answer to notify/subscribe (refresh is reachable)',
   holds: (v) => (v.world.reports.at(-1)?.resources.restarted ?? 0) > 0,
 };
 
 /** The always-claims: what the fast-check tests evaluate at every step of generated runs. */
 export const PUPPET_INVARIANTS: readonly Property[] = [
-  orderRespectsRelationships, failuresSkipDependents, exitCodeMatchesReport, noopChangesNothing, idempotent, runsFollowRuninterval,
+  orderRespectsRelationships,
+  failuresSkipDependents,
+  exitCodeMatchesReport,
+  noopChangesNothing,
+  idempotent,
+  runsFollowRuninterval,
 ];
 
 /**
@@ -217,21 +247,44 @@ export const PUPPET_INVARIANTS: readonly Property[] = [
  *   costs one more run (failInstall: times; "always" never heals, so it adds nothing here).
  */
 export function convergenceRuns(alphabet: readonly EnvMove<PuppetFault, PuppetLoopConfig>[]): number {
-  const failures = alphabet.reduce((n, m) => n + ('fault' in m.entry && m.entry.fault.kind === 'failInstall' && m.entry.fault.times > 0 ? m.entry.fault.times : 0), 0);
+  const failures = alphabet.reduce(
+    (n, m) => n + ('fault' in m.entry && m.entry.fault.kind === 'failInstall' && m.entry.fault.times > 0 ? m.entry.fault.times : 0),
+    0,
+  );
   return 3 + failures;
 }
 
-function puppetProperties(config: PuppetLoopConfig, alphabet: readonly EnvMove<PuppetFault, PuppetLoopConfig>[], withinPeriods?: number): Property[] {
+function puppetProperties(
+  config: PuppetLoopConfig,
+  alphabet: readonly EnvMove<PuppetFault, PuppetLoopConfig>[],
+  withinPeriods?: number,
+): Property[] {
   const runs = withinPeriods ?? convergenceRuns(alphabet);
   const withinMs = runs * config.settings.runintervalMs;
   const within = `${runs} runintervals (${withinMs / 60_000} min)`;
-  const out: Property[] = [...PUPPET_INVARIANTS,
-    { name: 'converges', kind: 'eventually', withinMs, within, holds: converged,
-      claim: `once the environment stops, within ${within}: the last report is of the current catalog, unchanged (exit 0), nothing pending in noop, and it stays so` },
-    { name: 'no-stale-service', kind: 'eventually', withinMs, within, holds: noStaleService,
-      claim: `once the environment stops, within ${within}: every running service has loaded (at its last start or restart) the current value of each resource that notifies it` },
+  const out: Property[] = [
+    ...PUPPET_INVARIANTS,
+    {
+      name: 'converges',
+      kind: 'eventually',
+      withinMs,
+      within,
+      holds: converged,
+      claim: `once the environment stops, within ${within}: the last report is of the current catalog, unchanged (exit 0), nothing pending in noop, and it stays so`,
+    },
+    {
+      name: 'no-stale-service',
+      kind: 'eventually',
+      withinMs,
+      within,
+      holds: noStaleService,
+      claim: `once the environment stops, within ${within}: every running service has loaded (at its last start or restart) the current value of each resource that notifies it`,
+    },
   ];
-  const catalogs = [config.catalog, ...alphabet.flatMap((m) => ('config' in m.entry && m.entry.config.catalog ? [m.entry.config.catalog] : []))];
+  const catalogs = [
+    config.catalog,
+    ...alphabet.flatMap((m) => ('config' in m.entry && m.entry.config.catalog ? [m.entry.config.catalog] : [])),
+  ];
   if (alphabet.some((m) => 'fault' in m.entry && m.entry.fault.kind === 'failInstall')) out.push(skipsADependent);
   if (catalogs.some((c) => c.some((r) => r.notify.length || r.subscribe.length))) out.push(restartsAService);
   return out;
@@ -263,27 +316,41 @@ export function puppetLabel(entry: Entry): string {
   if ('config' in entry) {
     const c = entry.config;
     // Relationships are not shown, so the digest of the whole catalog keeps two catalogs apart.
-    if (c.catalog) return `new catalog #${digest(JSON.stringify(c.catalog))}: ${c.catalog.map((r) => `${refOf(r.type, r.title)}=${short(r.should.content ?? r.should.ensure ?? '')}`).join(', ')}`;
+    if (c.catalog)
+      return `new catalog #${digest(JSON.stringify(c.catalog))}: ${c.catalog.map((r) => `${refOf(r.type, r.title)}=${short(r.should.content ?? r.should.ensure ?? '')}`).join(', ')}`;
     if (c.request === 'run') return 'SIGUSR1 (run now)';
     return `agent settings ${JSON.stringify(c.settings ?? {})}`;
   }
   const f = entry.fault;
   switch (f.kind) {
-    case 'drift': return `drift ${f.ref} ${Object.entries(f.values).map(([k, v]) => `${k}=${short(v)}`).join(' ')}`;
-    case 'failInstall': return f.times < 0 ? `every install of ${f.package} fails` : `next ${f.times} install${f.times === 1 ? '' : 's'} of ${f.package} fail${f.times === 1 ? 's' : ''}`;
-    case 'publish': return `publish ${f.package} ${f.version}`;
+    case 'drift':
+      return `drift ${f.ref} ${Object.entries(f.values)
+        .map(([k, v]) => `${k}=${short(v)}`)
+        .join(' ')}`;
+    case 'failInstall':
+      return f.times < 0
+        ? `every install of ${f.package} fails`
+        : `next ${f.times} install${f.times === 1 ? '' : 's'} of ${f.package} fail${f.times === 1 ? 's' : ''}`;
+    case 'publish':
+      return `publish ${f.package} ${f.version}`;
   }
 }
 
 /** A move that would change nothing (the drift already holds, the version is out) is left out. */
 function applicable(state: StepState<PuppetWorld, PuppetLoopConfig>, entry: Entry): boolean {
   const w = state.world;
-  if ('config' in entry) return entry.config.catalog === undefined || JSON.stringify(entry.config.catalog) !== JSON.stringify(state.config.catalog);
+  if ('config' in entry)
+    return entry.config.catalog === undefined || JSON.stringify(entry.config.catalog) !== JSON.stringify(state.config.catalog);
   const f = entry.fault;
   switch (f.kind) {
-    case 'drift': { const now = currentValues(w, w.host, f.ref).current; return Object.entries(f.values).some(([k, v]) => now[k] !== v); }
-    case 'failInstall': return (w.installFailures[f.package] ?? 0) !== f.times;
-    case 'publish': return !(w.repo[f.package]?.versions.includes(f.version) ?? false);
+    case 'drift': {
+      const now = currentValues(w, w.host, f.ref).current;
+      return Object.entries(f.values).some(([k, v]) => now[k] !== v);
+    }
+    case 'failInstall':
+      return (w.installFailures[f.package] ?? 0) !== f.times;
+    case 'publish':
+      return !(w.repo[f.package]?.versions.includes(f.version) ?? false);
   }
 }
 
@@ -292,15 +359,30 @@ const MAX_FAILURES = 3;
 
 function validate(scenario: LoadedScenario<PuppetWorld, PuppetFault, PuppetLoopConfig>): void {
   const { file, config, world, timeline } = scenario;
-  if (config.settings.splay) throw new InputError(file, 'agent.splay', 'expected false for check: the explorer does not branch on the random splay');
-  if (world.timings.installJitterMs !== 0) throw new InputError(file, 'timings.installJitter', 'expected 0s for check: the explorer does not branch on random install times');
-  if (timeline.length > MAX_MOVES) throw new InputError(file, 'timeline', `expected at most ${MAX_MOVES} entries for check (each is a move the environment may make at any instant), got ${timeline.length}`);
+  if (config.settings.splay)
+    throw new InputError(file, 'agent.splay', 'expected false for check: the explorer does not branch on the random splay');
+  if (world.timings.installJitterMs !== 0)
+    throw new InputError(file, 'timings.installJitter', 'expected 0s for check: the explorer does not branch on random install times');
+  if (timeline.length > MAX_MOVES)
+    throw new InputError(
+      file,
+      'timeline',
+      `expected at most ${MAX_MOVES} entries for check (each is a move the environment may make at any instant), got ${timeline.length}`,
+    );
   timeline.forEach((e, i) => {
     if ('config' in e && e.config.catalog === undefined) {
-      throw new InputError(file, `timeline[${i}]`, `expected drift, failInstall, publish or catalog for check, got ${e.config.request === 'run' ? 'run' : 'agent'}: runs-follow-runinterval and K assume one puppet.conf and the scheduler alone starting runs`);
+      throw new InputError(
+        file,
+        `timeline[${i}]`,
+        `expected drift, failInstall, publish or catalog for check, got ${e.config.request === 'run' ? 'run' : 'agent'}: runs-follow-runinterval and K assume one puppet.conf and the scheduler alone starting runs`,
+      );
     }
     if ('fault' in e && e.fault.kind === 'failInstall' && e.fault.times > MAX_FAILURES) {
-      throw new InputError(file, `timeline[${i}].failInstall.times`, `expected at most ${MAX_FAILURES} (or always) for check, got ${e.fault.times}`);
+      throw new InputError(
+        file,
+        `timeline[${i}].failInstall.times`,
+        `expected at most ${MAX_FAILURES} (or always) for check, got ${e.fault.times}`,
+      );
     }
   });
 }

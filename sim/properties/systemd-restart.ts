@@ -35,7 +35,8 @@ const windowOpen = (w: { begin: number | null }, t: number, u: UnitConfig) => w.
  * counts, manual or automatic; `systemctl reset-failed` flushes it.
  */
 export const startLimitRespected: Property = {
-  name: 'start-limit-respected', kind: 'always',
+  name: 'start-limit-respected',
+  kind: 'always',
   claim: 'at most StartLimitBurst= process starts within a StartLimitIntervalSec= window opened by a start (reset-failed empties it)',
   holds: (v) => {
     const u = ctxOf(v).unit;
@@ -46,23 +47,29 @@ export const startLimitRespected: Property = {
 
 /** systemd.service(5) Restart=: "…with the exception of a normal stop by the systemctl stop command". */
 export const manualStopNeverRestarts: Property = {
-  name: 'manual-stop-never-restarts', kind: 'always',
+  name: 'manual-stop-never-restarts',
+  kind: 'always',
   claim: 'after `systemctl stop` no process is started until an operator asks for a start or restart',
   holds: (v) => (v.world.monitor.startsSinceStop ?? 0) === 0,
 };
 
 /** systemd.unit(5): a unit that hit its start limit (or failed without Restart=) is "not attempted to be restarted anymore". */
 export const failedNeedsOperator: Property = {
-  name: 'failed-needs-operator', kind: 'always',
+  name: 'failed-needs-operator',
+  kind: 'always',
   claim: 'once the unit is `failed`, no process is started until an operator asks for a start or restart',
   holds: (v) => (v.world.monitor.startsSinceFailed ?? 0) === 0,
 };
 
 /** systemd.service(5) RestartSec=: "the time to sleep before restarting a service"; RestartSteps= only lengthens it. */
 export const restartDelayRespected: Property = {
-  name: 'restart-delay-respected', kind: 'always',
+  name: 'restart-delay-respected',
+  kind: 'always',
   claim: 'an automatic restart never comes sooner than RestartSec= after the exit that caused it',
-  holds: (v) => { const gap = v.world.monitor.lastAutoStartGapMs; return gap === null || gap >= ctxOf(v).unit.restartSecMs; },
+  holds: (v) => {
+    const gap = v.world.monitor.lastAutoStartGapMs;
+    return gap === null || gap >= ctxOf(v).unit.restartSecMs;
+  },
 };
 
 /**
@@ -70,7 +77,8 @@ export const restartDelayRespected: Property = {
  * process exits" — it goes from activating (start) to active (exited) or inactive, never running.
  */
 export const oneshotNeverRunning: Property = {
-  name: 'oneshot-never-running', kind: 'always',
+  name: 'oneshot-never-running',
+  kind: 'always',
   claim: 'a Type=oneshot unit is never "active (running)": activating while its process runs, then exited, inactive or failed',
   holds: (v) => {
     const ctx = ctxOf(v);
@@ -87,7 +95,8 @@ export const oneshotNeverRunning: Property = {
  * lasts longer than TimeoutStopSec=.
  */
 export const stopWithinTimeout: Property = {
-  name: 'stop-within-timeout', kind: 'always',
+  name: 'stop-within-timeout',
+  kind: 'always',
   claim: 'a process that ignores KillSignal= is killed with FinalKillSignal= once TimeoutStopSec= has passed (never later)',
   holds: (v) => {
     const since = v.world.monitor.sigtermSince;
@@ -114,14 +123,18 @@ export function neverGivesUp(unit: UnitConfig, withinPeriods?: number): Property
   const withinMs = givesUpWithinMs(unit, withinPeriods);
   const within = `${withinMs / 1000}s`;
   return {
-    name: 'never-gives-up', kind: 'eventually', withinMs, within,
+    name: 'never-gives-up',
+    kind: 'eventually',
+    withinMs,
+    within,
     claim: `once the environment stops, within ${within} the unit is not failed with result start-limit-hit, and never becomes so (Restart= keeps a crashing service coming back)`,
     holds: (v) => !givenUp(v),
   };
 }
 
 const restartsAutomatically: Property = {
-  name: 'restarts-automatically', kind: 'sometimes',
+  name: 'restarts-automatically',
+  kind: 'sometimes',
   claim: 'some run waits in auto-restart (the bounds exercise Restart=)',
   holds: (v) => topOf(v) === 'autoRestart',
 };
@@ -159,9 +172,20 @@ function systemdPromises(config: SystemdConfig): readonly string[] {
 }
 
 /** The claims every unit file makes (systemd's documented behaviour, which the model follows). */
-export const SAFETY_PROPERTIES: readonly Property[] = [startLimitRespected, manualStopNeverRestarts, failedNeedsOperator, restartDelayRespected, oneshotNeverRunning, stopWithinTimeout];
+export const SAFETY_PROPERTIES: readonly Property[] = [
+  startLimitRespected,
+  manualStopNeverRestarts,
+  failedNeedsOperator,
+  restartDelayRespected,
+  oneshotNeverRunning,
+  stopWithinTimeout,
+];
 
-function systemdProperties(config: SystemdConfig, _alphabet: readonly EnvMove<SystemdFault, SystemdConfig>[], withinPeriods?: number): Property[] {
+function systemdProperties(
+  config: SystemdConfig,
+  _alphabet: readonly EnvMove<SystemdFault, SystemdConfig>[],
+  withinPeriods?: number,
+): Property[] {
   const out = [...SAFETY_PROPERTIES, neverGivesUp(config.unit, withinPeriods)];
   if (config.unit.restart !== 'no') out.push(restartsAutomatically);
   return out;
@@ -195,20 +219,40 @@ const MAX_MOVES = 8;
 function validate(scenario: LoadedScenario<SystemdWorld, SystemdFault, SystemdConfig>): void {
   const { file } = scenario;
   if (scenario.config.unit.restartRandomizedDelayMs > 0) {
-    throw new InputError(file, 'unit.RestartRandomizedDelaySec', 'expected 0 for check: restart delays must be fixed (the explorer does not branch on random draws)');
+    throw new InputError(
+      file,
+      'unit.RestartRandomizedDelaySec',
+      'expected 0 for check: restart delays must be fixed (the explorer does not branch on random draws)',
+    );
   }
   if (scenario.world.program.jitterMs > 0) {
-    throw new InputError(file, 'program.jitter', 'expected 0 for check: run times must be fixed (the explorer does not branch on random draws)');
+    throw new InputError(
+      file,
+      'program.jitter',
+      'expected 0 for check: run times must be fixed (the explorer does not branch on random draws)',
+    );
   }
   if (scenario.timeline.length > MAX_MOVES) {
-    throw new InputError(file, 'timeline', `expected at most ${MAX_MOVES} entries for check (each is a move the environment may make at any instant), got ${scenario.timeline.length}`);
+    throw new InputError(
+      file,
+      'timeline',
+      `expected at most ${MAX_MOVES} entries for check (each is a move the environment may make at any instant), got ${scenario.timeline.length}`,
+    );
   }
   scenario.timeline.forEach((e, i) => {
     if ('fault' in e && e.fault.kind === 'program' && e.fault.program.jitterMs > 0) {
-      throw new InputError(file, `timeline[${i}].program.jitter`, 'expected 0 for check: run times must be fixed (the explorer does not branch on random draws)');
+      throw new InputError(
+        file,
+        `timeline[${i}].program.jitter`,
+        'expected 0 for check: run times must be fixed (the explorer does not branch on random draws)',
+      );
     }
     if ('config' in e) {
-      throw new InputError(file, `timeline[${i}].unit`, 'expected no unit edits for check: the properties and promises are judged against one unit file');
+      throw new InputError(
+        file,
+        `timeline[${i}].unit`,
+        'expected no unit edits for check: the properties and promises are judged against one unit file',
+      );
     }
   });
 }
@@ -233,7 +277,14 @@ function validate(scenario: LoadedScenario<SystemdWorld, SystemdFault, SystemdCo
  */
 function canonicalizer() {
   const ids = new WeakMap<object, string>();
-  const idOf = (o: object) => { let id = ids.get(o); if (id === undefined) { id = JSON.stringify(o); ids.set(o, id); } return id; };
+  const idOf = (o: object) => {
+    let id = ids.get(o);
+    if (id === undefined) {
+      id = JSON.stringify(o);
+      ids.set(o, id);
+    }
+    return id;
+  };
 
   return (state: CheckState<SystemdWorld, SystemdConfig, SystemdContext>): string => {
     const { t, world: w } = state;
@@ -241,7 +292,7 @@ function canonicalizer() {
     const u = ctx.unit;
     const pid = (p: number | null) => (p === null ? '-' : p === w.process?.pid ? '=' : '≠');
     const window = (win: { begin: number | null; num: number }) =>
-      (limitOff(u) || !windowOpen(win, t, u) ? '-' : `${t - win.begin!}:${Math.min(win.num, u.startLimitBurst + 1)}`);
+      limitOff(u) || !windowOpen(win, t, u) ? '-' : `${t - win.begin!}:${Math.min(win.num, u.startLimitBurst + 1)}`;
     const steps = u.restartSteps > 0 && u.restartMaxDelayMs !== null && u.restartSecMs > 0 && u.restartSecMs < u.restartMaxDelayMs;
 
     let key = `${JSON.stringify(state.snapshot.value)}|${Object.keys(state.snapshot.children).join(',')}|${idOf(u)}`;

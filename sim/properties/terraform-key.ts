@@ -24,7 +24,10 @@ export function terraformCanonicalizer(): (state: State) => string {
   const configKeys = new WeakMap<TerraformConfig, string>();
   const configKey = (c: TerraformConfig) => {
     let k = configKeys.get(c);
-    if (k === undefined) { k = JSON.stringify(c); configKeys.set(c, k); }
+    if (k === undefined) {
+      k = JSON.stringify(c);
+      configKeys.set(c, k);
+    }
     return k;
   };
 
@@ -38,11 +41,18 @@ export function terraformCanonicalizer(): (state: State) => string {
       if (resources) for (const r of Object.values(resources)) if (SCHEMAS[r.type]?.idPrefix) random.add(r.id);
     };
     for (const o of Object.values(w.cloud)) if (SCHEMAS[o.type]?.idPrefix) random.add(o.id);
-    addIds(w.state.resources); addIds(ctx.loaded?.resources); addIds(ctx.refreshed); addIds(ctx.progress?.state); addIds(ctx.toWrite?.resources);
+    addIds(w.state.resources);
+    addIds(ctx.loaded?.resources);
+    addIds(ctx.refreshed);
+    addIds(ctx.progress?.state);
+    addIds(ctx.toWrite?.resources);
     if (w.lock) random.add(w.lock.id);
     if (ctx.lockId) random.add(ctx.lockId);
     for (const op of w.ops) {
-      if (op.kind === 'persist') { addIds(op.input.state.resources); random.add(op.input.lockId); }
+      if (op.kind === 'persist') {
+        addIds(op.input.state.resources);
+        random.add(op.input.lockId);
+      }
       if (op.kind === 'unlock') random.add(op.lockId);
       if (op.kind === 'lock' && op.result.ok) random.add(String(op.result.output));
     }
@@ -50,7 +60,10 @@ export function terraformCanonicalizer(): (state: State) => string {
     const replacer = (_key: string, v: unknown) => {
       if (typeof v !== 'string' || !random.has(v)) return v;
       let tok = tokens.get(v);
-      if (tok === undefined) { tok = `#${tokens.size}`; tokens.set(v, tok); }
+      if (tok === undefined) {
+        tok = `#${tokens.size}`;
+        tokens.set(v, tok);
+      }
       return tok;
     };
 
@@ -59,27 +72,59 @@ export function terraformCanonicalizer(): (state: State) => string {
     w.ops.forEach((o, i) => opIndex.set(o.id, i));
     const op = (o: PendingOp): unknown => {
       switch (o.kind) {
-        case 'lock': return ['l', o.result.ok ? o.result.output : 'E'];
-        case 'refresh': return ['r', o.addresses];
-        case 'apply': return ['a', o.input, o.failure];
-        case 'persist': return ['p', tf(o.input.state), o.input.lockId];
-        case 'unlock': return ['u', o.lockId];
+        case 'lock':
+          return ['l', o.result.ok ? o.result.output : 'E'];
+        case 'refresh':
+          return ['r', o.addresses];
+        case 'apply':
+          return ['a', o.input, o.failure];
+        case 'persist':
+          return ['p', tf(o.input.state), o.input.lockId];
+        case 'unlock':
+          return ['u', o.lockId];
       }
     };
     const m = w.monitor;
-    const queue = [...state.queue].sort((a, b) => a.at - b.at || a.seq - b.seq).map((q) => (q.kind === 'event'
-      ? ['e', q.at - t, q.event.type, q.sendId ?? '']
-      : ['o', q.at - t, q.childId, opIndex.get(q.opId) ?? -1, state.snapshot.children[q.childId] !== undefined && state.live[q.childId] === q.seq ? 1 : 0]));
+    const queue = [...state.queue]
+      .sort((a, b) => a.at - b.at || a.seq - b.seq)
+      .map((q) =>
+        q.kind === 'event'
+          ? ['e', q.at - t, q.event.type, q.sendId ?? '']
+          : [
+              'o',
+              q.at - t,
+              q.childId,
+              opIndex.get(q.opId) ?? -1,
+              state.snapshot.children[q.childId] !== undefined && state.live[q.childId] === q.seq ? 1 : 0,
+            ],
+      );
 
     const key = {
       s: state.snapshot.value,
       ch: Object.keys(state.snapshot.children),
-      x: [ctx.lockId, tf(ctx.loaded), ctx.refreshed, ctx.plan ? ctx.plan.errors.length : null,
+      x: [
+        ctx.lockId,
+        tf(ctx.loaded),
+        ctx.refreshed,
+        ctx.plan ? ctx.plan.errors.length : null,
         ctx.progress ? [ctx.progress.ops, ctx.progress.done, ctx.progress.failed, ctx.progress.state, ctx.progress.errors.length] : null,
-        ctx.current, tf(ctx.toWrite), ctx.lastError !== null],
-      w: [Object.values(w.cloud).map((o) => [o.id, o.type, o.attrs, o.dataGb]), w.state.resources, w.lock?.id ?? null, w.createFailures, w.ops.map(op)],
-      m: [m.run.map((c) => [c.address, c.kind, c.ok, c.op ? opIndex.get(c.op) ?? -1 : null, c.busy]),
-        m.unlockedWrites > 0, m.serialRegressions > 0, m.destroyedDataGb > 0],
+        ctx.current,
+        tf(ctx.toWrite),
+        ctx.lastError !== null,
+      ],
+      w: [
+        Object.values(w.cloud).map((o) => [o.id, o.type, o.attrs, o.dataGb]),
+        w.state.resources,
+        w.lock?.id ?? null,
+        w.createFailures,
+        w.ops.map(op),
+      ],
+      m: [
+        m.run.map((c) => [c.address, c.kind, c.ok, c.op ? (opIndex.get(c.op) ?? -1) : null, c.busy]),
+        m.unlockedWrites > 0,
+        m.serialRegressions > 0,
+        m.destroyedDataGb > 0,
+      ],
       q: queue,
     };
     return `${configKey(ctx.config)}|${ctx.runConfig === ctx.config ? '=' : configKey(ctx.runConfig)}|${JSON.stringify(key, replacer)}`;

@@ -26,7 +26,10 @@ const closureCache = new WeakMap<ResourceConfig[], Map<string, Set<string>>>();
 
 function direct(config: ResourceConfig[]): Map<string, string[]> {
   let hit = directCache.get(config);
-  if (!hit) { hit = new Map(config.map((r) => [r.address, dependenciesOf(r)])); directCache.set(config, hit); }
+  if (!hit) {
+    hit = new Map(config.map((r) => [r.address, dependenciesOf(r)]));
+    directCache.set(config, hit);
+  }
   return hit;
 }
 
@@ -39,7 +42,13 @@ function upstream(config: ResourceConfig[]): Map<string, Set<string>> {
   for (const a of deps.keys()) {
     const seen = new Set<string>();
     const stack = [...(deps.get(a) ?? [])];
-    while (stack.length) { const d = stack.pop()!; if (!seen.has(d)) { seen.add(d); stack.push(...(deps.get(d) ?? [])); } }
+    while (stack.length) {
+      const d = stack.pop()!;
+      if (!seen.has(d)) {
+        seen.add(d);
+        stack.push(...(deps.get(d) ?? []));
+      }
+    }
     hit.set(a, seen);
   }
   closureCache.set(config, hit);
@@ -97,29 +106,38 @@ function noOrphans(v: View): boolean {
  * dependents have returned.
  */
 export const applyRespectsDependencies: Property = {
-  name: 'apply-respects-dependencies', kind: 'always',
-  claim: 'in a run, a create/update starts after its dependencies\' creates/updates returned; a delete after its dependents\' deletes returned',
+  name: 'apply-respects-dependencies',
+  kind: 'always',
+  claim:
+    "in a run, a create/update starts after its dependencies' creates/updates returned; a delete after its dependents' deletes returned",
   holds: (v) => {
     const deps = direct(runConfigOf(v));
     const run = v.world.monitor.run;
     // `later` began after c, or was still in flight when c began: it had not returned.
     const notBefore = (i: number, j: number) => j > i || run[i]!.busy.includes(run[j]!.address);
-    return run.every((c, i) => run.every((o, j) => {
-      if (c.kind === 'delete') return !(o.kind === 'delete' && (deps.get(o.address) ?? []).includes(c.address) && notBefore(i, j));
-      return !(o.kind !== 'delete' && (deps.get(c.address) ?? []).includes(o.address) && notBefore(i, j));
-    }));
+    return run.every((c, i) =>
+      run.every((o, j) => {
+        if (c.kind === 'delete') return !(o.kind === 'delete' && (deps.get(o.address) ?? []).includes(c.address) && notBefore(i, j));
+        return !(o.kind !== 'delete' && (deps.get(c.address) ?? []).includes(o.address) && notBefore(i, j));
+      }),
+    );
   },
 };
 
 /** A failed create/update blocks what depends on it (transitively) for the rest of the run. */
 export const failureStopsDependents: Property = {
-  name: 'failure-stops-dependents', kind: 'always',
+  name: 'failure-stops-dependents',
+  kind: 'always',
   claim: 'after a create/update failed, nothing downstream of it is created or updated in that run',
   holds: (v) => {
     const up = upstream(runConfigOf(v));
     const run = v.world.monitor.run;
-    return run.every((f, i) => f.ok !== false || f.kind === 'delete'
-      || run.every((c, j) => !(j > i && !c.busy.includes(f.address) && c.kind !== 'delete' && up.get(c.address)?.has(f.address))));
+    return run.every(
+      (f, i) =>
+        f.ok !== false ||
+        f.kind === 'delete' ||
+        run.every((c, j) => !(j > i && !c.busy.includes(f.address) && c.kind !== 'delete' && up.get(c.address)?.has(f.address))),
+    );
   },
 };
 
@@ -128,14 +146,19 @@ export const failureStopsDependents: Property = {
  * protect a resource whose block was removed; an edit made during a run counts from the next).
  */
 export const preventDestroyHonoured: Property = {
-  name: 'prevent-destroy-honoured', kind: 'always',
+  name: 'prevent-destroy-honoured',
+  kind: 'always',
   claim: 'no run makes a delete call for a resource its configuration marks lifecycle.prevent_destroy',
-  holds: (v) => v.world.monitor.run.every((c) => !(c.kind === 'delete' && runConfigOf(v).some((r) => r.address === c.address && r.lifecycle.preventDestroy))),
+  holds: (v) =>
+    v.world.monitor.run.every(
+      (c) => !(c.kind === 'delete' && runConfigOf(v).some((r) => r.address === c.address && r.lifecycle.preventDestroy)),
+    ),
 };
 
 /** statemgr.Locker: writes happen under the lock; the serial grows with each write. */
 export const stateWritesLockedAndOrdered: Property = {
-  name: 'state-writes-locked-and-ordered', kind: 'always',
+  name: 'state-writes-locked-and-ordered',
+  kind: 'always',
   claim: 'every state write is made by the holder of the lock, with a serial above the previous one',
   holds: (v) => v.world.monitor.unlockedWrites === 0 && v.world.monitor.serialRegressions === 0,
 };
@@ -144,7 +167,11 @@ export const stateWritesLockedAndOrdered: Property = {
 function createBeforeDestroy(config: ResourceConfig[]): Set<string> {
   const byAddress = new Map(config.map((r) => [r.address, r]));
   const out = new Set<string>();
-  const mark = (a: string) => { if (out.has(a) || !byAddress.has(a)) return; out.add(a); dependenciesOf(byAddress.get(a)!).forEach(mark); };
+  const mark = (a: string) => {
+    if (out.has(a) || !byAddress.has(a)) return;
+    out.add(a);
+    dependenciesOf(byAddress.get(a)!).forEach(mark);
+  };
   config.filter((r) => r.lifecycle.createBeforeDestroy).forEach((r) => mark(r.address));
   return out;
 }
@@ -157,8 +184,10 @@ function createBeforeDestroy(config: ResourceConfig[]): Set<string> {
  * still exists is not Terraform's doing: someone may have deleted it meanwhile.)
  */
 export const createBeforeDestroyHonoured: Property = {
-  name: 'create-before-destroy-honoured', kind: 'always',
-  claim: 'a create_before_destroy resource never has its current object deleted: only a prior one, once the state points at its replacement',
+  name: 'create-before-destroy-honoured',
+  kind: 'always',
+  claim:
+    'a create_before_destroy resource never has its current object deleted: only a prior one, once the state points at its replacement',
   holds: (v) => {
     const cbd = createBeforeDestroy(runConfigOf(v));
     return v.world.ops.every((o) => {
@@ -171,7 +200,8 @@ export const createBeforeDestroyHonoured: Property = {
 };
 
 const neverDestroysData: Property = {
-  name: 'never-destroys-data', kind: 'always',
+  name: 'never-destroys-data',
+  kind: 'always',
   claim: 'Terraform never deletes an object that holds data (a database, a bucket with objects)',
   holds: (v) => v.world.monitor.destroyedDataGb === 0,
 };
@@ -179,32 +209,37 @@ const neverDestroysData: Property = {
 // ---- sometimes: the bounds let the interesting thing happen ------------------------------------
 
 const reachesConverged: Property = {
-  name: 'reaches-converged', kind: 'sometimes',
+  name: 'reaches-converged',
+  kind: 'sometimes',
   claim: 'some run reaches a converged state (the bounds let it apply the configuration)',
   holds: converged,
 };
 
 /** The bounds let a create_before_destroy replacement happen: the prior object is deposed in the state. */
 const replacedCreateFirst: Property = {
-  name: 'replaced-create-first', kind: 'sometimes',
+  name: 'replaced-create-first',
+  kind: 'sometimes',
   claim: 'some run replaces an object create-first (the prior object is deposed in the state)',
   holds: (v) => Object.values(v.world.state.resources).some((s) => s.deposedOf !== undefined),
 };
 
 const planRefused: Property = {
-  name: 'plan-refused', kind: 'sometimes',
+  name: 'plan-refused',
+  kind: 'sometimes',
   claim: 'some plan is refused ("Instance cannot be destroyed": prevent_destroy)',
   holds: (v) => (ctxOf(v).plan?.errors.length ?? 0) > 0,
 };
 
 const createFailed: Property = {
-  name: 'create-failed', kind: 'sometimes',
+  name: 'create-failed',
+  kind: 'sometimes',
   claim: 'some run has a create that failed (what failure-stops-dependents is about)',
   holds: (v) => v.world.monitor.run.some((c) => c.ok === false && c.kind === 'create'),
 };
 
 const lockErrorReached: Property = {
-  name: 'lock-error', kind: 'sometimes',
+  name: 'lock-error',
+  kind: 'sometimes',
   claim: 'some run fails with "Error acquiring the state lock"',
   holds: (v) => v.snapshot.value === 'failed',
 };
@@ -214,7 +249,8 @@ const lockErrorReached: Property = {
 /** Every resource the configuration or an edit in the alphabet names (a removed one is deleted). */
 function allResources(config: TerraformLoopConfig, alphabet: readonly Move[]): ResourceConfig[] {
   const byAddress = new Map(config.resources.map((r) => [r.address, r]));
-  for (const m of alphabet) if ('config' in m.entry) for (const r of m.entry.config.resources ?? []) if (!byAddress.has(r.address)) byAddress.set(r.address, r);
+  for (const m of alphabet)
+    if ('config' in m.entry) for (const r of m.entry.config.resources ?? []) if (!byAddress.has(r.address)) byAddress.set(r.address, r);
   return [...byAddress.values()];
 }
 
@@ -241,7 +277,10 @@ function runBoundMs(resources: readonly ResourceConfig[]): number {
 function convergencePeriods(config: TerraformLoopConfig, alphabet: readonly Move[]): number {
   const period = config.everyMs ?? 3_600_000;
   const r = runBoundMs(allResources(config, alphabet));
-  const failures = alphabet.reduce((sum, m) => sum + ('fault' in m.entry && m.entry.fault.kind === 'failCreate' ? Math.max(0, m.entry.fault.times) : 0), 0);
+  const failures = alphabet.reduce(
+    (sum, m) => sum + ('fault' in m.entry && m.entry.fault.kind === 'failCreate' ? Math.max(0, m.entry.fault.times) : 0),
+    0,
+  );
   return Math.ceil((r + (1 + failures) * (period + r)) / period);
 }
 
@@ -252,15 +291,39 @@ export function terraformProperties(config: TerraformLoopConfig, alphabet: reado
   const withinMs = periods * (config.everyMs ?? 3_600_000);
   const within = `${periods} runs of the schedule (${withinMs / 1000}s)`;
   const has = (kind: TerraformFault['kind']) => alphabet.some((m) => 'fault' in m.entry && m.entry.fault.kind === kind);
-  const out: Property[] = [stateWritesLockedAndOrdered, applyRespectsDependencies, failureStopsDependents, preventDestroyHonoured, createBeforeDestroyHonoured,
-    { name: 'converges', kind: 'eventually', withinMs, within, holds: converged,
-      claim: `once the environment stops, within ${within}: no stale lock, the state matches the cloud and a plan has no changes, and it stays so` },
-    { name: 'no-orphans', kind: 'eventually', withinMs, within, holds: noOrphans,
-      claim: `once the environment stops, within ${within}: every object in the cloud is in the state, and it stays so` },
-    reachesConverged];
+  const out: Property[] = [
+    stateWritesLockedAndOrdered,
+    applyRespectsDependencies,
+    failureStopsDependents,
+    preventDestroyHonoured,
+    createBeforeDestroyHonoured,
+    {
+      name: 'converges',
+      kind: 'eventually',
+      withinMs,
+      within,
+      holds: converged,
+      claim: `once the environment stops, within ${within}: no stale lock, the state matches the cloud and a plan has no changes, and it stays so`,
+    },
+    {
+      name: 'no-orphans',
+      kind: 'eventually',
+      withinMs,
+      within,
+      holds: noOrphans,
+      claim: `once the environment stops, within ${within}: every object in the cloud is in the state, and it stays so`,
+    },
+    reachesConverged,
+  ];
   if (has('forceUnlock')) {
-    out.push({ name: 'converges-after-force-unlock', kind: 'eventually', withinMs, within, holds: (v) => converged(v) || staleLock(v),
-      claim: `once the environment stops with no stale lock left (force-unlocked), within ${within}: the next run repairs the partial state — converged, and it stays so` });
+    out.push({
+      name: 'converges-after-force-unlock',
+      kind: 'eventually',
+      withinMs,
+      within,
+      holds: (v) => converged(v) || staleLock(v),
+      claim: `once the environment stops with no stale lock left (force-unlocked), within ${within}: the next run repairs the partial state — converged, and it stays so`,
+    });
   }
   if (has('crash')) out.push(lockErrorReached);
   // A kill can leave an orphan whose name makes the next creates fail.
@@ -308,21 +371,42 @@ export function terraformLabel(entry: Entry): string {
     const c = entry.config;
     if (c.request === 'run') return 'terraform apply by hand';
     if (c.mode) return `mode ${c.mode}`;
-    const lc = (r: ResourceConfig) => `${r.lifecycle.preventDestroy ? ' prevent_destroy' : ''}${r.lifecycle.createBeforeDestroy ? ' create_before_destroy' : ''}`;
-    return `edit configuration: ${(c.resources ?? []).map((r) => `${r.address}{${Object.entries(r.attrs).map(([k, x]) => `${k}=${value(x)}`).join(',')}${lc(r)}}`).join(' ')}`;
+    const lc = (r: ResourceConfig) =>
+      `${r.lifecycle.preventDestroy ? ' prevent_destroy' : ''}${r.lifecycle.createBeforeDestroy ? ' create_before_destroy' : ''}`;
+    return `edit configuration: ${(c.resources ?? [])
+      .map(
+        (r) =>
+          `${r.address}{${Object.entries(r.attrs)
+            .map(([k, x]) => `${k}=${value(x)}`)
+            .join(',')}${lc(r)}}`,
+      )
+      .join(' ')}`;
   }
   const f = entry.fault;
   switch (f.kind) {
-    case 'crash': return 'kill terraform';
-    case 'forceUnlock': return 'terraform force-unlock';
-    case 'drift': return `console edit ${f.address} ${Object.entries(f.set).map(([k, x]) => `${k}=${value(x)}`).join(',')}`;
-    case 'deleteOutside': return `delete ${f.address} outside Terraform`;
-    case 'failCreate': return `cloud fails the next ${f.times < 0 ? 'every' : f.times} create${f.times === 1 ? '' : 's'} of ${f.address}${f.tainted ? ' (tainted)' : ''}`;
-    case 'writeData': return `write ${f.gb} GB to ${f.address}`;
+    case 'crash':
+      return 'kill terraform';
+    case 'forceUnlock':
+      return 'terraform force-unlock';
+    case 'drift':
+      return `console edit ${f.address} ${Object.entries(f.set)
+        .map(([k, x]) => `${k}=${value(x)}`)
+        .join(',')}`;
+    case 'deleteOutside':
+      return `delete ${f.address} outside Terraform`;
+    case 'failCreate':
+      return `cloud fails the next ${f.times < 0 ? 'every' : f.times} create${f.times === 1 ? '' : 's'} of ${f.address}${f.tainted ? ' (tainted)' : ''}`;
+    case 'writeData':
+      return `write ${f.gb} GB to ${f.address}`;
   }
 }
 
-const view = (s: StepState<TerraformWorld, TerraformLoopConfig>): View => ({ t: s.t, snapshot: s.snapshot, world: s.world, config: s.config });
+const view = (s: StepState<TerraformWorld, TerraformLoopConfig>): View => ({
+  t: s.t,
+  snapshot: s.snapshot,
+  world: s.world,
+  config: s.config,
+});
 
 /**
  * A kill needs a running terraform process (a run in progress). Force-unlock is the operator's
@@ -336,11 +420,19 @@ function applicable(state: StepState<TerraformWorld, TerraformLoopConfig>, entry
   if ('config' in entry) return true;
   const f = entry.fault;
   switch (f.kind) {
-    case 'crash': return state.snapshot.value !== 'idle' && state.snapshot.value !== 'failed';
-    case 'forceUnlock': return state.snapshot.value === 'failed' && staleLock(view(state));
-    case 'drift': { const o = objectAt(state.world, f.address); return o !== undefined && Object.entries(f.set).some(([k, x]) => o.attrs[k] !== x); }
-    case 'deleteOutside': case 'writeData': return objectAt(state.world, f.address) !== undefined;
-    case 'failCreate': return true;
+    case 'crash':
+      return state.snapshot.value !== 'idle' && state.snapshot.value !== 'failed';
+    case 'forceUnlock':
+      return state.snapshot.value === 'failed' && staleLock(view(state));
+    case 'drift': {
+      const o = objectAt(state.world, f.address);
+      return o !== undefined && Object.entries(f.set).some(([k, x]) => o.attrs[k] !== x);
+    }
+    case 'deleteOutside':
+    case 'writeData':
+      return objectAt(state.world, f.address) !== undefined;
+    case 'failCreate':
+      return true;
   }
 }
 
@@ -350,17 +442,33 @@ const MAX_RESOURCES = 4;
 function validate(scenario: LoadedScenario<TerraformWorld, TerraformFault, TerraformLoopConfig>): void {
   const { file, timeline, config } = scenario;
   if (config.resources.length > MAX_RESOURCES) {
-    throw new InputError(file, 'resources', `expected at most ${MAX_RESOURCES} resources for check (each adds objects, calls and orderings), got ${config.resources.length}`);
+    throw new InputError(
+      file,
+      'resources',
+      `expected at most ${MAX_RESOURCES} resources for check (each adds objects, calls and orderings), got ${config.resources.length}`,
+    );
   }
   if (timeline.length > MAX_MOVES) {
-    throw new InputError(file, 'timeline', `expected at most ${MAX_MOVES} entries for check (each is a move the environment may make at any instant), got ${timeline.length}`);
+    throw new InputError(
+      file,
+      'timeline',
+      `expected at most ${MAX_MOVES} entries for check (each is a move the environment may make at any instant), got ${timeline.length}`,
+    );
   }
   timeline.forEach((e, i) => {
     if ('config' in e && e.config.mode !== undefined) {
-      throw new InputError(file, `timeline[${i}].mode`, 'expected no mode change for check: what a configuration promises depends on its mode');
+      throw new InputError(
+        file,
+        `timeline[${i}].mode`,
+        'expected no mode change for check: what a configuration promises depends on its mode',
+      );
     }
     if ('fault' in e && e.fault.kind === 'failCreate' && e.fault.times < 0) {
-      throw new InputError(file, `timeline[${i}].failCreate.times`, 'expected a number for check, not "always": the bound K counts the runs each failure costs');
+      throw new InputError(
+        file,
+        `timeline[${i}].failCreate.times`,
+        'expected a number for check, not "always": the bound K counts the runs each failure costs',
+      );
     }
   });
 }

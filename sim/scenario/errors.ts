@@ -40,7 +40,9 @@ export function issuesToErrors(file: string, prefix: string, error: z.ZodError):
     const base = prefix ? [prefix, ...issue.path] : [...issue.path];
     if (issue.code === 'unrecognized_keys') {
       const accepted = acceptedKeys.get(issue.keys) ?? [];
-      return issue.keys.map((key) => new InputError(file, fieldOf([...base, key]), `unknown key${didYouMean(key, accepted) || ' (not part of the format)'}`));
+      return issue.keys.map(
+        (key) => new InputError(file, fieldOf([...base, key]), `unknown key${didYouMean(key, accepted) || ' (not part of the format)'}`),
+      );
     }
     return [new InputError(file, fieldOf(base) || '(top level)', issue.message)];
   });

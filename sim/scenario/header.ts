@@ -21,12 +21,36 @@ export function headerShape<L extends string>(loop: L) {
   };
 }
 
-export interface ScenarioHeader { file: string; name: string; description: string; seed: number; durationMs: number; moments: Moment[] }
+export interface ScenarioHeader {
+  file: string;
+  name: string;
+  description: string;
+  seed: number;
+  durationMs: number;
+  moments: Moment[];
+}
 
 /** The header's values with their defaults: the file's name, seed 1 (or the --seed override), the loop's duration. */
-export function headerOf(file: string, name: string,
-  s: { name?: string | undefined; description?: string | undefined; seed?: number | undefined; duration?: number | undefined; moments?: Parameters<typeof toMoments>[1] },
-  seedOverride: number | undefined, defaultDurationMs: number): ScenarioHeader {
+export function headerOf(
+  file: string,
+  name: string,
+  s: {
+    name?: string | undefined;
+    description?: string | undefined;
+    seed?: number | undefined;
+    duration?: number | undefined;
+    moments?: Parameters<typeof toMoments>[1];
+  },
+  seedOverride: number | undefined,
+  defaultDurationMs: number,
+): ScenarioHeader {
   const durationMs = s.duration ?? defaultDurationMs;
-  return { file, name: s.name ?? name, description: s.description ?? '', seed: seedOverride ?? s.seed ?? 1, durationMs, moments: toMoments(file, s.moments, durationMs) };
+  return {
+    file,
+    name: s.name ?? name,
+    description: s.description ?? '',
+    seed: seedOverride ?? s.seed ?? 1,
+    durationMs,
+    moments: toMoments(file, s.moments, durationMs),
+  };
 }

@@ -20,7 +20,11 @@ export function shortenValues(message: string, max = SHOWN_CHARS): string {
 
 /** Bad input: names the file, the field and what was expected. The CLI exits 2 on it. */
 export class InputError extends Error {
-  constructor(readonly file: string, readonly field: string, readonly expected: string) {
+  constructor(
+    readonly file: string,
+    readonly field: string,
+    readonly expected: string,
+  ) {
     super(`${file}: ${field ? `${shorten(field)}: ` : ''}${shortenValues(expected)}`);
     this.name = 'InputError';
   }

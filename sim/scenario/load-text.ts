@@ -34,10 +34,15 @@ function nonTextKey(doc: Document): { offset: number; what: string } | undefined
     Pair(_, pair) {
       const key = pair.key;
       const node = isAlias(key) ? key.resolve(doc) : key;
-      const what = isCollection(node) ? (isMap(node) ? 'a mapping' : 'a list')
-        : isScalar(node) && node.value !== null && typeof node.value === 'object' ? 'binary data' : undefined;
+      const what = isCollection(node)
+        ? isMap(node)
+          ? 'a mapping'
+          : 'a list'
+        : isScalar(node) && node.value !== null && typeof node.value === 'object'
+          ? 'binary data'
+          : undefined;
       if (what === undefined) return undefined;
-      found = { offset: isNode(key) ? key.range?.[0] ?? 0 : 0, what };
+      found = { offset: isNode(key) ? (key.range?.[0] ?? 0) : 0, what };
       return visit.BREAK;
     },
   });
@@ -50,10 +55,12 @@ export function parseYamlText(file: string, text: string): unknown {
   // refused here instead, as one line.
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, logLevel: 'error' });
   if (doc.errors.length) {
-    throw new InputErrors(doc.errors.map((e) => {
-      const pos = e.linePos?.[0];
-      return new InputError(file, pos ? `line ${pos.line}, column ${pos.col}` : '', `malformed YAML: ${e.message.split('\n')[0]}`);
-    }));
+    throw new InputErrors(
+      doc.errors.map((e) => {
+        const pos = e.linePos?.[0];
+        return new InputError(file, pos ? `line ${pos.line}, column ${pos.col}` : '', `malformed YAML: ${e.message.split('\n')[0]}`);
+      }),
+    );
   }
   const key = nonTextKey(doc);
   if (key) throw new InputError(file, `line ${lineOf(text, key.offset)}`, `expected a mapping key of plain text, got ${key.what} as a key`);
@@ -65,17 +72,22 @@ export function parseYamlText(file: string, text: string): unknown {
     const message = e instanceof Error ? e.message : String(e);
     const unresolved = /^Unresolved alias.*: (.*)$/.exec(message)?.[1];
     const line = aliasLine(text, unresolved) ?? aliasLine(text);
-    const what = unresolved !== undefined
-      ? `expected an alias to an anchor defined before it (&${unresolved} … *${unresolved}), got *${unresolved} with no such anchor`
-      : /Excessive alias count/.test(message)
-        ? `expected at most ${MAX_ALIAS_COUNT} alias expansions (more is a YAML "alias bomb": unbounded memory)`
-        : `malformed YAML: ${message}`;
+    const what =
+      unresolved !== undefined
+        ? `expected an alias to an anchor defined before it (&${unresolved} … *${unresolved}), got *${unresolved} with no such anchor`
+        : /Excessive alias count/.test(message)
+          ? `expected at most ${MAX_ALIAS_COUNT} alias expansions (more is a YAML "alias bomb": unbounded memory)`
+          : `malformed YAML: ${message}`;
     throw new InputError(file, line ? `line ${line}` : '', what);
   }
   // `&a [*a]` is valid YAML and yields a structure containing itself: no scenario can mean that.
   if (isCyclic(data)) {
     const line = aliasLine(text);
-    throw new InputError(file, line ? `line ${line}` : '', 'expected no alias inside its own anchor (&a [*a] makes a value that contains itself)');
+    throw new InputError(
+      file,
+      line ? `line ${line}` : '',
+      'expected no alias inside its own anchor (&a [*a] makes a value that contains itself)',
+    );
   }
   return data;
 }

@@ -18,13 +18,27 @@ export function readInputFile(file: string, what = 'a YAML file', maxBytes = MAX
     fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
     const code = errorCode(e);
-    throw new InputError(file, '', code === 'ENOENT' ? `file not found (expected a path to ${what})` : `cannot read the file (${code ?? String(e)})`);
+    throw new InputError(
+      file,
+      '',
+      code === 'ENOENT' ? `file not found (expected a path to ${what})` : `cannot read the file (${code ?? String(e)})`,
+    );
   }
   try {
     const st = fstatSync(fd);
     if (st.isDirectory()) throw new InputError(file, '', `expected ${what}, got a directory`);
-    if (!st.isFile()) throw new InputError(file, '', `expected ${what}, got a ${st.isFIFO() ? 'FIFO (named pipe)' : st.isSocket() ? 'socket' : 'device'}: only regular files are read`);
-    if (st.size > maxBytes) throw new InputError(file, '', `expected ${what} of at most ${maxBytes / 1024 / 1024} MiB, got ${(st.size / 1024 / 1024).toFixed(1)} MiB`);
+    if (!st.isFile())
+      throw new InputError(
+        file,
+        '',
+        `expected ${what}, got a ${st.isFIFO() ? 'FIFO (named pipe)' : st.isSocket() ? 'socket' : 'device'}: only regular files are read`,
+      );
+    if (st.size > maxBytes)
+      throw new InputError(
+        file,
+        '',
+        `expected ${what} of at most ${maxBytes / 1024 / 1024} MiB, got ${(st.size / 1024 / 1024).toFixed(1)} MiB`,
+      );
     return readFileSync(fd, 'utf8');
   } catch (e) {
     if (e instanceof InputError) throw e;

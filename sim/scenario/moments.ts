@@ -25,18 +25,26 @@ export type Moment = { name: string; title?: MomentTitle } & MomentTrigger;
 const NAME = 'expected a moment name: lowercase letters, digits and dashes, e.g. "first-act"';
 const ONE_TRIGGER = 'expected exactly one of at (a time), when (first-act, first-error, first-fault) or note (text)';
 
-const titleField = z.union([
-  z.string({ error: 'expected a title (text, or { en, pt-BR })' }),
-  z.strictObject({ en: z.string({ error: 'expected the English title (text)' }), 'pt-BR': z.string({ error: 'expected the Portuguese title (text)' }).optional() }),
-], { error: 'expected a title (text, or { en, pt-BR })' });
+const titleField = z.union(
+  [
+    z.string({ error: 'expected a title (text, or { en, pt-BR })' }),
+    z.strictObject({
+      en: z.string({ error: 'expected the English title (text)' }),
+      'pt-BR': z.string({ error: 'expected the Portuguese title (text)' }).optional(),
+    }),
+  ],
+  { error: 'expected a title (text, or { en, pt-BR })' },
+);
 
-const momentSchema = z.strictObject({
-  name: z.string({ error: NAME }).regex(/^[a-z0-9][a-z0-9-]*$/, { error: NAME }),
-  title: titleField.optional(),
-  at: durationField.optional(),
-  when: z.enum(MOMENT_EVENTS, { error: `expected one of ${MOMENT_EVENTS.join(', ')}` }).optional(),
-  note: z.string({ error: 'expected the text of a note' }).min(1, { error: 'expected the text of a note' }).optional(),
-}).refine((m) => [m.at, m.when, m.note].filter((v) => v !== undefined).length === 1, { error: ONE_TRIGGER });
+const momentSchema = z
+  .strictObject({
+    name: z.string({ error: NAME }).regex(/^[a-z0-9][a-z0-9-]*$/, { error: NAME }),
+    title: titleField.optional(),
+    at: durationField.optional(),
+    when: z.enum(MOMENT_EVENTS, { error: `expected one of ${MOMENT_EVENTS.join(', ')}` }).optional(),
+    note: z.string({ error: 'expected the text of a note' }).min(1, { error: 'expected the text of a note' }).optional(),
+  })
+  .refine((m) => [m.at, m.when, m.note].filter((v) => v !== undefined).length === 1, { error: ONE_TRIGGER });
 
 export const momentsField = z.array(momentSchema, { error: 'expected a list of moments ({ name, at | when | note })' });
 
@@ -48,8 +56,17 @@ export function toMoments(file: string, parsed: readonly ParsedMoment[] | undefi
   return (parsed ?? []).map((m, i) => {
     if (seen.has(m.name)) throw new InputError(file, `moments[${i}].name`, `expected a unique name ("${m.name}" appears twice)`);
     seen.add(m.name);
-    if (m.at !== undefined && m.at > durationMs) throw new InputError(file, `moments[${i}].at`, `expected a time within the scenario's duration (${durationMs} ms), got ${m.at} ms`);
-    const title = m.title === undefined ? {} : { title: typeof m.title === 'string' ? m.title : { en: m.title.en, ...(m.title['pt-BR'] !== undefined ? { 'pt-BR': m.title['pt-BR'] } : {}) } };
+    if (m.at !== undefined && m.at > durationMs)
+      throw new InputError(file, `moments[${i}].at`, `expected a time within the scenario's duration (${durationMs} ms), got ${m.at} ms`);
+    const title =
+      m.title === undefined
+        ? {}
+        : {
+            title:
+              typeof m.title === 'string'
+                ? m.title
+                : { en: m.title.en, ...(m.title['pt-BR'] !== undefined ? { 'pt-BR': m.title['pt-BR'] } : {}) },
+          };
     const trigger: MomentTrigger = m.at !== undefined ? { at: m.at } : m.when !== undefined ? { when: m.when } : { note: m.note ?? '' };
     return { name: m.name, ...title, ...trigger };
   });
@@ -65,9 +82,12 @@ const FAULT_EVENTS = new Set(['world.timeline', 'world.inject']);
 function frameMatches(trigger: Exclude<MomentTrigger, { at: number }>, frame: Frame): boolean {
   if ('note' in trigger) return frame.note?.includes(trigger.note) ?? false;
   switch (trigger.when) {
-    case 'first-act': return frame.phase === 'act';
-    case 'first-error': return frame.phase === 'error';
-    case 'first-fault': return FAULT_EVENTS.has(frame.event);
+    case 'first-act':
+      return frame.phase === 'act';
+    case 'first-error':
+      return frame.phase === 'error';
+    case 'first-fault':
+      return FAULT_EVENTS.has(frame.event);
   }
 }
 

@@ -20,7 +20,8 @@ export function takeRepeats(file: string, doc: unknown): { doc: unknown; repeati
   const entries = timeline.map((entry: unknown, i) => {
     if (!entry || typeof entry !== 'object' || Array.isArray(entry) || !(REPEAT_KEY in entry)) return entry;
     const { [REPEAT_KEY]: repeat, ...rest } = entry as Record<string, unknown>; // cast: checked an object, not an array, just above
-    if (repeat !== true && repeat !== false) throw new InputError(file, `timeline[${i}].${REPEAT_KEY}`, `${EXPECTED}, got ${JSON.stringify(repeat) ?? String(repeat)}`);
+    if (repeat !== true && repeat !== false)
+      throw new InputError(file, `timeline[${i}].${REPEAT_KEY}`, `${EXPECTED}, got ${JSON.stringify(repeat) ?? String(repeat)}`);
     if (repeat) repeating.push(i);
     changed = true;
     return rest;

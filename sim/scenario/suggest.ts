@@ -40,7 +40,10 @@ export function closest(word: string, candidates: readonly string[]): string | u
   let bestDistance = allowedEdits(word.length) + 1;
   for (const candidate of candidates) {
     const d = editDistance(lower, candidate.toLowerCase());
-    if (d < bestDistance) { best = candidate; bestDistance = d; }
+    if (d < bestDistance) {
+      best = candidate;
+      bestDistance = d;
+    }
   }
   return best;
 }
@@ -53,5 +56,7 @@ export function didYouMean(word: unknown, candidates: readonly string[]): string
 
 /** A zod error for a field taking one of a few names (`error: namedError('expected …', NAMES)`):
  * the expectation, and the name meant when the input is a near miss. */
-export const namedError = (expected: string, names: readonly string[]) =>
-  (issue: { input?: unknown }): string => `${expected}${didYouMean(issue.input, names)}`;
+export const namedError =
+  (expected: string, names: readonly string[]) =>
+  (issue: { input?: unknown }): string =>
+    `${expected}${didYouMean(issue.input, names)}`;

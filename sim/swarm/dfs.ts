@@ -31,7 +31,11 @@ export const dfs: Strategy = {
     while (frames.length > 0 && space.steps < until) {
       const top = frames[frames.length - 1]!;
       const choice = top.next.pop();
-      if (!choice) { frames.pop(); path.pop(); continue; }
+      if (!choice) {
+        frames.pop();
+        path.pop();
+        continue;
+      }
       const child = space.take(top.node, choice);
       const h = space.hash(child);
       const depth = path.length + 1;

@@ -7,7 +7,11 @@ import type { SwarmNode, SwarmSpace } from './space';
  * shrinker's last pass, near the violation, where the space is small.
  */
 export function nearestViolation(
-  space: SwarmSpace, property: CheckProperty<unknown, unknown>, start: SwarmNode, maxDepth: number, maxStates: number,
+  space: SwarmSpace,
+  property: CheckProperty<unknown, unknown>,
+  start: SwarmNode,
+  maxDepth: number,
+  maxStates: number,
 ): { path?: PathStep[]; visited: number } {
   const seen = new Set<string>([space.hash(start)]);
   let level: { node: SwarmNode; path: PathStep[] }[] = [{ node: start, path: [] }];
@@ -21,7 +25,8 @@ export function nearestViolation(
         if (seen.has(h)) continue;
         seen.add(h);
         const childPath = [...path, choice.step];
-        if ((property.kind === 'always' || choice.step.kind === 'env') && space.breaks(child, property)) return { path: childPath, visited: seen.size };
+        if ((property.kind === 'always' || choice.step.kind === 'env') && space.breaks(child, property))
+          return { path: childPath, visited: seen.size };
         next.push({ node: child, path: childPath });
       }
     }

@@ -3,7 +3,10 @@ import { InputError } from '../scenario/input-error';
 import type { ShardResult } from './result-file';
 import { formatSeeds, rangeSize, shardSeeds } from './seeds';
 
-export interface ShardFile { file: string; result: ShardResult }
+export interface ShardFile {
+  file: string;
+  result: ShardResult;
+}
 
 export type MergedViolation = ShardResult['violations'][number] & { shardFile: string; traceFile: string };
 
@@ -31,10 +34,16 @@ const MAX_RANGE = 50_000_000;
  */
 export function mergeShards(given: readonly ShardFile[]): Merged {
   const shards = [...given].sort((a, b) => a.result.shard.index - b.result.shard.index);
-  if (shards.length === 0) throw new InputError('swarm merge', '', 'expected shard files (swarm-*-shard-*-of-*.json) in the directories given, found none');
+  if (shards.length === 0)
+    throw new InputError('swarm merge', '', 'expected shard files (swarm-*-shard-*-of-*.json) in the directories given, found none');
   const first = shards[0]!;
   const same = (s: ShardFile, field: string, a: unknown, b: unknown) => {
-    if (JSON.stringify(a) !== JSON.stringify(b)) throw new InputError(s.file, field, `expected ${JSON.stringify(b)} as in ${first.file} (one swarm's shards), got ${JSON.stringify(a)}`);
+    if (JSON.stringify(a) !== JSON.stringify(b))
+      throw new InputError(
+        s.file,
+        field,
+        `expected ${JSON.stringify(b)} as in ${first.file} (one swarm's shards), got ${JSON.stringify(a)}`,
+      );
   };
   for (const s of shards.slice(1)) {
     same(s, 'scenario', s.result.scenario, first.result.scenario);
@@ -50,13 +59,25 @@ export function mergeShards(given: readonly ShardFile[]): Merged {
   const byIndex = new Map<number, ShardFile>();
   for (const s of shards) {
     const twice = byIndex.get(s.result.shard.index);
-    if (twice) throw new InputError('swarm merge', '', `shard ${s.result.shard.index}/${count} given twice (${twice.file} and ${s.file}): its seeds would count twice`);
+    if (twice)
+      throw new InputError(
+        'swarm merge',
+        '',
+        `shard ${s.result.shard.index}/${count} given twice (${twice.file} and ${s.file}): its seeds would count twice`,
+      );
     byIndex.set(s.result.shard.index, s);
   }
   const absent = Array.from({ length: count }, (_, i) => i).filter((i) => !byIndex.has(i));
   if (absent.length > 0) {
-    const seeds = absent.flatMap((i) => { const r = shardSeeds(range, { index: i, count }); return r ? [`${r.from}..${r.to}`] : []; });
-    throw new InputError('swarm merge', '', `shard${absent.length > 1 ? 's' : ''} ${formatSeeds(absent)} of ${count} missing: seeds ${seeds.join(', ') || 'none'} not covered`);
+    const seeds = absent.flatMap((i) => {
+      const r = shardSeeds(range, { index: i, count });
+      return r ? [`${r.from}..${r.to}`] : [];
+    });
+    throw new InputError(
+      'swarm merge',
+      '',
+      `shard${absent.length > 1 ? 's' : ''} ${formatSeeds(absent)} of ${count} missing: seeds ${seeds.join(', ') || 'none'} not covered`,
+    );
   }
   if (rangeSize(range) > MAX_RANGE) throw new InputError(first.file, 'range', `expected at most ${MAX_RANGE} seeds to merge`);
   const runs = new Uint8Array(rangeSize(range));
@@ -64,7 +85,12 @@ export function mergeShards(given: readonly ShardFile[]): Merged {
   for (const s of shards) {
     const own = shardSeeds(range, s.result.shard);
     for (const { seed } of s.result.seeds) {
-      if (!own || seed < own.from || seed > own.to) throw new InputError(s.file, 'seeds', `expected only the seeds of shard ${s.result.shard.index}/${count} (${own ? `${own.from}..${own.to}` : 'none'}), got seed ${seed}`);
+      if (!own || seed < own.from || seed > own.to)
+        throw new InputError(
+          s.file,
+          'seeds',
+          `expected only the seeds of shard ${s.result.shard.index}/${count} (${own ? `${own.from}..${own.to}` : 'none'}), got seed ${seed}`,
+        );
       if (runs[seed - range.from]!++ > 0) throw new InputError(s.file, 'seeds', `seed ${seed} run twice`);
     }
     if (own) for (let seed = own.from; seed <= own.to; seed++) if (runs[seed - range.from] === 0) notRun.push(seed);
@@ -79,7 +105,12 @@ export function mergeShards(given: readonly ShardFile[]): Merged {
     }
   }
   return {
-    first: first.result, shards, covered: rangeSize(range) - notRun.length, notRun: notRun.length ? formatSeeds(notRun) : '',
-    violations: [...best.values()], states: shards.reduce((n, s) => n + s.result.stats.states, 0), timeMs: shards.reduce((n, s) => n + s.result.stats.timeMs, 0),
+    first: first.result,
+    shards,
+    covered: rangeSize(range) - notRun.length,
+    notRun: notRun.length ? formatSeeds(notRun) : '',
+    violations: [...best.values()],
+    states: shards.reduce((n, s) => n + s.result.stats.states, 0),
+    timeMs: shards.reduce((n, s) => n + s.result.stats.timeMs, 0),
   };
 }

@@ -12,13 +12,19 @@ export const MAX_SEED = 0xffff_ffff;
  */
 export class SwarmRandom {
   private readonly rng: RandomGenerator;
-  constructor(readonly seed: number) { this.rng = xoroshiro128plus(seed | 0); }
+  constructor(readonly seed: number) {
+    this.rng = xoroshiro128plus(seed | 0);
+  }
 
   /** A whole number in [min, max]. */
-  int(min: number, max: number): number { return uniformInt(this.rng, min, max); }
+  int(min: number, max: number): number {
+    return uniformInt(this.rng, min, max);
+  }
 
   /** True with probability num/den. */
-  chance(num: number, den: number): boolean { return this.int(1, den) <= num; }
+  chance(num: number, den: number): boolean {
+    return this.int(1, den) <= num;
+  }
 
   pick<T>(items: readonly T[]): T {
     if (items.length === 0) throw new Error('SwarmRandom.pick: nothing to pick from');
@@ -28,7 +34,10 @@ export class SwarmRandom {
   /** A copy in random order (Fisher–Yates). */
   shuffled<T>(items: readonly T[]): T[] {
     const out = items.slice();
-    for (let i = out.length - 1; i > 0; i--) { const j = this.int(0, i); [out[i], out[j]] = [out[j]!, out[i]!]; }
+    for (let i = out.length - 1; i > 0; i--) {
+      const j = this.int(0, i);
+      [out[i], out[j]] = [out[j]!, out[i]!];
+    }
     return out;
   }
 

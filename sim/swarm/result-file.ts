@@ -31,22 +31,29 @@ const shardSchema = z.object({
   properties: z.array(z.string()),
   /** The seeds this shard ran (a time limit may have stopped it before its last). */
   seeds: z.array(z.object({ seed, strategy, states: z.number().int().min(0), found: z.array(z.string()) })),
-  violations: z.array(z.object({
-    property: z.string(),
-    kind: z.enum(['always', 'eventually']),
-    promised: z.boolean(),
-    seed,
-    strategy,
-    foundLength: z.number().int().min(0),
-    length: z.number().int().min(0),
-    steps: z.array(z.string()),
-    path: z.array(pathStep),
-    settleMs: z.number().nullable().optional(),
-    seeds: z.number().int().min(1),
-    /** The trace file, beside this one. */
-    trace: z.string(),
-  })),
-  stats: z.object({ states: z.number().min(0), timeMs: z.number().min(0), stoppedEarly: z.boolean(), firstViolationMs: z.number().min(0).optional() }),
+  violations: z.array(
+    z.object({
+      property: z.string(),
+      kind: z.enum(['always', 'eventually']),
+      promised: z.boolean(),
+      seed,
+      strategy,
+      foundLength: z.number().int().min(0),
+      length: z.number().int().min(0),
+      steps: z.array(z.string()),
+      path: z.array(pathStep),
+      settleMs: z.number().nullable().optional(),
+      seeds: z.number().int().min(1),
+      /** The trace file, beside this one. */
+      trace: z.string(),
+    }),
+  ),
+  stats: z.object({
+    states: z.number().min(0),
+    timeMs: z.number().min(0),
+    stoppedEarly: z.boolean(),
+    firstViolationMs: z.number().min(0).optional(),
+  }),
 });
 
 export type ShardResult = z.infer<typeof shardSchema>;
@@ -73,7 +80,8 @@ export function readShard(file: string): ShardResult {
     const issue = parsed.error.issues[0]!;
     throw new InputError(file, issue.path.join('.'), `expected a swarm shard file (${SHARD_KIND} version 1): ${issue.message}`);
   }
-  if (parsed.data.shard.index >= parsed.data.shard.count) throw new InputError(file, 'shard.index', `expected below shard.count ${parsed.data.shard.count}`);
+  if (parsed.data.shard.index >= parsed.data.shard.count)
+    throw new InputError(file, 'shard.index', `expected below shard.count ${parsed.data.shard.count}`);
   if (parsed.data.range.to < parsed.data.range.from) throw new InputError(file, 'range', 'expected from ≤ to');
   return parsed.data;
 }

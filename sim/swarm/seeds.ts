@@ -1,10 +1,16 @@
 import { MAX_SEED } from './prng';
 
 /** A range of seeds, both ends included. */
-export interface SeedRange { from: number; to: number }
+export interface SeedRange {
+  from: number;
+  to: number;
+}
 
 /** One of n shards: index in [0, n). */
-export interface Shard { index: number; count: number }
+export interface Shard {
+  index: number;
+  count: number;
+}
 
 export const rangeSize = (r: SeedRange) => r.to - r.from + 1;
 
@@ -39,7 +45,8 @@ export function parseShard(text: string, jobIndex: string | undefined): Shard | 
   const given = m[1] === '' ? undefined : Number(m[1]);
   const index = given ?? fromEnv;
   if (index === undefined) return `"${text}" leaves the shard's index to JOB_COMPLETION_INDEX, which is not set: give i/n`;
-  if (given !== undefined && fromEnv !== undefined && given !== fromEnv) return `shard ${given} of "${text}" is not JOB_COMPLETION_INDEX=${fromEnv}`;
+  if (given !== undefined && fromEnv !== undefined && given !== fromEnv)
+    return `shard ${given} of "${text}" is not JOB_COMPLETION_INDEX=${fromEnv}`;
   if (index >= count) return `expected an index below ${count}, got ${index}${given === undefined ? ' (JOB_COMPLETION_INDEX)' : ''}`;
   return { index, count };
 }

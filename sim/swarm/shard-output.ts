@@ -11,11 +11,17 @@ import type { SeedRange, Shard } from './seeds';
 import type { SearchBudget } from './strategy';
 import type { StrategyChoice, SwarmRun } from './swarm';
 
-export interface ShardMeta { file: string; range: SeedRange; shard: Shard; strategy: StrategyChoice; budget: SearchBudget }
+export interface ShardMeta {
+  file: string;
+  range: SeedRange;
+  shard: Shard;
+  strategy: StrategyChoice;
+  budget: SearchBudget;
+}
 
 /** A path as words: "tick" or the move's label (check's JSON writes its steps alike). */
 export const stepLabels = (prepared: PreparedCheck, path: readonly PathStep[]) =>
-  path.map((s) => (s.kind === 'tick' ? 'tick' : prepared.alphabet[s.index]?.label ?? `move ${s.index}`));
+  path.map((s) => (s.kind === 'tick' ? 'tick' : (prepared.alphabet[s.index]?.label ?? `move ${s.index}`)));
 
 /** What a swarm judges: the always-properties, and the eventually-properties with a bound. */
 export const judgedProperties = (prepared: PreparedCheck) =>
@@ -25,17 +31,39 @@ export const judgedProperties = (prepared: PreparedCheck) =>
 export function shardResult(prepared: PreparedCheck, scenario: LoadedScenario, run: SwarmRun, meta: ShardMeta): ShardResult {
   const policy = prepared.policy;
   return {
-    kind: SHARD_KIND, version: 1, scenario: scenario.name, file: meta.file, loop: prepared.check.loop, ...(policy ? { policy } : {}),
-    range: meta.range, shard: meta.shard, strategy: meta.strategy, depth: meta.budget.depth, maxStates: meta.budget.maxSteps,
+    kind: SHARD_KIND,
+    version: 1,
+    scenario: scenario.name,
+    file: meta.file,
+    loop: prepared.check.loop,
+    ...(policy ? { policy } : {}),
+    range: meta.range,
+    shard: meta.shard,
+    strategy: meta.strategy,
+    depth: meta.budget.depth,
+    maxStates: meta.budget.maxSteps,
     properties: judgedProperties(prepared),
     seeds: run.seeds,
     violations: run.violations.map((v) => ({
-      property: v.property, kind: v.kind, promised: prepared.promises.includes(v.property), seed: v.seed, strategy: v.strategy,
-      foundLength: v.foundLength, length: v.path.length, steps: stepLabels(prepared, v.path), path: v.path,
-      ...(v.settleMs !== undefined ? { settleMs: Number.isFinite(v.settleMs) ? v.settleMs : null } : {}), seeds: v.seeds,
+      property: v.property,
+      kind: v.kind,
+      promised: prepared.promises.includes(v.property),
+      seed: v.seed,
+      strategy: v.strategy,
+      foundLength: v.foundLength,
+      length: v.path.length,
+      steps: stepLabels(prepared, v.path),
+      path: v.path,
+      ...(v.settleMs !== undefined ? { settleMs: Number.isFinite(v.settleMs) ? v.settleMs : null } : {}),
+      seeds: v.seeds,
       trace: `${scenario.name}${policy ? `.${policy}` : ''}.${v.property}.seed-${v.seed}.trace.json`,
     })),
-    stats: { states: run.states, timeMs: Math.round(run.timeMs), stoppedEarly: run.stoppedEarly, ...(run.firstViolationMs !== undefined ? { firstViolationMs: Math.round(run.firstViolationMs) } : {}) },
+    stats: {
+      states: run.states,
+      timeMs: Math.round(run.timeMs),
+      stoppedEarly: run.stoppedEarly,
+      ...(run.firstViolationMs !== undefined ? { firstViolationMs: Math.round(run.firstViolationMs) } : {}),
+    },
   };
 }
 

@@ -3,10 +3,16 @@ import type { SwarmNode, SwarmSpace } from './space';
 import { nearestViolation } from './local-bfs';
 
 /** A violating path as short as the shrinker made it, and what the explorer's writer needs of it. */
-export interface Shrunk { path: PathStep[]; settleMs?: number }
+export interface Shrunk {
+  path: PathStep[];
+  settleMs?: number;
+}
 
 /** What shrinking may spend: states made replaying candidates, and states the closing BFS may visit. */
-export interface ShrinkBudget { maxSteps: number; bfsStates: number }
+export interface ShrinkBudget {
+  maxSteps: number;
+  bfsStates: number;
+}
 export const SHRINK_BUDGET: ShrinkBudget = { maxSteps: 400_000, bfsStates: 5000 };
 
 /**
@@ -18,7 +24,12 @@ export const SHRINK_BUDGET: ShrinkBudget = { maxSteps: 400_000, bfsStates: 5000 
  * a quarter … one step: a move made earlier); moving each move one step earlier or later. Then a
  * bounded breadth-first search from the states nearest the violation looks for a shorter ending.
  */
-export function shrink(space: SwarmSpace, property: CheckProperty<unknown, unknown>, path: readonly PathStep[], budget: ShrinkBudget = SHRINK_BUDGET): Shrunk {
+export function shrink(
+  space: SwarmSpace,
+  property: CheckProperty<unknown, unknown>,
+  path: readonly PathStep[],
+  budget: ShrinkBudget = SHRINK_BUDGET,
+): Shrunk {
   const until = space.steps + budget.maxSteps;
   let best = replay(space, property, [space.initial()], path, 0);
   if (!best) throw new Error(`swarm: the path found for ${property.name} does not violate it when replayed`);
@@ -33,12 +44,14 @@ export function shrink(space: SwarmSpace, property: CheckProperty<unknown, unkno
     improved = false;
     const p = best.path;
     // Drop a move (from the last: later moves are more often the superfluous ones).
-    for (let i = p.length - 1; i >= 0 && !improved; i--) if (p[i]!.kind === 'env') improved = tryCandidate([...p.slice(0, i), ...p.slice(i + 1)], i);
+    for (let i = p.length - 1; i >= 0 && !improved; i--)
+      if (p[i]!.kind === 'env') improved = tryCandidate([...p.slice(0, i), ...p.slice(i + 1)], i);
     if (improved) continue;
     // Delta debugging over the steps before the last move: what follows it is the quiet run the violation needs.
     const lastMove = p.findLastIndex((s) => s.kind === 'env');
     for (let size = Math.max(1, lastMove >> 1); size >= 1 && !improved; size = size === 1 ? 0 : Math.max(1, size >> 1)) {
-      for (let i = 0; i + size <= lastMove + 1 && !improved; i += size) improved = tryCandidate([...p.slice(0, i), ...p.slice(i + size)], i);
+      for (let i = 0; i + size <= lastMove + 1 && !improved; i += size)
+        improved = tryCandidate([...p.slice(0, i), ...p.slice(i + size)], i);
     }
     if (improved) continue;
     // A move one step earlier or later.
@@ -58,19 +71,32 @@ export function shrink(space: SwarmSpace, property: CheckProperty<unknown, unkno
     if (ending.path) {
       const candidate = [...best.path.slice(0, at), ...ending.path];
       const result = replay(space, property, best.nodes, candidate, at);
-      if (result && result.path.length < best.path.length) { best = result; at = best.path.length; }
+      if (result && result.path.length < best.path.length) {
+        best = result;
+        at = best.path.length;
+      }
     }
   }
   return { path: best.path, ...(best.settleMs !== undefined ? { settleMs: best.settleMs } : {}) };
 }
 
-interface Replayed { path: PathStep[]; nodes: SwarmNode[]; settleMs?: number }
+interface Replayed {
+  path: PathStep[];
+  nodes: SwarmNode[];
+  settleMs?: number;
+}
 
 /**
  * Replays `path` from state `from` of `known` (the states along a path sharing its first `from`
  * steps, none of them violating), dropping steps not possible, up to the first violating state.
  */
-function replay(space: SwarmSpace, property: CheckProperty<unknown, unknown>, known: readonly SwarmNode[], path: readonly PathStep[], from: number): Replayed | undefined {
+function replay(
+  space: SwarmSpace,
+  property: CheckProperty<unknown, unknown>,
+  known: readonly SwarmNode[],
+  path: readonly PathStep[],
+  from: number,
+): Replayed | undefined {
   const nodes = known.slice(0, from + 1);
   const out = path.slice(0, from);
   if (from === 0) {

@@ -10,10 +10,16 @@ type Run = StepState<unknown, unknown>;
 export type SwarmNode = Omit<SearchNode<unknown, unknown>, 'id'>;
 
 /** One way on from a state: `order` as Expander.successors numbers it (0 the tick, 1 + g the g-th move group). */
-export interface Choice { order: number; step: PathStep }
+export interface Choice {
+  order: number;
+  step: PathStep;
+}
 
 /** A property broken by a state: always fails in it; eventually does not settle once the environment stops there. */
-export interface Broken { property: CheckProperty<unknown, unknown>; settleMs?: number }
+export interface Broken {
+  property: CheckProperty<unknown, unknown>;
+  settleMs?: number;
+}
 
 /** How far a quiet run (the environment done) goes before its verdict is left undecided. */
 const QUIET_STEPS = 20_000;
@@ -42,13 +48,23 @@ export class SwarmSpace {
 
   constructor(readonly prepared: PreparedCheck) {
     const { replayInput, check, alphabet, properties } = prepared;
-    this.expander = new Expander(replayInput.binding, check, { config: replayInput.config, world: replayInput.world }, alphabet, properties, true, false);
+    this.expander = new Expander(
+      replayInput.binding,
+      check,
+      { config: replayInput.config, world: replayInput.world },
+      alphabet,
+      properties,
+      true,
+      false,
+    );
     this.always = this.expander.always;
     this.eventually = this.expander.targets.filter((p) => p.withinMs !== undefined);
     this.key = replayInput.key;
   }
 
-  initial(): SwarmNode { return this.expander.initial(); }
+  initial(): SwarmNode {
+    return this.expander.initial();
+  }
 
   /** The choices at a state, in the explorer's successor order: the tick (when something is queued), then each move the environment has left and may make now. */
   choices(node: SwarmNode): Choice[] {
@@ -68,7 +84,9 @@ export class SwarmSpace {
 
   /** The choice a path step names at this state, if it is possible there. */
   choiceFor(node: SwarmNode, step: PathStep): Choice | undefined {
-    return this.choices(node).find((c) => (step.kind === 'tick' ? c.step.kind === 'tick' : c.step.kind === 'env' && c.step.index === step.index));
+    return this.choices(node).find((c) =>
+      step.kind === 'tick' ? c.step.kind === 'tick' : c.step.kind === 'env' && c.step.index === step.index,
+    );
   }
 
   /** The always-properties this state breaks, among those not yet found. */
@@ -86,7 +104,9 @@ export class SwarmSpace {
     if (this.eventually.every((p) => skip.has(p.name))) return [];
     const settle = this.settleTimes(node.run);
     if (!settle) return []; // undecided within QUIET_STEPS: no verdict rather than a guess
-    return this.eventually.flatMap((property, j) => (!skip.has(property.name) && settle[j]! > property.withinMs! ? [{ property, settleMs: settle[j]! }] : []));
+    return this.eventually.flatMap((property, j) =>
+      !skip.has(property.name) && settle[j]! > property.withinMs! ? [{ property, settleMs: settle[j]! }] : [],
+    );
   }
 
   /**
@@ -109,14 +129,24 @@ export class SwarmSpace {
       if (walk.length >= QUIET_STEPS) return undefined;
       const hash = this.keyHash(run);
       const known = this.settled.get(hash);
-      if (known) { tail = known; break; }
+      if (known) {
+        tail = known;
+        break;
+      }
       const at = onWalk.get(hash);
-      if (at !== undefined) { tail = this.closeCycle(walk.splice(at)); break; }
+      if (at !== undefined) {
+        tail = this.closeCycle(walk.splice(at));
+        break;
+      }
       onWalk.set(hash, walk.length);
       const ok = this.eventually.map((p) => p.holds(run));
       const next = this.expander.stepper.tick(run);
       this.quietSteps++;
-      if (!next) { walk.push({ hash, ok, dt: 0 }); tail = this.closeCycle(walk.splice(walk.length - 1)); break; }
+      if (!next) {
+        walk.push({ hash, ok, dt: 0 });
+        tail = this.closeCycle(walk.splice(walk.length - 1));
+        break;
+      }
       walk.push({ hash, ok, dt: next.state.t - run.t });
       run = next.state;
     }
@@ -167,7 +197,10 @@ export class SwarmSpace {
       const tick = choices.find((c) => c.step.kind === 'tick');
       const h = this.hash(node);
       // Nothing queued, or going round a quiet cycle: what the cycle allows, it allows for ever.
-      if (!tick || seen.has(h)) { if (choices.some((c) => c.step.kind === 'env')) window = depth; break; }
+      if (!tick || seen.has(h)) {
+        if (choices.some((c) => c.step.kind === 'env')) window = depth;
+        break;
+      }
       seen.add(h);
       node = this.expander.successor({ id: 0, ...node }, tick.order);
     }

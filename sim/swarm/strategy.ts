@@ -6,10 +6,17 @@ export const STRATEGY_NAMES = ['random-walk', 'dfs', 'pct'] as const;
 export type StrategyName = (typeof STRATEGY_NAMES)[number];
 
 /** What one search may spend: the longest path it builds, and the states it may make (quiet runs included). */
-export interface SearchBudget { depth: number; maxSteps: number }
+export interface SearchBudget {
+  depth: number;
+  maxSteps: number;
+}
 
 /** A violation a search found: the path to the state that breaks the property (not yet shrunk). */
-export interface Finding { property: CheckProperty<unknown, unknown>; path: PathStep[]; settleMs?: number }
+export interface Finding {
+  property: CheckProperty<unknown, unknown>;
+  path: PathStep[];
+  settleMs?: number;
+}
 
 export interface Strategy {
   name: StrategyName;
@@ -29,7 +36,9 @@ export class Judge {
   private readonly found = new Set<string>();
   private readonly wanted: number;
 
-  constructor(private readonly space: SwarmSpace) { this.wanted = space.always.length + space.eventually.length; }
+  constructor(private readonly space: SwarmSpace) {
+    this.wanted = space.always.length + space.eventually.length;
+  }
 
   /** Judges `node`, reached by `path` (the last step made it); true once every property is found. */
   visit(node: SwarmNode, path: readonly PathStep[]): boolean {
@@ -43,7 +52,9 @@ export class Judge {
     return this.done;
   }
 
-  get done(): boolean { return this.found.size >= this.wanted; }
+  get done(): boolean {
+    return this.found.size >= this.wanted;
+  }
 }
 
 /**
@@ -59,7 +70,11 @@ export class QuietCycle {
 
   /** After step `at` (made by `choice`, reaching `node`): true when the walk is going round. */
   repeats(node: SwarmNode, at: number, choice: Choice): boolean {
-    if (choice.step.kind === 'env') { this.lastMove = at; this.seen.clear(); return false; }
+    if (choice.step.kind === 'env') {
+      this.lastMove = at;
+      this.seen.clear();
+      return false;
+    }
     const h = this.space.hash(node);
     const before = this.seen.get(h);
     this.seen.set(h, at);

@@ -15,7 +15,8 @@ const STRATEGIES: Record<StrategyName, Strategy> = { 'random-walk': randomWalk, 
 
 /** `--strategy`: one of them for every seed, or `rotate` (the default): seed s runs STRATEGY_NAMES[s mod 3]. */
 export type StrategyChoice = StrategyName | 'rotate';
-export const strategyOf = (choice: StrategyChoice, seed: number): StrategyName => (choice === 'rotate' ? STRATEGY_NAMES[seed % STRATEGY_NAMES.length]! : choice);
+export const strategyOf = (choice: StrategyChoice, seed: number): StrategyName =>
+  choice === 'rotate' ? STRATEGY_NAMES[seed % STRATEGY_NAMES.length]! : choice;
 
 /** Per search: depth 1,000 steps (the longest shipped counterexample is 572), 2,000 states. */
 export const DEFAULT_BUDGET: SearchBudget = { depth: 1000, maxSteps: 2000 };
@@ -35,7 +36,12 @@ export interface SwarmOptions {
   untilFound?: readonly string[] | 'any';
 }
 
-export interface SeedRecord { seed: number; strategy: StrategyName; states: number; found: string[] }
+export interface SeedRecord {
+  seed: number;
+  strategy: StrategyName;
+  states: number;
+  found: string[];
+}
 
 /** The shortest counterexample the swarm has for one property. */
 export interface SwarmViolation {
@@ -78,9 +84,15 @@ export async function runSwarm(prepared: PreparedCheck, options: SwarmOptions): 
   let stoppedEarly = false;
   let slice = performance.now();
   for (const seed of options.seeds) {
-    if (performance.now() - slice >= SLICE_MS) { await new Promise<void>((resolve) => setImmediate(resolve)); slice = performance.now(); }
+    if (performance.now() - slice >= SLICE_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      slice = performance.now();
+    }
     const ran = quietStacks(() => {
-      if ((options.timeLimitMs !== undefined && performance.now() - began >= options.timeLimitMs) || options.stopped?.()) { stoppedEarly = true; return 'stop'; }
+      if ((options.timeLimitMs !== undefined && performance.now() - began >= options.timeLimitMs) || options.stopped?.()) {
+        stoppedEarly = true;
+        return 'stop';
+      }
       const strategy = strategyOf(options.strategy ?? 'rotate', seed);
       const before = space.steps;
       const findings = STRATEGIES[strategy].search(space, new SwarmRandom(seed), budget);
@@ -97,20 +109,33 @@ export async function runSwarm(prepared: PreparedCheck, options: SwarmOptions): 
         const shrunk: Shrunk = shrink(space, f.property, f.path);
         if (!known || shrunk.path.length < known.path.length) {
           best.set(name, {
-            property: name, kind, seed, strategy, foundLength: f.path.length, path: shrunk.path,
-            ...(shrunk.settleMs !== undefined ? { settleMs: shrunk.settleMs } : {}), seeds: known?.seeds ?? 1,
+            property: name,
+            kind,
+            seed,
+            strategy,
+            foundLength: f.path.length,
+            path: shrunk.path,
+            ...(shrunk.settleMs !== undefined ? { settleMs: shrunk.settleMs } : {}),
+            seeds: known?.seeds ?? 1,
           });
         }
       }
       const until = options.untilFound;
-      if (until && (until === 'any' ? best.size > 0 : until.every((name) => best.has(name)))) { stoppedEarly = seeds.length < options.seeds.length; return 'stop'; }
+      if (until && (until === 'any' ? best.size > 0 : until.every((name) => best.has(name)))) {
+        stoppedEarly = seeds.length < options.seeds.length;
+        return 'stop';
+      }
       return 'next';
     });
     if (ran === 'stop') break;
   }
   const order = prepared.properties.map((p) => p.name);
   return {
-    seeds, violations: [...best.values()].sort((a, b) => order.indexOf(a.property) - order.indexOf(b.property)),
-    states: space.steps + space.quietSteps, timeMs: performance.now() - began, ...(firstViolationMs !== undefined ? { firstViolationMs } : {}), stoppedEarly,
+    seeds,
+    violations: [...best.values()].sort((a, b) => order.indexOf(a.property) - order.indexOf(b.property)),
+    states: space.steps + space.quietSteps,
+    timeMs: performance.now() - began,
+    ...(firstViolationMs !== undefined ? { firstViolationMs } : {}),
+    stoppedEarly,
   };
 }

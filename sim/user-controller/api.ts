@@ -10,19 +10,38 @@
  * imports nothing and touches nothing outside its arguments: no I/O, no timers, no globals.
  */
 
-export interface Request { namespace: string; name: string }
+export interface Request {
+  namespace: string;
+  name: string;
+}
 
 /** reconcile.Result; requeueAfter in milliseconds. */
-export interface Result { requeue?: boolean; requeueAfter?: number }
+export interface Result {
+  requeue?: boolean;
+  requeueAfter?: number;
+}
 
-export interface OwnerReference { kind: string; name: string; uid: string; controller: boolean }
+export interface OwnerReference {
+  kind: string;
+  name: string;
+  uid: string;
+  controller: boolean;
+}
 
 export interface KubeObject {
   kind: string;
   metadata: {
-    namespace: string; name: string; generateName?: string; uid?: string; resourceVersion?: number; generation?: number;
-    labels?: Record<string, string>; annotations?: Record<string, string>; ownerReferences?: OwnerReference[];
-    finalizers?: string[]; deletionTimestamp?: number;
+    namespace: string;
+    name: string;
+    generateName?: string;
+    uid?: string;
+    resourceVersion?: number;
+    generation?: number;
+    labels?: Record<string, string>;
+    annotations?: Record<string, string>;
+    ownerReferences?: OwnerReference[];
+    finalizers?: string[];
+    deletionTimestamp?: number;
   };
   spec: Record<string, unknown>;
   status?: Record<string, unknown>;
@@ -36,9 +55,16 @@ export interface NewKubeObject {
   status?: Record<string, unknown>;
 }
 
-export interface ListOptions { namespace?: string; labels?: Record<string, string> }
-export interface CreateOptions { /** client.IgnoreAlreadyExists */ ignoreAlreadyExists?: boolean }
-export interface DeleteOptions { /** client.IgnoreNotFound */ ignoreNotFound?: boolean }
+export interface ListOptions {
+  namespace?: string;
+  labels?: Record<string, string>;
+}
+export interface CreateOptions {
+  /** client.IgnoreAlreadyExists */ ignoreAlreadyExists?: boolean;
+}
+export interface DeleteOptions {
+  /** client.IgnoreNotFound */ ignoreNotFound?: boolean;
+}
 
 /**
  * client.MergeFrom(original): a JSON merge patch (RFC 7386) from the object as read to the object
@@ -47,7 +73,11 @@ export interface DeleteOptions { /** client.IgnoreNotFound */ ignoreNotFound?: b
  * With optimisticLock (client.MergeFromWithOptimisticLock) the patch carries the original's
  * resourceVersion and a stale one is a Conflict, as with Update.
  */
-export interface Patch { type: 'merge'; from: KubeObject; optimisticLock: boolean }
+export interface Patch {
+  type: 'merge';
+  from: KubeObject;
+  optimisticLock: boolean;
+}
 
 export interface Client {
   /** client.Get from the cache: the object, or throws a NotFound error (check it with isNotFound). */
@@ -121,7 +151,9 @@ export type RecordedWrite =
   | { verb: 'delete'; kind: string; namespace: string; name: string; tolerate?: string[] }
   | { verb: 'patch' | 'patchStatus'; kind: string; namespace: string; name: string; patch: Record<string, unknown> };
 
-function copy<T>(v: T): T { return JSON.parse(JSON.stringify(v)) as T; } // cast: a JSON copy of plain data has its type
+function copy<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T; // cast: a JSON copy of plain data has its type
+}
 
 const matchesLabels = (selector: Record<string, string>, labels: Record<string, string> | undefined) =>
   Object.keys(selector).every((k) => labels?.[k] === selector[k]);
@@ -130,8 +162,12 @@ const matchesLabels = (selector: Record<string, string>, labels: Record<string, 
 function patchWrite(verb: 'patch' | 'patchStatus', object: KubeObject, p: Patch): RecordedWrite {
   const pick = (o: KubeObject) => (verb === 'patchStatus' ? { status: o.status ?? {} } : { metadata: o.metadata, spec: o.spec });
   const patch = createMergePatch(pick(p.from), pick(object)) as Record<string, unknown>; // cast: the patch of two records is a record
-  if (p.optimisticLock) patch.metadata = { ...(isRecord(patch.metadata) ? patch.metadata : {}), resourceVersion: p.from.metadata.resourceVersion };
-  const { kind, metadata: { namespace, name } } = p.from;
+  if (p.optimisticLock)
+    patch.metadata = { ...(isRecord(patch.metadata) ? patch.metadata : {}), resourceVersion: p.from.metadata.resourceVersion };
+  const {
+    kind,
+    metadata: { namespace, name },
+  } = p.from;
   return { verb, kind, namespace, name, patch };
 }
 
@@ -146,23 +182,42 @@ export function recordingClient(objects: KubeObject[], request: Request): { clie
       return copy(found);
     },
     list(kind, options = {}) {
-      return objects.filter((o) => o.kind === kind && (options.namespace === undefined || o.metadata.namespace === options.namespace)
-        && matchesLabels(options.labels ?? {}, o.metadata.labels)).map(copy);
+      return objects
+        .filter(
+          (o) =>
+            o.kind === kind &&
+            (options.namespace === undefined || o.metadata.namespace === options.namespace) &&
+            matchesLabels(options.labels ?? {}, o.metadata.labels),
+        )
+        .map(copy);
     },
     create(object, options = {}) {
       const o = copy(object);
       o.metadata.namespace ??= request.namespace;
       writes.push({ verb: 'create', object: o, ...(options.ignoreAlreadyExists ? { tolerate: ['AlreadyExists'] } : {}) });
     },
-    update(object) { writes.push({ verb: 'update', object: copy(object) }); },
-    patch(object, p) { writes.push(patchWrite('patch', object, p)); },
+    update(object) {
+      writes.push({ verb: 'update', object: copy(object) });
+    },
+    patch(object, p) {
+      writes.push(patchWrite('patch', object, p));
+    },
     delete(object, options = {}) {
-      writes.push({ verb: 'delete', kind: object.kind, namespace: object.metadata.namespace, name: object.metadata.name,
-        ...(options.ignoreNotFound ? { tolerate: ['NotFound'] } : {}) });
+      writes.push({
+        verb: 'delete',
+        kind: object.kind,
+        namespace: object.metadata.namespace,
+        name: object.metadata.name,
+        ...(options.ignoreNotFound ? { tolerate: ['NotFound'] } : {}),
+      });
     },
     status: () => ({
-      update(object) { writes.push({ verb: 'updateStatus', object: copy(object) }); },
-      patch(object, p) { writes.push(patchWrite('patchStatus', object, p)); },
+      update(object) {
+        writes.push({ verb: 'updateStatus', object: copy(object) });
+      },
+      patch(object, p) {
+        writes.push(patchWrite('patchStatus', object, p));
+      },
     }),
   };
   return { client, writes };

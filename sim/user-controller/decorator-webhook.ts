@@ -34,22 +34,34 @@ function readAnswer(which: string, url: string, answer: ReturnType<typeof postJs
   if ('error' in read) return read;
   const fail = (why: string): DecoratorOutcome => ({ error: `panic: ${which} hook ${url} ${why}` });
   const parsed = responseSchema.safeParse(read.json);
-  if (!parsed.success) return fail(`answered JSON that is not a decorator sync response: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    return fail(
+      `answered JSON that is not a decorator sync response: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`,
+    );
   const attachments = desiredChildren(parsed.data.attachments ?? []);
-  if (typeof attachments === 'string') return fail(`answered an attachment the API server would refuse: ${attachments.replace(/^children/, 'attachments')}`);
+  if (typeof attachments === 'string')
+    return fail(`answered an attachment the API server would refuse: ${attachments.replace(/^children/, 'attachments')}`);
   const r = parsed.data;
   return {
-    labels: r.labels ?? {}, annotations: r.annotations ?? {}, attachments, ...(r.status ? { status: r.status } : {}),
-    ...(r.resyncAfterSeconds ? { resyncAfterMs: r.resyncAfterSeconds * 1000 } : {}), ...(r.finalized !== undefined ? { finalized: r.finalized } : {}),
+    labels: r.labels ?? {},
+    annotations: r.annotations ?? {},
+    attachments,
+    ...(r.status ? { status: r.status } : {}),
+    ...(r.resyncAfterSeconds ? { resyncAfterMs: r.resyncAfterSeconds * 1000 } : {}),
+    ...(r.finalized !== undefined ? { finalized: r.finalized } : {}),
   };
 }
 
 function hookCaller(which: 'sync' | 'finalize', url: string, controllerName: string, config: DecoratorWebhookConfig) {
   const memo = new Map<string, DecoratorOutcome>();
   const controller = {
-    apiVersion: 'metacontroller.k8s.io/v1alpha1', kind: 'DecoratorController', metadata: { name: controllerName },
+    apiVersion: 'metacontroller.k8s.io/v1alpha1',
+    kind: 'DecoratorController',
+    metadata: { name: controllerName },
     spec: {
-      resources: [{ apiVersion: apiVersionOf(config.resource), resource: config.resource, labelSelector: { matchLabels: config.labelSelector } }],
+      resources: [
+        { apiVersion: apiVersionOf(config.resource), resource: config.resource, labelSelector: { matchLabels: config.labelSelector } },
+      ],
       attachments: config.attachments.map((k) => ({ apiVersion: apiVersionOf(k), resource: k })),
     },
   };
@@ -59,7 +71,13 @@ function hookCaller(which: 'sync' | 'finalize', url: string, controllerName: str
     for (const [kind, byName] of Object.entries(request.attachments)) {
       for (const [name, o] of Object.entries(byName)) (attachments[`${kind}.${apiVersionOf(kind)}`] ??= {})[name] = apiObject(o);
     }
-    const body = JSON.stringify({ controller, object: apiObject(request.target), attachments, related: {}, finalizing: request.finalizing });
+    const body = JSON.stringify({
+      controller,
+      object: apiObject(request.target),
+      attachments,
+      related: {},
+      finalizing: request.finalizing,
+    });
     const hash = createHash('sha256').update(body).digest('hex');
     const hit = memo.get(hash);
     if (hit) return hit;
@@ -73,9 +91,15 @@ function hookCaller(which: 'sync' | 'finalize', url: string, controllerName: str
 export function loadDecoratorWebhook(config: DecoratorWebhookConfig): { name: string; reconciler: Reconciler<unknown> } {
   const name = `webhook:${config.sync}`;
   const controllerName = `${config.resource.toLowerCase()}-decorator`;
-  return { name, reconciler: decoratorController(name, {
-    targetKind: config.resource, selector: config.labelSelector, attachmentKinds: config.attachments, controllerName,
-    sync: hookCaller('sync', config.sync, controllerName, config),
-    ...(config.finalize ? { finalize: hookCaller('finalize', config.finalize, controllerName, config) } : {}),
-  }) };
+  return {
+    name,
+    reconciler: decoratorController(name, {
+      targetKind: config.resource,
+      selector: config.labelSelector,
+      attachmentKinds: config.attachments,
+      controllerName,
+      sync: hookCaller('sync', config.sync, controllerName, config),
+      ...(config.finalize ? { finalize: hookCaller('finalize', config.finalize, controllerName, config) } : {}),
+    }),
+  };
 }

@@ -12,9 +12,24 @@ export interface UserController {
   declared: DeclaredProperty[];
 }
 
-export interface WebhookControllerConfig { metacontroller: 'composite'; parent: string; children: string[]; sync: string; finalize?: string | undefined; timeoutMs: number }
+export interface WebhookControllerConfig {
+  metacontroller: 'composite';
+  parent: string;
+  children: string[];
+  sync: string;
+  finalize?: string | undefined;
+  timeoutMs: number;
+}
 /** A DecoratorController: the target resource, its labelSelector.matchLabels and the attachment kinds. */
-export interface DecoratorWebhookConfig { metacontroller: 'decorator'; resource: string; labelSelector: Record<string, string>; attachments: string[]; sync: string; finalize?: string | undefined; timeoutMs: number }
+export interface DecoratorWebhookConfig {
+  metacontroller: 'decorator';
+  resource: string;
+  labelSelector: Record<string, string>;
+  attachments: string[];
+  sync: string;
+  finalize?: string | undefined;
+  timeoutMs: number;
+}
 
 /**
  * How a scenario's user code is loaded: `controller: { module }`, a webhook controller, an HPA's
@@ -37,7 +52,10 @@ export interface LoadedUserCode {
 
 /** What a loop's parser may use beside the document: the host's loaders (none in the lab) and where
  * to put what it loads. */
-export interface ScenarioHost { loaders?: UserCodeLoaders | undefined; loaded: LoadedUserCode }
+export interface ScenarioHost {
+  loaders?: UserCodeLoaders | undefined;
+  loaded: LoadedUserCode;
+}
 
 /** A reconcile's time limit unless the scenario says `controller.timeout`. */
 export const MODULE_TIMEOUT_MS = 1000;
@@ -46,6 +64,8 @@ export const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** Why a controller that needs Node cannot load here (the lab). */
 export const NEEDS_CLI = {
-  module: 'expected a built-in controller in the lab: a controller module runs under the CLI (loopscope sim / check), whose trace the lab loads',
-  webhook: 'expected a built-in controller in the lab: a webhook controller runs under the CLI (loopscope sim / check), whose trace the lab loads',
+  module:
+    'expected a built-in controller in the lab: a controller module runs under the CLI (loopscope sim / check), whose trace the lab loads',
+  webhook:
+    'expected a built-in controller in the lab: a webhook controller runs under the CLI (loopscope sim / check), whose trace the lab loads',
 } as const;

@@ -58,10 +58,15 @@ export interface IsolatedSource {
 function runtime(s: IsolatedSource): string {
   const allowed = Object.keys(s.apis);
   const only = allowed.length ? `only ${allowed.map((a) => `"${a}"`).join(', ')}` : 'nothing';
-  const apis = Object.entries(s.apis).map(([name, js]) =>
-    `${JSON.stringify(name)}: evaluate(function (exports, module, require) { ${js} }, () => { throw new Error('the API imports nothing'); })`).join(',\n');
+  const apis = Object.entries(s.apis)
+    .map(
+      ([name, js]) =>
+        `${JSON.stringify(name)}: evaluate(function (exports, module, require) { ${js} }, () => { throw new Error('the API imports nothing'); })`,
+    )
+    .join(',\n');
   // Math.random and the clock would make two runs of one seed differ; a policy keeps state in memory.
-  const deterministic = s.deterministic ? `
+  const deterministic = s.deterministic
+    ? `
   const unavailable = (what) => () => { throw new IsolationError(what + ' is not available in ${s.what}: it must be a function of its input (same seed, same trace)'); };
   Math.random = unavailable('Math.random');
   const HostDate = Date;
@@ -69,7 +74,8 @@ function runtime(s: IsolatedSource): string {
     construct: (target, args) => { if (args.length === 0) unavailable('the clock (new Date())')(); return new target(...args); },
     apply: unavailable('the clock (Date())'),
     get: (target, key) => (key === 'now' ? unavailable('the clock (Date.now)') : target[key]),
-  });` : '';
+  });`
+    : '';
   return `
 'use strict';
 (() => {
@@ -101,7 +107,10 @@ export interface Isolated {
 
 /** Loads a module into a fresh context. A module that throws while loading is an InputError naming `field`. */
 export function isolate(source: IsolatedSource, file: string, scenarioFile: string, field: string, timeoutMs: number): Isolated {
-  const context = vm.createContext({}, { name: `${source.what} ${file}`, codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' });
+  const context = vm.createContext(
+    {},
+    { name: `${source.what} ${file}`, codeGeneration: { strings: false, wasm: false }, microtaskMode: 'afterEvaluate' },
+  );
   try {
     vm.runInContext(runtime(source), context, { filename: file, timeout: timeoutMs });
   } catch (err) {

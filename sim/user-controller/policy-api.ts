@@ -24,7 +24,13 @@
 import type { Decision as HpaDecision, ObservedInstance, PolicyInput } from '../../machines/incus-hpa/types';
 
 export type {
-  HpaAction, HpaConfig, JsonValue, Observation, ObservedInstance, PolicyInput, PolicyMemory,
+  HpaAction,
+  HpaConfig,
+  JsonValue,
+  Observation,
+  ObservedInstance,
+  PolicyInput,
+  PolicyMemory,
 } from '../../machines/incus-hpa/types';
 
 /** A built-in policy's Decision; `policy` (the label) is filled in by loopscope: `module:<file>`. */

@@ -10,12 +10,24 @@ export type PolicyModuleLoader = (configFile: string, field: string, modulePath:
  * browser (the lab), where a module cannot be sandboxed, and get none there — and the run's own
  * modules by id, which the machine is provided with.
  */
-export interface PolicyModuleHost { load?: PolicyModuleLoader | undefined; loaded: Map<string, ModulePolicy> }
+export interface PolicyModuleHost {
+  load?: PolicyModuleLoader | undefined;
+  loaded: Map<string, ModulePolicy>;
+}
 
 /** Loads a policy module into `host.loaded`; returns its id. */
-export function loadPolicyModule(host: PolicyModuleHost | undefined, configFile: string, field: string, modulePath: string): ModulePolicyId {
+export function loadPolicyModule(
+  host: PolicyModuleHost | undefined,
+  configFile: string,
+  field: string,
+  modulePath: string,
+): ModulePolicyId {
   if (!host?.load) {
-    throw new InputError(configFile, field, 'expected a built-in policy (seed, kubernetes, fixed) in the lab: a policy module runs under the CLI (loopscope sim / check / real), whose trace the lab loads');
+    throw new InputError(
+      configFile,
+      field,
+      'expected a built-in policy (seed, kubernetes, fixed) in the lab: a policy module runs under the CLI (loopscope sim / check / real), whose trace the lab loads',
+    );
   }
   const { id, policy } = host.load(configFile, field, modulePath);
   host.loaded.set(id, policy);

@@ -16,7 +16,8 @@ import { isolate, readModule, transpile } from './isolate';
 const POLICY_API_SPECIFIER = 'loopscope/policy';
 
 // Compiled, the package carries the API already transpiled; from source it is transpiled here.
-const API_JS = COMPILED?.sandboxApis.policy ?? transpile(readFileSync(new URL('./policy-api.ts', import.meta.url), 'utf8'), 'policy-api.ts', 'ts');
+const API_JS =
+  COMPILED?.sandboxApis.policy ?? transpile(readFileSync(new URL('./policy-api.ts', import.meta.url), 'utf8'), 'policy-api.ts', 'ts');
 
 /** Runs inside the context: __decide reads __input (JSON) and leaves the answer in __output (JSON). */
 const BODY = `
@@ -34,10 +35,14 @@ const BODY = `
 `;
 
 const count = z.number().int().min(0);
-const actionSchema = z.discriminatedUnion('kind', [
-  z.strictObject({ kind: z.literal('create') }),
-  z.strictObject({ kind: z.literal('delete'), name: z.string().min(1), waitForStop: z.boolean() }),
-], { error: 'expected { kind: "create" } or { kind: "delete", name, waitForStop }' });
+const actionSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('create') }),
+    z.strictObject({ kind: z.literal('delete'), name: z.string().min(1), waitForStop: z.boolean() }),
+  ],
+  { error: 'expected { kind: "create" } or { kind: "delete", name, waitForStop }' },
+);
 
 /** machines/incus-hpa/types.ts Decision; `policy` is loopscope's label, so the module may leave it out. */
 const moduleDecisionSchema = z.strictObject({
@@ -56,7 +61,10 @@ const moduleDecisionSchema = z.strictObject({
 
 /** A policy module failing during a run: the machine backs off with this message (machine.ts decide). */
 class PolicyModuleError extends Error {
-  constructor(readonly id: string, readonly reason: string) {
+  constructor(
+    readonly id: string,
+    readonly reason: string,
+  ) {
     super(`policy ${id} ${reason}`);
     this.name = 'PolicyModuleError';
   }
@@ -65,13 +73,23 @@ class PolicyModuleError extends Error {
 /** A loaded module: `decide` for the machine; `peek` for frame summaries (the average the CLI and
  * the lab show), with its own hang state, so what a summary ran into never changes a decision (a
  * counterexample replayed with summaries then takes the explorer's path) — null when it fails. */
-export interface PolicySandbox { decide: Policy; peek: (input: PolicyInput) => Decision | null }
+export interface PolicySandbox {
+  decide: Policy;
+  peek: (input: PolicyInput) => Decision | null;
+}
 
 export function loadPolicySandbox(file: string, id: ModulePolicyId, configFile: string, field: string, timeoutMs: number): PolicySandbox {
   const moduleJs = readModule(file, configFile, field, 'policy module');
-  const box = isolate({ what: 'a policy module', apis: { [POLICY_API_SPECIFIER]: API_JS }, moduleJs, body: BODY, deterministic: true }, file, configFile, field, timeoutMs);
+  const box = isolate(
+    { what: 'a policy module', apis: { [POLICY_API_SPECIFIER]: API_JS }, moduleJs, body: BODY, deterministic: true },
+    file,
+    configFile,
+    field,
+    timeoutMs,
+  );
   const { context } = box;
-  if (context.__hasPolicy !== true) throw new InputError(configFile, field, `expected the module ${file} to export a function policy(input) returning a Decision`);
+  if (context.__hasPolicy !== true)
+    throw new InputError(configFile, field, `expected the module ${file} to export a function policy(input) returning a Decision`);
   const run = new vm.Script('__decide(__input)', { filename: `${file} (policy)` });
 
   const caller = (): Policy => {
@@ -87,7 +105,11 @@ export function loadPolicySandbox(file: string, id: ModulePolicyId, configFile: 
       }
       if (called.kind === 'threw') throw new PolicyModuleError(id, `threw ${called.message}`);
       const output = String(context.__output);
-      if (output === 'undefined') throw new PolicyModuleError(id, 'returned undefined: expected a Decision { running, averagePercent, desired, actions, comparison, verdict, memory }');
+      if (output === 'undefined')
+        throw new PolicyModuleError(
+          id,
+          'returned undefined: expected a Decision { running, averagePercent, desired, actions, comparison, verdict, memory }',
+        );
       const parsed = moduleDecisionSchema.safeParse(JSON.parse(output));
       if (!parsed.success) {
         const issue = parsed.error.issues[0]!;
@@ -95,7 +117,11 @@ export function loadPolicySandbox(file: string, id: ModulePolicyId, configFile: 
         throw new PolicyModuleError(id, `returned what is not a Decision: ${where}${issue.message} (got ${shorten(output)})`);
       }
       const { policy: _label, memory, ...rest } = parsed.data;
-      return { ...rest, policy: id, memory: { recommendations: memory.recommendations, ...(memory.state !== undefined ? { state: memory.state } : {}) } };
+      return {
+        ...rest,
+        policy: id,
+        memory: { recommendations: memory.recommendations, ...(memory.state !== undefined ? { state: memory.state } : {}) },
+      };
     };
   };
   const peek = caller();

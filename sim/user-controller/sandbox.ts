@@ -61,9 +61,16 @@ const BODY = `
 /** Loads a module file into a fresh sandbox. Problems with the file are InputErrors naming `field`. */
 export function loadControllerSandbox(file: string, scenarioFile: string, field: string, timeoutMs: number): ControllerSandbox {
   const moduleJs = readModule(file, scenarioFile, field, 'controller module');
-  const box = isolate({ what: 'a controller module', apis: { [API_SPECIFIER]: API_JS }, moduleJs, body: BODY }, file, scenarioFile, field, timeoutMs);
+  const box = isolate(
+    { what: 'a controller module', apis: { [API_SPECIFIER]: API_JS }, moduleJs, body: BODY },
+    file,
+    scenarioFile,
+    field,
+    timeoutMs,
+  );
   const { context } = box;
-  if (context.__hasReconcile !== true) throw new InputError(scenarioFile, field, `expected the module ${file} to export a function reconcile(request, client)`);
+  if (context.__hasReconcile !== true)
+    throw new InputError(scenarioFile, field, `expected the module ${file} to export a function reconcile(request, client)`);
   const spec: unknown = JSON.parse(String(context.__spec));
   const run = new vm.Script('__run(__input)', { filename: `${file} (reconcile)` });
 
@@ -72,11 +79,22 @@ export function loadControllerSandbox(file: string, scenarioFile: string, field:
     reconcile(request, objects) {
       context.__input = JSON.stringify({ request, objects });
       const called = box.call(run);
-      if (called.kind === 'timeout') return { kind: 'panic', message: `reconcile did not return within ${timeoutMs} ms (a hang or a loop that does not end)`, writes: [], logs: [] };
+      if (called.kind === 'timeout')
+        return {
+          kind: 'panic',
+          message: `reconcile did not return within ${timeoutMs} ms (a hang or a loop that does not end)`,
+          writes: [],
+          logs: [],
+        };
       if (called.kind === 'threw') return { kind: 'panic', message: called.message, writes: [], logs: [] };
       const output = context.__output;
       if (typeof output !== 'string') {
-        return { kind: 'panic', message: 'reconcile returned a promise that never settled: a controller module may await only the client (no timers, no I/O)', writes: [], logs: [] };
+        return {
+          kind: 'panic',
+          message: 'reconcile returned a promise that never settled: a controller module may await only the client (no timers, no I/O)',
+          writes: [],
+          logs: [],
+        };
       }
       return JSON.parse(output) as SandboxOutcome; // cast: unchecked: the sandbox's bootstrap writes a SandboxOutcome, but the module's code shares its context
     },

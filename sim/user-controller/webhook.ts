@@ -19,11 +19,17 @@ import { postJsonSync } from './sync-http';
  * deterministic and the explorer can branch without calling the hook twice for one request.
  */
 
-
 /** The API groups of the kinds the simulated plane knows (the request's keys carry them). */
 const API_VERSION: Record<string, string> = {
-  Pod: 'v1', Service: 'v1', ConfigMap: 'v1', Namespace: 'v1', Ingress: 'networking.k8s.io/v1',
-  Deployment: 'apps/v1', ReplicaSet: 'apps/v1', PodService: 'pocs.lpsm.dev/v1', Application: 'minetto.dev/v1alpha1',
+  Pod: 'v1',
+  Service: 'v1',
+  ConfigMap: 'v1',
+  Namespace: 'v1',
+  Ingress: 'networking.k8s.io/v1',
+  Deployment: 'apps/v1',
+  ReplicaSet: 'apps/v1',
+  PodService: 'pocs.lpsm.dev/v1',
+  Application: 'minetto.dev/v1alpha1',
 };
 export const apiVersionOf = (kind: string) => API_VERSION[kind] ?? 'v1';
 
@@ -33,7 +39,15 @@ function apiSpec(o: KObject): Record<string, unknown> {
   const cpu = (m: unknown) => `${Number(m)}m`;
   if (o.kind === 'Pod') {
     const containers = (s.containers as { name: string; image: string; cpuMilli: number; port?: number }[]) ?? []; // cast: a Pod's containers, as the model stores them
-    return { ...s, containers: containers.map((c) => ({ name: c.name, image: c.image, ...(c.port !== undefined ? { ports: [{ containerPort: c.port }] } : {}), resources: { requests: { cpu: cpu(c.cpuMilli) } } })) };
+    return {
+      ...s,
+      containers: containers.map((c) => ({
+        name: c.name,
+        image: c.image,
+        ...(c.port !== undefined ? { ports: [{ containerPort: c.port }] } : {}),
+        resources: { requests: { cpu: cpu(c.cpuMilli) } },
+      })),
+    };
   }
   if (o.kind === 'Service') return { selector: s.selector, ports: [{ port: s.port }] };
   if (o.kind === 'PodService') {
@@ -46,11 +60,25 @@ function apiSpec(o: KObject): Record<string, unknown> {
 export function apiObject(o: KObject): Record<string, unknown> {
   const m = o.metadata;
   return {
-    apiVersion: apiVersionOf(o.kind), kind: o.kind,
+    apiVersion: apiVersionOf(o.kind),
+    kind: o.kind,
     metadata: {
-      name: m.name, namespace: m.namespace, uid: m.uid, resourceVersion: String(m.resourceVersion), generation: m.generation,
-      labels: m.labels, annotations: m.annotations, finalizers: m.finalizers,
-      ownerReferences: m.ownerReferences.map((r) => ({ apiVersion: apiVersionOf(r.kind), kind: r.kind, name: r.name, uid: r.uid, controller: r.controller, blockOwnerDeletion: true })),
+      name: m.name,
+      namespace: m.namespace,
+      uid: m.uid,
+      resourceVersion: String(m.resourceVersion),
+      generation: m.generation,
+      labels: m.labels,
+      annotations: m.annotations,
+      finalizers: m.finalizers,
+      ownerReferences: m.ownerReferences.map((r) => ({
+        apiVersion: apiVersionOf(r.kind),
+        kind: r.kind,
+        name: r.name,
+        uid: r.uid,
+        controller: r.controller,
+        blockOwnerDeletion: true,
+      })),
       ...(m.deletionTimestamp !== undefined ? { deletionTimestamp: new Date(m.deletionTimestamp).toISOString() } : {}),
     },
     // A ConfigMap keeps its data at the top level (the simulator keeps it in spec.data).
@@ -59,8 +87,13 @@ export function apiObject(o: KObject): Record<string, unknown> {
 }
 
 export const childSchema = z.looseObject({
-  apiVersion: z.string().optional(), kind: z.string().min(1),
-  metadata: z.looseObject({ name: z.string().min(1), labels: z.record(z.string(), z.string()).optional(), annotations: z.record(z.string(), z.string()).optional() }),
+  apiVersion: z.string().optional(),
+  kind: z.string().min(1),
+  metadata: z.looseObject({
+    name: z.string().min(1),
+    labels: z.record(z.string(), z.string()).optional(),
+    annotations: z.record(z.string(), z.string()).optional(),
+  }),
   spec: z.record(z.string(), z.unknown()).optional(),
 });
 const responseSchema = z.looseObject({
@@ -73,10 +106,15 @@ const responseSchema = z.looseObject({
 /** A desired child back in the simulator's shape (Pods and Services through their manifest schemas). */
 function desiredChild(child: z.output<typeof childSchema>, index: number): DesiredChild | string {
   const schema = manifestSchemaFor(child.kind);
-  const meta = { name: child.metadata.name, ...(child.metadata.labels ? { labels: child.metadata.labels } : {}), ...(child.metadata.annotations ? { annotations: child.metadata.annotations } : {}) };
+  const meta = {
+    name: child.metadata.name,
+    ...(child.metadata.labels ? { labels: child.metadata.labels } : {}),
+    ...(child.metadata.annotations ? { annotations: child.metadata.annotations } : {}),
+  };
   if ((child.kind === 'Pod' || child.kind === 'Service') && schema) {
     const parsed = schema.safeParse({ ...child, metadata: meta });
-    if (!parsed.success) return `children[${index}] (${child.kind} ${child.metadata.name}): ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`;
+    if (!parsed.success)
+      return `children[${index}] (${child.kind} ${child.metadata.name}): ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`;
     const o = toNewObject(child.kind, parsed.data);
     return { kind: child.kind, metadata: meta, spec: o.spec, ...(o.status ? { status: o.status } : {}) };
   }
@@ -86,7 +124,12 @@ function desiredChild(child: z.output<typeof childSchema>, index: number): Desir
 
 /** One line of a body: a traceback's last line names the exception (Python's KeyError: 'host'). */
 function short(text: string): string {
-  const line = text.split('\n').map((l) => l.trim()).filter(Boolean).at(-1) ?? '';
+  const line =
+    text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean)
+      .at(-1) ?? '';
   return line.length > 160 ? `${line.slice(0, 160)}…` : line;
 }
 
@@ -100,9 +143,19 @@ function hookCaller(which: 'sync' | 'finalize', url: string, controllerName: str
       for (const [name, o] of Object.entries(byName)) (children[`${kind}.${apiVersionOf(kind)}`] ??= {})[name] = apiObject(o);
     }
     const body = JSON.stringify({
-      controller: { apiVersion: 'metacontroller.k8s.io/v1alpha1', kind: 'CompositeController', metadata: { name: controllerName },
-        spec: { parentResource: { apiVersion: apiVersionOf(config.parent), resource: config.parent }, childResources: config.children.map((k) => ({ apiVersion: apiVersionOf(k), resource: k })) } },
-      parent: apiObject(request.parent), children, related: {}, finalizing: request.finalizing,
+      controller: {
+        apiVersion: 'metacontroller.k8s.io/v1alpha1',
+        kind: 'CompositeController',
+        metadata: { name: controllerName },
+        spec: {
+          parentResource: { apiVersion: apiVersionOf(config.parent), resource: config.parent },
+          childResources: config.children.map((k) => ({ apiVersion: apiVersionOf(k), resource: k })),
+        },
+      },
+      parent: apiObject(request.parent),
+      children,
+      related: {},
+      finalizing: request.finalizing,
     });
     const hash = createHash('sha256').update(body).digest('hex');
     const hit = memo.get(hash);
@@ -142,21 +195,30 @@ function readAnswer(which: string, url: string, answer: HttpAnswer): SyncOutcome
   const read = answerJson(which, url, answer);
   if ('error' in read) return read;
   const parsed = responseSchema.safeParse(read.json);
-  if (!parsed.success) return fail(`answered JSON that is not a sync response: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
+  if (!parsed.success)
+    return fail(`answered JSON that is not a sync response: ${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}`);
   const desired = desiredChildren(parsed.data.children ?? []);
   if (typeof desired === 'string') return fail(`answered a child the API server would refuse: ${desired}`);
-  return { status: parsed.data.status ?? {}, children: desired,
+  return {
+    status: parsed.data.status ?? {},
+    children: desired,
     ...(parsed.data.resyncAfterSeconds ? { resyncAfterMs: parsed.data.resyncAfterSeconds * 1000 } : {}),
-    ...(parsed.data.finalized !== undefined ? { finalized: parsed.data.finalized } : {}) };
+    ...(parsed.data.finalized !== undefined ? { finalized: parsed.data.finalized } : {}),
+  };
 }
 
 /** The webhook controller, under its name. */
 export function loadWebhookController(config: WebhookControllerConfig): { name: string; reconciler: Reconciler<unknown> } {
   const name = `webhook:${config.sync}`;
   const controllerName = config.parent.toLowerCase();
-  return { name, reconciler: compositeController(name, {
-    parentKind: config.parent, childKinds: config.children, controllerName,
-    sync: hookCaller('sync', config.sync, controllerName, config),
-    ...(config.finalize ? { finalize: hookCaller('finalize', config.finalize, controllerName, config) } : {}),
-  }) };
+  return {
+    name,
+    reconciler: compositeController(name, {
+      parentKind: config.parent,
+      childKinds: config.children,
+      controllerName,
+      sync: hookCaller('sync', config.sync, controllerName, config),
+      ...(config.finalize ? { finalize: hookCaller('finalize', config.finalize, controllerName, config) } : {}),
+    }),
+  };
 }

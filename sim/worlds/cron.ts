@@ -8,9 +8,20 @@ import type { CronNote } from '../notes/cron';
 import { cronNote } from '../notes/cron';
 
 /** How long each job runs: a base plus a seeded uniform jitter. */
-export interface JobRuntime { durationMs: number; jitterMs: number }
+export interface JobRuntime {
+  durationMs: number;
+  jitterMs: number;
+}
 
-export interface JobRun { id: number; job: string; minute: number; startedAt: number; endsAt: number; skipped: boolean; anacron?: boolean }
+export interface JobRun {
+  id: number;
+  job: string;
+  minute: number;
+  startedAt: number;
+  endsAt: number;
+  skipped: boolean;
+  anacron?: boolean;
+}
 
 export interface CronWorld {
   rng: RngState;
@@ -72,8 +83,23 @@ export type CronFault =
 export function createCronWorld(seed: number, startWallMs: number, runtimes: Record<string, JobRuntime>): CronWorld {
   const [randomScale, scaleRng] = drawFloat(seedRng(seed ^ SCALE_STREAM));
   return {
-    rng: seedRng(seed), startWallMs, offsetMs: 0, bootId: 1, downUntil: 0, runtimes, running: [], history: [], ran: [],
-    counts: {}, nextRunId: 1, nextOpId: 1, ops: [], stamps: {}, monitor: emptyMonitor(), randomScale, scaleRng,
+    rng: seedRng(seed),
+    startWallMs,
+    offsetMs: 0,
+    bootId: 1,
+    downUntil: 0,
+    runtimes,
+    running: [],
+    history: [],
+    ran: [],
+    counts: {},
+    nextRunId: 1,
+    nextOpId: 1,
+    ops: [],
+    stamps: {},
+    monitor: emptyMonitor(),
+    randomScale,
+    scaleRng,
   };
 }
 
@@ -111,25 +137,52 @@ function begin(world0: CronWorld, src: string, input: unknown, t: number) {
     for (const [i, due] of runs.entries()) {
       const rt = w.runtimes[due.job] ?? { durationMs: 1000, jitterMs: 0 };
       let extra = 0;
-      if (rt.jitterMs > 0) { const [v, rng] = drawInt(w.rng, 0, rt.jitterMs); extra = v; w = { ...w, rng }; }
+      if (rt.jitterMs > 0) {
+        const [v, rng] = drawInt(w.rng, 0, rt.jitterMs);
+        extra = v;
+        w = { ...w, rng };
+      }
       const a = anacron?.[i];
       let startAt = t;
       if (a) {
         let random = 0;
-        if (a.randomDelayMs > 0) { const [v, rng] = drawInt(w.rng, 0, Math.floor(a.randomDelayMs / 60_000)); random = v * 60_000; w = { ...w, rng }; }
+        if (a.randomDelayMs > 0) {
+          const [v, rng] = drawInt(w.rng, 0, Math.floor(a.randomDelayMs / 60_000));
+          random = v * 60_000;
+          w = { ...w, rng };
+        }
         startAt = Math.max(t + a.delayMs + random, a.serialize ? serialFrom : t);
         serialFrom = startAt + rt.durationMs + extra;
       }
       const busy = w.running.some((r) => r.job === due.job);
       // `flock -n lock cmd` exits at once while the previous run holds the lock.
       const skipped = flock && busy;
-      const run: JobRun = { id: w.nextRunId, job: due.job, minute: due.minute, startedAt: startAt, endsAt: skipped ? startAt : startAt + rt.durationMs + extra, skipped, ...(a ? { anacron: true } : {}) };
+      const run: JobRun = {
+        id: w.nextRunId,
+        job: due.job,
+        minute: due.minute,
+        startedAt: startAt,
+        endsAt: skipped ? startAt : startAt + rt.durationMs + extra,
+        skipped,
+        ...(a ? { anacron: true } : {}),
+      };
       const c = w.counts[due.job] ?? { runs: 0, skipped: 0, maxConcurrent: 0 };
       const running = skipped ? w.running : [...w.running, run];
       const concurrent = running.filter((r) => r.job === due.job).length;
       w = {
-        ...w, nextRunId: w.nextRunId + 1, running, history: [...w.history, run].slice(-KEEP), ran: [...w.ran, { job: due.job, minute: due.minute, skipped }],
-        counts: { ...w.counts, [due.job]: { runs: c.runs + (skipped ? 0 : 1), skipped: c.skipped + (skipped ? 1 : 0), maxConcurrent: Math.max(c.maxConcurrent, concurrent) } },
+        ...w,
+        nextRunId: w.nextRunId + 1,
+        running,
+        history: [...w.history, run].slice(-KEEP),
+        ran: [...w.ran, { job: due.job, minute: due.minute, skipped }],
+        counts: {
+          ...w.counts,
+          [due.job]: {
+            runs: c.runs + (skipped ? 0 : 1),
+            skipped: c.skipped + (skipped ? 1 : 0),
+            maxConcurrent: Math.max(c.maxConcurrent, concurrent),
+          },
+        },
         monitor: recordRun(w.monitor, due),
       };
     }
@@ -143,7 +196,20 @@ function complete(world0: CronWorld, opId: number, t: number): { world: CronWorl
   if (!op) throw new Error(`unknown operation ${opId}`);
   let w = settle({ ...world0, ops: world0.ops.filter((o) => o.id !== opId) }, t);
   if (op.kind === 'clock') w = { ...w, monitor: recordReading(w.monitor, minuteOf(wallAt(w, t))) };
-  if (op.kind === 'clock') return { world: w, result: { ok: true, output: { wallMs: wallAt(w, t), bootId: w.bootId, active: w.running.map((r) => ({ job: r.job, minute: r.minute })), stamps: w.stamps, randomScale: w.randomScale } satisfies ClockReading } };
+  if (op.kind === 'clock')
+    return {
+      world: w,
+      result: {
+        ok: true,
+        output: {
+          wallMs: wallAt(w, t),
+          bootId: w.bootId,
+          active: w.running.map((r) => ({ job: r.job, minute: r.minute })),
+          stamps: w.stamps,
+          randomScale: w.randomScale,
+        } satisfies ClockReading,
+      },
+    };
   return { world: w, result: { ok: true } };
 }
 
@@ -154,16 +220,19 @@ function recordReading(m: CronMonitor, now: number): CronMonitor {
   if (m.readUpTo === null) return { ...m, readUpTo: now, passed: null };
   if (now <= m.readUpTo) return m.passed === null ? m : { ...m, passed: null };
   const from = now - MONITOR_DAY_MIN;
-  const runs = Object.fromEntries(Object.entries(m.runs).map(([job, list]) => [job, list[0] && list[0].minute < from ? list.filter((r) => r.minute >= from) : list]));
+  const runs = Object.fromEntries(
+    Object.entries(m.runs).map(([job, list]) => [job, list[0] && list[0].minute < from ? list.filter((r) => r.minute >= from) : list]),
+  );
   return { ...m, readUpTo: now, passed: { from: m.readUpTo, to: now }, runs };
 }
 
 function recordRun(m: CronMonitor, due: DueRun): CronMonitor {
   const list = m.runs[due.job] ?? [];
   const at = list.findIndex((r) => r.minute === due.minute);
-  const next = at === -1
-    ? [...list, { minute: due.minute, n: 1 }].sort((a, b) => a.minute - b.minute)
-    : list.map((r, i) => (i === at ? { minute: r.minute, n: r.n + 1 } : r));
+  const next =
+    at === -1
+      ? [...list, { minute: due.minute, n: 1 }].sort((a, b) => a.minute - b.minute)
+      : list.map((r, i) => (i === at ? { minute: r.minute, n: r.n + 1 } : r));
   return { ...m, runs: { ...m.runs, [due.job]: next }, repeats: at === -1 ? m.repeats : [...m.repeats, due] };
 }
 
@@ -175,16 +244,26 @@ function inject(world0: CronWorld, fault: CronFault, t: number): { world: CronWo
   if (fault.kind === 'clockJump') {
     const sign = fault.byMs >= 0 ? '+' : '−';
     const world = { ...w, offsetMs: w.offsetMs + fault.byMs };
-    return { world, note: cronNote('cron.clockJumps', { by: `${sign}${Math.abs(fault.byMs) / 60_000}`, to: formatMinute(Math.floor(wallAt(world, t) / 60_000)) }) };
+    return {
+      world,
+      note: cronNote('cron.clockJumps', {
+        by: `${sign}${Math.abs(fault.byMs) / 60_000}`,
+        to: formatMinute(Math.floor(wallAt(world, t) / 60_000)),
+      }),
+    };
   }
   if (fault.kind === 'overrun') {
     const running = w.running.map((r) => (r.job === fault.job ? { ...r, endsAt: r.endsAt + fault.byMs } : r));
     return { world: { ...w, running }, note: cronNote('cron.overrun', { job: fault.job, minutes: fault.byMs / 60_000 }) };
   }
-  if (fault.kind === 'controllerDown') return { world: { ...w, downUntil: t + fault.forMs }, note: cronNote('cron.controllerDown', { minutes: fault.forMs / 60_000 }) };
+  if (fault.kind === 'controllerDown')
+    return { world: { ...w, downUntil: t + fault.forMs }, note: cronNote('cron.controllerDown', { minutes: fault.forMs / 60_000 }) };
   // The host goes down: running jobs die with it; it boots again (a new boot id) after forMs.
   const [randomScale, scaleRng] = drawFloat(w.scaleRng);
-  return { world: { ...w, running: [], downUntil: t + fault.forMs, bootId: w.bootId + 1, randomScale, scaleRng }, note: cronNote('cron.hostDown', { minutes: fault.forMs / 60_000 }) };
+  return {
+    world: { ...w, running: [], downUntil: t + fault.forMs, bootId: w.bootId + 1, randomScale, scaleRng },
+    note: cronNote('cron.hostDown', { minutes: fault.forMs / 60_000 }),
+  };
 }
 
 function summary(world0: CronWorld, t: number): CronWorldSummary {

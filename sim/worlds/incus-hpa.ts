@@ -23,7 +23,13 @@ export interface SimInstance {
   until?: { at: number; status: InstanceStatus };
 }
 
-export interface LatencyMs { list: number; create: number; start: number; stop: number; delete: number }
+export interface LatencyMs {
+  list: number;
+  create: number;
+  start: number;
+  stop: number;
+  delete: number;
+}
 
 export interface HpaWorldParams {
   hostMemoryBytes: number;
@@ -69,8 +75,17 @@ export type HpaFault =
 
 export function createHpaWorld(seed: number, params: HpaWorldParams, instances: SimInstance[], demandBytes = 0): HpaWorld {
   return {
-    rng: seedRng(seed), params, instances: sortByName(instances), demandBytes,
-    failNext: 0, slowFactor: 1, slowUntil: 0, nextOpId: 1, ops: [], apiCalls: 0, unownedTouched: 0,
+    rng: seedRng(seed),
+    params,
+    instances: sortByName(instances),
+    demandBytes,
+    failNext: 0,
+    slowFactor: 1,
+    slowUntil: 0,
+    nextOpId: 1,
+    ops: [],
+    apiCalls: 0,
+    unownedTouched: 0,
   };
 }
 
@@ -97,7 +112,10 @@ function memoryOf(world: HpaWorld): Map<string, { usage: number; total: number }
   const out = new Map<string, { usage: number; total: number }>();
   for (const i of world.instances) {
     const total = i.limitBytes > 0 ? i.limitBytes : world.params.hostMemoryBytes;
-    if (i.status !== 'Running') { out.set(i.name, { usage: 0, total: i.status === 'Starting' ? total : 0 }); continue; }
+    if (i.status !== 'Running') {
+      out.set(i.name, { usage: 0, total: i.status === 'Starting' ? total : 0 });
+      continue;
+    }
     // Usage above the limit is capped: the kernel reclaims or OOM-kills; we keep it simple.
     const usage = Math.min(total, Math.round(world.params.baselineBytes + (i.serves ? share : 0) + i.stressBytes));
     out.set(i.name, { usage, total });
@@ -108,8 +126,12 @@ function memoryOf(world: HpaWorld): Map<string, { usage: number; total: number }
 export function observe(world: HpaWorld, t: number): Observation {
   const mem = memoryOf(world);
   const instances: ObservedInstance[] = world.instances.map((i) => ({
-    name: i.name, status: i.status, owner: i.owner,
-    memoryUsage: mem.get(i.name)?.usage ?? 0, memoryTotal: mem.get(i.name)?.total ?? 0, createdAt: i.createdAt,
+    name: i.name,
+    status: i.status,
+    owner: i.owner,
+    memoryUsage: mem.get(i.name)?.usage ?? 0,
+    memoryTotal: mem.get(i.name)?.total ?? 0,
+    createdAt: i.createdAt,
   }));
   return { at: t, instances };
 }
@@ -151,16 +173,28 @@ function begin(world0: HpaWorld, src: string, input: unknown, t: number) {
   if (src === 'createPod') {
     const { config } = input as CreateInput; // cast: setup() types createPod's input as CreateInput
     const doneAt = t + latency(world, lat.create + lat.start, t);
-    if (error) return { world: { ...world, ops: [...world.ops, { id, kind: 'create' as const, doneAt, error, name: '' }] }, opId: id, doneAt };
+    if (error)
+      return { world: { ...world, ops: [...world.ops, { id, kind: 'create' as const, doneAt, error, name: '' }] }, opId: id, doneAt };
     const [hex, rng] = drawHex(world.rng, 8);
     const name = `${config.namePrefix}${hex}`;
     const instance: SimInstance = {
-      name, owner: config.name, status: 'Starting', limitBytes: config.limitsMemoryBytes,
-      stressBytes: 0, serves: true, createdAt: t,
+      name,
+      owner: config.name,
+      status: 'Starting',
+      limitBytes: config.limitsMemoryBytes,
+      stressBytes: 0,
+      serves: true,
+      createdAt: t,
     };
     return {
-      world: { ...world, rng, instances: sortByName([...world.instances, instance]), ops: [...world.ops, { id, kind: 'create' as const, doneAt, error, name }] },
-      opId: id, doneAt,
+      world: {
+        ...world,
+        rng,
+        instances: sortByName([...world.instances, instance]),
+        ops: [...world.ops, { id, kind: 'create' as const, doneAt, error, name }],
+      },
+      opId: id,
+      doneAt,
     };
   }
   if (src === 'deletePod') {
@@ -169,22 +203,43 @@ function begin(world0: HpaWorld, src: string, input: unknown, t: number) {
     if (target && target.owner !== config.name) world = { ...world, unownedTouched: world.unownedTouched + 1 };
     if (error || !target) {
       const doneAt = t + latency(world, lat.list, t);
-      return { world: { ...world, ops: [...world.ops, { id, kind: 'delete' as const, doneAt, error: error ?? `Instance not found: ${name}`, name }] }, opId: id, doneAt };
+      return {
+        world: {
+          ...world,
+          ops: [...world.ops, { id, kind: 'delete' as const, doneAt, error: error ?? `Instance not found: ${name}`, name }],
+        },
+        opId: id,
+        doneAt,
+      };
     }
     if (target.status === 'Stopped' || target.status === 'Error') {
       const doneAt = t + latency(world, lat.delete, t);
       return { world: { ...world, ops: [...world.ops, { id, kind: 'delete' as const, doneAt, error: null, name }] }, opId: id, doneAt };
     }
     const stopDone = t + latency(world, lat.stop, t);
-    const stopping = world.instances.map((i) => (i.name === name ? { ...i, status: 'Stopping' as const, until: { at: stopDone, status: 'Stopped' as const } } : i));
+    const stopping = world.instances.map((i) =>
+      i.name === name ? { ...i, status: 'Stopping' as const, until: { at: stopDone, status: 'Stopped' as const } } : i,
+    );
     world = { ...world, instances: stopping };
     if (!waitForStop) {
       // The seed fires the stop and sends DELETE at once: Incus answers 400 "Instance is running".
       const doneAt = t + latency(world, lat.list, t);
-      return { world: { ...world, apiCalls: world.apiCalls + 1, ops: [...world.ops, { id, kind: 'delete' as const, doneAt, error: 'Instance is running', name }] }, opId: id, doneAt };
+      return {
+        world: {
+          ...world,
+          apiCalls: world.apiCalls + 1,
+          ops: [...world.ops, { id, kind: 'delete' as const, doneAt, error: 'Instance is running', name }],
+        },
+        opId: id,
+        doneAt,
+      };
     }
     const doneAt = stopDone + latency(world, lat.delete, t);
-    return { world: { ...world, apiCalls: world.apiCalls + 1, ops: [...world.ops, { id, kind: 'delete' as const, doneAt, error: null, name }] }, opId: id, doneAt };
+    return {
+      world: { ...world, apiCalls: world.apiCalls + 1, ops: [...world.ops, { id, kind: 'delete' as const, doneAt, error: null, name }] },
+      opId: id,
+      doneAt,
+    };
   }
   throw new Error(`incus-hpa world has no actor "${src}"`);
 }
@@ -202,7 +257,9 @@ function complete(world0: HpaWorld, opId: number, t: number): { world: HpaWorld;
     const exists = world.instances.some((i) => i.name === op.name);
     // Killed or deleted while starting: the start operation fails.
     if (!exists) return { world, result: { ok: false, error: `Instance not found: ${op.name}` } };
-    const instances = world.instances.map((i) => (i.name === op.name && i.status === 'Starting' ? { ...i, status: 'Running' as const } : i));
+    const instances = world.instances.map((i) =>
+      i.name === op.name && i.status === 'Starting' ? { ...i, status: 'Running' as const } : i,
+    );
     return { world: { ...world, instances }, result: { ok: true, output: { name: op.name } } };
   }
   const exists = world.instances.some((i) => i.name === op.name);
@@ -221,24 +278,48 @@ function inject(world0: HpaWorld, fault: HpaFault, t: number): { world: HpaWorld
       return { world: { ...world, demandBytes: fault.bytes }, note: `demand → ${formatBytes(fault.bytes)}` };
     case 'stress':
       if (gone(fault.instance)) return missing('stress', fault.instance);
-      return { world: { ...world, instances: map(fault.instance, (i) => ({ ...i, stressBytes: fault.bytes })) }, note: `stress ${fault.instance} → ${formatBytes(fault.bytes)}` };
+      return {
+        world: { ...world, instances: map(fault.instance, (i) => ({ ...i, stressBytes: fault.bytes })) },
+        note: `stress ${fault.instance} → ${formatBytes(fault.bytes)}`,
+      };
     case 'kill':
       if (gone(fault.instance)) return missing('kill', fault.instance);
       // An instance whose init dies is Stopped (what Incus reports after a crash or OOM kill).
-      return { world: { ...world, instances: map(fault.instance, ({ until: _u, ...i }) => ({ ...i, status: 'Stopped' as const })) }, note: `killed ${fault.instance}` };
+      return {
+        world: { ...world, instances: map(fault.instance, ({ until: _u, ...i }) => ({ ...i, status: 'Stopped' as const })) },
+        note: `killed ${fault.instance}`,
+      };
     case 'failApi':
       return { world: { ...world, failNext: world.failNext + fault.calls }, note: `next ${fault.calls} API calls fail` };
     case 'slowApi':
-      return { world: { ...world, slowFactor: fault.factor, slowUntil: t + fault.forMs }, note: `API ${fault.factor}× slower for ${fault.forMs / 1000}s` };
+      return {
+        world: { ...world, slowFactor: fault.factor, slowUntil: t + fault.forMs },
+        note: `API ${fault.factor}× slower for ${fault.forMs / 1000}s`,
+      };
     case 'addInstance': {
       // Incus refuses a second instance of a name (POST /1.0/instances: "Instance … already exists"): nothing changes.
-      if (world.instances.some((i) => i.name === fault.name)) return { world, note: `create ${fault.name}: an instance of that name already exists` };
-      const inst: SimInstance = { name: fault.name, owner: fault.owner, status: 'Running', limitBytes: fault.limitBytes, stressBytes: fault.stressBytes, serves: fault.serves, createdAt: t };
-      return { world: { ...world, instances: sortByName([...world.instances, inst]) }, note: `someone created ${fault.name}${fault.owner ? '' : ' (not owned by the HPA)'}` };
+      if (world.instances.some((i) => i.name === fault.name))
+        return { world, note: `create ${fault.name}: an instance of that name already exists` };
+      const inst: SimInstance = {
+        name: fault.name,
+        owner: fault.owner,
+        status: 'Running',
+        limitBytes: fault.limitBytes,
+        stressBytes: fault.stressBytes,
+        serves: fault.serves,
+        createdAt: t,
+      };
+      return {
+        world: { ...world, instances: sortByName([...world.instances, inst]) },
+        note: `someone created ${fault.name}${fault.owner ? '' : ' (not owned by the HPA)'}`,
+      };
     }
     case 'deleteInstance':
       if (gone(fault.instance)) return missing('delete', fault.instance);
-      return { world: { ...world, instances: world.instances.filter((i) => i.name !== fault.instance) }, note: `someone deleted ${fault.instance}` };
+      return {
+        world: { ...world, instances: world.instances.filter((i) => i.name !== fault.instance) },
+        note: `someone deleted ${fault.instance}`,
+      };
     case 'restartController':
       return { world, note: 'controller restart' }; // handled by the runner
   }
@@ -251,7 +332,14 @@ function summary(world0: HpaWorld, t: number): HpaWorldSummary {
     demand: world.demandBytes,
     pods: world.instances.map((i) => {
       const m = mem.get(i.name) ?? { usage: 0, total: 0 };
-      return { name: i.name, status: i.status, owned: i.owner !== null, usage: m.usage, total: m.total, pct: m.total > 0 && i.status === 'Running' ? Math.floor((m.usage * 100) / m.total) : null };
+      return {
+        name: i.name,
+        status: i.status,
+        owned: i.owner !== null,
+        usage: m.usage,
+        total: m.total,
+        pct: m.total > 0 && i.status === 'Running' ? Math.floor((m.usage * 100) / m.total) : null,
+      };
     }),
     apiCalls: world.apiCalls,
     unownedTouched: world.unownedTouched,

@@ -7,7 +7,10 @@ import type { PuppetNote } from '../notes/puppet';
 import { puppetNote } from '../notes/puppet';
 
 /** A package in the host's repository: its versions, oldest first, and the service unit it ships. */
-export interface RepoPackage { versions: string[]; service?: string }
+export interface RepoPackage {
+  versions: string[];
+  service?: string;
+}
 
 /** The managed host: plain data. A service unit exists when preinstalled or shipped by an installed package. */
 export interface Host {
@@ -18,10 +21,38 @@ export interface Host {
 }
 
 /** How long operations take on this host, ms. */
-export interface Timings { retrieveMs: number; installMs: number; installJitterMs: number; removeMs: number; fileMs: number; serviceMs: number; restartMs: number; userMs: number; reportMs: number }
-const DEFAULT_TIMINGS: Timings = { retrieveMs: 3000, installMs: 12_000, installJitterMs: 4000, removeMs: 4000, fileMs: 100, serviceMs: 1500, restartMs: 2000, userMs: 300, reportMs: 200 };
+export interface Timings {
+  retrieveMs: number;
+  installMs: number;
+  installJitterMs: number;
+  removeMs: number;
+  fileMs: number;
+  serviceMs: number;
+  restartMs: number;
+  userMs: number;
+  reportMs: number;
+}
+const DEFAULT_TIMINGS: Timings = {
+  retrieveMs: 3000,
+  installMs: 12_000,
+  installJitterMs: 4000,
+  removeMs: 4000,
+  fileMs: 100,
+  serviceMs: 1500,
+  restartMs: 2000,
+  userMs: 300,
+  reportMs: 200,
+};
 
-type PendingOp = { id: number; kind: 'clock' | 'splay' | 'retrieve' | 'sync' | 'refresh' | 'report'; result: OpResult; sync?: SyncInput; ref?: string; refs?: string[]; report?: RunReport };
+type PendingOp = {
+  id: number;
+  kind: 'clock' | 'splay' | 'retrieve' | 'sync' | 'refresh' | 'report';
+  result: OpResult;
+  sync?: SyncInput;
+  ref?: string;
+  refs?: string[];
+  report?: RunReport;
+};
 
 export interface PuppetWorld {
   rng: RngState;
@@ -55,10 +86,27 @@ export type PuppetFault =
   | { kind: 'failInstall'; package: string; times: number }
   | { kind: 'publish'; package: string; version: string };
 
-export function createPuppetWorld(seed: number, host: Host, repo: Record<string, RepoPackage>, timings: Partial<Timings> = {}, installFailures: Record<string, number> = {}): PuppetWorld {
+export function createPuppetWorld(
+  seed: number,
+  host: Host,
+  repo: Record<string, RepoPackage>,
+  timings: Partial<Timings> = {},
+  installFailures: Record<string, number> = {},
+): PuppetWorld {
   return {
-    rng: seedRng(seed), host, repo, installFailures, timings: { ...DEFAULT_TIMINGS, ...timings }, ops: [], nextOpId: 1,
-    reports: [], reportedAt: [], faults: [], applied: [], drifts: [], restarts: 0,
+    rng: seedRng(seed),
+    host,
+    repo,
+    installFailures,
+    timings: { ...DEFAULT_TIMINGS, ...timings },
+    ops: [],
+    nextOpId: 1,
+    reports: [],
+    reportedAt: [],
+    faults: [],
+    applied: [],
+    drifts: [],
+    restarts: 0,
     startedWith: trackStarts({}, { ...host, services: {} }, host),
   };
 }
@@ -71,7 +119,10 @@ function trackStarts(started: Record<string, Host>, before: Host, after: Host): 
   for (const name of new Set([...Object.keys(after.services), ...Object.keys(started)])) {
     const now = isRunning(after, name);
     if (now && !isRunning(before, name)) out = { ...out, [name]: after };
-    else if (!now && name in out) { const { [name]: _stopped, ...rest } = out; out = rest; }
+    else if (!now && name in out) {
+      const { [name]: _stopped, ...rest } = out;
+      out = rest;
+    }
   }
   return out;
 }
@@ -89,14 +140,20 @@ const unitExists = (h: Host, repo: Record<string, RepoPackage>, name: string) =>
 export function currentValues(w: PuppetWorld, host: Host, ref: string): Observation {
   const { type, title } = parseRef(ref);
   switch (type) {
-    case 'package': return { current: { ensure: host.packages[title] ?? 'purged' }, latest: latestOf(w, title) };
-    case 'file': return { current: title in host.files ? { ensure: 'file', content: host.files[title]! } : { ensure: 'absent' }, latest: null };
+    case 'package':
+      return { current: { ensure: host.packages[title] ?? 'purged' }, latest: latestOf(w, title) };
+    case 'file':
+      return { current: title in host.files ? { ensure: 'file', content: host.files[title]! } : { ensure: 'absent' }, latest: null };
     case 'service': {
-      const s = unitExists(host, w.repo, title) ? host.services[title] ?? { running: false, enabled: false } : { running: false, enabled: false };
+      const s = unitExists(host, w.repo, title)
+        ? (host.services[title] ?? { running: false, enabled: false })
+        : { running: false, enabled: false };
       return { current: { ensure: s.running ? 'running' : 'stopped', enable: String(s.enabled) }, latest: null };
     }
-    case 'user': return { current: title in host.users ? { ensure: 'present', shell: host.users[title]!.shell } : { ensure: 'absent' }, latest: null };
-    default: throw new Error(`unknown resource type in ${ref}`);
+    case 'user':
+      return { current: title in host.users ? { ensure: 'present', shell: host.users[title]!.shell } : { ensure: 'absent' }, latest: null };
+    default:
+      throw new Error(`unknown resource type in ${ref}`);
   }
 }
 
@@ -117,32 +174,55 @@ function change(w: PuppetWorld, host: Host, type: string, title: string, values:
       // preinstalled, so a later run could start a service whose package was gone.
       const unit = w.repo[title]?.service;
       let services = host.services;
-      if (unit && title in host.packages && unit in services) { const { [unit]: _unit, ...rest } = services; services = rest; }
+      if (unit && title in host.packages && unit in services) {
+        const { [unit]: _unit, ...rest } = services;
+        services = rest;
+      }
       return { host: { ...host, packages, services }, ms: t.removeMs };
     }
     const cmd = `/usr/bin/apt-get -q -y -o DPkg::Options::=--force-confold install ${title}${ensure ? `=${ensure}` : ''}`;
     const pkg = w.repo[title];
-    if (!pkg || !pkg.versions.includes(ensure)) return { error: `Execution of '${cmd}' returned 100: E: Version '${ensure}' for '${title}' was not found`, ms: t.removeMs };
+    if (!pkg || !pkg.versions.includes(ensure))
+      return { error: `Execution of '${cmd}' returned 100: E: Version '${ensure}' for '${title}' was not found`, ms: t.removeMs };
     return { host: { ...host, packages: { ...host.packages, [title]: ensure } }, ms: t.installMs };
   }
   if (type === 'file') {
-    if (values.ensure === 'absent') { const { [title]: _gone, ...files } = host.files; return { host: { ...host, files }, ms: t.fileMs }; }
+    if (values.ensure === 'absent') {
+      const { [title]: _gone, ...files } = host.files;
+      return { host: { ...host, files }, ms: t.fileMs };
+    }
     const content = values.content ?? should.content ?? host.files[title] ?? '';
     return { host: { ...host, files: { ...host.files, [title]: content } }, ms: t.fileMs };
   }
   if (type === 'service') {
     if (!unitExists(host, w.repo, title)) {
-      const verb = values.ensure === 'stopped' ? 'stop' : values.enable !== undefined && values.ensure === undefined ? (values.enable === 'true' ? 'enable' : 'disable') : 'start';
-      return { error: `Execution of '/usr/bin/systemctl ${verb} ${title}' returned 5: Failed to ${verb} ${title}.service: Unit ${title}.service not found.`, ms: t.serviceMs };
+      const verb =
+        values.ensure === 'stopped'
+          ? 'stop'
+          : values.enable !== undefined && values.ensure === undefined
+            ? values.enable === 'true'
+              ? 'enable'
+              : 'disable'
+            : 'start';
+      return {
+        error: `Execution of '/usr/bin/systemctl ${verb} ${title}' returned 5: Failed to ${verb} ${title}.service: Unit ${title}.service not found.`,
+        ms: t.serviceMs,
+      };
     }
     const s = host.services[title] ?? { running: false, enabled: false };
     // type/service.rb: syncing ensure also syncs enable when it is managed and out of sync.
     const enable = values.enable ?? (values.ensure !== undefined ? should.enable : undefined);
-    const next = { running: values.ensure !== undefined ? values.ensure === 'running' : s.running, enabled: enable !== undefined ? enable === 'true' : s.enabled };
+    const next = {
+      running: values.ensure !== undefined ? values.ensure === 'running' : s.running,
+      enabled: enable !== undefined ? enable === 'true' : s.enabled,
+    };
     return { host: { ...host, services: { ...host.services, [title]: next } }, ms: t.serviceMs };
   }
   if (type === 'user') {
-    if (values.ensure === 'absent') { const { [title]: _gone, ...users } = host.users; return { host: { ...host, users }, ms: t.userMs }; }
+    if (values.ensure === 'absent') {
+      const { [title]: _gone, ...users } = host.users;
+      return { host: { ...host, users }, ms: t.userMs };
+    }
     const shell = values.shell ?? should.shell ?? host.users[title]?.shell ?? '/bin/sh';
     return { host: { ...host, users: { ...host.users, [title]: { shell } } }, ms: t.userMs };
   }
@@ -154,7 +234,8 @@ function begin(world0: PuppetWorld, src: string, input: unknown, t: number) {
   const id = world0.nextOpId;
   const add = (op: Omit<PendingOp, 'id'>, ms: number) => ({ world: { ...w, ops: [...w.ops, { id, ...op }] }, opId: id, doneAt: t + ms });
   switch (src) {
-    case 'readClock': return add({ kind: 'clock', result: { ok: true, output: t } }, 0);
+    case 'readClock':
+      return add({ kind: 'clock', result: { ok: true, output: t } }, 0);
     case 'drawSplay': {
       const { limitMs } = input as { limitMs: number }; // cast: drawSplay's input as setup() types it
       // rand(splaylimit + 1) in whole seconds (SplayJob#calculate_splay).
@@ -172,7 +253,11 @@ function begin(world0: PuppetWorld, src: string, input: unknown, t: number) {
       const { type, title, values, should } = sync;
       let extra = 0;
       const installing = type === 'package' && values.ensure !== 'absent' && values.ensure !== 'purged';
-      if (installing && w.timings.installJitterMs > 0) { const [v, rng] = drawInt(w.rng, 0, w.timings.installJitterMs); extra = v; w = { ...w, rng }; }
+      if (installing && w.timings.installJitterMs > 0) {
+        const [v, rng] = drawInt(w.rng, 0, w.timings.installJitterMs);
+        extra = v;
+        w = { ...w, rng };
+      }
       const left = w.installFailures[title] ?? 0;
       if (installing && left !== 0) {
         w = { ...w, installFailures: { ...w.installFailures, [title]: left > 0 ? left - 1 : left } };
@@ -191,7 +276,8 @@ function begin(world0: PuppetWorld, src: string, input: unknown, t: number) {
       const report = input as RunReport; // cast: setup() types this actor's input
       return add({ kind: 'report', result: { ok: true }, report }, w.timings.reportMs);
     }
-    default: throw new Error(`puppet world has no actor "${src}"`);
+    default:
+      throw new Error(`puppet world has no actor "${src}"`);
   }
 }
 
@@ -206,41 +292,72 @@ function complete(world0: PuppetWorld, opId: number, t: number): { world: Puppet
     const { ref, type, title, values, should } = op.sync;
     const c = change(w, w.host, type, title, values, should);
     if ('error' in c) return { world: w, result: { ok: false, error: c.error } };
-    w = { ...w, host: c.host, startedWith: trackStarts(w.startedWith, w.host, c.host), applied: [...w.applied, { t, run: op.sync.run, ref, values }] };
+    w = {
+      ...w,
+      host: c.host,
+      startedWith: trackStarts(w.startedWith, w.host, c.host),
+      applied: [...w.applied, { t, run: op.sync.run, ref, values }],
+    };
     return { world: w, result: { ok: true, output: currentValues(w, w.host, ref).current } };
   }
   if (op.kind === 'refresh') {
     const { title } = parseRef(op.ref!);
-    if (!w.host.services[title]?.running) return { world: w, result: { ok: false, error: `Execution of '/usr/bin/systemctl restart ${title}' returned 5` } };
+    if (!w.host.services[title]?.running)
+      return { world: w, result: { ok: false, error: `Execution of '/usr/bin/systemctl restart ${title}' returned 5` } };
     return { world: { ...w, restarts: w.restarts + 1, startedWith: { ...w.startedWith, [title]: w.host } }, result: { ok: true } };
   }
-  if (op.kind === 'report') return { world: { ...w, reports: [...w.reports, op.report!], reportedAt: [...w.reportedAt, t] }, result: { ok: true } };
+  if (op.kind === 'report')
+    return { world: { ...w, reports: [...w.reports, op.report!], reportedAt: [...w.reportedAt, t] }, result: { ok: true } };
   return { world: w, result: op.result };
 }
 
 function describe(values: Values): string {
-  return Object.entries(values).map(([k, v]) => `${k} => ${v.length > 24 ? `${v.slice(0, 21)}…` : `'${v}'`}`).join(', ');
+  return Object.entries(values)
+    .map(([k, v]) => `${k} => ${v.length > 24 ? `${v.slice(0, 21)}…` : `'${v}'`}`)
+    .join(', ');
 }
 
 function inject(w0: PuppetWorld, fault: PuppetFault, t: number): { world: PuppetWorld; note: PuppetNote } {
   const w = { ...w0, faults: [...w0.faults, { t, kind: fault.kind }] };
   if (fault.kind === 'failInstall') {
-    return { world: { ...w, installFailures: { ...w.installFailures, [fault.package]: fault.times } }, note: puppetNote('puppet.installsWillFail', { pkg: fault.package, times: fault.times }) };
+    return {
+      world: { ...w, installFailures: { ...w.installFailures, [fault.package]: fault.times } },
+      note: puppetNote('puppet.installsWillFail', { pkg: fault.package, times: fault.times }),
+    };
   }
   if (fault.kind === 'publish') {
     const pkg = w.repo[fault.package] ?? { versions: [] };
-    return { world: { ...w, repo: { ...w.repo, [fault.package]: { ...pkg, versions: [...pkg.versions, fault.version] } } }, note: puppetNote('puppet.published', { pkg: fault.package, version: fault.version }) };
+    return {
+      world: { ...w, repo: { ...w.repo, [fault.package]: { ...pkg, versions: [...pkg.versions, fault.version] } } },
+      note: puppetNote('puppet.published', { pkg: fault.package, version: fault.version }),
+    };
   }
   const { type, title } = parseRef(fault.ref);
   const c = change(w, w.host, type, title, fault.values, fault.values);
   if ('error' in c) return { world: w, note: puppetNote('puppet.driftFailed', { ref: fault.ref, error: c.error }) };
-  return { world: { ...w, host: c.host, startedWith: trackStarts(w.startedWith, w.host, c.host), drifts: [...w.drifts, { t, ref: fault.ref, values: fault.values }] }, note: puppetNote('puppet.drifted', { change: `${fault.ref} ${describe(fault.values)}` }) };
+  return {
+    world: {
+      ...w,
+      host: c.host,
+      startedWith: trackStarts(w.startedWith, w.host, c.host),
+      drifts: [...w.drifts, { t, ref: fault.ref, values: fault.values }],
+    },
+    note: puppetNote('puppet.drifted', { change: `${fault.ref} ${describe(fault.values)}` }),
+  };
 }
 
 export function resourceRow(s: ResourceStatus): PuppetResourceRow {
   // A failed restart fails the report (Report#compute_status), so it shows as failed too.
-  const status: PuppetResourceOutcome = s.failed || s.failedToRestart ? 'failed' : s.skipped ? 'skipped' : s.changed ? 'changed' : s.noop ? 'noop' : 'in sync';
-  return { ref: s.ref, status, change: status === 'changed' ? (s.corrective ? 'corrective' : 'intentional') : null, outOfSync: s.outOfSync, restarted: s.restarted, message: s.message };
+  const status: PuppetResourceOutcome =
+    s.failed || s.failedToRestart ? 'failed' : s.skipped ? 'skipped' : s.changed ? 'changed' : s.noop ? 'noop' : 'in sync';
+  return {
+    ref: s.ref,
+    status,
+    change: status === 'changed' ? (s.corrective ? 'corrective' : 'intentional') : null,
+    outOfSync: s.outOfSync,
+    restarted: s.restarted,
+    message: s.message,
+  };
 }
 
 function summary(w: PuppetWorld): PuppetWorldSummary {
@@ -248,9 +365,22 @@ function summary(w: PuppetWorld): PuppetWorldSummary {
   return {
     packages: w.host.packages,
     files: Object.fromEntries(Object.entries(w.host.files).map(([p, c]) => [p, c.length > 24 ? `${c.slice(0, 21)}…` : c])),
-    services: Object.fromEntries(Object.entries(w.host.services).map(([n, s]) => [n, `${s.running ? 'running' : 'stopped'}${s.enabled ? ', enabled' : ''}`])),
+    services: Object.fromEntries(
+      Object.entries(w.host.services).map(([n, s]) => [n, `${s.running ? 'running' : 'stopped'}${s.enabled ? ', enabled' : ''}`]),
+    ),
     users: Object.keys(w.host.users),
-    last: r ? { run: r.run, status: r.status, exitCode: r.exitCode, changes: r.changes, failed: r.resources.failed, skipped: r.resources.skipped, corrective: r.corrective, noop: r.noop } : null,
+    last: r
+      ? {
+          run: r.run,
+          status: r.status,
+          exitCode: r.exitCode,
+          changes: r.changes,
+          failed: r.resources.failed,
+          skipped: r.resources.skipped,
+          corrective: r.corrective,
+          noop: r.noop,
+        }
+      : null,
     reports: w.reports.length,
     agentChanges: w.applied.length,
     drifts: w.drifts.length,
@@ -259,4 +389,9 @@ function summary(w: PuppetWorld): PuppetWorldSummary {
   };
 }
 
-export const puppetWorldModel: WorldModel<PuppetWorld, PuppetFault, PuppetWorldSummary> = { begin, complete, inject, summary: (w) => summary(w) };
+export const puppetWorldModel: WorldModel<PuppetWorld, PuppetFault, PuppetWorldSummary> = {
+  begin,
+  complete,
+  inject,
+  summary: (w) => summary(w),
+};

@@ -26,11 +26,21 @@ export interface SystemdMonitor {
 }
 
 export const EMPTY_MONITOR: SystemdMonitor = {
-  seenStarts: 0, window: { begin: null, num: 0 }, lastStartRequestAt: null, startsSinceStop: null, startsSinceFailed: null, lastAutoStartGapMs: null, sigtermSince: null,
+  seenStarts: 0,
+  window: { begin: null, num: 0 },
+  lastStartRequestAt: null,
+  startsSinceStop: null,
+  startsSinceFailed: null,
+  lastAutoStartGapMs: null,
+  sigtermSince: null,
 };
 
 /** The part of the world the monitor reads. */
-export interface MonitoredWorld { starts: number; exits: readonly { at: number }[]; monitor: SystemdMonitor }
+export interface MonitoredWorld {
+  starts: number;
+  exits: readonly { at: number }[];
+  monitor: SystemdMonitor;
+}
 
 /**
  * systemd keeps time in whole microseconds (usec_t); virtual time is milliseconds as floating
@@ -39,11 +49,17 @@ export interface MonitoredWorld { starts: number; exits: readonly { at: number }
  */
 const toMicroseconds = (ms: number) => Math.round(ms * 1000) / 1000;
 
-const topState = (snapshot: ViewSnapshot<SystemdContext>) => (typeof snapshot.value === 'string' ? snapshot.value : Object.keys(snapshot.value as object)[0]!); // cast: a state value that is not a string is a record
+const topState = (snapshot: ViewSnapshot<SystemdContext>) =>
+  typeof snapshot.value === 'string' ? snapshot.value : Object.keys(snapshot.value as object)[0]!; // cast: a state value that is not a string is a record
 const isStartRequest = (type: string) => type === 'SYSTEMCTL.START' || type === 'SYSTEMCTL.RESTART';
 
 /** LoopBinding.monitor for systemd-restart: called after every event the machine takes. */
-export function observeSystemd<W extends MonitoredWorld>(world: W, event: EventObject, snapshot: ViewSnapshot<SystemdContext>, t: number): W {
+export function observeSystemd<W extends MonitoredWorld>(
+  world: W,
+  event: EventObject,
+  snapshot: ViewSnapshot<SystemdContext>,
+  t: number,
+): W {
   const before = world.monitor;
   let m = before;
   const unit = snapshot.context.unit;

@@ -1,4 +1,13 @@
-import type { DrawInput, ProcessExit, SignalInput, SignalOutput, SpawnInput, SystemctlRequest, WatchInput, WatchOutput } from '../../machines/systemd-restart';
+import type {
+  DrawInput,
+  ProcessExit,
+  SignalInput,
+  SignalOutput,
+  SpawnInput,
+  SystemctlRequest,
+  WatchInput,
+  WatchOutput,
+} from '../../machines/systemd-restart';
 import { CATCHABLE_SIGNALS, exitFor } from '../../machines/systemd-restart';
 import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
@@ -15,7 +24,11 @@ import type { SystemdWorldSummary } from '../loops/systemd-restart-world-schema'
  */
 export type RunOutcome = { kind: 'exit'; code: number } | { kind: 'signal'; signal: string } | { kind: 'hang' } | { kind: 'oom' };
 /** `ignore`: signals the program catches and keeps running on (CATCHABLE_SIGNALS only). */
-export interface RunSpec { runForMs: number; outcome: RunOutcome; ignore?: readonly string[] }
+export interface RunSpec {
+  runForMs: number;
+  outcome: RunOutcome;
+  ignore?: readonly string[];
+}
 
 /** The program ExecStart= runs: a script of runs consumed by successive starts, then `then` forever. */
 export interface Program {
@@ -25,7 +38,14 @@ export interface Program {
   jitterMs: number;
 }
 
-export interface MainProcess { pid: number; startedAt: number; endsAt: number; outcome: RunOutcome; hung: boolean; ignore: readonly string[] }
+export interface MainProcess {
+  pid: number;
+  startedAt: number;
+  endsAt: number;
+  outcome: RunOutcome;
+  hung: boolean;
+  ignore: readonly string[];
+}
 
 type PendingOp =
   | { id: number; kind: 'spawn'; pid: number }
@@ -34,7 +54,11 @@ type PendingOp =
   | { id: number; kind: 'clock' }
   | { id: number; kind: 'draw'; value: number };
 
-export interface ExitRecord { at: number; pid: number; exit: ProcessExit }
+export interface ExitRecord {
+  at: number;
+  pid: number;
+  exit: ProcessExit;
+}
 
 export interface SystemdWorld {
   rng: RngState;
@@ -57,7 +81,19 @@ export interface SystemdWorld {
 export type SystemdFault = { kind: 'program'; program: Program } | { kind: 'systemctl'; request: SystemctlRequest };
 
 export function createSystemdWorld(seed: number, program: Program): SystemdWorld {
-  return { rng: seedRng(seed), program, runIndex: 0, process: null, nextPid: 1000, nextOpId: 1, ops: [], starts: 0, cleanExits: 0, exits: [], monitor: EMPTY_MONITOR };
+  return {
+    rng: seedRng(seed),
+    program,
+    runIndex: 0,
+    process: null,
+    nextPid: 1000,
+    nextOpId: 1,
+    ops: [],
+    starts: 0,
+    cleanExits: 0,
+    exits: [],
+    monitor: EMPTY_MONITOR,
+  };
 }
 
 const KEEP_EXITS = 6;
@@ -72,7 +108,9 @@ function exitOf(outcome: RunOutcome): ProcessExit {
 function recordExit(world: SystemdWorld, pid: number, exit: ProcessExit, t: number): SystemdWorld {
   const clean = exit.kind === 'exited' && exit.code === 0;
   return {
-    ...world, process: null, cleanExits: world.cleanExits + (clean ? 1 : 0),
+    ...world,
+    process: null,
+    cleanExits: world.cleanExits + (clean ? 1 : 0),
     exits: [...world.exits, { at: t, pid, exit }].slice(-KEEP_EXITS),
   };
 }
@@ -94,7 +132,10 @@ function begin(world0: SystemdWorld, src: string, input: unknown, t: number) {
     const pid = world.nextPid;
     // Type=simple: the unit is started as soon as fork() returned.
     world = {
-      ...world, runIndex: world.runIndex + 1, nextPid: pid + 1, starts: world.starts + 1,
+      ...world,
+      runIndex: world.runIndex + 1,
+      nextPid: pid + 1,
+      starts: world.starts + 1,
       process: { pid, startedAt: t, endsAt: t + spec.runForMs + extra, outcome: spec.outcome, hung: false, ignore: spec.ignore ?? [] },
     };
     return add({ id, kind: 'spawn', pid }, t);
@@ -141,7 +182,8 @@ function complete(world0: SystemdWorld, opId: number, t: number): { world: Syste
   }
   if (!p || p.pid !== op.pid) return { world, result: { ok: false, error: `kill(${op.pid}, ${op.signal}): No such process` } };
   // A caught signal leaves the process running; any other ends it (default action: terminate or core).
-  if (p.ignore.includes(op.signal) && CATCHABLE_SIGNALS.includes(op.signal)) return { world, result: { ok: true, output: { exit: null } satisfies SignalOutput } };
+  if (p.ignore.includes(op.signal) && CATCHABLE_SIGNALS.includes(op.signal))
+    return { world, result: { ok: true, output: { exit: null } satisfies SignalOutput } };
   const exit = exitFor(op.signal);
   return { world: recordExit(world, p.pid, exit, t), result: { ok: true, output: { exit } satisfies SignalOutput } };
 }
@@ -150,21 +192,28 @@ function inject(world: SystemdWorld, fault: SystemdFault): { world: SystemdWorld
   // systemctl commands go to the machine (the binding's `command`), never to the world.
   if (fault.kind === 'systemctl') return { world, note: systemdNote('systemd.journal', { line: `systemctl ${fault.request.verb}` }) };
   const first = fault.program.script[0] ?? fault.program.then;
-  return { world: { ...world, program: fault.program, runIndex: 0 }, note: systemdNote('systemd.programReplaced', { run: nextRun(first) }) };
+  return {
+    world: { ...world, program: fault.program, runIndex: 0 },
+    note: systemdNote('systemd.programReplaced', { run: nextRun(first) }),
+  };
 }
 
 /** How a run ends, as the note's parameters (describeRun says the same in English). */
 function nextRun(spec: RunSpec): NextRun {
   const o = spec.outcome;
   return {
-    kind: o.kind, code: o.kind === 'exit' ? o.code : null, signal: o.kind === 'signal' ? o.signal : null,
-    seconds: spec.runForMs / 1000, ignores: [...(spec.ignore ?? [])],
+    kind: o.kind,
+    code: o.kind === 'exit' ? o.code : null,
+    signal: o.kind === 'signal' ? o.signal : null,
+    seconds: spec.runForMs / 1000,
+    ignores: [...(spec.ignore ?? [])],
   };
 }
 
 export function describeRun(spec: RunSpec): string {
   const o = spec.outcome;
-  const end = o.kind === 'exit' ? `exits ${o.code}` : o.kind === 'signal' ? `dies of ${o.signal}` : o.kind === 'oom' ? 'is OOM-killed' : 'hangs';
+  const end =
+    o.kind === 'exit' ? `exits ${o.code}` : o.kind === 'signal' ? `dies of ${o.signal}` : o.kind === 'oom' ? 'is OOM-killed' : 'hangs';
   const ignores = spec.ignore?.length ? ` (ignores ${spec.ignore.join(', ')})` : '';
   return `${end} after ${spec.runForMs / 1000}s${ignores}`;
 }
@@ -180,5 +229,8 @@ function summary(world: SystemdWorld): SystemdWorldSummary {
 }
 
 export const systemdWorldModel: WorldModel<SystemdWorld, SystemdFault, SystemdWorldSummary> = {
-  begin, complete, inject: (w, f) => inject(w, f), summary: (w) => summary(w),
+  begin,
+  complete,
+  inject: (w, f) => inject(w, f),
+  summary: (w) => summary(w),
 };

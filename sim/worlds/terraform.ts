@@ -8,12 +8,22 @@ import type { TerraformNote } from '../notes/terraform';
 import { terraformNote } from '../notes/terraform';
 
 /** A real cloud object: whatever Terraform thinks, this is what exists. */
-export interface CloudObject { id: string; type: string; attrs: Record<string, Scalar>; dataGb: number; createdAt: number }
+export interface CloudObject {
+  id: string;
+  type: string;
+  attrs: Record<string, Scalar>;
+  dataGb: number;
+  createdAt: number;
+}
 
 /** How long the provider's calls take, ms, per resource type (create, update, delete). */
 export const DEFAULT_TIMINGS: Record<string, [number, number, number]> = {
-  aws_vpc: [3000, 2000, 2000], aws_subnet: [2000, 1000, 1500], aws_security_group: [3000, 2000, 2000],
-  aws_instance: [35_000, 60_000, 45_000], aws_db_instance: [300_000, 90_000, 240_000], aws_s3_bucket: [1500, 1000, 1000],
+  aws_vpc: [3000, 2000, 2000],
+  aws_subnet: [2000, 1000, 1500],
+  aws_security_group: [3000, 2000, 2000],
+  aws_instance: [35_000, 60_000, 45_000],
+  aws_db_instance: [300_000, 90_000, 240_000],
+  aws_s3_bucket: [1500, 1000, 1000],
 };
 /** A backend call (lock, state write, unlock) and reading one object back, ms. */
 export const BACKEND_MS = 300;
@@ -26,7 +36,10 @@ export type PendingOp =
   | { id: number; kind: 'persist'; input: PersistInput }
   | { id: number; kind: 'unlock'; lockId: string };
 
-export interface CreateFailure { times: number; tainted: boolean }
+export interface CreateFailure {
+  times: number;
+  tainted: boolean;
+}
 
 /** One cloud call of the current run (the last to ask for the lock), in the order the calls began. */
 export interface RunCall {
@@ -66,7 +79,15 @@ export interface TerraformWorld {
   ops: PendingOp[];
   nextOpId: number;
   /** Every cloud call and every lock request (for the lab's summary and the tests). */
-  calls: { t0: number; t1: number; lockId: string | null; address: string; kind: 'create' | 'update' | 'delete'; ok: boolean; objectId: string | null }[];
+  calls: {
+    t0: number;
+    t1: number;
+    lockId: string | null;
+    address: string;
+    kind: 'create' | 'update' | 'delete';
+    ok: boolean;
+    objectId: string | null;
+  }[];
   locks: { t: number; id: string | null; ok: boolean }[];
   monitor: TerraformMonitor;
   dataLostGb: number;
@@ -75,7 +96,14 @@ export interface TerraformWorld {
 }
 
 /** One change of a run's plan reaching the cloud: what the object was and what it is asked to be. */
-export interface AppliedChange { run: number; address: string; kind: 'create' | 'update' | 'delete'; before: Record<string, Scalar> | null; after: Record<string, Scalar>; ok: boolean | null }
+export interface AppliedChange {
+  run: number;
+  address: string;
+  kind: 'create' | 'update' | 'delete';
+  before: Record<string, Scalar> | null;
+  after: Record<string, Scalar>;
+  ok: boolean | null;
+}
 
 export type TerraformFault =
   | { kind: 'drift'; address: string; set: Record<string, Scalar> }
@@ -92,8 +120,17 @@ export function createTerraformWorld(seed: number, createFailures: Record<string
   const [lineage, r2] = drawHex(rng, 12);
   rng = r2;
   return {
-    rng, cloud: {}, state: { version: 4, serial: 0, lineage: `${lineage.slice(0, 8)}-${lineage.slice(8)}`, resources: {} }, lock: null,
-    createFailures, ops: [], nextOpId: 1, calls: [], locks: [], dataLostGb: 0, changes: [],
+    rng,
+    cloud: {},
+    state: { version: 4, serial: 0, lineage: `${lineage.slice(0, 8)}-${lineage.slice(8)}`, resources: {} },
+    lock: null,
+    createFailures,
+    ops: [],
+    nextOpId: 1,
+    calls: [],
+    locks: [],
+    dataLostGb: 0,
+    changes: [],
     monitor: { run: [], unlockedWrites: 0, serialRegressions: 0, destroyedDataGb: 0 },
   };
 }
@@ -137,7 +174,10 @@ function begin(world0: TerraformWorld, src: string, input: unknown, t: number) {
     }
     case 'refresh': {
       const { resources } = input as RefreshInput; // cast: setup() types this actor's input
-      return add({ id, kind: 'refresh', addresses: resources.map((r) => ({ address: r.address, id: r.id })) }, READ_MS * Math.max(1, resources.length));
+      return add(
+        { id, kind: 'refresh', addresses: resources.map((r) => ({ address: r.address, id: r.id })) },
+        READ_MS * Math.max(1, resources.length),
+      );
     }
     case 'applyChange': {
       const a = input as ApplyInput; // cast: setup() types this actor's input
@@ -151,34 +191,57 @@ function begin(world0: TerraformWorld, src: string, input: unknown, t: number) {
       const ms = a.op.kind === 'create' ? timing[0] : a.op.kind === 'update' ? timing[1] : timing[2];
       // The run is the latest lock taken: an apply only happens under its lock.
       const run = w.locks.filter((l) => l.ok).length;
-      const old = a.op.kind === 'create' ? undefined : a.op.kind === 'delete' && a.op.objectId ? w.cloud[a.op.objectId] : objectAt(w, a.op.address);
-      w = { ...w, changes: [...w.changes, { run, address: a.op.address, kind: a.op.kind, before: old ? { ...old.attrs } : null, after: { ...a.attrs }, ok: null }] };
+      const old =
+        a.op.kind === 'create' ? undefined : a.op.kind === 'delete' && a.op.objectId ? w.cloud[a.op.objectId] : objectAt(w, a.op.address);
+      w = {
+        ...w,
+        changes: [
+          ...w.changes,
+          { run, address: a.op.address, kind: a.op.kind, before: old ? { ...old.attrs } : null, after: { ...a.attrs }, ok: null },
+        ],
+      };
       const busy = w.monitor.run.filter((c) => c.ok === null).map((c) => c.address);
       w = { ...w, monitor: { ...w.monitor, run: [...w.monitor.run, { address: a.op.address, kind: a.op.kind, ok: null, op: id, busy }] } };
       return add({ id, kind: 'apply', input: a, failure, t0: t }, failure && !failure.tainted ? Math.min(ms, 5000) : ms);
     }
-    case 'persistState': return add({ id, kind: 'persist', input: input as PersistInput }, BACKEND_MS); // cast: setup() types this actor's input
-    case 'releaseLock': return add({ id, kind: 'unlock', lockId: (input as { lockId: string }).lockId }, BACKEND_MS); // cast: setup() types releaseLock's input
-    default: throw new Error(`terraform world has no actor "${src}"`);
+    case 'persistState':
+      return add({ id, kind: 'persist', input: input as PersistInput }, BACKEND_MS); // cast: setup() types this actor's input
+    case 'releaseLock':
+      return add({ id, kind: 'unlock', lockId: (input as { lockId: string }).lockId }, BACKEND_MS); // cast: setup() types releaseLock's input
+    default:
+      throw new Error(`terraform world has no actor "${src}"`);
   }
 }
 
 /** The cloud API answering one ApplyResourceChange. */
-function applyCall(w0: TerraformWorld, p: Extract<PendingOp, { kind: 'apply' }>, t: number): { world: TerraformWorld; outcome: ApplyOutcome } {
+function applyCall(
+  w0: TerraformWorld,
+  p: Extract<PendingOp, { kind: 'apply' }>,
+  t: number,
+): { world: TerraformWorld; outcome: ApplyOutcome } {
   let w = w0;
   const { op, type, attrs } = p.input;
-  const log = (ok: boolean, objectId: string | null) => ({ ...w, calls: [...w.calls, { t0: p.t0, t1: t, lockId: w.lock?.id ?? null, address: op.address, kind: op.kind, ok, objectId }] });
+  const log = (ok: boolean, objectId: string | null) => ({
+    ...w,
+    calls: [...w.calls, { t0: p.t0, t1: t, lockId: w.lock?.id ?? null, address: op.address, kind: op.kind, ok, objectId }],
+  });
   if (op.kind === 'delete') {
     const o = op.objectId ? w.cloud[op.objectId] : undefined;
     if (o) {
       const { [o.id]: _gone, ...cloud } = w.cloud;
-      w = { ...w, cloud, dataLostGb: w.dataLostGb + o.dataGb, monitor: { ...w.monitor, destroyedDataGb: w.monitor.destroyedDataGb + o.dataGb } };
+      w = {
+        ...w,
+        cloud,
+        dataLostGb: w.dataLostGb + o.dataGb,
+        monitor: { ...w.monitor, destroyedDataGb: w.monitor.destroyedDataGb + o.dataGb },
+      };
     }
     return { world: log(true, op.objectId ?? null), outcome: { object: null, error: null } };
   }
   if (op.kind === 'update') {
     const current = objectAt(w, op.address);
-    if (!current) return { world: log(false, null), outcome: { object: null, error: `reading ${op.address}: couldn't find resource (404)` } };
+    if (!current)
+      return { world: log(false, null), outcome: { object: null, error: `reading ${op.address}: couldn't find resource (404)` } };
     const o = { ...current, attrs: { ...current.attrs, ...attrs } };
     w = { ...w, cloud: { ...w.cloud, [o.id]: o } };
     return { world: log(true, o.id), outcome: { object: { id: o.id, attrs: readAttrs(o) }, error: null } };
@@ -189,15 +252,32 @@ function applyCall(w0: TerraformWorld, p: Extract<PendingOp, { kind: 'apply' }>,
     const name = attrs[schema.uniqueBy];
     // The name is the id: with create_before_destroy the new object cannot take the old one's name.
     if (w.cloud[String(name)] || Object.values(w.cloud).some((o) => o.type === type && o.attrs[schema.uniqueBy!] === name)) {
-      const error = type === 'aws_s3_bucket' ? `creating S3 Bucket (${String(name)}): BucketAlreadyOwnedByYou: Your previous request to create the named bucket succeeded and you already own it.` : `creating RDS DB Instance (${String(name)}): DBInstanceAlreadyExists: DB instance already exists`;
+      const error =
+        type === 'aws_s3_bucket'
+          ? `creating S3 Bucket (${String(name)}): BucketAlreadyOwnedByYou: Your previous request to create the named bucket succeeded and you already own it.`
+          : `creating RDS DB Instance (${String(name)}): DBInstanceAlreadyExists: DB instance already exists`;
       return { world: log(false, null), outcome: { object: null, error } };
     }
   }
-  if (p.failure && !p.failure.tainted) return { world: log(false, null), outcome: { object: null, error: `creating ${type}: operation error: api error InsufficientInstanceCapacity: We currently do not have sufficient capacity in the Availability Zone you requested.` } };
+  if (p.failure && !p.failure.tainted)
+    return {
+      world: log(false, null),
+      outcome: {
+        object: null,
+        error: `creating ${type}: operation error: api error InsufficientInstanceCapacity: We currently do not have sufficient capacity in the Availability Zone you requested.`,
+      },
+    };
   const [id, rng] = newId(w, type, attrs);
   const o: CloudObject = { id, type, attrs: { ...attrs }, dataGb: 0, createdAt: t };
   w = { ...w, rng, cloud: { ...w.cloud, [id]: o } };
-  if (p.failure?.tainted) return { world: log(false, id), outcome: { object: { id, attrs: readAttrs(o) }, error: `waiting for ${type} (${id}) create: timeout while waiting for state to become 'available' (last state: 'pending', timeout: 10m0s)` } };
+  if (p.failure?.tainted)
+    return {
+      world: log(false, id),
+      outcome: {
+        object: { id, attrs: readAttrs(o) },
+        error: `waiting for ${type} (${id}) create: timeout while waiting for state to become 'available' (last state: 'pending', timeout: 10m0s)`,
+      },
+    };
   return { world: log(true, id), outcome: { object: { id, attrs: readAttrs(o) }, error: null } };
 }
 
@@ -209,7 +289,13 @@ function complete(world0: TerraformWorld, opId: number, t: number): { world: Ter
     case 'lock':
       return { world: w, result: op.result.ok ? { ok: true, output: { lockId: op.result.output, state: w.state } } : op.result };
     case 'refresh':
-      return { world: w, result: { ok: true, output: Object.fromEntries(op.addresses.map((a) => [a.address, w.cloud[a.id] ? readAttrs(w.cloud[a.id]!) : null])) } };
+      return {
+        world: w,
+        result: {
+          ok: true,
+          output: Object.fromEntries(op.addresses.map((a) => [a.address, w.cloud[a.id] ? readAttrs(w.cloud[a.id]!) : null])),
+        },
+      };
     case 'apply': {
       const { world, outcome } = applyCall(w, op, t);
       const i = world.changes.findLastIndex((c) => c.address === op.input.op.address && c.kind === op.input.op.kind && c.ok === null);
@@ -222,11 +308,22 @@ function complete(world0: TerraformWorld, opId: number, t: number): { world: Ter
       // An S3 backend does not check the lock on write: after a force-unlock a stale run still writes.
       const s = op.input.state;
       const m = w.monitor;
-      const monitor = { ...m, unlockedWrites: m.unlockedWrites + (w.lock?.id === op.input.lockId ? 0 : 1), serialRegressions: m.serialRegressions + (s.serial > w.state.serial ? 0 : 1) };
+      const monitor = {
+        ...m,
+        unlockedWrites: m.unlockedWrites + (w.lock?.id === op.input.lockId ? 0 : 1),
+        serialRegressions: m.serialRegressions + (s.serial > w.state.serial ? 0 : 1),
+      };
       return { world: { ...w, state: s, monitor }, result: { ok: true, output: s.serial } };
     }
     case 'unlock':
-      if (w.lock?.id !== op.lockId) return { world: w, result: { ok: false, error: `lock ID "${op.lockId}" does not match existing lock${w.lock ? ` "${w.lock.id}"` : ' (no lock held)'}` } };
+      if (w.lock?.id !== op.lockId)
+        return {
+          world: w,
+          result: {
+            ok: false,
+            error: `lock ID "${op.lockId}" does not match existing lock${w.lock ? ` "${w.lock.id}"` : ' (no lock held)'}`,
+          },
+        };
       return { world: { ...w, lock: null }, result: { ok: true } };
   }
 }
@@ -236,20 +333,36 @@ function inject(w: TerraformWorld, fault: TerraformFault): { world: TerraformWor
     case 'drift': {
       const o = objectAt(w, fault.address);
       if (!o) return { world: w, note: terraformNote('terraform.consoleEditMissing', { address: fault.address }) };
-      return { world: { ...w, cloud: { ...w.cloud, [o.id]: { ...o, attrs: { ...o.attrs, ...fault.set } } } }, note: terraformNote('terraform.consoleEdit', { change: `${fault.address} (${o.id}) ${Object.entries(fault.set).map(([k, v]) => `${k} = ${JSON.stringify(v)}`).join(', ')}` }) };
+      return {
+        world: { ...w, cloud: { ...w.cloud, [o.id]: { ...o, attrs: { ...o.attrs, ...fault.set } } } },
+        note: terraformNote('terraform.consoleEdit', {
+          change: `${fault.address} (${o.id}) ${Object.entries(fault.set)
+            .map(([k, v]) => `${k} = ${JSON.stringify(v)}`)
+            .join(', ')}`,
+        }),
+      };
     }
     case 'deleteOutside': {
       const o = objectAt(w, fault.address);
       if (!o) return { world: w, note: terraformNote('terraform.deleteMissing', { address: fault.address }) };
       const { [o.id]: _gone, ...cloud } = w.cloud;
-      return { world: { ...w, cloud, dataLostGb: w.dataLostGb + o.dataGb }, note: terraformNote('terraform.deletedOutside', { address: fault.address, id: o.id }) };
+      return {
+        world: { ...w, cloud, dataLostGb: w.dataLostGb + o.dataGb },
+        note: terraformNote('terraform.deletedOutside', { address: fault.address, id: o.id }),
+      };
     }
     case 'failCreate':
-      return { world: { ...w, createFailures: { ...w.createFailures, [fault.address]: { times: fault.times, tainted: fault.tainted } } }, note: terraformNote('terraform.createsWillFail', { address: fault.address, times: fault.times, tainted: fault.tainted }) };
+      return {
+        world: { ...w, createFailures: { ...w.createFailures, [fault.address]: { times: fault.times, tainted: fault.tainted } } },
+        note: terraformNote('terraform.createsWillFail', { address: fault.address, times: fault.times, tainted: fault.tainted }),
+      };
     case 'writeData': {
       const o = objectAt(w, fault.address);
       if (!o) return { world: w, note: terraformNote('terraform.writeMissing', { address: fault.address }) };
-      return { world: { ...w, cloud: { ...w.cloud, [o.id]: { ...o, dataGb: o.dataGb + fault.gb } } }, note: terraformNote('terraform.dataWritten', { gb: fault.gb, address: fault.address, id: o.id }) };
+      return {
+        world: { ...w, cloud: { ...w.cloud, [o.id]: { ...o, dataGb: o.dataGb + fault.gb } } },
+        note: terraformNote('terraform.dataWritten', { gb: fault.gb, address: fault.address, id: o.id }),
+      };
     }
     case 'forceUnlock':
       if (!w.lock) return { world: w, note: terraformNote('terraform.forceUnlockNoLock', {}) };
@@ -269,12 +382,27 @@ export function planRows(changes: AppliedChange[]): PlanRow[] {
     const update = cs.find((c) => c.kind === 'update');
     // Which came first tells the replace order (internal/plans/action.go DeleteThenCreate / CreateThenDelete).
     const action: PlanAction = create && del ? 'replace' : create ? 'create' : del ? 'delete' : update ? 'update' : 'no-op';
-    const symbol = action === 'replace' ? (cs[0]!.kind === 'create' ? '+/-' : '-/+') : action === 'create' ? '+' : action === 'delete' ? '-' : action === 'update' ? '~' : ' ';
+    const symbol =
+      action === 'replace'
+        ? cs[0]!.kind === 'create'
+          ? '+/-'
+          : '-/+'
+        : action === 'create'
+          ? '+'
+          : action === 'delete'
+            ? '-'
+            : action === 'update'
+              ? '~'
+              : ' ';
     const before = (del ?? update)?.before ?? null;
-    const after = action === 'delete' ? null : (create ?? update)?.after ?? null;
+    const after = action === 'delete' ? null : ((create ?? update)?.after ?? null);
     const names = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])].sort();
     const attrs = names
-      .map((name) => ({ name, before: before?.[name] ?? null, after: after ? after[name] ?? (action === 'update' ? before?.[name] ?? null : null) : null }))
+      .map((name) => ({
+        name,
+        before: before?.[name] ?? null,
+        after: after ? (after[name] ?? (action === 'update' ? (before?.[name] ?? null) : null)) : null,
+      }))
       .filter((a) => a.before !== a.after);
     const status = cs.some((c) => c.ok === false) ? 'failed' : cs.some((c) => c.ok === null) ? 'applying' : 'done';
     return { address, action, symbol, attrs, status };
@@ -285,10 +413,15 @@ function summary(w: TerraformWorld): TerraformWorldSummary {
   const owner = new Map(Object.values(w.state.resources).map((r) => [r.id, r.address]));
   const cloud = Object.values(w.cloud).map((o) => ({ id: o.id, type: o.type, address: owner.get(o.id) ?? null, dataGb: o.dataGb }));
   return {
-    cloud, serial: w.state.serial, state: Object.values(w.state.resources).map((r) => `${r.address}${r.tainted ? ' (tainted)' : ''}`),
+    cloud,
+    serial: w.state.serial,
+    state: Object.values(w.state.resources).map((r) => `${r.address}${r.tainted ? ' (tainted)' : ''}`),
     lock: w.lock ? { id: w.lock.id, who: w.lock.who, operation: w.lock.operation, since: w.lock.created } : null,
-    unmanaged: cloud.filter((c) => c.address === null).length, dataLostGb: w.dataLostGb, calls: w.calls.length,
-    plan: lastPlan(w.changes), lockHolder: w.lock?.who ?? null,
+    unmanaged: cloud.filter((c) => c.address === null).length,
+    dataLostGb: w.dataLostGb,
+    calls: w.calls.length,
+    plan: lastPlan(w.changes),
+    lockHolder: w.lock?.who ?? null,
   };
 }
 
@@ -298,4 +431,9 @@ function lastPlan(changes: AppliedChange[]): TerraformWorldSummary['plan'] {
   return { run, changes: planRows(changes.filter((c) => c.run === run)) };
 }
 
-export const terraformWorldModel: WorldModel<TerraformWorld, TerraformFault, TerraformWorldSummary> = { begin, complete, inject, summary: (w) => summary(w) };
+export const terraformWorldModel: WorldModel<TerraformWorld, TerraformFault, TerraformWorldSummary> = {
+  begin,
+  complete,
+  inject,
+  summary: (w) => summary(w),
+};

@@ -32,10 +32,17 @@ function cli(args: string[]): { code: number; stdout: string; stderr: string } {
 async function quietly<T>(call: () => Promise<T>): Promise<T> {
   const written: string[] = [];
   const saved = { stdout: process.stdout.write, stderr: process.stderr.write };
-  const spy = (chunk: string | Uint8Array): boolean => { written.push(String(chunk)); return true; };
+  const spy = (chunk: string | Uint8Array): boolean => {
+    written.push(String(chunk));
+    return true;
+  };
   process.stdout.write = spy as typeof process.stdout.write; // a spy in its place: the overloads need not match
   process.stderr.write = spy as typeof process.stderr.write;
-  const consoles = CONSOLE_METHODS.map((m) => vi.spyOn(console, m).mockImplementation((...args: unknown[]) => { written.push(args.map(String).join(' ')); }));
+  const consoles = CONSOLE_METHODS.map((m) =>
+    vi.spyOn(console, m).mockImplementation((...args: unknown[]) => {
+      written.push(args.map(String).join(' '));
+    }),
+  );
   try {
     return await call();
   } finally {
@@ -57,7 +64,10 @@ function asJson<T>(value: T): T {
 function deterministic({ exitCode, runs }: CheckResult): unknown {
   return {
     exitCode,
-    runs: runs.map(({ stats, ...run }) => ({ ...run, stats: { generated: stats.generated, distinct: stats.distinct, depth: stats.depth, complete: stats.complete, stopped: stats.stopped } })),
+    runs: runs.map(({ stats, ...run }) => ({
+      ...run,
+      stats: { generated: stats.generated, distinct: stats.distinct, depth: stats.depth, complete: stats.complete, stopped: stats.stopped },
+    })),
   };
 }
 
@@ -70,15 +80,29 @@ describe('simulate: what `loopscope sim --json` writes', () => {
     expect(asJson(result.trace), `seed ${seed}`).toEqual(JSON.parse(printed.stdout));
     expect(result.frames).toBe(result.trace.frames);
     expect(result.exitCode).toBe(0);
-    expect(result.summary).toEqual({ loop: 'incus-hpa', scenario: 'flapping', seed, policy: 'kubernetes', frames: result.frames.length, untilMs: 20 * 60_000, reachedMs: 20 * 60_000 });
+    expect(result.summary).toEqual({
+      loop: 'incus-hpa',
+      scenario: 'flapping',
+      seed,
+      policy: 'kubernetes',
+      frames: result.frames.length,
+      untilMs: 20 * 60_000,
+      reachedMs: 20 * 60_000,
+    });
   });
 
   it('a handle from loadScenario runs as its file does, with another seed too', async () => {
     const seed = 1 + Math.floor(Math.random() * 1_000_000);
     const scenario = loadScenario(SIM_SCENARIO);
     expect(scenario).toEqual({
-      file: SIM_SCENARIO, loop: 'incus-hpa', name: 'flapping', description: expect.stringContaining('Demand swings') as string,
-      seed: 3, durationMs: 40 * 60_000, policies: ['seed', 'kubernetes', 'fixed'], policy: 'seed',
+      file: SIM_SCENARIO,
+      loop: 'incus-hpa',
+      name: 'flapping',
+      description: expect.stringContaining('Demand swings') as string,
+      seed: 3,
+      durationMs: 40 * 60_000,
+      policies: ['seed', 'kubernetes', 'fixed'],
+      policy: 'seed',
     });
     const fromHandle = await quietly(() => simulate(scenario, { seed, until: '10m' }));
     const fromFile = await quietly(() => simulate(SIM_SCENARIO, { seed, until: '10m' }));
@@ -134,13 +158,28 @@ describe('check: what `loopscope check --format json` prints', () => {
 
 describe('conform: what `loopscope conform --json` prints', () => {
   /** A real-format run (test/conform/hand-run.ts): fixed policy, min 2, scaled up to two Running pods. */
-  const scaleUp = () => new HandRun().at(100).observe([]).timer()
-    .at(1_100).created('pod-0000000a').at(2_100).created('pod-0000000b')
-    .timer().at(3_200).observe([running('pod-0000000a', 500), running('pod-0000000b', 1_500)]).timer().trace();
+  const scaleUp = () =>
+    new HandRun()
+      .at(100)
+      .observe([])
+      .timer()
+      .at(1_100)
+      .created('pod-0000000a')
+      .at(2_100)
+      .created('pod-0000000b')
+      .timer()
+      .at(3_200)
+      .observe([running('pod-0000000a', 500), running('pod-0000000b', 1_500)])
+      .timer()
+      .trace();
 
   it.each([
     ['conforms', scaleUp(), 0],
-    ['diverges (a state the machine is not in)', { ...scaleUp(), frames: scaleUp().frames.map((f, i, all) => (i === all.length - 1 ? { ...f, state: 'backoff' } : f)) }, 1],
+    [
+      'diverges (a state the machine is not in)',
+      { ...scaleUp(), frames: scaleUp().frames.map((f, i, all) => (i === all.length - 1 ? { ...f, state: 'backoff' } : f)) },
+      1,
+    ],
   ])('a run that %s: the same report and exit code, from a file and from the parsed object', async (_what, hand, code) => {
     const file = join(dir, `real-${code}.json`);
     writeFileSync(file, JSON.stringify(hand));
@@ -167,15 +206,30 @@ describe('bad input: the exported error, with the one line the CLI prints', () =
     ['an unknown loop', () => check(badLoop), ['check', badLoop], InputError],
     ['a duration that is none', () => simulate(SIM_SCENARIO, { until: 'soon' }), ['sim', SIM_SCENARIO, '--until', 'soon'], UsageError],
     ['a seed that is not whole', () => simulate(SIM_SCENARIO, { seed: 1.5 }), ['sim', SIM_SCENARIO, '--seed', '1.5'], UsageError],
-    ['a policy the loop does not have (sim)', () => simulate(SIM_SCENARIO, { policy: 'nope' }), ['sim', SIM_SCENARIO, '--policy', 'nope'], InputError],
+    [
+      'a policy the loop does not have (sim)',
+      () => simulate(SIM_SCENARIO, { policy: 'nope' }),
+      ['sim', SIM_SCENARIO, '--policy', 'nope'],
+      InputError,
+    ],
     ['a policy the loop does not have (check)', () => check(SMALL, { policy: 'nope' }), ['check', SMALL, '--policy', 'nope'], InputError],
     ['no states to explore', () => check(SMALL, { maxStates: 0 }), ['check', SMALL, '--max-states', '0'], UsageError],
-    ['a simulator trace given to conform', async () => {
-      writeFileSync(notReal, JSON.stringify((await simulate(SIM_SCENARIO, { until: '1m' })).trace));
-      return conform(notReal);
-    }, ['conform', notReal], InputError],
+    [
+      'a simulator trace given to conform',
+      async () => {
+        writeFileSync(notReal, JSON.stringify((await simulate(SIM_SCENARIO, { until: '1m' })).trace));
+        return conform(notReal);
+      },
+      ['conform', notReal],
+      InputError,
+    ],
   ])('%s', async (_what, call, args, kind) => {
-    const error: unknown = await quietly(() => call().then(() => undefined, (e: unknown) => e));
+    const error: unknown = await quietly(() =>
+      call().then(
+        () => undefined,
+        (e: unknown) => e,
+      ),
+    );
     expect(error).toBeInstanceOf(kind);
     if (!(error instanceof Error)) throw new Error(`expected an error, got ${String(error)}`);
     const printed = await runInProcess(args);
@@ -184,7 +238,9 @@ describe('bad input: the exported error, with the one line the CLI prints', () =
   });
 
   it('loadScenario throws at once, before anything runs', () => {
-    expect(() => loadScenario(SIM_SCENARIO, { policy: 'nope' })).toThrow(/^--policy: expected one of seed, kubernetes, fixed \(the policies of incus-hpa\), got "nope"$/);
+    expect(() => loadScenario(SIM_SCENARIO, { policy: 'nope' })).toThrow(
+      /^--policy: expected one of seed, kubernetes, fixed \(the policies of incus-hpa\), got "nope"$/,
+    );
     expect(() => loadScenario(SIM_SCENARIO, { seed: -1 })).toThrow(UsageError);
   });
 

@@ -32,16 +32,24 @@ describe('docs/api.md: every example runs as the page says', () => {
   it.each([
     ['the controller module (loopscope/controller)', 'podservice-controller.ts', 'podservice.yaml'],
     ['the policy module (loopscope/policy)', 'step-policy.ts', 'step-policy.yaml'],
-  ])('%s: its scenario simulates, and check holds (exit 0)', async (_what, module, scenario) => {
-    expect(named(scenario).code).toContain(`module: ./${module}`);
-    named(module);
-    const run = await simulate(join(dir, scenario));
-    expect(run.exitCode).toBe(0);
-    expect(run.frames.length).toBeGreaterThan(5);
-    const result = await check(join(dir, scenario));
-    expect(result.runs.flatMap((r) => r.verdicts.filter((v) => v.promised && v.outcome !== 'holds').map((v) => `${v.property}: ${v.status} (${v.detail})`))).toEqual([]);
-    expect(result.exitCode).toBe(0);
-  }, 120_000);
+  ])(
+    '%s: its scenario simulates, and check holds (exit 0)',
+    async (_what, module, scenario) => {
+      expect(named(scenario).code).toContain(`module: ./${module}`);
+      named(module);
+      const run = await simulate(join(dir, scenario));
+      expect(run.exitCode).toBe(0);
+      expect(run.frames.length).toBeGreaterThan(5);
+      const result = await check(join(dir, scenario));
+      expect(
+        result.runs.flatMap((r) =>
+          r.verdicts.filter((v) => v.promised && v.outcome !== 'holds').map((v) => `${v.property}: ${v.status} (${v.detail})`),
+        ),
+      ).toEqual([]);
+      expect(result.exitCode).toBe(0);
+    },
+    120_000,
+  );
 
   it('the script (loopscope) prints what the page shows and exits 1', () => {
     const script = named('check-podservice.ts');
@@ -49,7 +57,11 @@ describe('docs/api.md: every example runs as the page says', () => {
     const shown = blocks.find((b) => b.line > script.line && b.lang === '' && b.name === undefined);
     expect(shown, 'the output block after the script').toBeDefined();
     // From the repository's root, as the page says: its tsconfig maps 'loopscope' to the sources.
-    const r = spawnSync(process.execPath, ['--import', TSX, join(dir, 'check-podservice.ts')], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, ['--import', TSX, join(dir, 'check-podservice.ts')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe(shown!.code);
     expect(r.status).toBe(1);

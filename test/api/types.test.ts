@@ -45,17 +45,20 @@ function repositoryOptions(): ts.CompilerOptions {
   return { ...parsed.options, noEmit: false, declaration: true, emitDeclarationOnly: true };
 }
 
-const problems = (diagnostics: readonly ts.Diagnostic[]) => diagnostics.map((d) => {
-  const where = d.file && d.start !== undefined ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
-  return `${where} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
-});
+const problems = (diagnostics: readonly ts.Diagnostic[]) =>
+  diagnostics.map((d) => {
+    const where = d.file && d.start !== undefined ? `${d.file.fileName}:${d.file.getLineAndCharacterOfPosition(d.start).line + 1}` : '';
+    return `${where} TS${d.code}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`;
+  });
 
 beforeAll(() => {
-  docFiles = apiPageBlocks().filter((b) => b.lang === 'ts').map((b, i) => {
-    const file = join(dir, b.name ?? `api-md-block-${i}.ts`);
-    writeFileSync(file, b.code);
-    return file;
-  });
+  docFiles = apiPageBlocks()
+    .filter((b) => b.lang === 'ts')
+    .map((b, i) => {
+      const file = join(dir, b.name ?? `api-md-block-${i}.ts`);
+      writeFileSync(file, b.code);
+      return file;
+    });
   writeFileSync(misuses, MISUSES);
   program = ts.createProgram([CONSUMER, ...docFiles, misuses], repositoryOptions());
 }, 180_000);
@@ -67,7 +70,9 @@ describe('the typed public API (loopscope, loopscope/controller, loopscope/polic
     expect(problems(files.flatMap((f) => [...program.getSyntacticDiagnostics(f), ...program.getSemanticDiagnostics(f)]))).toEqual([]);
     // The imports resolve to the sources the package exports, not to anything else called loopscope.
     const resolved = program.getSourceFiles().map((f) => f.fileName);
-    expect(resolved).toEqual(expect.arrayContaining([API_INDEX, join(ROOT, 'sim/user-controller/api.ts'), join(ROOT, 'sim/user-controller/policy-api.ts')]));
+    expect(resolved).toEqual(
+      expect.arrayContaining([API_INDEX, join(ROOT, 'sim/user-controller/api.ts'), join(ROOT, 'sim/user-controller/policy-api.ts')]),
+    );
   });
 
   it('misuses are type errors, each on its line (the API is typed, not any)', () => {
@@ -81,7 +86,20 @@ describe('the typed public API (loopscope, loopscope/controller, loopscope/polic
     const checker = program.getTypeChecker();
     const index = program.getSourceFile(API_INDEX)!;
     const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(index)!);
-    expect(exported.map((s) => s.name)).toEqual(expect.arrayContaining(['loadScenario', 'simulate', 'check', 'conform', 'InputError', 'UsageError', 'Trace', 'Frame', 'CheckResult', 'ConformReport']));
+    expect(exported.map((s) => s.name)).toEqual(
+      expect.arrayContaining([
+        'loadScenario',
+        'simulate',
+        'check',
+        'conform',
+        'InputError',
+        'UsageError',
+        'Trace',
+        'Frame',
+        'CheckResult',
+        'ConformReport',
+      ]),
+    );
     const undocumented = exported.filter((s) => {
       const target = s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s;
       return ts.displayPartsToString(target.getDocumentationComment(checker)).trim() === '';
@@ -92,11 +110,21 @@ describe('the typed public API (loopscope, loopscope/controller, loopscope/polic
   it("the API's declarations name no any", () => {
     const declarations: string[] = [];
     for (const file of program.getSourceFiles().filter((f) => f.fileName.startsWith(join(ROOT, 'api/')))) {
-      const emitted = program.emit(file, (name, text) => { declarations.push(`// ${name}\n${text}`); }, undefined, true);
+      const emitted = program.emit(
+        file,
+        (name, text) => {
+          declarations.push(`// ${name}\n${text}`);
+        },
+        undefined,
+        true,
+      );
       expect(problems(emitted.diagnostics)).toEqual([]);
     }
     expect(declarations.length).toBeGreaterThanOrEqual(6);
-    const code = declarations.join('\n').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
+    const code = declarations
+      .join('\n')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
     expect(code.split('\n').filter((line) => /(?<![\w$'"`])any(?![\w$'"`])/.test(line))).toEqual([]);
   });
 });

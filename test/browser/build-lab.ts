@@ -11,12 +11,19 @@ import type { TestProject } from 'vitest/node';
 const ROOT = resolve(import.meta.dirname, '../..');
 
 declare module 'vitest' {
-  export interface ProvidedContext { labDir: string }
+  export interface ProvidedContext {
+    labDir: string;
+  }
 }
 
 export default async function setup(project: TestProject): Promise<() => void> {
   const dir = mkdtempSync(join(tmpdir(), 'loopscope-test-lab-'));
-  await build({ configFile: join(ROOT, 'vite.config.ts'), root: join(ROOT, 'web'), logLevel: 'error', build: { outDir: dir, emptyOutDir: true } });
+  await build({
+    configFile: join(ROOT, 'vite.config.ts'),
+    root: join(ROOT, 'web'),
+    logLevel: 'error',
+    build: { outDir: dir, emptyOutDir: true },
+  });
   project.provide('labDir', dir);
   return () => rmSync(dir, { recursive: true, force: true });
 }

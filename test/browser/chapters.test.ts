@@ -35,11 +35,13 @@ withChromium.describe('chapters (scenario moments) in chromium', () => {
     await open('?loop=systemd-restart&scenario=systemd-crash-loop&moment=first-error');
     await lab.page.waitForFunction(() => document.querySelector('[data-testid="phase"]')?.getAttribute('data-phase') === 'error');
     await open('?loop=incus-hpa&scenario=talk-lab&moment=second-act');
-    expect(await text('chapter-problem')).toMatch(/moment "second-act": expected one of load-arrives, first-scale-up, instance-is-running, leftover-stopped-pod, first-act/);
+    expect(await text('chapter-problem')).toMatch(
+      /moment "second-act": expected one of load-arrives, first-scale-up, instance-is-running, leftover-stopped-pod, first-act/,
+    );
     expect(await text('time')).toBe('0:00');
   }, 180_000);
 
-  it('the talk\'s tour visits every loop in the talk\'s order, each at its prepared chapter; [ and ] move; pt-BR; a bad stop is named', async () => {
+  it("the talk's tour visits every loop in the talk's order, each at its prepared chapter; [ and ] move; pt-BR; a bad stop is named", async () => {
     await lab.page.goto(`${lab.base}`, { timeout: 120_000 });
     await lab.page.getByTestId('start-tour').click();
     const order: string[] = [];

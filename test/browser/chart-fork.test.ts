@@ -30,8 +30,8 @@ withChromium.describe('the chart after a rewind and fork (chromium)', () => {
       lastT: Number(await chart.getAttribute('data-last-t')),
       xMax: Number(await chart.getAttribute('data-x-max')),
     });
-    const until = (points: number) => page.waitForFunction(
-      (n) => document.querySelector('[data-testid="chart"]')?.getAttribute('data-points') === String(n), points);
+    const until = (points: number) =>
+      page.waitForFunction((n) => document.querySelector('[data-testid="chart"]')?.getAttribute('data-points') === String(n), points);
 
     await until(whole);
     const before = await plotted();

@@ -4,40 +4,70 @@ import { join } from 'node:path';
 import { clock as clockOf } from '../../web/lab/format';
 import { ROOT, useLabPage, withChromium } from './harness';
 
-interface PaneState { policy: string; time: number; frameT: number; decided: string; differs: boolean }
-const panes = (page: Page) => page.$$eval('[data-testid="compare-pane"]', (els) => els.map((e) => ({
-  policy: e.getAttribute('data-policy')!, time: Number(e.getAttribute('data-time')), frameT: Number(e.getAttribute('data-frame-t')),
-  decided: e.getAttribute('data-decided')!, differs: e.getAttribute('data-differs') === 'true',
-}))) as Promise<PaneState[]>;
+interface PaneState {
+  policy: string;
+  time: number;
+  frameT: number;
+  decided: string;
+  differs: boolean;
+}
+const panes = (page: Page) =>
+  page.$$eval('[data-testid="compare-pane"]', (els) =>
+    els.map((e) => ({
+      policy: e.getAttribute('data-policy')!,
+      time: Number(e.getAttribute('data-time')),
+      frameT: Number(e.getAttribute('data-frame-t')),
+      decided: e.getAttribute('data-decided')!,
+      differs: e.getAttribute('data-differs') === 'true',
+    })),
+  ) as Promise<PaneState[]>;
 
 /** Each pane's chart as drawn: its box, its plot's last point and axis end (FrameChart's attributes), its divergence marks. */
 interface PaneChartState {
-  time: number; paneBottom: number; chart: { top: number; bottom: number; left: number; right: number; height: number };
-  chartsBottom: number; points: number; lastT: number; xMax: number;
+  time: number;
+  paneBottom: number;
+  chart: { top: number; bottom: number; left: number; right: number; height: number };
+  chartsBottom: number;
+  points: number;
+  lastT: number;
+  xMax: number;
   /** x: the mark's place across the plot, 0 at its left edge to 1 at its right. */
   marks: { t: number; kind: string; x: number; inside: boolean }[];
 }
-const paneCharts = (page: Page): Promise<PaneChartState[]> => page.$$eval('[data-testid="compare-pane"]', (els) => els.map((pane): PaneChartState => {
-  const chart = pane.querySelector('[data-testid="chart"]')!;
-  const plot = chart.querySelector('.u-over')!.getBoundingClientRect();
-  const c = chart.getBoundingClientRect();
-  return {
-    time: Number(pane.getAttribute('data-time')), paneBottom: pane.getBoundingClientRect().bottom,
-    chart: { top: c.top, bottom: c.bottom, left: c.left, right: c.right, height: c.height },
-    chartsBottom: pane.querySelector('[data-testid="charts"]')!.getBoundingClientRect().bottom,
-    points: Number(chart.getAttribute('data-points')), lastT: Number(chart.getAttribute('data-last-t')) * 1000, xMax: Number(chart.getAttribute('data-x-max')) * 1000,
-    marks: [...pane.querySelectorAll('[data-testid="chart-divergence"]')].map((m) => {
-      const r = m.getBoundingClientRect();
-      const x = (r.left + r.right) / 2;
-      return { t: Number(m.getAttribute('data-t')), kind: m.getAttribute('data-kind')!, x: (x - plot.left) / plot.width,
-        inside: x >= plot.left && x <= plot.right && r.top >= plot.top - 1 && r.bottom <= plot.bottom + 1 };
+const paneCharts = (page: Page): Promise<PaneChartState[]> =>
+  page.$$eval('[data-testid="compare-pane"]', (els) =>
+    els.map((pane): PaneChartState => {
+      const chart = pane.querySelector('[data-testid="chart"]')!;
+      const plot = chart.querySelector('.u-over')!.getBoundingClientRect();
+      const c = chart.getBoundingClientRect();
+      return {
+        time: Number(pane.getAttribute('data-time')),
+        paneBottom: pane.getBoundingClientRect().bottom,
+        chart: { top: c.top, bottom: c.bottom, left: c.left, right: c.right, height: c.height },
+        chartsBottom: pane.querySelector('[data-testid="charts"]')!.getBoundingClientRect().bottom,
+        points: Number(chart.getAttribute('data-points')),
+        lastT: Number(chart.getAttribute('data-last-t')) * 1000,
+        xMax: Number(chart.getAttribute('data-x-max')) * 1000,
+        marks: [...pane.querySelectorAll('[data-testid="chart-divergence"]')].map((m) => {
+          const r = m.getBoundingClientRect();
+          const x = (r.left + r.right) / 2;
+          return {
+            t: Number(m.getAttribute('data-t')),
+            kind: m.getAttribute('data-kind')!,
+            x: (x - plot.left) / plot.width,
+            inside: x >= plot.left && x <= plot.right && r.top >= plot.top - 1 && r.bottom <= plot.bottom + 1,
+          };
+        }),
+      };
     }),
-  };
-}));
+  );
 
 /** The page fits the window: no scrolling either way, and nothing of a pane's chart cut off by its pane. */
 async function expectFits(page: Page, width: number, height: number): Promise<void> {
-  expect(await page.evaluate(() => [document.scrollingElement!.scrollWidth, document.scrollingElement!.scrollHeight])).toEqual([width, height]);
+  expect(await page.evaluate(() => [document.scrollingElement!.scrollWidth, document.scrollingElement!.scrollHeight])).toEqual([
+    width,
+    height,
+  ]);
   for (const p of await paneCharts(page)) {
     expect(p.paneBottom).toBeLessThanOrEqual(height);
     expect(p.chartsBottom).toBeLessThanOrEqual(p.paneBottom);
@@ -52,13 +82,20 @@ withChromium.describe('side by side: one scenario and seed under two or three po
   it("opens at the link's t (ms or a duration, read as the rest of the lab reads it) or where the lab was; a t it cannot read is named", async () => {
     const page = lab.page;
     await page.setViewportSize({ width: 1280, height: 720 });
-    for (const [t, shown, ms] of [['60500', '1:00', 60_500], ['1m0.5s', '1:00', 60_500], ['12m30s', '12:30', 750_000]] as const) {
+    for (const [t, shown, ms] of [
+      ['60500', '1:00', 60_500],
+      ['1m0.5s', '1:00', 60_500],
+      ['12m30s', '12:30', 750_000],
+    ] as const) {
       // The first visit waits for the dev server's first build.
       await page.goto(`${lab.base}?loop=incus-hpa&scenario=flapping&compare=seed,kubernetes&t=${t}`, { timeout: 120_000 });
       await page.getByTestId('compare').waitFor();
       expect(await compareTime(), `t=${t}`).toBe(shown);
       const ps = await panes(page);
-      expect(ps.map((p) => p.time), `t=${t}`).toEqual([ms, ms]);
+      expect(
+        ps.map((p) => p.time),
+        `t=${t}`,
+      ).toEqual([ms, ms]);
       for (const p of ps) expect(p.frameT).toBeLessThanOrEqual(ms);
       expect(await page.getByTestId('url-problems').count()).toBe(0);
     }
@@ -82,7 +119,11 @@ withChromium.describe('side by side: one scenario and seed under two or three po
 
   it("at 1280×720 and 1920×1080 each pane's chart fills the space below its world, drawn up to now on one time axis, with the divergence marks on it", async () => {
     const page = lab.page;
-    const sizes = [[1280, 720, ''], [1280, 720, '&presenter=1'], [1920, 1080, '&presenter=1']] as const;
+    const sizes = [
+      [1280, 720, ''],
+      [1280, 720, '&presenter=1'],
+      [1920, 1080, '&presenter=1'],
+    ] as const;
     for (const [width, height, mode] of sizes) {
       const columns = width > 1280 ? 'seed,kubernetes,fixed' : 'seed,kubernetes';
       await page.setViewportSize({ width, height });
@@ -93,8 +134,13 @@ withChromium.describe('side by side: one scenario and seed under two or three po
       // Drawn: every pane's chart has its points up to the shared time (the last frame within one 15 s period of it).
       await page.waitForFunction((n) => {
         const charts = [...document.querySelectorAll('[data-testid="compare-pane"] [data-testid="chart"]')];
-        return charts.length === n && charts.every((c) => Number(c.getAttribute('data-last-t')) * 1000 > 750_000 - 15_000)
-          && [...document.querySelectorAll('[data-testid="compare-pane"]')].every((p) => p.querySelectorAll('[data-testid="chart-divergence"]').length > 0);
+        return (
+          charts.length === n &&
+          charts.every((c) => Number(c.getAttribute('data-last-t')) * 1000 > 750_000 - 15_000) &&
+          [...document.querySelectorAll('[data-testid="compare-pane"]')].every(
+            (p) => p.querySelectorAll('[data-testid="chart-divergence"]').length > 0,
+          )
+        );
       }, columns.split(',').length);
       const charts = await paneCharts(page);
       const where = `${width}×${height}${mode}`;
@@ -108,7 +154,10 @@ withChromium.describe('side by side: one scenario and seed under two or three po
         expect(c.chart.height, where).toBeGreaterThan(height * 0.25);
         expect(c.chart.bottom, where).toBeGreaterThan(height * 0.85);
         // The divergence marks: the timeline's, each over the plot, at the same x in every pane.
-        expect(c.marks.map((m) => m.t), where).toEqual(track);
+        expect(
+          c.marks.map((m) => m.t),
+          where,
+        ).toEqual(track);
         for (const m of c.marks) expect(m.inside, `${where} mark at ${m.t}`).toBe(true);
         charts[0]!.marks.forEach((m, i) => expect(Math.abs(c.marks[i]!.x - m.x), `${where} mark at ${m.t}`).toBeLessThan(0.005));
         for (const m of c.marks) expect(Math.abs(m.x - m.t / (40 * 60_000)), `${where} mark at ${m.t}`).toBeLessThan(0.01);
@@ -117,7 +166,11 @@ withChromium.describe('side by side: one scenario and seed under two or three po
       await page.screenshot({ path: join(ROOT, `test-results/compare-charts-${width}${mode ? '-presenter' : ''}.png`) });
     }
     // A mark on a chart goes there, in every pane.
-    const mark = page.locator('[data-testid="compare-pane"]').nth(1).locator('[data-testid="chart-divergence"][data-kind="diverge"]').first();
+    const mark = page
+      .locator('[data-testid="compare-pane"]')
+      .nth(1)
+      .locator('[data-testid="chart-divergence"][data-kind="diverge"]')
+      .first();
     const at = Number(await mark.getAttribute('data-t'));
     await mark.click();
     expect((await panes(page)).map((p) => p.time)).toEqual([at, at, at]);
@@ -145,7 +198,9 @@ withChromium.describe('side by side: one scenario and seed under two or three po
 
     // The marks (found in the background, a slice at a time): flapping's load swings apart the seed rule (follows every swing) and kubernetes (300 s window).
     await page.locator('[data-testid="divergence-list"][data-ready="true"]').waitFor();
-    const marks = await page.$$eval('[data-testid="divergence"]', (els) => els.map((e) => ({ kind: e.getAttribute('data-kind')!, t: Number(e.getAttribute('data-t')) })));
+    const marks = await page.$$eval('[data-testid="divergence"]', (els) =>
+      els.map((e) => ({ kind: e.getAttribute('data-kind')!, t: Number(e.getAttribute('data-t')) })),
+    );
     const parts = marks.filter((m) => m.kind === 'diverge');
     expect(parts.length).toBeGreaterThanOrEqual(2);
     expect(marks.some((m) => m.kind === 'converge')).toBe(true);
@@ -155,8 +210,10 @@ withChromium.describe('side by side: one scenario and seed under two or three po
       const at = await panes(page);
       expect(at.every((p) => p.time === m.t)).toBe(true);
       // At a 'diverge' mark the decisions differ (and the second pane is flagged); at a 'converge' they agree.
-      if (m.kind === 'diverge') { expect(at[0]!.decided).not.toBe(at[1]!.decided); expect(at[1]!.differs).toBe(true); }
-      else expect(at[0]!.decided).toBe(at[1]!.decided);
+      if (m.kind === 'diverge') {
+        expect(at[0]!.decided).not.toBe(at[1]!.decided);
+        expect(at[1]!.differs).toBe(true);
+      } else expect(at[0]!.decided).toBe(at[1]!.decided);
       // Just before a mark, the other way round (or no decision yet).
       await page.getByTestId('btn-back').click();
       const before = await panes(page);
@@ -179,7 +236,11 @@ withChromium.describe('side by side: one scenario and seed under two or three po
     expect(new Set(ps.map((p) => p.time))).toEqual(new Set([at]));
     // Each pane's world: the killed pod is no longer Running, in both runs.
     for (const policy of ['seed', 'kubernetes']) {
-      expect(await page.locator(`[data-testid="compare-pane"][data-policy="${policy}"] [data-testid="pod"][data-name="pod"]`).getAttribute('data-status')).not.toBe('Running');
+      expect(
+        await page
+          .locator(`[data-testid="compare-pane"][data-policy="${policy}"] [data-testid="pod"][data-name="pod"]`)
+          .getAttribute('data-status'),
+      ).not.toBe('Running');
     }
     await page.locator('[data-testid="divergence-list"][data-ready="true"]').waitFor();
     const after = await page.$$eval('[data-testid="divergence"]', (els) => els.map((e) => e.getAttribute('data-t')).join(' '));

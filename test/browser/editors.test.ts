@@ -84,7 +84,11 @@ withChromium.describe('desired-state editors and interventions in chromium', () 
     expect(await text('note')).toMatch(/changed outside Puppet: Service\[nginx\] ensure => 'stopped'/);
     expect(await lab.page.locator('[data-testid="puppet-service"] option[value="nginx"]').count()).toBe(0);
     // The next run starts it again (corrective) and the report says so.
-    await stepUntil(async () => (await lab.page.locator('[data-testid="puppet-resource"][data-ref="Service[nginx]"]').getAttribute('data-badge')) === 'corrective', 300);
+    await stepUntil(
+      async () =>
+        (await lab.page.locator('[data-testid="puppet-resource"][data-ref="Service[nginx]"]').getAttribute('data-badge')) === 'corrective',
+      300,
+    );
     expect(await lab.page.locator('[data-testid="puppet-service"] option[value="nginx"]').count()).toBe(1);
   });
 

@@ -32,7 +32,7 @@ function pngSize(path: string): { width: number; height: number } {
   return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
 }
 
-withChromium.describe('export for slides (npm run export, the lab\'s Export menu)', () => {
+withChromium.describe("export for slides (npm run export, the lab's Export menu)", () => {
   const lab = useLabPage();
 
   it('bad input: one line naming the option or file, exit 2, nothing written', async () => {
@@ -65,64 +65,78 @@ withChromium.describe('export for slides (npm run export, the lab\'s Export menu
     expect(existsSync(target)).toBe(false);
   }, 60_000);
 
-  withXmllint.it('the CLI writes well-formed SVGs, PNGs of twice their size and one HTML lab that opens from file:// with no request', async () => {
-    // A scenario the lab does not ship: it must travel inside the page.
-    const scenario = join(dir, 'my-flapping.yaml');
-    writeFileSync(scenario, readFileSync(join(ROOT, 'scenarios/flapping.yaml'), 'utf8').replace('name: flapping', 'name: my-flapping'));
-    const out = join(dir, 'out');
-    const r = await runInProcess(['export', scenario, '--out', out, '--at', '5m', '--scale', '2']);
-    expect(r.stderr).toBe('');
-    expect(r.code).toBe(0);
-    expect(readdirSync(out).sort()).toEqual([
-      'my-flapping-t300s-chart.png', 'my-flapping-t300s-chart.svg', 'my-flapping-t300s-statechart.png', 'my-flapping-t300s-statechart.svg', 'my-flapping.html',
-    ]);
-    for (const kind of ['statechart', 'chart']) {
-      const svg = checkSvg(join(out, `my-flapping-t300s-${kind}.svg`));
-      expect(pngSize(join(out, `my-flapping-t300s-${kind}.png`))).toEqual({ width: svg.width * 2, height: svg.height * 2 });
-      expect(svg.text).toContain('5:00');
-    }
-    const chart = readFileSync(join(out, 'my-flapping-t300s-statechart.svg'), 'utf8');
-    expect(chart).toMatch(/data-state="[^"]+\.waiting" data-active="true"|data-active="true"/);
-    expect((readFileSync(join(out, 'my-flapping-t300s-chart.svg'), 'utf8').match(/data-series=/g) ?? []).length).toBe(3);
+  withXmllint.it(
+    'the CLI writes well-formed SVGs, PNGs of twice their size and one HTML lab that opens from file:// with no request',
+    async () => {
+      // A scenario the lab does not ship: it must travel inside the page.
+      const scenario = join(dir, 'my-flapping.yaml');
+      writeFileSync(scenario, readFileSync(join(ROOT, 'scenarios/flapping.yaml'), 'utf8').replace('name: flapping', 'name: my-flapping'));
+      const out = join(dir, 'out');
+      const r = await runInProcess(['export', scenario, '--out', out, '--at', '5m', '--scale', '2']);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(readdirSync(out).sort()).toEqual([
+        'my-flapping-t300s-chart.png',
+        'my-flapping-t300s-chart.svg',
+        'my-flapping-t300s-statechart.png',
+        'my-flapping-t300s-statechart.svg',
+        'my-flapping.html',
+      ]);
+      for (const kind of ['statechart', 'chart']) {
+        const svg = checkSvg(join(out, `my-flapping-t300s-${kind}.svg`));
+        expect(pngSize(join(out, `my-flapping-t300s-${kind}.png`))).toEqual({ width: svg.width * 2, height: svg.height * 2 });
+        expect(svg.text).toContain('5:00');
+      }
+      const chart = readFileSync(join(out, 'my-flapping-t300s-statechart.svg'), 'utf8');
+      expect(chart).toMatch(/data-state="[^"]+\.waiting" data-active="true"|data-active="true"/);
+      expect((readFileSync(join(out, 'my-flapping-t300s-chart.svg'), 'utf8').match(/data-series=/g) ?? []).length).toBe(3);
 
-    // The page: from file://, no network, the scenario and the moment from its hash.
-    const url = r.stdout.trim().split('\n').at(-1)!;
-    expect(url).toBe(`${pathToFileURL(join(out, 'my-flapping.html')).href}#loop=incus-hpa&scenario=my-flapping&t=300000`);
-    const page = await lab.page.context().newPage();
-    const seen = watch(page);
-    await page.goto(pathToFileURL(join(out, 'my-flapping.html')).href);
-    await page.getByTestId('lab').waitFor({ timeout: 30_000 });
-    expect(await page.getByTestId('lab').getAttribute('data-loop')).toBe('incus-hpa');
-    expect(await page.getByTestId('scenario-select').inputValue()).toBe('my-flapping');
-    expect(await page.getByTestId('time').textContent()).toBe('5:00');
-    // Stepping works and the state moves into the hash (the file has no server to keep a query).
-    await page.getByTestId('btn-step').click();
-    expect(new URL(page.url()).hash).toMatch(/^#loop=incus-hpa&scenario=my-flapping&t=\d+/);
-    expect(seen.requests.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && !u.startsWith(pathToFileURL(out).href))).toEqual([]);
-    expect(seen.errors).toEqual([]);
-    await page.close();
-  }, 120_000);
+      // The page: from file://, no network, the scenario and the moment from its hash.
+      const url = r.stdout.trim().split('\n').at(-1)!;
+      expect(url).toBe(`${pathToFileURL(join(out, 'my-flapping.html')).href}#loop=incus-hpa&scenario=my-flapping&t=300000`);
+      const page = await lab.page.context().newPage();
+      const seen = watch(page);
+      await page.goto(pathToFileURL(join(out, 'my-flapping.html')).href);
+      await page.getByTestId('lab').waitFor({ timeout: 30_000 });
+      expect(await page.getByTestId('lab').getAttribute('data-loop')).toBe('incus-hpa');
+      expect(await page.getByTestId('scenario-select').inputValue()).toBe('my-flapping');
+      expect(await page.getByTestId('time').textContent()).toBe('5:00');
+      // Stepping works and the state moves into the hash (the file has no server to keep a query).
+      await page.getByTestId('btn-step').click();
+      expect(new URL(page.url()).hash).toMatch(/^#loop=incus-hpa&scenario=my-flapping&t=\d+/);
+      expect(
+        seen.requests.filter((u) => !u.startsWith('data:') && !u.startsWith('blob:') && !u.startsWith(pathToFileURL(out).href)),
+      ).toEqual([]);
+      expect(seen.errors).toEqual([]);
+      await page.close();
+    },
+    120_000,
+  );
 
-  withXmllint.it("the lab's Export menu downloads the statechart and the chart of the frame on screen as SVG and PNG", async () => {
-    const page = lab.page;
-    await page.goto(`${lab.base}?loop=incus-hpa&scenario=flapping&t=300000`, { timeout: 120_000 });
-    await page.getByTestId('lab').waitFor({ timeout: 120_000 });
-    await page.getByTestId('export-open').click();
-    const sizes: Record<string, { width: number; height: number }> = {};
-    for (const id of ['statechart-svg', 'statechart-png', 'chart-svg', 'chart-png']) {
-      const link = page.getByTestId(`export-${id}`);
-      await link.waitFor();
-      const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
-      expect(download.suggestedFilename()).toBe(`flapping-t300s-${id.replace('-', '.')}`);
-      const saved = join(dir, `lab-${download.suggestedFilename()}`);
-      await download.saveAs(saved);
-      sizes[id] = id.endsWith('svg') ? checkSvg(saved) : pngSize(saved);
-    }
-    for (const kind of ['statechart', 'chart']) {
-      expect(sizes[`${kind}-png`]).toEqual({ width: sizes[`${kind}-svg`]!.width * 2, height: sizes[`${kind}-svg`]!.height * 2 });
-    }
-    await page.getByTestId('export-close').click();
-    expect(await page.getByTestId('export-panel').count()).toBe(0);
-    expect(lab.seen.errors).toEqual([]);
-  }, 120_000);
+  withXmllint.it(
+    "the lab's Export menu downloads the statechart and the chart of the frame on screen as SVG and PNG",
+    async () => {
+      const page = lab.page;
+      await page.goto(`${lab.base}?loop=incus-hpa&scenario=flapping&t=300000`, { timeout: 120_000 });
+      await page.getByTestId('lab').waitFor({ timeout: 120_000 });
+      await page.getByTestId('export-open').click();
+      const sizes: Record<string, { width: number; height: number }> = {};
+      for (const id of ['statechart-svg', 'statechart-png', 'chart-svg', 'chart-png']) {
+        const link = page.getByTestId(`export-${id}`);
+        await link.waitFor();
+        const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+        expect(download.suggestedFilename()).toBe(`flapping-t300s-${id.replace('-', '.')}`);
+        const saved = join(dir, `lab-${download.suggestedFilename()}`);
+        await download.saveAs(saved);
+        sizes[id] = id.endsWith('svg') ? checkSvg(saved) : pngSize(saved);
+      }
+      for (const kind of ['statechart', 'chart']) {
+        expect(sizes[`${kind}-png`]).toEqual({ width: sizes[`${kind}-svg`]!.width * 2, height: sizes[`${kind}-svg`]!.height * 2 });
+      }
+      await page.getByTestId('export-close').click();
+      expect(await page.getByTestId('export-panel').count()).toBe(0);
+      expect(lab.seen.errors).toEqual([]);
+    },
+    120_000,
+  );
 });

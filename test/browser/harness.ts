@@ -24,8 +24,14 @@ export const hasChromium = (await prerequisite('chromium')) === undefined;
 export const withChromium = await requires('chromium');
 
 export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 
 /** The lab the browser project built once (build-lab.ts), served as `loopscope lab` serves it, on
@@ -39,11 +45,18 @@ export async function startLab(): Promise<{ server: LabServer; url: string }> {
 export async function launchChromium(): Promise<{ browser: Browser; context: BrowserContext; close(): Promise<void> }> {
   const profile = mkdtempSync(join(tmpdir(), 'loopscope-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1400, height: 900 },
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1400, height: 900 },
   });
   return {
-    browser: context.browser()!, context,
-    async close() { await context.close(); rmSync(profile, { recursive: true, force: true }); },
+    browser: context.browser()!,
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
   };
 }
 
@@ -52,7 +65,9 @@ export function watch(page: Page): { requests: string[]; errors: string[] } {
   const requests: string[] = [];
   const errors: string[] = [];
   page.on('request', (r) => requests.push(r.url()));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url}:${m.location().lineNumber})`); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`${m.text()} (${m.location().url}:${m.location().lineNumber})`);
+  });
   page.on('pageerror', (e) => errors.push(e.stack ?? String(e)));
   return { requests, errors };
 }
@@ -97,10 +112,17 @@ export function labActions(at: () => { page: Page; base: string }): LabActions {
 
 /** A lab server and a chromium page for one test file (inside a `withChromium` suite): started
  * before its tests, closed after them. Fields are filled in by beforeAll; the actions use them. */
-export interface LabPage extends LabActions { page: Page; base: string; seen: { requests: string[]; errors: string[] } }
+export interface LabPage extends LabActions {
+  page: Page;
+  base: string;
+  seen: { requests: string[]; errors: string[] };
+}
 export function useLabPage(): LabPage {
   const lab = {} as LabPage; // filled in below and by beforeAll, before any test reads it
-  Object.assign(lab, labActions(() => lab));
+  Object.assign(
+    lab,
+    labActions(() => lab),
+  );
   let server: LabServer | undefined;
   let chrome: Awaited<ReturnType<typeof launchChromium>> | undefined;
   beforeAll(async () => {
@@ -119,7 +141,9 @@ export function useLabPage(): LabPage {
 /** The first scenario file of each loop, as the lab lists them (the HPA's is talk-lab), in
  * LOOP_IDS order; `withChecks: false` passes over the *-check-* scenarios (the explorer's). */
 export function scenarioPerLoop(options: { withChecks: boolean }): { loop: string; id: string }[] {
-  const files = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml') && (options.withChecks || !f.includes('-check-'))).sort();
+  const files = readdirSync(join(ROOT, 'scenarios'))
+    .filter((f) => f.endsWith('.yaml') && (options.withChecks || !f.includes('-check-')))
+    .sort();
   const loopOf = (f: string) => (parse(readFileSync(join(ROOT, 'scenarios', f), 'utf8')) as { loop?: string } | null)?.loop;
   return LOOP_IDS.flatMap((loop) => {
     const file = loop === 'incus-hpa' ? 'talk-lab.yaml' : files.find((f) => loopOf(f) === loop);

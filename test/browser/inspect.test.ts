@@ -20,7 +20,13 @@ import { galleryPath, launchChromium, offsite, watch, withChromium } from './har
 /** A lab with the relay on its port, as `loopscope lab --inspect` serves it. */
 async function inspectLab(maxEvents: number): Promise<{ server: LabServer; relay: InspectRelay; base: string; appUrl: string }> {
   const relay = new InspectRelay({ maxEvents, maxBytes: 64 << 20 });
-  const server = await startLabServer({ labDir: inject('labDir'), host: '127.0.0.1', port: 0, embedded: inspectElement(null), upgrade: inspectUpgrade(relay, false) });
+  const server = await startLabServer({
+    labDir: inject('labDir'),
+    host: '127.0.0.1',
+    port: 0,
+    embedded: inspectElement(null),
+    upgrade: inspectUpgrade(relay, false),
+  });
   return { server, relay, base: `http://127.0.0.1:${server.port}/`, appUrl: `ws://127.0.0.1:${server.port}/inspect` };
 }
 
@@ -29,10 +35,17 @@ const chartActive = (page: Page) => page.getAttribute('[data-testid=inspect-acto
 /** Waits until the shown chart lights `state` (the chart's active path and its leaf node); returns the ms from `since`. */
 async function lit(page: Page, state: string, since: number): Promise<number> {
   const leaf = state.split('.').at(-1);
-  await page.waitForFunction(([s, l]) => {
-    const chart = document.querySelector('[data-testid=inspect-actor-view] [data-testid=statechart]');
-    return chart?.getAttribute('data-active') === s && chart.querySelector(`[data-testid=sc-node][data-active=true][data-label="${l}"]`) !== null;
-  }, [state, leaf] as const, { polling: 'raf', timeout: 10_000 });
+  await page.waitForFunction(
+    ([s, l]) => {
+      const chart = document.querySelector('[data-testid=inspect-actor-view] [data-testid=statechart]');
+      return (
+        chart?.getAttribute('data-active') === s &&
+        chart.querySelector(`[data-testid=sc-node][data-active=true][data-label="${l}"]`) !== null
+      );
+    },
+    [state, leaf] as const,
+    { polling: 'raf', timeout: 10_000 },
+  );
   return performance.now() - since;
 }
 
@@ -69,11 +82,14 @@ withChromium.describe('the lab as an inspector of any XState app (chromium)', ()
     await actorButton(page, 'order').waitFor();
     expect(await actorButton(page, 'order').getAttribute('data-parent')).toBe('');
     await lit(page, 'shopping', performance.now());
-    for (const state of ['shopping', 'checkout', 'receipt', 'done']) await page.locator(`[data-testid=sc-node][data-label="${state}"]`).waitFor();
+    for (const state of ['shopping', 'checkout', 'receipt', 'done'])
+      await page.locator(`[data-testid=sc-node][data-label="${state}"]`).waitFor();
 
     let t0 = performance.now();
     order.send({ type: 'ADD', item: 'book' });
-    await page.waitForFunction(() => document.querySelector('[data-testid=inspect-context]')?.textContent?.includes('"book"'), undefined, { polling: 'raf' });
+    await page.waitForFunction(() => document.querySelector('[data-testid=inspect-context]')?.textContent?.includes('"book"'), undefined, {
+      polling: 'raf',
+    });
     latencies.ADD = performance.now() - t0;
     t0 = performance.now();
     order.send({ type: 'CHECKOUT' });
@@ -84,7 +100,12 @@ withChromium.describe('the lab as an inspector of any XState app (chromium)', ()
     await payment.waitFor();
     const orderId = await actorButton(page, 'order').getAttribute('data-session');
     expect(await payment.getAttribute('data-parent')).toBe(orderId);
-    expect(await page.locator('li', { has: actorButton(page, 'order') }).locator('[data-testid=inspect-actor][data-name=payment]').count()).toBe(1);
+    expect(
+      await page
+        .locator('li', { has: actorButton(page, 'order') })
+        .locator('[data-testid=inspect-actor][data-name=payment]')
+        .count(),
+    ).toBe(1);
     await payment.click();
     await lit(page, 'idle', performance.now());
     for (const state of ['idle', 'authorizing', 'paid']) await page.locator(`[data-testid=sc-node][data-label="${state}"]`).waitFor();
@@ -95,7 +116,11 @@ withChromium.describe('the lab as an inspector of any XState app (chromium)', ()
     order.send({ type: 'APPROVE' });
     latencies.APPROVE = await lit(page, 'paid', t0);
     for (const [event, ms] of Object.entries(latencies)) expect({ event, ms, under1s: ms < 1000 }).toMatchObject({ event, under1s: true });
-    console.log(`inspect: event sent → highlight in the page (ms): ${Object.entries(latencies).map(([e, ms]) => `${e} ${ms.toFixed(0)}`).join(', ')}`);
+    console.log(
+      `inspect: event sent → highlight in the page (ms): ${Object.entries(latencies)
+        .map(([e, ms]) => `${e} ${ms.toFixed(0)}`)
+        .join(', ')}`,
+    );
 
     // The order went on to its receipt (a promise actor: listed with its status and output, no chart) and done.
     const receipt = page.locator('[data-testid=inspect-actor][data-name=receipt][data-status=done]');
@@ -113,7 +138,9 @@ withChromium.describe('the lab as an inspector of any XState app (chromium)', ()
     const types = await rows.evaluateAll((rs) => rs.map((r) => r.getAttribute('data-type')));
     expect(types.indexOf('ADD')).toBeLessThan(types.indexOf('CHECKOUT'));
     expect(types.indexOf('CHECKOUT')).toBeLessThan(types.indexOf('PAY'));
-    expect(await page.locator(`[data-testid=inspect-event][data-type=PAY][data-source="${orderId}"][data-target="${paymentId}"]`).count()).toBe(1);
+    expect(
+      await page.locator(`[data-testid=inspect-event][data-type=PAY][data-source="${orderId}"][data-target="${paymentId}"]`).count(),
+    ).toBe(1);
 
     // Scrubbing back: the first snapshot shows the initial state and its context, the chart follows the scrubber.
     const scrubber = page.locator('[data-testid=inspect-scrubber]');
@@ -121,7 +148,7 @@ withChromium.describe('the lab as an inspector of any XState app (chromium)', ()
     await page.keyboard.press('Home');
     await lit(page, 'shopping', performance.now());
     expect(await page.getAttribute('[data-testid=inspect-actor-view]', 'data-index')).toBe('0');
-    expect(JSON.parse(await page.textContent('[data-testid=inspect-context]') ?? 'null')).toEqual({ items: [], receipt: null });
+    expect(JSON.parse((await page.textContent('[data-testid=inspect-context]')) ?? 'null')).toEqual({ items: [], receipt: null });
     // The log dims what came after the snapshot shown.
     expect(await page.getAttribute('[data-testid=inspect-event][data-type=CHECKOUT]', 'class')).toBe('inspect-later');
     await page.keyboard.press('ArrowRight');
@@ -138,7 +165,7 @@ withChromium.describe('the lab as an inspector of any XState app (chromium)', ()
     expect(seen.errors).toEqual([]);
   });
 
-  it('a page opened after the run gets the whole history (here in pt-BR, from the top bar\'s Inspector button)', async () => {
+  it("a page opened after the run gets the whole history (here in pt-BR, from the top bar's Inspector button)", async () => {
     const shown = await page.locator('[data-testid=inspect-event]').count();
     const late = await chrome.context.newPage();
     const lateSeen = watch(late);
@@ -158,14 +185,23 @@ withChromium.describe('the lab as an inspector of any XState app (chromium)', ()
         const walker = document.createTreeWalker(document.querySelector('[data-testid=inspect]') ?? document.body, NodeFilter.SHOW_TEXT);
         for (let n = walker.nextNode(); n; n = walker.nextNode()) {
           const el = n.parentElement;
-          if (!el || el.closest('code, pre, [data-testid=sc-node], .sc-edge-label, [data-testid=inspect-actor], [data-testid=inspect-event]')) continue;
+          if (
+            !el ||
+            el.closest('code, pre, [data-testid=sc-node], .sc-edge-label, [data-testid=inspect-actor], [data-testid=inspect-event]')
+          )
+            continue;
           const text = (n.textContent ?? '').trim();
           if (text) out.push(text);
         }
         return out;
       });
       expect(texts).toContain('Atores');
-      expect(texts.flatMap((t) => { const hit = englishIn(t); return hit ? [`${t}: ${hit.why}`] : []; })).toEqual([]);
+      expect(
+        texts.flatMap((t) => {
+          const hit = englishIn(t);
+          return hit ? [`${t}: ${hit.why}`] : [];
+        }),
+      ).toEqual([]);
       expect(lateSeen.errors).toEqual([]);
     } finally {
       await late.close();
@@ -174,21 +210,49 @@ withChromium.describe('the lab as an inspector of any XState app (chromium)', ()
 
   it('a parallel state lights the active state of each region', async () => {
     // Sent as any app's inspector would: a machine with two regions, registered, then a snapshot in both.
-    const machine = { id: 'player', type: 'parallel', states: {
-      audio: { initial: 'muted', states: { muted: { on: { UNMUTE: 'playing' } }, playing: {} } },
-      video: { initial: 'off', states: { off: { on: { START: 'hd' } }, hd: {} } },
-    } };
+    const machine = {
+      id: 'player',
+      type: 'parallel',
+      states: {
+        audio: { initial: 'muted', states: { muted: { on: { UNMUTE: 'playing' } }, playing: {} } },
+        video: { initial: 'off', states: { off: { on: { START: 'hd' } }, hd: {} } },
+      },
+    };
     const sender = new WebSocket(lab.appUrl);
-    await new Promise<void>((ok, fail) => { sender.once('open', () => ok()); sender.once('error', fail); });
+    await new Promise<void>((ok, fail) => {
+      sender.once('open', () => ok());
+      sender.once('error', fail);
+    });
     const base = { sessionId: 'p:1', rootId: 'p:1', createdAt: String(Date.now()), _version: 'test' };
-    sender.send(JSON.stringify({ ...base, type: '@xstate.actor', name: 'player', definition: JSON.stringify(machine), snapshot: { status: 'active', value: { audio: 'muted', video: 'off' } } }));
-    sender.send(JSON.stringify({ ...base, type: '@xstate.snapshot', event: { type: 'START' }, snapshot: { status: 'active', value: { audio: 'muted', video: 'hd' }, context: {} } }));
+    sender.send(
+      JSON.stringify({
+        ...base,
+        type: '@xstate.actor',
+        name: 'player',
+        definition: JSON.stringify(machine),
+        snapshot: { status: 'active', value: { audio: 'muted', video: 'off' } },
+      }),
+    );
+    sender.send(
+      JSON.stringify({
+        ...base,
+        type: '@xstate.snapshot',
+        event: { type: 'START' },
+        snapshot: { status: 'active', value: { audio: 'muted', video: 'hd' }, context: {} },
+      }),
+    );
     sender.close();
     await actorButton(page, 'player').click();
-    await page.waitForFunction(() => {
-      const lit = [...document.querySelectorAll('[data-testid=inspect-actor-view] [data-testid=sc-node][data-active=true]')].map((n) => n.getAttribute('data-label'));
-      return ['audio', 'muted', 'video', 'hd'].every((l) => lit.includes(l)) && !lit.includes('off');
-    }, undefined, { polling: 'raf', timeout: 10_000 });
+    await page.waitForFunction(
+      () => {
+        const lit = [...document.querySelectorAll('[data-testid=inspect-actor-view] [data-testid=sc-node][data-active=true]')].map((n) =>
+          n.getAttribute('data-label'),
+        );
+        return ['audio', 'muted', 'video', 'hd'].every((l) => lit.includes(l)) && !lit.includes('off');
+      },
+      undefined,
+      { polling: 'raf', timeout: 10_000 },
+    );
   });
 
   it('a page that joins late takes a full default history (10,000 messages) and shows it', async () => {
@@ -197,13 +261,37 @@ withChromium.describe('the lab as an inspector of any XState app (chromium)', ()
     try {
       // One machine actor and 4,999 event + snapshot pairs: the relay's default bound, exactly.
       const sender = new WebSocket(full.appUrl);
-      await new Promise<void>((ok, fail) => { sender.once('open', () => ok()); sender.once('error', fail); });
-      const definition = JSON.stringify({ id: 'toggle', initial: 'off', states: { off: { on: { FLIP: 'on' } }, on: { on: { FLIP: 'off' } } } });
+      await new Promise<void>((ok, fail) => {
+        sender.once('open', () => ok());
+        sender.once('error', fail);
+      });
+      const definition = JSON.stringify({
+        id: 'toggle',
+        initial: 'off',
+        states: { off: { on: { FLIP: 'on' } }, on: { on: { FLIP: 'off' } } },
+      });
       const base = { sessionId: 't:1', rootId: 't:1', _version: 'test' };
-      sender.send(JSON.stringify({ ...base, type: '@xstate.actor', name: 'toggle', definition, createdAt: '0', snapshot: { status: 'active', value: 'off', context: { n: 0 } } }));
+      sender.send(
+        JSON.stringify({
+          ...base,
+          type: '@xstate.actor',
+          name: 'toggle',
+          definition,
+          createdAt: '0',
+          snapshot: { status: 'active', value: 'off', context: { n: 0 } },
+        }),
+      );
       for (let i = 1; i < 5000; i++) {
         sender.send(JSON.stringify({ ...base, type: '@xstate.event', event: { type: 'FLIP' }, createdAt: String(i) }));
-        sender.send(JSON.stringify({ ...base, type: '@xstate.snapshot', event: { type: 'FLIP' }, createdAt: String(i), snapshot: { status: 'active', value: i % 2 ? 'on' : 'off', context: { n: i } } }));
+        sender.send(
+          JSON.stringify({
+            ...base,
+            type: '@xstate.snapshot',
+            event: { type: 'FLIP' },
+            createdAt: String(i),
+            snapshot: { status: 'active', value: i % 2 ? 'on' : 'off', context: { n: i } },
+          }),
+        );
       }
       sender.close();
       await expect.poll(() => full.relay.stats.received, { timeout: 30_000 }).toBe(9999);

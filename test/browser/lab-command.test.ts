@@ -21,7 +21,8 @@ const SCENARIO = 'my-flapping';
 const HOSTILE = '</script><script>window.__pwned = 1</script>';
 
 /** `cli/loopscope lab …` run in `dir` (the files named relative to it), serving the fresh build. */
-const startLab = (args: string[]) => startLabProcess([join(ROOT, 'cli/loopscope')], args, dir, { ...process.env, LOOPSCOPE_LAB_DIR: inject('labDir') });
+const startLab = (args: string[]) =>
+  startLabProcess([join(ROOT, 'cli/loopscope')], args, dir, { ...process.env, LOOPSCOPE_LAB_DIR: inject('labDir') });
 
 withChromium.describe('loopscope lab: your own files in the built lab (chromium)', () => {
   let chrome: Awaited<ReturnType<typeof launchChromium>> | undefined;
@@ -34,14 +35,22 @@ withChromium.describe('loopscope lab: your own files in the built lab (chromium)
 
   beforeAll(async () => {
     // The counterexample, written as a user would: `loopscope check … --out` (exit 1: the property is violated).
-    const check = spawnSync(join(ROOT, 'cli/loopscope'), ['check', join(ROOT, 'examples/podservice/check-buggy.yaml'), '--out', join(dir, 'cex')], { encoding: 'utf8' });
+    const check = spawnSync(
+      join(ROOT, 'cli/loopscope'),
+      ['check', join(ROOT, 'examples/podservice/check-buggy.yaml'), '--out', join(dir, 'cex')],
+      { encoding: 'utf8' },
+    );
     expect(check.status, check.stderr).toBe(1);
     const written = readdirSync(join(dir, 'cex')).filter((f) => f.includes('.one-pod.'));
     expect(written).toHaveLength(1);
     counterexample = `cex/${written[0]!}`;
     trace = JSON.parse(readFileSync(join(dir, counterexample), 'utf8')) as Trace;
-    writeFileSync(join(dir, `${SCENARIO}.yaml`), readFileSync(join(ROOT, 'scenarios/flapping.yaml'), 'utf8')
-      .replace('name: flapping', `name: ${SCENARIO}`).replace(/^description: .*$/m, `description: ${JSON.stringify(HOSTILE)}`));
+    writeFileSync(
+      join(dir, `${SCENARIO}.yaml`),
+      readFileSync(join(ROOT, 'scenarios/flapping.yaml'), 'utf8')
+        .replace('name: flapping', `name: ${SCENARIO}`)
+        .replace(/^description: .*$/m, `description: ${JSON.stringify(HOSTILE)}`),
+    );
     chrome = await launchChromium();
     page = await chrome.context.newPage();
     seen = watch(page);

@@ -24,7 +24,10 @@ describe('LabSession over a simulation', () => {
   it('steps phase by phase and back to the same frame', () => {
     const s = simSession();
     const phases = [s.frame.phase];
-    for (let i = 0; i < 6; i++) { s.step(); phases.push(s.frame.phase); }
+    for (let i = 0; i < 6; i++) {
+      s.step();
+      phases.push(s.frame.phase);
+    }
     expect(phases).toEqual(['observe', 'compare', 'wait', 'observe', 'compare', 'wait', 'observe']);
     const at = { n: s.frames.length, state: s.frame.state, t: s.time };
     s.step();
@@ -102,11 +105,17 @@ describe('LabSession over a loaded trace', () => {
 describe('desired-state editor (hpa.yaml)', () => {
   const running = talkLab().runner.config as HpaConfig;
   it('round-trips the running config and returns only the keys the file sets', () => {
-    expect(parseConfigEdit(configToYaml(running), running)).toEqual({ ok: true, change: { minPods: 1, maxPods: 5, memoryThreshold: 40, policy: 'seed', periodMs: 15_000 } });
+    expect(parseConfigEdit(configToYaml(running), running)).toEqual({
+      ok: true,
+      change: { minPods: 1, maxPods: 5, memoryThreshold: 40, policy: 'seed', periodMs: 15_000 },
+    });
     expect(parseConfigEdit('HPA: { maxPods: 8 }', running)).toEqual({ ok: true, change: { maxPods: 8 } });
   });
   it('names the file, the field and the expectation for bad edits', () => {
-    const bad = (text: string) => { const r = parseConfigEdit(text, running); return r.ok ? [] : r.errors; };
+    const bad = (text: string) => {
+      const r = parseConfigEdit(text, running);
+      return r.ok ? [] : r.errors;
+    };
     expect(bad('HPA: { minPods: 9 }')).toEqual(['hpa.yaml: HPA.maxPods: expected maxPods ≥ minPods (minPods is 9, maxPods is 5)']);
     expect(bad('HPA: { memoryThreshold: 0 }')[0]).toMatch(/^hpa\.yaml: HPA\.memoryThreshold: expected a percentage/);
     expect(bad('colour: blue')[0]).toMatch(/^hpa\.yaml: colour: unknown key/);
@@ -123,8 +132,14 @@ describe('trace files', () => {
     const ok = parseTraceText(text);
     expect(ok.ok && ok.trace.frames.length).toBe(runner.frames.length);
     expect(parseTraceText('{')).toMatchObject({ ok: false, error: expect.stringMatching(/malformed JSON/) });
-    expect(parseTraceText('{"loop":"x","scenario":"s","seed":1,"frames":[]}')).toMatchObject({ ok: false, error: expect.stringMatching(/^loop: expected one of cron, puppet, /) });
-    expect(parseTraceText('{"loop":"incus-hpa","scenario":"s","seed":1,"frames":[]}')).toMatchObject({ ok: false, error: expect.stringMatching(/^frames: expected at least one frame/) });
+    expect(parseTraceText('{"loop":"x","scenario":"s","seed":1,"frames":[]}')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^loop: expected one of cron, puppet, /),
+    });
+    expect(parseTraceText('{"loop":"incus-hpa","scenario":"s","seed":1,"frames":[]}')).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^frames: expected at least one frame/),
+    });
     const badPhase = JSON.stringify({ ...runner.trace(), frames: [{ ...runner.frames[0], phase: 'dance' }] });
     expect(parseTraceText(badPhase)).toMatchObject({ ok: false, error: expect.stringMatching(/^frames\.0\.phase/) });
   });
@@ -134,7 +149,11 @@ describe('statechart from the machine', () => {
   it('has every state, nested, and every transition including eventless ones', () => {
     const g = machineGraph(incusHpaMachine);
     const byId = Object.fromEntries(g.nodes.map((n) => [n.id, n]));
-    expect(Object.keys(byId).sort()).toEqual(['acting', 'acting.creating', 'acting.deleting', 'acting.next', 'backoff', 'comparing', 'observing', 'waiting'].map((s) => `incus-hpa.${s}`));
+    expect(Object.keys(byId).sort()).toEqual(
+      ['acting', 'acting.creating', 'acting.deleting', 'acting.next', 'backoff', 'comparing', 'observing', 'waiting'].map(
+        (s) => `incus-hpa.${s}`,
+      ),
+    );
     expect(byId['incus-hpa.acting.creating']!.parent).toBe('incus-hpa.acting');
     expect(byId['incus-hpa.acting']!.compound).toBe(true);
     expect(byId['incus-hpa.observing']!.initial).toBe(true);
@@ -158,15 +177,19 @@ describe('statechart from the machine', () => {
         expect(p, `${n.id} placed`).toBeDefined();
         if (n.parent) {
           const parent = placed.get(n.parent)!;
-          expect(p!.x >= 0 && p!.y >= 0 && p!.x + p!.width <= parent.width && p!.y + p!.height <= parent.height, `${n.id} inside ${n.parent}`).toBe(true);
+          expect(
+            p!.x >= 0 && p!.y >= 0 && p!.x + p!.width <= parent.width && p!.y + p!.height <= parent.height,
+            `${n.id} inside ${n.parent}`,
+          ).toBe(true);
         }
       }
-      for (const a of g.nodes) for (const b of g.nodes) {
-        if (a.id >= b.id || a.parent !== b.parent) continue;
-        const [p, q] = [placed.get(a.id)!, placed.get(b.id)!];
-        const overlap = p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height;
-        expect(overlap, `${a.id} and ${b.id} overlap`).toBe(false);
-      }
+      for (const a of g.nodes)
+        for (const b of g.nodes) {
+          if (a.id >= b.id || a.parent !== b.parent) continue;
+          const [p, q] = [placed.get(a.id)!, placed.get(b.id)!];
+          const overlap = p.x < q.x + q.width && q.x < p.x + p.width && p.y < q.y + q.height && q.y < p.y + p.height;
+          expect(overlap, `${a.id} and ${b.id} overlap`).toBe(false);
+        }
       expect(layouts[machine.id]!.edges.length).toBe(g.edges.length);
     }
   });
@@ -176,7 +199,15 @@ describe('URL of a moment', () => {
   it('round-trips loop, scenario, seed, policy, time, presenter and language', () => {
     const search = '?loop=incus-hpa&scenario=talk-lab&seed=4&policy=kubernetes&t=90000&presenter=1&lang=pt-BR';
     const u = readUrl(search);
-    expect(u).toEqual({ loop: 'incus-hpa', scenario: 'talk-lab', seed: 4, policy: 'kubernetes', t: 90_000, presenter: true, lang: 'pt-BR' });
+    expect(u).toEqual({
+      loop: 'incus-hpa',
+      scenario: 'talk-lab',
+      seed: 4,
+      policy: 'kubernetes',
+      t: 90_000,
+      presenter: true,
+      lang: 'pt-BR',
+    });
     expect(urlSearch(u)).toBe(search);
     expect(readUrl('?seed=-1&t=abc&lang=fr')).toEqual({ presenter: false, lang: 'en' });
   });

@@ -27,7 +27,8 @@ withChromium.describe('web lab in chromium', () => {
   const stepUntil = (done: () => Promise<boolean>, max = 60) => stepUntilAt(done, max);
   const phase = () => page.getByTestId('phase').getAttribute('data-phase');
   const activeInChart = () => page.getByTestId('statechart').getAttribute('data-active');
-  const litNodes = () => page.locator('[data-testid="sc-node"][data-active="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-label')));
+  const litNodes = () =>
+    page.locator('[data-testid="sc-node"][data-active="true"]').evaluateAll((els) => els.map((e) => e.getAttribute('data-label')));
 
   it('home lists the loops as a timeline; the HPA lab is runnable', async () => {
     await page.goto(base);
@@ -82,7 +83,9 @@ withChromium.describe('web lab in chromium', () => {
     await page.keyboard.press('+');
     await page.keyboard.press(' ');
     expect(await page.getByTestId('lab').getAttribute('data-playing')).toBe('true');
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="pod"][data-status="Running"]').length >= 3, null, { timeout: 20_000 });
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="pod"][data-status="Running"]').length >= 3, null, {
+      timeout: 20_000,
+    });
     await page.keyboard.press(' ');
     expect(await page.getByTestId('lab').getAttribute('data-playing')).toBe('false');
     expect(await page.locator('[data-testid="pod"][data-status="Running"]').count()).toBeGreaterThanOrEqual(3);
@@ -184,7 +187,9 @@ withChromium.describe('web lab in chromium', () => {
     runner.run(5 * 60_000);
     const trace = runner.trace();
     await open('?loop=incus-hpa&scenario=talk-lab');
-    await page.getByTestId('trace-file').setInputFiles({ name: 'talk-lab.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(trace)) });
+    await page
+      .getByTestId('trace-file')
+      .setInputFiles({ name: 'talk-lab.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(trace)) });
     await page.waitForSelector('[data-testid="lab"][data-source="trace"]');
     expect(await text('trace-name')).toContain('talk-lab.json');
     expect(await text('frame-index')).toBe(`1/${trace.frames.length}`);
@@ -194,7 +199,9 @@ withChromium.describe('web lab in chromium', () => {
     await stepUntil(async () => (await page.getByTestId('pod').count()) > 1);
     await page.getByTestId('btn-back').click();
     // A bad file is refused with a reason and the lab keeps the trace it had.
-    await page.getByTestId('trace-file').setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"loop":"x"}') });
+    await page
+      .getByTestId('trace-file')
+      .setInputFiles({ name: 'bad.json', mimeType: 'application/json', buffer: Buffer.from('{"loop":"x"}') });
     expect(await text('trace-error')).toMatch(/loop: expected one of cron, puppet, /);
     expect(await page.getByTestId('lab').getAttribute('data-source')).toBe('trace');
   });

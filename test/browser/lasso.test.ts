@@ -20,7 +20,9 @@ withChromium.describe('a lasso counterexample in the lab (chromium)', () => {
     it(`draws the cycle as a loop and jumps to its start (${lang})`, async () => {
       await lab.page.goto(`${lab.base}?loop=incus-hpa&lang=${lang}`);
       await lab.page.getByTestId('trace-file').waitFor({ state: 'attached' });
-      await lab.page.getByTestId('trace-file').setInputFiles({ name: 'settles.trace.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(trace)) });
+      await lab.page
+        .getByTestId('trace-file')
+        .setInputFiles({ name: 'settles.trace.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(trace)) });
       await lab.page.waitForSelector('[data-testid="lab"][data-source="trace"]');
       const lasso = lab.page.getByTestId('lasso');
       expect(await lasso.getAttribute('data-cycle-start')).toBe(String(cycleStart));
@@ -32,7 +34,10 @@ withChromium.describe('a lasso counterexample in the lab (chromium)', () => {
       expect(bracket.x + bracket.width).toBeLessThanOrEqual(slider.x + slider.width + 1);
       if (lang === 'en') {
         const bar = (await lab.page.locator('.lab-bar').boundingBox())!;
-        await lab.page.screenshot({ path: galleryPath('lasso-scrubber'), clip: { x: bar.x, y: bar.y, width: bar.width, height: bar.height + 40 } });
+        await lab.page.screenshot({
+          path: galleryPath('lasso-scrubber'),
+          clip: { x: bar.x, y: bar.y, width: bar.width, height: bar.height + 40 },
+        });
       }
       await lasso.click();
       expect(await text('frame-index')).toBe(`${cycleStart + 1}/${trace.frames.length}`);
@@ -44,7 +49,9 @@ withChromium.describe('a lasso counterexample in the lab (chromium)', () => {
   it('the same lasso as ITF (check --trace-format itf) loads as a trace with its cycle', async () => {
     await lab.page.goto(`${lab.base}?loop=incus-hpa`);
     await lab.page.getByTestId('trace-file').waitFor({ state: 'attached' });
-    await lab.page.getByTestId('trace-file').setInputFiles({ name: 'settles.itf.json', mimeType: 'application/json', buffer: Buffer.from(itfJson(traceToItf(trace))) });
+    await lab.page
+      .getByTestId('trace-file')
+      .setInputFiles({ name: 'settles.itf.json', mimeType: 'application/json', buffer: Buffer.from(itfJson(traceToItf(trace))) });
     await lab.page.waitForSelector('[data-testid="lab"][data-source="trace"]');
     expect(await lab.page.getByTestId('lasso').getAttribute('data-cycle-start')).toBe(String(cycleStart));
     expect(await text('frame-index')).toMatch(new RegExp(`/${trace.frames.length}$`));
@@ -57,7 +64,9 @@ withChromium.describe('a lasso counterexample in the lab (chromium)', () => {
     expect(plain.lasso).toBeUndefined();
     await lab.page.goto(`${lab.base}?loop=incus-hpa`);
     await lab.page.getByTestId('trace-file').waitFor({ state: 'attached' });
-    await lab.page.getByTestId('trace-file').setInputFiles({ name: 'plain.trace.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(plain)) });
+    await lab.page
+      .getByTestId('trace-file')
+      .setInputFiles({ name: 'plain.trace.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(plain)) });
     await lab.page.waitForSelector('[data-testid="lab"][data-source="trace"]');
     expect(await lab.page.getByTestId('lasso').count()).toBe(0);
   }, 60_000);

@@ -30,7 +30,11 @@ withChromiumAndIncus.describe('live mode in the lab (chromium + real Incus)', ()
 
   beforeAll(async () => {
     client = await IncusClient.connect({ socketPath });
-    [{ server, url: base }, chrome, run] = await Promise.all([startLab(), launchChromium(), startLiveRun(writeLiveConfig(dir, hpa, 1, 2), ['--step'])]);
+    [{ server, url: base }, chrome, run] = await Promise.all([
+      startLab(),
+      launchChromium(),
+      startLiveRun(writeLiveConfig(dir, hpa, 1, 2), ['--step']),
+    ]);
     page = await chrome.context.newPage();
     seen = watch(page);
   }, 90_000);
@@ -61,14 +65,18 @@ withChromiumAndIncus.describe('live mode in the lab (chromium + real Incus)', ()
     const root = page.locator('[data-testid="live-actors"] [data-testid="inspect-actor"][data-name="incus-hpa"]');
     expect(await root.count()).toBe(1);
     const rootId = await root.getAttribute('data-session');
-    expect(await page.locator(`[data-testid="live-actors"] [data-testid="inspect-actor"][data-parent="${rootId}"][data-name="observe"]`).count()).toBeGreaterThan(0);
+    expect(
+      await page.locator(`[data-testid="live-actors"] [data-testid="inspect-actor"][data-parent="${rootId}"][data-name="observe"]`).count(),
+    ).toBeGreaterThan(0);
     // Following the run: the newest frame is "the present", not the past of a loaded trace.
     expect(await page.getByTestId('viewing-past').count()).toBe(0);
     expect(await ownedInstances(client, hpa.name)).toEqual([]);
 
     await page.getByTestId('live-approve').click();
     await page.getByTestId('live-pending').waitFor({ state: 'detached', timeout: 10_000 });
-    await page.waitForFunction(() => document.querySelector('[data-testid="pods-running"]')?.textContent === '1', undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="pods-running"]')?.textContent === '1', undefined, {
+      timeout: 30_000,
+    });
     const owned = await ownedInstances(client, hpa.name);
     expect(owned).toHaveLength(1);
     expect(await page.getByTestId('pods').innerText()).toContain(owned[0]!.name);

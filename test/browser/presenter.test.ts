@@ -23,7 +23,11 @@ const FIT = `(() => {
     .map(([id, e]) => { const r = e.getBoundingClientRect(); return { id, top: r.top, bottom: r.bottom, left: r.left, right: r.right }; });
   return { scrollHeight: document.documentElement.scrollHeight, scrollWidth: document.documentElement.scrollWidth, panels };
 })()`;
-type Fit = { scrollHeight: number; scrollWidth: number; panels: { id: string; top: number; bottom: number; left: number; right: number }[] };
+type Fit = {
+  scrollHeight: number;
+  scrollWidth: number;
+  panels: { id: string; top: number; bottom: number; left: number; right: number }[];
+};
 type Measured = { nodes: number[]; edges: number[]; activeInView: boolean };
 
 withChromium.describe('presenter mode and keyboard (chromium)', () => {
@@ -43,7 +47,10 @@ withChromium.describe('presenter mode and keyboard (chromium)', () => {
   const measure = async () => (await lab.page.evaluate(MEASURE)) as Measured;
 
   it('statechart type is ≥ 16 px (states) and ≥ 14 px (edge labels) at 1280×720 and 1920×1080, and follows the active state', async () => {
-    for (const [width, height] of [[1280, 720], [1920, 1080]] as const) {
+    for (const [width, height] of [
+      [1280, 720],
+      [1920, 1080],
+    ] as const) {
       await lab.page.setViewportSize({ width, height });
       for (const id of ['talk-lab', 'systemd-crash-loop']) {
         await open(`?scenario=${id}&presenter=1&t=90000`);
@@ -86,9 +93,14 @@ withChromium.describe('presenter mode and keyboard (chromium)', () => {
     await lab.page.getByTestId('sc-diagram-only').click();
     expect(await lab.page.getByTestId('world').count()).toBe(1);
     // Zoom buttons: the icon is drawn in a colour other than the button's (they were blank white squares).
-    const colours = await lab.page.evaluate(`(() => { const b = document.querySelector('.react-flow__controls-button');
+    const colours = (await lab.page.evaluate(`(() => { const b = document.querySelector('.react-flow__controls-button');
       const s = getComputedStyle(b); const svg = getComputedStyle(b.querySelector('svg'));
-      const r = b.getBoundingClientRect(); return { bg: s.backgroundColor, fill: svg.fill, w: r.width, h: r.height }; })()`) as { bg: string; fill: string; w: number; h: number };
+      const r = b.getBoundingClientRect(); return { bg: s.backgroundColor, fill: svg.fill, w: r.width, h: r.height }; })()`)) as {
+      bg: string;
+      fill: string;
+      w: number;
+      h: number;
+    };
     expect(colours.fill).not.toBe(colours.bg);
     expect(colours.w).toBeGreaterThanOrEqual(30);
   }, 120_000);
@@ -101,14 +113,19 @@ withChromium.describe('presenter mode and keyboard (chromium)', () => {
       expect(fit.scrollHeight, `${loop}: page height`).toBeLessThanOrEqual(720);
       expect(fit.scrollWidth, `${loop}: page width`).toBeLessThanOrEqual(1280);
       const ids = fit.panels.map((p) => p.id);
-      for (const need of ['phase-banner', 'statechart', 'world', 'presenter-exit', 'fullscreen-prompt']) expect(ids, `${loop}: ${need}`).toContain(need);
+      for (const need of ['phase-banner', 'statechart', 'world', 'presenter-exit', 'fullscreen-prompt'])
+        expect(ids, `${loop}: ${need}`).toContain(need);
       // The interventions and the editor are tabs under the world (the world keeps the room it needs): checked opened, below.
-      for (const p of fit.panels.filter((p) => p.id !== 'interventions' && p.id !== 'config-editor')) expect(p.bottom, `${loop}: ${p.id} bottom`).toBeLessThanOrEqual(720);
+      for (const p of fit.panels.filter((p) => p.id !== 'interventions' && p.id !== 'config-editor'))
+        expect(p.bottom, `${loop}: ${p.id} bottom`).toBeLessThanOrEqual(720);
       const banner = fit.panels.find((p) => p.id === 'phase-banner')!;
       const exit = fit.panels.find((p) => p.id === 'presenter-exit')!;
       expect(exit.top >= banner.bottom || exit.bottom <= banner.top, `${loop}: exit button overlaps the banner`).toBe(true);
       if (['incus-hpa', 'systemd-restart', 'kubernetes'].includes(loop)) {
-        for (const [tab, id] of [['tab-act', 'interventions'], ['tab-editor', 'config-editor']] as const) {
+        for (const [tab, id] of [
+          ['tab-act', 'interventions'],
+          ['tab-editor', 'config-editor'],
+        ] as const) {
           await lab.page.getByTestId(tab).click();
           await settled(lab.page);
           const panel = ((await lab.page.evaluate(FIT)) as Fit).panels.find((p) => p.id === id);

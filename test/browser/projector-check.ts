@@ -17,21 +17,34 @@ import { ROOT, settled } from './harness';
 const SHOTS = join(ROOT, 'test-results/projector');
 mkdirSync(SHOTS, { recursive: true });
 
-export const VIEWPORTS = [{ width: 1280, height: 720 }, { width: 1920, height: 1080 }] as const;
+export const VIEWPORTS = [
+  { width: 1280, height: 720 },
+  { width: 1920, height: 1080 },
+] as const;
 export const LANGUAGES = ['pt-BR', 'en'] as const;
 const FRAMES = ['start', 'middle', 'last'] as const;
 
-export interface ProjectorCase { id: string; loop: string; durationMs: number }
+export interface ProjectorCase {
+  id: string;
+  loop: string;
+  durationMs: number;
+}
 
 /** The scenarios a talk can open — the picker's talk group and every loop's demos; not the model checker's. */
 export function projectorScenarios(): ProjectorCase[] {
-  const listings: ScenarioListing[] = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml')).flatMap((f) => {
-    const text = readFileSync(join(ROOT, 'scenarios', f), 'utf8');
-    const doc = parse(text) as { loop?: unknown; description?: unknown } | null;
-    // hpa.yaml is real mode's configuration, not a scenario: it names no loop.
-    return typeof doc?.loop === 'string' ? [{ id: f.replace(/\.yaml$/, ''), file: `scenarios/${f}`, loop: doc.loop, description: '', text }] : [];
-  });
-  return groupScenarios(listings).filter((g) => g.kind !== 'checks').flatMap((g) => g.scenarios)
+  const listings: ScenarioListing[] = readdirSync(join(ROOT, 'scenarios'))
+    .filter((f) => f.endsWith('.yaml'))
+    .flatMap((f) => {
+      const text = readFileSync(join(ROOT, 'scenarios', f), 'utf8');
+      const doc = parse(text) as { loop?: unknown; description?: unknown } | null;
+      // hpa.yaml is real mode's configuration, not a scenario: it names no loop.
+      return typeof doc?.loop === 'string'
+        ? [{ id: f.replace(/\.yaml$/, ''), file: `scenarios/${f}`, loop: doc.loop, description: '', text }]
+        : [];
+    });
+  return groupScenarios(listings)
+    .filter((g) => g.kind !== 'checks')
+    .flatMap((g) => g.scenarios)
     .map((s) => ({ id: s.id, loop: s.loop, durationMs: runnerFor(join(ROOT, s.file)).scenario.durationMs }));
 }
 
@@ -118,7 +131,6 @@ export const EDITOR_BUTTONS = `(() => {
   }).map((b) => 'editor: button "' + b.textContent.trim() + '" is cut or out of view');
 })()`;
 
-
 /** Sets a control the way a user's input does (React reads the native value setter's change), hidden or not. */
 const SET_CONTROL = `((sel, value, type) => {
   const el = document.querySelector(sel);
@@ -131,10 +143,9 @@ const setControl = (page: Page, sel: string, value: string | number, type: 'chan
 
 /** The frame the scrubber shows, and how many there are. */
 const frameIndex = async (page: Page) => {
-  const [n, of] = (await page.getByTestId('frame-index').textContent() ?? '0/0').split('/').map(Number);
+  const [n, of] = ((await page.getByTestId('frame-index').textContent()) ?? '0/0').split('/').map(Number);
   return { n: n ?? 0, of: of ?? 0 };
 };
-
 
 /**
  * Opens `scenario` in presenter mode at its end and looks at it at both sizes, in both languages, at its first,
@@ -164,7 +175,10 @@ export async function lookAtScenario(page: Page, base: string, scenario: Project
         if (scenario.loop === 'incus-hpa' && when !== 'start' && seen.pods === 0) found.push(`${where}: no pod drawn`);
         if (lang === 'pt-BR') {
           const texts = (await page.evaluate(VISIBLE_TEXTS)) as string[]; // VISIBLE_TEXTS returns the texts it found
-          for (const text of new Set(texts)) { const hit = englishIn(text); if (hit) found.push(`${where}: ${hit.why} || ${text.slice(0, 120)}`); }
+          for (const text of new Set(texts)) {
+            const hit = englishIn(text);
+            if (hit) found.push(`${where}: ${hit.why} || ${text.slice(0, 120)}`);
+          }
         }
         await page.screenshot({ path: join(SHOTS, `${scenario.id}-${size.width}x${size.height}-${lang}-${when}.png`) });
       }

@@ -56,14 +56,19 @@ withChromium.describe('bad input, forks and the banner (chromium)', () => {
     runner.run(30_000);
     const trace = JSON.parse(JSON.stringify(runner.trace())) as Trace;
     await goto('?loop=incus-hpa');
-    const load = (name: string, body: unknown) => lab.page.getByTestId('trace-file').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)) });
+    const load = (name: string, body: unknown) =>
+      lab.page
+        .getByTestId('trace-file')
+        .setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)) });
     await load('bogus-state.json', { ...trace, frames: trace.frames.map((f, i) => (i === 3 ? { ...f, state: 'dancing' } : f)) });
     expect(await text('trace-error')).toMatch(/frames\.3\.state: "dancing" is not a state of incus-hpa \(expected one of /);
     await load('not-json.json', '{');
     await lab.page.waitForFunction(() => /malformed JSON/.test(document.querySelector('[data-testid="trace-error"]')?.textContent ?? ''));
     // A controller or a world of the wrong shape fails the schema (a trace's world is read as its loop's summary).
     await load('odd-world.json', { ...trace, frames: trace.frames.map((f) => ({ ...f, world: { pods: 'many' } })) });
-    await lab.page.waitForFunction(() => /frames\.0\.world\.demand: /.test(document.querySelector('[data-testid="trace-error"]')?.textContent ?? ''));
+    await lab.page.waitForFunction(() =>
+      /frames\.0\.world\.demand: /.test(document.querySelector('[data-testid="trace-error"]')?.textContent ?? ''),
+    );
   }, 120_000);
 
   it('an intervention while scrubbed back forks the run from that moment and says so', async () => {
@@ -85,7 +90,7 @@ withChromium.describe('bad input, forks and the banner (chromium)', () => {
     expect(await lab.page.getByTestId('viewing-past').count()).toBe(0);
   }, 120_000);
 
-  it('the banner shows the controller\'s lines (never an older cycle\'s note); a scenario opened from a scrolled home page starts at the top', async () => {
+  it("the banner shows the controller's lines (never an older cycle's note); a scenario opened from a scrolled home page starts at the top", async () => {
     await goto('?scenario=cron-normal&t=240000');
     await lab.page.getByTestId('lab').waitFor();
     expect(await text('phase-banner')).not.toMatch(/crond started/);
@@ -107,7 +112,7 @@ withChromium.describe('bad input, forks and the banner (chromium)', () => {
     await lab.page.setViewportSize({ width: 1400, height: 900 });
   }, 120_000);
 
-  it('made no console errors (other than the boundaries\' own reports above)', () => {
+  it("made no console errors (other than the boundaries' own reports above)", () => {
     expect(lab.seen.errors).toEqual([]);
   });
 });

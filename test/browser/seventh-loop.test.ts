@@ -25,7 +25,12 @@ withChromium.describe('a seventh loop in the lab (chromium)', () => {
   beforeAll(async () => {
     ws = seventhLoopWorkspace();
     labDir = mkdtempSync(join(tmpdir(), 'loopscope-seventh-lab-'));
-    await build({ configFile: join(ws.dir, 'vite.config.ts'), root: join(ws.dir, 'web'), logLevel: 'error', build: { outDir: labDir, emptyOutDir: true } });
+    await build({
+      configFile: join(ws.dir, 'vite.config.ts'),
+      root: join(ws.dir, 'web'),
+      logLevel: 'error',
+      build: { outDir: labDir, emptyOutDir: true },
+    });
     server = await startLabServer({ labDir, host: '127.0.0.1', port: 0, embedded: '' });
     base = `http://127.0.0.1:${server.port}/`;
     chrome = await launchChromium();
@@ -56,10 +61,19 @@ withChromium.describe('a seventh loop in the lab (chromium)', () => {
     expect(await machineId('state')).toBe('observing');
     expect(await text('state')).toBe('reading the room');
     await page.locator('[data-testid="sc-node"]').first().waitFor();
-    const nodes = await page.locator('[data-testid="sc-node"]').evaluateAll((els) => els.map((e): [string, string] => [e.getAttribute('data-label') ?? '', e.querySelector('.sc-label')?.textContent ?? '']));
-    expect(new Map(nodes)).toEqual(new Map([
-      ['observing', '● reading the room'], ['comparing', 'comparing with the band'], ['acting', 'switching the heater'], ['waiting', 'waiting for the next reading'],
-    ]));
+    const nodes = await page
+      .locator('[data-testid="sc-node"]')
+      .evaluateAll((els) =>
+        els.map((e): [string, string] => [e.getAttribute('data-label') ?? '', e.querySelector('.sc-label')?.textContent ?? '']),
+      );
+    expect(new Map(nodes)).toEqual(
+      new Map([
+        ['observing', '● reading the room'],
+        ['comparing', 'comparing with the band'],
+        ['acting', 'switching the heater'],
+        ['waiting', 'waiting for the next reading'],
+      ]),
+    );
     await stepUntil(async () => (await attr('thermostat-room', 'data-heater')) === 'on');
     expect(await text('observed')).toBe('the room reads 14 °C');
     expect(await text('compared')).toBe('band 19–21 °C');

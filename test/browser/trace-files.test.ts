@@ -38,7 +38,7 @@ withChromium.describe('trace files in the lab (chromium)', () => {
     expect(await lab.page.getByTestId('avg').count()).toBe(0);
   });
 
-  it('a version 2 trace shows the controller\'s average, the one the CLI prints', async () => {
+  it("a version 2 trace shows the controller's average, the one the CLI prints", async () => {
     const { runner } = runnerFor(join(ROOT, 'scenarios/talk-lab.yaml'));
     runner.run(90_000);
     const trace = runner.trace();
@@ -56,7 +56,10 @@ withChromium.describe('trace files in the lab (chromium)', () => {
     await openHome();
     await load('nomad.json', JSON.stringify({ ...trace, loop: 'nomad' }));
     expect(await text('trace-error')).toMatch(/^Not a loopscope trace: loop: expected one of cron, puppet, /);
-    const badController = { ...trace, frames: trace.frames.map((f, i) => (i === 2 ? { ...f, controller: { ...f.controller, threshold: 'high' } } : f)) };
+    const badController = {
+      ...trace,
+      frames: trace.frames.map((f, i) => (i === 2 ? { ...f, controller: { ...f.controller, threshold: 'high' } } : f)),
+    };
     await load('bad-controller.json', JSON.stringify(badController));
     expect(await textMatching('trace-error', /frames\.2/)).toMatch(/^Not a loopscope trace: frames\.2\.controller\.threshold: /);
 

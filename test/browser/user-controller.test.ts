@@ -15,14 +15,16 @@ import { ROOT, useLabPage, withChromium } from './harness';
 
 const withPython = await requires('python3');
 
-withChromium.describe('a user controller\'s traces open in the lab (chromium)', () => {
+withChromium.describe("a user controller's traces open in the lab (chromium)", () => {
   const lab = useLabPage();
   const { text } = lab;
 
   async function open(trace: Trace, marked: boolean) {
     await lab.page.goto(`${lab.base}?loop=kubernetes`);
     await lab.page.getByTestId('trace-file').waitFor({ state: 'attached' });
-    await lab.page.getByTestId('trace-file').setInputFiles({ name: 'user.trace.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(trace)) });
+    await lab.page
+      .getByTestId('trace-file')
+      .setInputFiles({ name: 'user.trace.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(trace)) });
     await lab.page.waitForSelector('[data-testid="lab"][data-source="trace"]');
     expect(await text('frame-index')).toBe(`1/${trace.frames.length}`);
     // Step through the whole trace (a step goes to the next phase: one or more frames).
@@ -36,24 +38,34 @@ withChromium.describe('a user controller\'s traces open in the lab (chromium)', 
     expect(lab.seen.errors).toEqual([]);
   }
 
-  it('the module\'s counterexample (examples/podservice/check-buggy.yaml)', async () => {
+  it("the module's counterexample (examples/podservice/check-buggy.yaml)", async () => {
     const { entry, scenario } = loadScenario(`${ROOT}/examples/podservice/check-buggy.yaml`);
     const c = checkScenario(entry, scenario).counterexamples.find((x) => x.property === 'one-pod');
     expect(c).toBeDefined();
     await open(c!.trace, true);
   }, 120_000);
 
-  withPython.it('a run with the Python sync hook (examples/metacontroller)', async () => {
-    const hook = spawn('python3', [`${ROOT}/examples/metacontroller/sync.py`, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-    try {
-      const port = await new Promise<string>((ok) => createInterface({ input: hook.stdout! }).once('line', ok));
-      const file = join(mkdtempSync(join(tmpdir(), 'loopscope-lab-hook-')), 'hook.yaml');
-      writeFileSync(file, readFileSync(`${ROOT}/examples/metacontroller/check.yaml`, 'utf8').replace('http://127.0.0.1:8731/sync', `http://127.0.0.1:${port.trim()}/sync`));
-      const { runner, scenario } = runnerFor(file);
-      runner.run(scenario.durationMs);
-      await open(runner.trace(), false);
-    } finally {
-      hook.kill();
-    }
-  }, 120_000);
+  withPython.it(
+    'a run with the Python sync hook (examples/metacontroller)',
+    async () => {
+      const hook = spawn('python3', [`${ROOT}/examples/metacontroller/sync.py`, '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      try {
+        const port = await new Promise<string>((ok) => createInterface({ input: hook.stdout! }).once('line', ok));
+        const file = join(mkdtempSync(join(tmpdir(), 'loopscope-lab-hook-')), 'hook.yaml');
+        writeFileSync(
+          file,
+          readFileSync(`${ROOT}/examples/metacontroller/check.yaml`, 'utf8').replace(
+            'http://127.0.0.1:8731/sync',
+            `http://127.0.0.1:${port.trim()}/sync`,
+          ),
+        );
+        const { runner, scenario } = runnerFor(file);
+        runner.run(scenario.durationMs);
+        await open(runner.trace(), false);
+      } finally {
+        hook.kill();
+      }
+    },
+    120_000,
+  );
 });

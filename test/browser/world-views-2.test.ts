@@ -22,12 +22,18 @@ withChromium.describe('puppet and terraform world views in chromium', () => {
       await stepUntil(async () => (await lab.page.getByTestId('puppet-last').getAttribute('data-status')) === 'failed');
       expect(await lab.page.getByTestId('puppet-last').getAttribute('data-exit')).toBe('6');
       expect(await lab.page.getByTestId('puppet-resource').count()).toBe(5);
-      expect(await lab.page.locator('[data-testid="puppet-resource"][data-ref="Package[postgresql]"]').getAttribute('data-badge')).toBe('failed');
+      expect(await lab.page.locator('[data-testid="puppet-resource"][data-ref="Package[postgresql]"]').getAttribute('data-badge')).toBe(
+        'failed',
+      );
       expect(await count('[data-testid="puppet-resource"][data-badge="skipped"]')).toBe(2);
       expect(await count('[data-testid="puppet-resource"][data-badge="intentional"]')).toBeGreaterThan(0);
       expect(await lab.page.getByTestId('puppet-resources').innerText()).toContain('503 Service Unavailable');
       // Run 2, after the cron job rewrote the motd: Puppet puts it back — a corrective change.
-      await stepUntil(async () => (await lab.page.locator('[data-testid="puppet-resource"][data-ref="File[/etc/motd]"]').getAttribute('data-badge')) === 'corrective');
+      await stepUntil(
+        async () =>
+          (await lab.page.locator('[data-testid="puppet-resource"][data-ref="File[/etc/motd]"]').getAttribute('data-badge')) ===
+          'corrective',
+      );
       expect(await lab.page.locator('[data-testid="chart"] canvas').count()).toBeGreaterThan(0);
       await screenshot('puppet', 'puppet-failed-dependency', 1_900_000);
     });
@@ -52,7 +58,9 @@ withChromium.describe('puppet and terraform world views in chromium', () => {
       // Later the AMI change replaces the instance, new one first (create_before_destroy).
       await open('?loop=terraform&scenario=terraform-drift&t=2980000');
       await lab.page.locator('[data-testid="terraform-change"][data-symbol="+/-"]').waitFor();
-      expect(await lab.page.locator('[data-testid="terraform-change"][data-symbol="+/-"]').innerText()).toContain('ami = "ami-0a1b2c3d" → "ami-0e9f8a7b"');
+      expect(await lab.page.locator('[data-testid="terraform-change"][data-symbol="+/-"]').innerText()).toContain(
+        'ami = "ami-0a1b2c3d" → "ami-0e9f8a7b"',
+      );
       await screenshot('terraform', 'terraform-drift', 2_000_000);
     });
   });

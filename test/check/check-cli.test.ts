@@ -35,9 +35,14 @@ function cli(...args: string[]) {
 /** The same, without waiting: several quick ones (bad input) run side by side. */
 function cliAsync(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = execFile(join(ROOT, 'cli/loopscope'), ['check', ...args], { cwd: ROOT, encoding: 'utf8', env }, (_error, stdout, stderr) => {
-      done({ code: child.exitCode, stdout, stderr });
-    });
+    const child = execFile(
+      join(ROOT, 'cli/loopscope'),
+      ['check', ...args],
+      { cwd: ROOT, encoding: 'utf8', env },
+      (_error, stdout, stderr) => {
+        done({ code: child.exitCode, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -59,9 +64,17 @@ function validate(xml: string, name: string) {
   return xmllint('--noout', '--schema', SCHEMA, file);
 }
 
-const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, '&');
+const unescape = (s: string) =>
+  s
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&amp;/g, '&');
 
-const seedJson = once(() => cli(SMALL, '--policy', 'seed', '--format', 'json', '--out', join(TMP, 'seed-traces'), '--emit-test', join(TMP, 'seed-tests')));
+const seedJson = once(() =>
+  cli(SMALL, '--policy', 'seed', '--format', 'json', '--out', join(TMP, 'seed-traces'), '--emit-test', join(TMP, 'seed-tests')),
+);
 const tableJunit = once(() => cli(SMALL, '--table', '--within', '1', '--format', 'junit'));
 const fixedTight = once(() => cli(SMALL, '--policy', 'fixed', '--within', '1', '--format', 'json'));
 
@@ -91,7 +104,12 @@ describe('exit codes', () => {
   it('--help lists the exit codes', () => {
     const r = cli('--help');
     expect(r.code).toBe(0);
-    for (const line of [/^ {2}0 {2}every promised property holds/m, /^ {2}1 {2}a promised property is violated/m, /^ {2}2 {2}bad input/m, /^ {2}3 {2}unknown: a bound was reached/m]) {
+    for (const line of [
+      /^ {2}0 {2}every promised property holds/m,
+      /^ {2}1 {2}a promised property is violated/m,
+      /^ {2}2 {2}bad input/m,
+      /^ {2}3 {2}unknown: a bound was reached/m,
+    ]) {
       expect(r.stdout).toMatch(line);
     }
     expect(r.stdout).toContain('--format <format>');
@@ -104,11 +122,20 @@ describe('bad input: one line naming the file or option, exit 2, nothing run', (
   const aFile = join(TMP, 'a-file');
   writeFileSync(aFile, 'not a directory\n');
   const cases: [string[], RegExp][] = [
-    [[SMALL, '--policy', 'nope'], /^loopscope: --policy: expected one of seed, kubernetes, fixed \(the policies of incus-hpa\), got "nope"$/],
+    [
+      [SMALL, '--policy', 'nope'],
+      /^loopscope: --policy: expected one of seed, kubernetes, fixed \(the policies of incus-hpa\), got "nope"$/,
+    ],
     [[SMALL, '--format', 'xml'], /^loopscope: --format: expected one of text, json, junit, got "xml"$/],
     [[SMALL, '--table', '--policy', 'seed'], /^loopscope: --table: checks every policy: leave out --policy$/],
-    [[SMALL, '--out', join(aFile, 'x')], /^loopscope: --out: expected a directory that can be created and written, got ".*a-file\/x" \(ENOTDIR\)$/],
-    [[SMALL, '--emit-test', aFile], /^loopscope: --emit-test: expected a directory that can be created and written, got ".*a-file" \(EEXIST\)$/],
+    [
+      [SMALL, '--out', join(aFile, 'x')],
+      /^loopscope: --out: expected a directory that can be created and written, got ".*a-file\/x" \(ENOTDIR\)$/,
+    ],
+    [
+      [SMALL, '--emit-test', aFile],
+      /^loopscope: --emit-test: expected a directory that can be created and written, got ".*a-file" \(EEXIST\)$/,
+    ],
     [['scenarios/no-such-file.yaml'], /^loopscope: scenarios\/no-such-file\.yaml: /],
   ];
   it('each case', async () => {
@@ -131,8 +158,20 @@ describe('--format json', () => {
     const doc = JSON.parse(r.stdout) as {
       exitCode: number;
       runs: {
-        scenario: string; loop: string; policy: string; outcome: string; stats: { distinct: number; complete: boolean };
-        verdicts: { property: string; status: string; promised: boolean; outcome: string; detail: string; settleMs?: number | null; path?: string[] }[];
+        scenario: string;
+        loop: string;
+        policy: string;
+        outcome: string;
+        stats: { distinct: number; complete: boolean };
+        verdicts: {
+          property: string;
+          status: string;
+          promised: boolean;
+          outcome: string;
+          detail: string;
+          settleMs?: number | null;
+          path?: string[];
+        }[];
         counterexamples: { property: string; promised: boolean; steps: string[]; traceFile?: string; testFile?: string; trace?: Trace }[];
       }[];
     };
@@ -143,7 +182,13 @@ describe('--format json', () => {
     expect(run.stats.complete).toBe(true);
     expect(run.stats.distinct).toBeGreaterThan(1000);
     const verdict = (name: string) => run.verdicts.find((v) => v.property === name)!;
-    expect(verdict('never-touches-unowned')).toMatchObject({ status: 'violated', promised: false, outcome: 'finding', detail: 'violated after 2 steps', path: ['tick', 'tick'] });
+    expect(verdict('never-touches-unowned')).toMatchObject({
+      status: 'violated',
+      promised: false,
+      outcome: 'finding',
+      detail: 'violated after 2 steps',
+      path: ['tick', 'tick'],
+    });
     expect(verdict('one-operation-at-a-time')).toMatchObject({ status: 'holds', promised: true, outcome: 'holds' });
     expect(verdict('converges')).toMatchObject({ status: 'violated', settleMs: null }); // never settles
     expect(run.counterexamples.map((c) => c.property)).toEqual(['never-touches-unowned', 'at-most-max', 'converges', 'no-leftovers']);
@@ -159,7 +204,10 @@ describe('--format json', () => {
   it('without --out the traces are inline; a promised violation makes exitCode 1', () => {
     const r = fixedTight();
     expect(r.code).toBe(1);
-    const doc = JSON.parse(r.stdout) as { exitCode: number; runs: { outcome: string; counterexamples: { property: string; promised: boolean; trace?: Trace }[] }[] };
+    const doc = JSON.parse(r.stdout) as {
+      exitCode: number;
+      runs: { outcome: string; counterexamples: { property: string; promised: boolean; trace?: Trace }[] }[];
+    };
     expect(doc.exitCode).toBe(1);
     expect(doc.runs[0]!.outcome).toBe('violated');
     const ce = doc.runs[0]!.counterexamples.find((c) => c.property === 'converges')!;
@@ -201,7 +249,9 @@ withXmllint.describe('--format junit (validated with xmllint against test/fixtur
     // The seed's violations are findings: the testcase passes and says so.
     const seedSuite = r.stdout.slice(0, r.stdout.indexOf('policy kubernetes"'));
     expect(seedSuite).not.toContain('<failure');
-    expect(seedSuite).toMatch(/<testcase name="never-touches-unowned"[^>]*>\s*<system-out>finding \(not promised by policy seed\): violated after 2 steps/);
+    expect(seedSuite).toMatch(
+      /<testcase name="never-touches-unowned"[^>]*>\s*<system-out>finding \(not promised by policy seed\): violated after 2 steps/,
+    );
     expect(seedSuite).toMatch(/<testcase name="one-operation-at-a-time"[^>]*\/>/);
   }, 60_000);
 
@@ -209,7 +259,9 @@ withXmllint.describe('--format junit (validated with xmllint against test/fixtur
     const r = cli(SMALL, '--policy', 'fixed', '--max-states', '100', '--format', 'junit');
     expect(r.code).toBe(3);
     expect(validate(r.stdout, 'bounded.xml').code).toBe(0);
-    expect(r.stdout).toMatch(/<testcase name="never-touches-unowned"[^>]*>\s*<skipped message="holds in the 100 states explored \(bound reached\)"\/>/);
+    expect(r.stdout).toMatch(
+      /<testcase name="never-touches-unowned"[^>]*>\s*<skipped message="holds in the 100 states explored \(bound reached\)"\/>/,
+    );
     expect(r.stdout).toMatch(/<testcase name="converges"[^>]*>\s*<skipped message="undecided for \d+ states at the bound; [^"]*"\/>/);
     expect(r.stdout).toMatch(/<testsuite [^>]*tests="7" failures="0" errors="0" skipped="6"/);
   }, 60_000);
@@ -230,7 +282,9 @@ describe('--emit-test', () => {
     expect(seedJson().code).toBe(0);
     const dir = join(TMP, 'seed-tests');
     const files = readdirSync(dir).sort();
-    expect(files).toEqual(['at-most-max', 'converges', 'never-touches-unowned', 'no-leftovers'].map((p) => `incus-hpa-check-small.seed.${p}.test.ts`));
+    expect(files).toEqual(
+      ['at-most-max', 'converges', 'never-touches-unowned', 'no-leftovers'].map((p) => `incus-hpa-check-small.seed.${p}.test.ts`),
+    );
     const vitest = () => spawnSync(join(ROOT, 'node_modules/.bin/vitest'), ['run', '--root', dir], { cwd: dir, encoding: 'utf8', env });
 
     const failing = vitest();
@@ -238,7 +292,9 @@ describe('--emit-test', () => {
     expect(failing.status, out).toBe(1);
     expect(out).toMatch(/Tests\s+4 failed \(4\)/);
     expect(out).toContain('step 2 (t = 0.1s): never-touches-unowned fails');
-    expect(out).toMatch(/converges still fails at t = [\d.]+s, [\d.]+s after the environment stopped; it must hold within 4 periods \(60s\)/);
+    expect(out).toMatch(
+      /converges still fails at t = [\d.]+s, [\d.]+s after the environment stopped; it must hold within 4 periods \(60s\)/,
+    );
 
     // "Fix the configuration": the same counterexamples replayed against the fixed policy.
     for (const f of files) {
@@ -265,14 +321,19 @@ describe('--table', () => {
     expect(seed).toMatch(/^✗ always {5}never-touches-unowned {4}violated after 2 steps \(not promised\)$/m);
     expect(seed).toMatch(/^✓ always {5}one-operation-at-a-time .*\(promised\)$/m);
     expect(seed).toContain('## shortest counterexample: never-touches-unowned');
-    expect(r.stdout).toMatch(/^result: every promised property holds \(0 violated, 0 unknown, 5 findings on unpromised properties\) · exit 0$/m);
+    expect(r.stdout).toMatch(
+      /^result: every promised property holds \(0 violated, 0 unknown, 5 findings on unpromised properties\) · exit 0$/m,
+    );
   }, 60_000);
 
-  it('a loop without policies: one column (the scenario\'s own config), and --policy is a clear error', async () => {
+  it("a loop without policies: one column (the scenario's own config), and --policy is a clear error", async () => {
     // Terraform has no policies: its check scenario is checked as written.
     const terraform = join(ROOT, 'scenarios/terraform-check-orphan-name.yaml');
     const written: string[] = [];
-    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { written.push(String(chunk)); return true; });
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
     const run = async (...args: string[]) => {
       const program = new Command('loopscope').exitOverride();
       registerCheck(program);

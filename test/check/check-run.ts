@@ -12,12 +12,16 @@ export function checkFile(file: string, options: CheckOptions = {}): CheckRun {
 }
 
 /** Every property's status, by name. */
-export const verdictsOf = (run: CheckRun): Record<string, string> => Object.fromEntries(run.result.verdicts.map((v) => [v.property.name, v.status]));
+export const verdictsOf = (run: CheckRun): Record<string, string> =>
+  Object.fromEntries(run.result.verdicts.map((v) => [v.property.name, v.status]));
 
 /** One property's verdict (the test names a property the scenario checks). */
 export function verdictOf(run: CheckRun, name: string): CheckRun['result']['verdicts'][number] {
   const found = run.result.verdicts.find((v) => v.property.name === name);
-  if (!found) throw new Error(`${run.scenario.name}: no verdict for ${name} (checked: ${run.result.verdicts.map((v) => v.property.name).join(', ')})`);
+  if (!found)
+    throw new Error(
+      `${run.scenario.name}: no verdict for ${name} (checked: ${run.result.verdicts.map((v) => v.property.name).join(', ')})`,
+    );
   return found;
 }
 

@@ -17,17 +17,29 @@ afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 const fresh = (name: string) => mkdtempSync(join(TMP, `${name.replace(/\W+/g, '-')}-`));
 
 const same = (r: ExploreResult<unknown, unknown>) => ({
-  distinct: r.stats.distinct, generated: r.stats.generated, depth: r.stats.depth, stopped: r.stats.stopped,
+  distinct: r.stats.distinct,
+  generated: r.stats.generated,
+  depth: r.stats.depth,
+  stopped: r.stats.stopped,
   verdicts: r.verdicts.map((v) => [v.property.name, v.status, v.path, v.settleMs, v.cycleStart, v.detail]),
 });
 
-const shipped = readdirSync('scenarios').filter((f) => /-check-.*\.yaml$/.test(f)).sort().map((f) => `scenarios/${f}`);
+const shipped = readdirSync('scenarios')
+  .filter((f) => /-check-.*\.yaml$/.test(f))
+  .sort()
+  .map((f) => `scenarios/${f}`);
 // Spilling and resuming work on keys and levels, the same for every loop: each loop's check scenarios
 // of a few seconds, and the deepest search shipped (572 levels), stand for all; the largest spaces
 // (Kubernetes' deployment and HPA, cron's DST days: 8–43 s each, three searches apiece) add time and
 // no new case.
-const LARGE = new Set(['scenarios/kubernetes-check-deployment.yaml', 'scenarios/kubernetes-check-hpa.yaml', 'scenarios/kubernetes-check-composite.yaml',
-  'scenarios/cron-check-dst-end.yaml', 'scenarios/cron-check-dst-start.yaml', 'scenarios/kubernetes-check-replicaset-no-expectations.yaml']);
+const LARGE = new Set([
+  'scenarios/kubernetes-check-deployment.yaml',
+  'scenarios/kubernetes-check-hpa.yaml',
+  'scenarios/kubernetes-check-composite.yaml',
+  'scenarios/cron-check-dst-end.yaml',
+  'scenarios/cron-check-dst-start.yaml',
+  'scenarios/kubernetes-check-replicaset-no-expectations.yaml',
+]);
 const files = shipped.filter((f) => !LARGE.has(f));
 
 describe('spilling the frontier and resuming a checkpoint change nothing a check reports', () => {
@@ -42,7 +54,8 @@ describe('spilling the frontier and resuming a checkpoint change nothing a check
     it(`${file}: spilled = in memory; resumed from a mid-search checkpoint = uninterrupted`, () => {
       const { entry, scenario } = loadScenario(file);
       const p = prepareCheck(entry, scenario);
-      const run = (options: ExploreOptions) => explore(entry.binding, p.check, { config: p.config, world: scenario.world }, p.alphabet, p.properties, options);
+      const run = (options: ExploreOptions) =>
+        explore(entry.binding, p.check, { config: p.config, world: scenario.world }, p.alphabet, p.properties, options);
       const plain = run({});
 
       // A checkpoint at every level (every 100 ms for a deep search: a checkpoint at each of the 572 levels of
@@ -52,11 +65,20 @@ describe('spilling the frontier and resuming a checkpoint change nothing a check
       const spillDir = fresh(`${file}-spill`);
       const kept: { copy: string; depth: number }[] = [];
       const everyMs = plain.stats.depth > 40 ? 100 : 0;
-      const spilled = run({ spillDir, lazyFrom: 0, checkpoint: { dir, identity: 'this search', everyMs, onWrite: ({ depth }) => {
-        const copy = join(dir, `level-${depth}`);
-        copyFileSync(checkpointPath(dir), copy);
-        kept.push({ copy, depth });
-      } } });
+      const spilled = run({
+        spillDir,
+        lazyFrom: 0,
+        checkpoint: {
+          dir,
+          identity: 'this search',
+          everyMs,
+          onWrite: ({ depth }) => {
+            const copy = join(dir, `level-${depth}`);
+            copyFileSync(checkpointPath(dir), copy);
+            kept.push({ copy, depth });
+          },
+        },
+      });
       expect(same(spilled)).toEqual(same(plain));
       expect(readdirSync(spillDir)).toEqual([]); // its level files are gone
       if (plain.stats.depth > 1) expect(kept.length).toBeGreaterThan(0);
@@ -64,10 +86,16 @@ describe('spilling the frontier and resuming a checkpoint change nothing a check
       const middle = kept[Math.floor(kept.length / 2)]!;
       const resumeDir = fresh(`${file}-resume`);
       copyFileSync(middle.copy, join(resumeDir, CHECKPOINT_FILE));
-      const resumed = run({ checkpoint: { dir: resumeDir, identity: 'this search', everyMs: Number.POSITIVE_INFINITY }, spillDir: fresh(`${file}-resume-spill`), lazyFrom: 0 });
+      const resumed = run({
+        checkpoint: { dir: resumeDir, identity: 'this search', everyMs: Number.POSITIVE_INFINITY },
+        spillDir: fresh(`${file}-resume-spill`),
+        lazyFrom: 0,
+      });
       expect(resumed.stats.resumedFrom?.depth).toBe(middle.depth);
       expect(same(resumed)).toEqual(same(plain));
-      expect(() => run({ checkpoint: { dir: resumeDir, identity: 'another search', everyMs: 0 } })).toThrow(/another scenario or other options/);
+      expect(() => run({ checkpoint: { dir: resumeDir, identity: 'another search', everyMs: 0 } })).toThrow(
+        /another scenario or other options/,
+      );
     }, 300_000);
   }
 });

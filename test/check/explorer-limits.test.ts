@@ -13,7 +13,12 @@ describe('explorer limits', () => {
     const full = checkScenario(entry, scenario);
     const interrupt = new AbortController();
     // Ctrl-C as the search starts: the first slice (1 ms) runs, then the search stops.
-    const partial = await checkScenarioAsync(entry, scenario, { signal: interrupt.signal, sliceMs: 1, progressMs: 0, onProgress: () => interrupt.abort() });
+    const partial = await checkScenarioAsync(entry, scenario, {
+      signal: interrupt.signal,
+      sliceMs: 1,
+      progressMs: 0,
+      onProgress: () => interrupt.abort(),
+    });
     expect(partial.result.stats.stopped).toBe('interrupted');
     expect(partial.result.stats.complete).toBe(false);
     expect(partial.result.stats.distinct).toBeLessThan(full.result.stats.distinct);
@@ -36,7 +41,9 @@ describe('explorer limits', () => {
     checkScenario(entry, scenario, { progressMs: 0, onProgress: (p) => seen.push(p), maxStates: 100_000 });
     expect(seen.length).toBeGreaterThan(0);
     const line = progressLine({ ...seen.at(-1)!, elapsedMs: 5000 });
-    expect(line).toMatch(/^check: [\d,]+ states \([\d,]+ generated\), [\d,]+ states\/s, depth \d+, frontier [\d,]+, rss [\d,]+ MiB, 5s, ETA ≤ \d+s \(bound 100,000\)$/);
+    expect(line).toMatch(
+      /^check: [\d,]+ states \([\d,]+ generated\), [\d,]+ states\/s, depth \d+, frontier [\d,]+, rss [\d,]+ MiB, 5s, ETA ≤ \d+s \(bound 100,000\)$/,
+    );
     const { maxStates: _, ...unbounded } = seen.at(-1)!;
     expect(progressLine(unbounded)).not.toMatch(/ETA/);
   });

@@ -10,9 +10,13 @@ import { loadScenario } from '../../sim/loops';
  * paths themselves are equal with each optimisation on and off; state counts are equal too
  * except under symmetry reduction, which may only merge states (fewer or equal).
  */
-const files = readdirSync('scenarios').filter((f) => /-check-.*\.yaml$/.test(f)).sort().map((f) => `scenarios/${f}`);
+const files = readdirSync('scenarios')
+  .filter((f) => /-check-.*\.yaml$/.test(f))
+  .sort()
+  .map((f) => `scenarios/${f}`);
 
-const summary = (r: CheckRun) => r.result.verdicts.map((v) => ({ name: v.property.name, status: v.status, length: v.path?.length, path: v.path }));
+const summary = (r: CheckRun) =>
+  r.result.verdicts.map((v) => ({ name: v.property.name, status: v.status, length: v.path?.length, path: v.path }));
 
 describe('explorer optimisations keep verdicts and shortest counterexamples', () => {
   for (const file of files) {
@@ -40,20 +44,29 @@ describe('explorer optimisations keep verdicts and shortest counterexamples', ()
 describe('the parallel search is deterministic and equal to the sequential one', () => {
   // Small scenarios of two loops; the equality holds by construction (ids in discovery order).
   // …and a user's controller module (registered by name in the thread that parsed the scenario: the workers register it again).
-  for (const file of ['scenarios/incus-hpa-check-small.yaml', 'scenarios/terraform-check-crashed-lock.yaml', 'examples/podservice/check-buggy.yaml']) {
+  for (const file of [
+    'scenarios/incus-hpa-check-small.yaml',
+    'scenarios/terraform-check-crashed-lock.yaml',
+    'examples/podservice/check-buggy.yaml',
+  ]) {
     it(`${file}: 2 workers, twice = 1 thread`, async () => {
       const { entry, scenario } = loadScenario(file);
       const variant = variantNames(entry)[0];
       const base: CheckOptions = variant ? { policy: variant } : {};
       const sequential = checkScenario(entry, scenario, base);
-      const runs = [await checkScenarioAsync(entry, scenario, { ...base, workers: 2, parallelNow: true }), await checkScenarioAsync(entry, scenario, { ...base, workers: 2, parallelNow: true })];
+      const runs = [
+        await checkScenarioAsync(entry, scenario, { ...base, workers: 2, parallelNow: true }),
+        await checkScenarioAsync(entry, scenario, { ...base, workers: 2, parallelNow: true }),
+      ];
       for (const parallel of runs) {
         expect(parallel.result.stats.workers).toBe(2);
         expect(summary(parallel)).toEqual(summary(sequential));
         expect(parallel.result.stats.distinct).toBe(sequential.result.stats.distinct);
         expect(parallel.result.stats.generated).toBe(sequential.result.stats.generated);
         expect(parallel.result.stats.depth).toBe(sequential.result.stats.depth);
-        expect(parallel.counterexamples.map((c) => c.trace.frames.length)).toEqual(sequential.counterexamples.map((c) => c.trace.frames.length));
+        expect(parallel.counterexamples.map((c) => c.trace.frames.length)).toEqual(
+          sequential.counterexamples.map((c) => c.trace.frames.length),
+        );
       }
     }, 600_000);
   }

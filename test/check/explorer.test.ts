@@ -24,8 +24,12 @@ describe('the stepper follows the Runner exactly', () => {
         const due = faults[0];
         if (due && due.at <= (stepper.next(state)?.at ?? Infinity) && due.at >= state.t) {
           faults.shift();
-          const exists = !('instance' in due.fault) || runner.world.instances.some((x) => x.name === (due.fault as { instance: string }).instance);
-          if (exists) { runner.inject(due.fault); state = stepper.inject(state, due.fault); }
+          const exists =
+            !('instance' in due.fault) || runner.world.instances.some((x) => x.name === (due.fault as { instance: string }).instance);
+          if (exists) {
+            runner.inject(due.fault);
+            state = stepper.inject(state, due.fault);
+          }
           continue;
         }
         runner.processNext();
@@ -42,8 +46,18 @@ describe('the stepper follows the Runner exactly', () => {
 describe('settle times over quiet chains', () => {
   it('a chain into a good cycle settles; a bad cycle never does', () => {
     // 0 → 1 → 2 → 1 (cycle 1,2 all ok); 3 → 4 → 4 (4 not ok)
-    const next = new IntColumn(); const dt = new IntColumn();
-    [[1, 10], [2, 5], [1, 5], [4, 7], [4, 0]].forEach(([n, d], i) => { next.set(i, n!); dt.set(i, d!); });
+    const next = new IntColumn();
+    const dt = new IntColumn();
+    [
+      [1, 10],
+      [2, 5],
+      [1, 5],
+      [4, 7],
+      [4, 0],
+    ].forEach(([n, d], i) => {
+      next.set(i, n!);
+      dt.set(i, d!);
+    });
     const ok = new BitColumn();
     [false, true, true, true, false].forEach((v, i) => ok.set(i, v));
     const { ms, exact } = settleTimes(5, next, dt, ok);
@@ -95,7 +109,12 @@ describe('the explorer on incus-hpa-check-small', () => {
 
 describe('loopscope check exit codes', () => {
   const cli = (...args: string[]) => {
-    try { execFileSync('./cli/loopscope', ['check', ...args], { stdio: 'pipe' }); return 0; } catch (e) { return (e as { status: number }).status; }
+    try {
+      execFileSync('./cli/loopscope', ['check', ...args], { stdio: 'pipe' });
+      return 0;
+    } catch (e) {
+      return (e as { status: number }).status;
+    }
   };
   it('0 when every property holds, 1 when one is violated, 2 on bad input', () => {
     expect(cli(SMALL, '--policy', 'fixed')).toBe(0);

@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { countSettled, convergencePeriods, atMostMax, neverTouchesUnowned, noLeftovers, oneOperationAtATime, queuedFailures } from '../../sim/properties/incus-hpa';
+import {
+  countSettled,
+  convergencePeriods,
+  atMostMax,
+  neverTouchesUnowned,
+  noLeftovers,
+  oneOperationAtATime,
+  queuedFailures,
+} from '../../sim/properties/incus-hpa';
 import { viewOf } from '../../sim/check/counterexample';
 import { DEFAULT_PARAMS } from '../../sim/loops/incus-hpa';
 import type { HpaCase } from './hpa-arbitraries';
@@ -27,20 +35,57 @@ function safetyHolds(name: string) {
 
 /** Fault phase, then quiet: within K periods of the last fault the count settles and stays. */
 /** A case the convergence property once found: four failures queued at once outlast one retry's bound. */
-const FOUND_FIXED: [HpaCase][] = [[{
-  config: { name: 'hpa', minPods: 1, maxPods: 1, memoryThreshold: 20, policy: 'fixed', periodMs: 15_000, namePrefix: 'pod', limitsMemoryBytes: 1e9, backoffInitialMs: 1000, backoffMaxMs: 15_000, tolerance: 0.1, downscaleStabilizationMs: 0, kubernetesRelease: '1.35' },
-  seed: 0, ownedPods: 0, neighbour: false, demandMb: 0,
-  schedule: [{ at: 0, fault: { kind: 'failApi', calls: 1 } }, { at: 7200, fault: { kind: 'failApi', calls: 4 } }, { at: 7200, fault: { kind: 'deleteInstance', nth: 0 } }],
-}]];
+const FOUND_FIXED: [HpaCase][] = [
+  [
+    {
+      config: {
+        name: 'hpa',
+        minPods: 1,
+        maxPods: 1,
+        memoryThreshold: 20,
+        policy: 'fixed',
+        periodMs: 15_000,
+        namePrefix: 'pod',
+        limitsMemoryBytes: 1e9,
+        backoffInitialMs: 1000,
+        backoffMaxMs: 15_000,
+        tolerance: 0.1,
+        downscaleStabilizationMs: 0,
+        kubernetesRelease: '1.35',
+      },
+      seed: 0,
+      ownedPods: 0,
+      neighbour: false,
+      demandMb: 0,
+      schedule: [
+        { at: 0, fault: { kind: 'failApi', calls: 1 } },
+        { at: 7200, fault: { kind: 'failApi', calls: 4 } },
+        { at: 7200, fault: { kind: 'deleteInstance', nth: 0 } },
+      ],
+    },
+  ],
+];
 
 function convergesWithinK(name: string, leftoversToo: boolean) {
   return (c: HpaCase) => {
     // A slowdown is over only when the operations begun under it are: the world fixes an
     // operation's latency when it begins (sim/worlds/incus-hpa.ts latency()).
     const { create, start } = DEFAULT_PARAMS.latency;
-    const lastFault = Math.max(0, ...c.schedule.map((s) => s.at + (s.fault.kind === 'slowApi' ? s.fault.forMs + s.fault.factor * (create + start) : 0)));
+    const lastFault = Math.max(
+      0,
+      ...c.schedule.map((s) => s.at + (s.fault.kind === 'slowApi' ? s.fault.forMs + s.fault.factor * (create + start) : 0)),
+    );
     const runner = runnerOf(c, name);
-    const settledBy = lastFault + convergencePeriods(c.config, queuedFailures(c.schedule.map((s) => s.fault), runner.world)) * c.config.periodMs;
+    const settledBy =
+      lastFault +
+      convergencePeriods(
+        c.config,
+        queuedFailures(
+          c.schedule.map((s) => s.fault),
+          runner.world,
+        ),
+      ) *
+        c.config.periodMs;
     const failure = drive(runner, c, settledBy + 3 * c.config.periodMs, (r) => {
       if (r.t < settledBy) return null;
       const v = viewOf(r);
@@ -86,9 +131,16 @@ describe('incus-hpa properties (fast-check)', () => {
   });
 
   it('determinism: same scenario and seed → identical trace JSON', () => {
-    fc.assert(fc.property(hpaCaseArb(['seed', 'fixed', 'kubernetes']), (c) => {
-      const once = () => { const r = runnerOf(c); drive(r, c, 10 * 60_000, () => null); return JSON.stringify(r.trace()); };
-      return once() === once();
-    }), { numRuns: NUM_RUNS });
+    fc.assert(
+      fc.property(hpaCaseArb(['seed', 'fixed', 'kubernetes']), (c) => {
+        const once = () => {
+          const r = runnerOf(c);
+          drive(r, c, 10 * 60_000, () => null);
+          return JSON.stringify(r.trace());
+        };
+        return once() === once();
+      }),
+      { numRuns: NUM_RUNS },
+    );
   });
 });

@@ -22,7 +22,9 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const MAX_STATES = 400;
 const FLAPPING = 'incus-hpa-check-flapping.yaml';
 const COMPLETE = new Set([FLAPPING, 'systemd-restart-check-start-limit.yaml', 'puppet-check-lost-refresh.yaml']);
-const CHECK_SCENARIOS = readdirSync(join(ROOT, 'scenarios')).filter((f) => /-check-.*\.yaml$/.test(f)).sort();
+const CHECK_SCENARIOS = readdirSync(join(ROOT, 'scenarios'))
+  .filter((f) => /-check-.*\.yaml$/.test(f))
+  .sort();
 
 function runsOf(file: string): CheckRun[] {
   const { entry, scenario } = loadScenario(join(ROOT, 'scenarios', file));
@@ -31,10 +33,13 @@ function runsOf(file: string): CheckRun[] {
 }
 
 /** Each counterexample's trace, and a differential finding's other history. */
-const tracesOf = (runs: readonly CheckRun[]) => runs.flatMap((run) => run.counterexamples.flatMap((ce): { name: string; trace: Trace }[] => [
-  { name: `${run.policy ?? ''}.${ce.property}`, trace: ce.trace },
-  ...(ce.other ? [{ name: `${run.policy ?? ''}.${ce.property}.other`, trace: ce.other.trace }] : []),
-]));
+const tracesOf = (runs: readonly CheckRun[]) =>
+  runs.flatMap((run) =>
+    run.counterexamples.flatMap((ce): { name: string; trace: Trace }[] => [
+      { name: `${run.policy ?? ''}.${ce.property}`, trace: ce.trace },
+      ...(ce.other ? [{ name: `${run.policy ?? ''}.${ce.property}.other`, trace: ce.other.trace }] : []),
+    ]),
+  );
 
 function checkItf(name: string, trace: Trace): void {
   const text = itfJson(traceToItf(trace, { source: name }));
@@ -48,12 +53,16 @@ function checkItf(name: string, trace: Trace): void {
 describe('counterexamples of every shipped check scenario, as ITF', () => {
   const exported: string[] = [];
 
-  it.each(CHECK_SCENARIOS)('%s', (file) => {
-    for (const { name, trace } of tracesOf(runsOf(file))) {
-      checkItf(`${file}${name}`, trace);
-      exported.push(file);
-    }
-  }, 120_000);
+  it.each(CHECK_SCENARIOS)(
+    '%s',
+    (file) => {
+      for (const { name, trace } of tracesOf(runsOf(file))) {
+        checkItf(`${file}${name}`, trace);
+        exported.push(file);
+      }
+    },
+    120_000,
+  );
 
   it('exported counterexamples of every loop', () => {
     const loops = new Set(exported.map((f) => f.split('-check-')[0]));
@@ -61,7 +70,7 @@ describe('counterexamples of every shipped check scenario, as ITF', () => {
   });
 });
 
-describe('lassos (liveness counterexamples) carry ITF\'s loop', () => {
+describe("lassos (liveness counterexamples) carry ITF's loop", () => {
   const { entry, scenario } = loadScenario(join(ROOT, 'scenarios', FLAPPING));
 
   it.each(variantNames(entry))('incus-hpa-check-flapping, policy %s: loop is the state the cycle returns to', (policy) => {
@@ -80,7 +89,8 @@ describe('lassos (liveness counterexamples) carry ITF\'s loop', () => {
       expect(itf.states[cycleStart]!.notes).toContainEqual(expect.stringContaining('↻ the cycle starts here'));
       expect(last.notes).toContainEqual(expect.stringContaining(`↻ back to frame ${cycleStart + 1}`));
       // A counterexample that is no lasso has no loop.
-      for (const other of run.counterexamples.filter((c) => c.trace.lasso === undefined)) expect(traceToItf(other.trace).loop).toBeUndefined();
+      for (const other of run.counterexamples.filter((c) => c.trace.lasso === undefined))
+        expect(traceToItf(other.trace).loop).toBeUndefined();
     }
   });
 });

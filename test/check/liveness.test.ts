@@ -21,7 +21,8 @@ const lassoLengths = (run: CheckRun, name: string) => {
   const v = verdictOf(run, name);
   return { status: v.status, prefix: v.cycleStart, cycle: v.path && v.cycleStart !== undefined ? v.path.length - v.cycleStart : undefined };
 };
-const summary = (run: CheckRun) => run.result.verdicts.map((v) => ({ name: v.property.name, status: v.status, path: v.path, cycleStart: v.cycleStart }));
+const summary = (run: CheckRun) =>
+  run.result.verdicts.map((v) => ({ name: v.property.name, status: v.status, path: v.path, cycleStart: v.cycleStart }));
 
 describe('liveness under weak fairness: the flapping scenario', () => {
   const seed = checkScenario(entry, scenario, { policy: 'seed' });
@@ -33,7 +34,12 @@ describe('liveness under weak fairness: the flapping scenario', () => {
     // Only the repeating moves act in the cycle, and time passes in it (weak fairness).
     const cycle = path.slice(8);
     expect(cycle.some((s) => s.kind === 'tick')).toBe(true);
-    expect(cycle.filter((s) => s.kind === 'env').map((s) => s.kind === 'env' && s.index).sort()).toEqual([0, 1]);
+    expect(
+      cycle
+        .filter((s) => s.kind === 'env')
+        .map((s) => s.kind === 'env' && s.index)
+        .sort(),
+    ).toEqual([0, 1]);
   });
 
   it('the lasso is a trace the lab loads, with the cycle marked', () => {
@@ -60,7 +66,10 @@ describe('liveness under weak fairness: the flapping scenario', () => {
 
   it('a property that holds only under fairness: scaling-finishes, violated by a Zeno cycle of load swings without it', () => {
     const prepared = prepareCheck(entry, scenario, { policy: 'seed' });
-    const search = (fairness: 'weak' | 'none') => explore(entry.binding, prepared.check, { config: prepared.config, world: scenario.world }, prepared.alphabet, prepared.properties, { fairness });
+    const search = (fairness: 'weak' | 'none') =>
+      explore(entry.binding, prepared.check, { config: prepared.config, world: scenario.world }, prepared.alphabet, prepared.properties, {
+        fairness,
+      });
     const fair = search('weak').verdicts.find((v) => v.property.name === 'scaling-finishes')!;
     const unfair = search('none').verdicts.find((v) => v.property.name === 'scaling-finishes')!;
     expect(fair.status).toBe('holds');
@@ -89,9 +98,19 @@ describe('liveness under weak fairness: the flapping scenario', () => {
 
   it('the JSON and JUnit reports carry the lasso', () => {
     const json = runJson(seed, () => ({}));
-    expect(json.verdicts.find((v) => v.property === 'settles')).toMatchObject({ kind: 'eventually-always', status: 'violated', lasso: { prefixLength: 8, cycleLength: 14 } });
+    expect(json.verdicts.find((v) => v.property === 'settles')).toMatchObject({
+      kind: 'eventually-always',
+      status: 'violated',
+      lasso: { prefixLength: 8, cycleLength: 14 },
+    });
     const ce = json.counterexamples.find((c) => c.property === 'settles')!;
-    expect(ce).toMatchObject({ lasso: { prefixLength: 8, cycleLength: 14, cycleStartFrame: seed.counterexamples.find((c) => c.property === 'settles')!.trace.lasso!.cycleStart } });
+    expect(ce).toMatchObject({
+      lasso: {
+        prefixLength: 8,
+        cycleLength: 14,
+        cycleStartFrame: seed.counterexamples.find((c) => c.property === 'settles')!.trace.lasso!.cycleStart,
+      },
+    });
     const xml = junitReport([seed], entry.columns, () => ({}));
     expect(xml).toContain('violated on a fair lasso: 8 steps, then a cycle of 14 steps repeated for ever');
     expect(xml).toMatch(/lasso: prefix 8 steps, then a cycle of 14 steps repeated for ever \(the trace's frames from \d+ on\)/);
@@ -116,28 +135,50 @@ describe('findLasso on a hand-made graph', () => {
   edges.close(3);
   const parents = [[], [{ kind: 'env', index: 0 }], [{ kind: 'env', index: 0 }, { kind: 'tick' }]] as const;
   const graph = (q: boolean[], p: boolean[] = [false, false, false]) => ({
-    n: 3, edges, bit: (column: number, id: number) => (column === 0 ? q : p)[id]!, pathTo: (id: number) => [...parents[id]!],
+    n: 3,
+    edges,
+    bit: (column: number, id: number) => (column === 0 ? q : p)[id]!,
+    pathTo: (id: number) => [...parents[id]!],
   });
 
   it('eventually-always: only the fair cycle counts', () => {
     // Q fails in 0 and 1 (on the unfair cycle only), holds in 2.
     expect(findLasso(graph([false, false, true]), 'eventually-always', 0, -1, 'weak')).toBeUndefined();
-    expect(findLasso(graph([false, false, true]), 'eventually-always', 0, -1, 'none')).toEqual({ path: [{ kind: 'env', index: 0 }, { kind: 'env', index: 1 }], cycleStart: 0 });
+    expect(findLasso(graph([false, false, true]), 'eventually-always', 0, -1, 'none')).toEqual({
+      path: [
+        { kind: 'env', index: 0 },
+        { kind: 'env', index: 1 },
+      ],
+      cycleStart: 0,
+    });
     // Q fails in 2: the stutter at 2 is the fair cycle; the prefix is the shortest way there.
-    expect(findLasso(graph([true, true, false]), 'eventually-always', 0, -1, 'weak')).toEqual({ path: [{ kind: 'env', index: 0 }, { kind: 'tick' }, { kind: 'tick' }], cycleStart: 2 });
+    expect(findLasso(graph([true, true, false]), 'eventually-always', 0, -1, 'weak')).toEqual({
+      path: [{ kind: 'env', index: 0 }, { kind: 'tick' }, { kind: 'tick' }],
+      cycleStart: 2,
+    });
   });
 
   it('leads-to: a trigger whose ¬Q can last for ever on a fair run', () => {
     // P in 0, Q nowhere: 0 → 1 → 2 → 2 … never answers.
-    expect(findLasso(graph([false, false, false], [true, false, false]), 'leads-to', 0, 1, 'weak')).toEqual({ path: [{ kind: 'env', index: 0 }, { kind: 'tick' }, { kind: 'tick' }], cycleStart: 2 });
+    expect(findLasso(graph([false, false, false], [true, false, false]), 'leads-to', 0, 1, 'weak')).toEqual({
+      path: [{ kind: 'env', index: 0 }, { kind: 'tick' }, { kind: 'tick' }],
+      cycleStart: 2,
+    });
     // Q in 2: every fair run from 0 gets there; only the unfair 0 ⇄ 1 cycle avoids it.
     expect(findLasso(graph([false, false, true], [true, false, false]), 'leads-to', 0, 1, 'weak')).toBeUndefined();
-    expect(findLasso(graph([false, false, true], [true, false, false]), 'leads-to', 0, 1, 'none')).toEqual({ path: [{ kind: 'env', index: 0 }, { kind: 'env', index: 1 }], cycleStart: 0 });
+    expect(findLasso(graph([false, false, true], [true, false, false]), 'leads-to', 0, 1, 'none')).toEqual({
+      path: [
+        { kind: 'env', index: 0 },
+        { kind: 'env', index: 1 },
+      ],
+      cycleStart: 0,
+    });
   });
 });
 
 describe('repeat: true in a scenario', () => {
-  const text = (repeat: string) => `loop: incus-hpa\nconfig:\n  HPA: { minPods: 1, maxPods: 2, memoryThreshold: 50 }\n  policy: seed\nworld:\n  instances: [{ name: pod-a }]\ntimeline:\n  - { at: 1m, demand: 1GB${repeat} }\n  - { at: 2m, demand: 0 }\n`;
+  const text = (repeat: string) =>
+    `loop: incus-hpa\nconfig:\n  HPA: { minPods: 1, maxPods: 2, memoryThreshold: 50 }\n  policy: seed\nworld:\n  instances: [{ name: pod-a }]\ntimeline:\n  - { at: 1m, demand: 1GB${repeat} }\n  - { at: 2m, demand: 0 }\n`;
 
   it('marks the entry repeating (and only it); the loop parser never sees the key', () => {
     const { scenario: s } = parseScenarioText('x.yaml', 'x', text(', repeat: true'));
@@ -148,18 +189,31 @@ describe('repeat: true in a scenario', () => {
 
   it('anything but true or false is bad input naming the file and the field', () => {
     expect(() => parseScenarioText('x.yaml', 'x', text(', repeat: 3'))).toThrow(InputError);
-    expect(() => parseScenarioText('x.yaml', 'x', text(', repeat: forever'))).toThrow(/^x\.yaml: timeline\[0\]\.repeat: expected true .*got "forever"$/);
+    expect(() => parseScenarioText('x.yaml', 'x', text(', repeat: forever'))).toThrow(
+      /^x\.yaml: timeline\[0\]\.repeat: expected true .*got "forever"$/,
+    );
   });
 });
 
 describe('the trace schema: lasso', () => {
-  const trace = { version: 2, loop: 'incus-hpa', scenario: 's', seed: 1, frames: [{ t: 0, state: 'observing', phase: 'observe', event: 'xstate.init', world: { demand: 0, pods: [], apiCalls: 0, unownedTouched: 0 } }] };
+  const trace = {
+    version: 2,
+    loop: 'incus-hpa',
+    scenario: 's',
+    seed: 1,
+    frames: [
+      { t: 0, state: 'observing', phase: 'observe', event: 'xstate.init', world: { demand: 0, pods: [], apiCalls: 0, unownedTouched: 0 } },
+    ],
+  };
 
   it('old traces (no lasso) load as before; a lasso must point at a frame', () => {
     const { version: _version, ...v1 } = trace;
     expect(parseTrace(v1).ok).toBe(true);
     expect(parseTrace({ ...v1, lasso: { cycleStart: 0 } }).ok).toBe(true);
-    expect(parseTrace({ ...v1, lasso: { cycleStart: 1 } })).toEqual({ ok: false, error: 'lasso.cycleStart: expected a frame index below 1 (the number of frames), got 1' });
+    expect(parseTrace({ ...v1, lasso: { cycleStart: 1 } })).toEqual({
+      ok: false,
+      error: 'lasso.cycleStart: expected a frame index below 1 (the number of frames), got 1',
+    });
     expect(parseTrace({ ...v1, lasso: { cycleStart: -1 } }).ok).toBe(false);
   });
 });

@@ -41,10 +41,17 @@ describe('a spilled BFS level', () => {
     // All but the last partial buffer is on disk already.
     expect(statSync(join(TMP, file!)).size).toBe(Math.floor(expected.length / 65_536) * 65_536 * 12);
 
-    expect(level.take(0, () => { throw new Error('a whole state is not derived'); })).toBe(whole);
+    expect(
+      level.take(0, () => {
+        throw new Error('a whole state is not derived');
+      }),
+    ).toBe(whole);
     const got: { parent: number; order: number; id: number }[] = [];
     for (let i = 1; i < level.length; i++) {
-      const node = level.take(i, (parent, order) => { got.push({ parent: parent.id, order, id: -1 }); return { run: parent.run, remaining: Uint8Array.of(order) }; });
+      const node = level.take(i, (parent, order) => {
+        got.push({ parent: parent.id, order, id: -1 });
+        return { run: parent.run, remaining: Uint8Array.of(order) };
+      });
       got[got.length - 1]!.id = node.id;
     }
     expect(got).toEqual(expected);

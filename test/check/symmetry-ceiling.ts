@@ -13,7 +13,10 @@ import type { LoopEntry } from '../../sim/loops/registry';
 export function ceilingEntry(entry: LoopEntry): LoopEntry {
   const check: LoopCheck<unknown, unknown, unknown> = {
     ...entry.check,
-    symmetry: { what: 'generated names erased (a ceiling for measurement, not sound)', canonicalizer: (start, alphabet) => ceilingKey(entry, start, alphabet) },
+    symmetry: {
+      what: 'generated names erased (a ceiling for measurement, not sound)',
+      canonicalizer: (start, alphabet) => ceilingKey(entry, start, alphabet),
+    },
   };
   return { ...entry, check };
 }
@@ -23,7 +26,11 @@ const KUBE_SUFFIX = /-[bcdfghjklmnpqrstvwxz2456789]{5}(?![a-z0-9-])/g;
 // The HPA's key names a created instance by its position: "#<n>" (sim/properties/incus-hpa.ts).
 const HPA_INSTANCE = /^#\d+,/;
 
-function ceilingKey(entry: LoopEntry, start: { config: unknown; world: unknown }, alphabet: Parameters<LoopCheck<unknown, unknown, unknown>['canonicalizer']>[1]) {
+function ceilingKey(
+  entry: LoopEntry,
+  start: { config: unknown; world: unknown },
+  alphabet: Parameters<LoopCheck<unknown, unknown, unknown>['canonicalizer']>[1],
+) {
   const inner = entry.check.canonicalizer(start, alphabet);
   if (entry.id === 'kubernetes') {
     return (s: StepState<unknown, unknown>) => inner({ ...s, world: { ...(s.world as object), rng: 0 } }).replace(KUBE_SUFFIX, '-*');
@@ -31,8 +38,14 @@ function ceilingKey(entry: LoopEntry, start: { config: unknown; world: unknown }
   if (entry.id === 'incus-hpa') {
     return (s: StepState<unknown, unknown>) => {
       const parts = inner(s).split('|');
-      const created = parts.filter((p) => HPA_INSTANCE.test(p)).map((p) => p.replace(/^#\d+/, '#')).sort();
-      return `${parts.filter((p) => !HPA_INSTANCE.test(p)).join('|').replace(/#\d+/g, '#')}|${created.join('|')}`;
+      const created = parts
+        .filter((p) => HPA_INSTANCE.test(p))
+        .map((p) => p.replace(/^#\d+/, '#'))
+        .sort();
+      return `${parts
+        .filter((p) => !HPA_INSTANCE.test(p))
+        .join('|')
+        .replace(/#\d+/g, '#')}|${created.join('|')}`;
     };
   }
   return `no generated names in loop ${entry.id}`;

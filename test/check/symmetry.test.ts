@@ -8,7 +8,10 @@ import { stateKey } from '../../sim/check/symmetry';
 import { loadScenario } from '../../sim/loops';
 import { ceilingEntry } from './symmetry-ceiling';
 
-const files = readdirSync('scenarios').filter((f) => /-check-.*\.yaml$/.test(f)).sort().map((f) => `scenarios/${f}`);
+const files = readdirSync('scenarios')
+  .filter((f) => /-check-.*\.yaml$/.test(f))
+  .sort()
+  .map((f) => `scenarios/${f}`);
 const summary = (r: CheckRun) => r.result.verdicts.map((v) => ({ name: v.property.name, status: v.status, length: v.path?.length }));
 
 describe('symmetry reduction keeps verdicts and shortest counterexample lengths', () => {
@@ -42,7 +45,8 @@ describe('symmetry reduction keeps verdicts and shortest counterexample lengths'
 describe('the machinery, driven by a key that merges states (the unsound ceiling: test/check/symmetry-ceiling.ts)', () => {
   const { entry, scenario } = loadScenario('scenarios/kubernetes-check-replicaset-no-expectations.yaml');
   const ceiling = ceilingEntry(entry);
-  const podNames = (run: CheckRun) => run.counterexamples.flatMap((c) => c.trace.frames.flatMap((f) => (f.world as { pods: { name: string }[] }).pods.map((p) => p.name)));
+  const podNames = (run: CheckRun) =>
+    run.counterexamples.flatMap((c) => c.trace.frames.flatMap((f) => (f.world as { pods: { name: string }[] }).pods.map((p) => p.name)));
 
   it('merges states only when on, reports which, and its counterexamples are replayed with real names', () => {
     const on = checkScenario(ceiling, scenario, { symmetry: true });
@@ -77,7 +81,11 @@ describe('loopscope check --no-symmetry', () => {
   it('is accepted, and the JSON report says what the search did about symmetry', () => {
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
     const stats = (...args: string[]) => {
-      const r = spawnSync('cli/loopscope', ['check', 'scenarios/terraform-check-orphan-name.yaml', '--format', 'json', '--no-progress', ...args], { encoding: 'utf8', env });
+      const r = spawnSync(
+        'cli/loopscope',
+        ['check', 'scenarios/terraform-check-orphan-name.yaml', '--format', 'json', '--no-progress', ...args],
+        { encoding: 'utf8', env },
+      );
       return (JSON.parse(r.stdout) as { runs: { stats: { distinct: number; symmetry: { state: string } } }[] }).runs[0]!.stats;
     };
     const on = stats();

@@ -13,7 +13,10 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-check-warning-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-interface JsonReport { exitCode: number; runs: { stats: { distinct: number; stopped: string } }[] }
+interface JsonReport {
+  exitCode: number;
+  runs: { stats: { distinct: number; stopped: string } }[];
+}
 
 describe('which scenarios are check scenarios', () => {
   it.each([
@@ -36,15 +39,21 @@ describe('the estimate', () => {
 
   it('names the moves, their orders, and a move repeating for ever', () => {
     const entry = { at: 0 };
-    expect(searchEstimate({ timeline: [entry, entry, entry] })).toBe('3 timeline moves (16 orders of them), each at any instant, and no depth bound');
-    expect(searchEstimate({ timeline: [entry], repeating: [0] })).toBe('1 timeline move (1 of them repeating for ever), each at any instant, and no depth bound');
+    expect(searchEstimate({ timeline: [entry, entry, entry] })).toBe(
+      '3 timeline moves (16 orders of them), each at any instant, and no depth bound',
+    );
+    expect(searchEstimate({ timeline: [entry], repeating: [0] })).toBe(
+      '1 timeline move (1 of them repeating for ever), each at any instant, and no depth bound',
+    );
     expect(searchEstimate({ timeline: Array.from({ length: 30 }, () => entry) })).toContain('more than 10¹⁵ orders');
   });
 
   it('is one line: what, how large, the bound, what to do', () => {
     const line = notACheckScenarioWarning('s.yaml', { timeline: [{ at: 0 }, { at: 1 }] });
     expect(line).not.toContain('\n');
-    expect(line).toMatch(/^s\.yaml is not a check scenario .*2 timeline moves \(5 orders of them\).*stopping at 5,000 states or 1 GiB \(exit 3 if reached\).*--max-states N or --depth N.*scenarios\/\*-check-\*\.yaml/);
+    expect(line).toMatch(
+      /^s\.yaml is not a check scenario .*2 timeline moves \(5 orders of them\).*stopping at 5,000 states or 1 GiB \(exit 3 if reached\).*--max-states N or --depth N.*scenarios\/\*-check-\*\.yaml/,
+    );
   });
 });
 
@@ -67,7 +76,11 @@ describe('loopscope check on a scenario made for sim', () => {
   }, 120_000);
 
   it('bounds the user chose replace the default, without the warning', async () => {
-    for (const bound of [['--max-states', '200'], ['--depth', '3'], ['--max-memory', '64GiB', '--depth', '2']]) {
+    for (const bound of [
+      ['--max-states', '200'],
+      ['--depth', '3'],
+      ['--max-memory', '64GiB', '--depth', '2'],
+    ]) {
       const r = await runInProcess(['check', 'scenarios/flapping.yaml', '--workers', '1', '--no-progress', '--format', 'json', ...bound]);
       expect(r.stderr).toBe('');
       expect(r.code).toBe(3);
@@ -79,14 +92,29 @@ describe('loopscope check on a scenario made for sim', () => {
 
   it('bad input is reported first, without the warning', async () => {
     const file = join(dir, 'random.yaml');
-    writeFileSync(file, readFileSync(join(ROOT, 'scenarios/flapping.yaml'), 'utf8').replace(/^world:\n/m, 'world:\n  failureProbability: 0.1\n'));
+    writeFileSync(
+      file,
+      readFileSync(join(ROOT, 'scenarios/flapping.yaml'), 'utf8').replace(/^world:\n/m, 'world:\n  failureProbability: 0.1\n'),
+    );
     const r = await runInProcess(['check', file, '--no-progress']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe(`loopscope: ${file}: world.failureProbability: expected 0 for check: the explorer branches on API failures itself (list failApi entries in the timeline)\n`);
+    expect(r.stderr).toBe(
+      `loopscope: ${file}: world.failureProbability: expected 0 for check: the explorer branches on API failures itself (list failApi entries in the timeline)\n`,
+    );
   }, 60_000);
 
   it('a check scenario: no warning, no default bound', async () => {
-    const r = await runInProcess(['check', 'scenarios/incus-hpa-check-small.yaml', '--policy', 'kubernetes', '--workers', '1', '--no-progress', '--format', 'json']);
+    const r = await runInProcess([
+      'check',
+      'scenarios/incus-hpa-check-small.yaml',
+      '--policy',
+      'kubernetes',
+      '--workers',
+      '1',
+      '--no-progress',
+      '--format',
+      'json',
+    ]);
     expect(r.stderr).toBe('');
     // 5,507 states (docs/benchmarks.md): past the default bound, decided in full.
     expect((JSON.parse(r.stdout) as JsonReport).runs[0]!.stats).toMatchObject({ stopped: 'complete' });

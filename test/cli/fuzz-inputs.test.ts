@@ -20,18 +20,55 @@ const SEED = Number(process.env.LOOPSCOPE_FUZZ_SEED ?? 20261125);
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-fuzz-'));
 
-const SCENARIOS = ['talk-lab', 'incus-hpa-check-small', 'systemd-crash-loop', 'systemd-restart-check-restart-sec', 'cron-normal',
-  'puppet-webserver', 'terraform-drift', 'kubernetes-check-replicaset', 'unowned-neighbour'];
+const SCENARIOS = [
+  'talk-lab',
+  'incus-hpa-check-small',
+  'systemd-crash-loop',
+  'systemd-restart-check-restart-sec',
+  'cron-normal',
+  'puppet-webserver',
+  'terraform-drift',
+  'kubernetes-check-replicaset',
+  'unowned-neighbour',
+];
 const seeds = [
   ...SCENARIOS.map((name) => ({ kind: 'scenario' as const, name, text: readFileSync(join(ROOT, 'scenarios', `${name}.yaml`), 'utf8') })),
   { kind: 'config' as const, name: 'hpa', text: readFileSync(join(ROOT, 'scenarios/hpa.yaml'), 'utf8') },
 ];
 
 /** Values a careless or hostile file may hold. */
-const HOSTILE = ['0', '-1', '1', '1e30', '1000000000', '100000d', '24.9d', '0.5', '""', '[]', '{}', 'null', '~', 'true',
-  '*nope', `"${'x'.repeat(100_000)}"`, 'x'.repeat(5_000), '"\\u0000"', '1ms', '30d', '99999999999999999999', 'NaN', '.inf', '-.inf',
-  '!!binary AAAA', '&a [*a]', '"%n$HOME"', '💥'];
-const BOMB = 'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
+const HOSTILE = [
+  '0',
+  '-1',
+  '1',
+  '1e30',
+  '1000000000',
+  '100000d',
+  '24.9d',
+  '0.5',
+  '""',
+  '[]',
+  '{}',
+  'null',
+  '~',
+  'true',
+  '*nope',
+  `"${'x'.repeat(100_000)}"`,
+  'x'.repeat(5_000),
+  '"\\u0000"',
+  '1ms',
+  '30d',
+  '99999999999999999999',
+  'NaN',
+  '.inf',
+  '-.inf',
+  '!!binary AAAA',
+  '&a [*a]',
+  '"%n$HOME"',
+  '💥',
+];
+const BOMB =
+  'a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\n';
 
 type Mutation =
   | { op: 'truncate'; at: number }
@@ -52,12 +89,22 @@ const mutation: fc.Arbitrary<Mutation> = fc.oneof(
 /** Applies a mutation to YAML text (lines are picked among the non-comment ones). */
 function mutate(text: string, m: Mutation): string {
   const lines = text.split('\n');
-  const content = lines.map((l, i) => [l, i] as const).filter(([l]) => l.trim() && !l.trim().startsWith('#')).map(([, i]) => i);
+  const content = lines
+    .map((l, i) => [l, i] as const)
+    .filter(([l]) => l.trim() && !l.trim().startsWith('#'))
+    .map(([, i]) => i);
   const pick = (n: number) => content[n % Math.max(1, content.length)] ?? 0;
   switch (m.op) {
-    case 'truncate': return text.slice(0, m.at % (text.length + 1));
-    case 'dropLine': { const i = pick(m.line); return [...lines.slice(0, i), ...lines.slice(i + 1)].join('\n'); }
-    case 'doubleLine': { const i = pick(m.line); return [...lines.slice(0, i + 1), lines[i]!, ...lines.slice(i + 1)].join('\n'); }
+    case 'truncate':
+      return text.slice(0, m.at % (text.length + 1));
+    case 'dropLine': {
+      const i = pick(m.line);
+      return [...lines.slice(0, i), ...lines.slice(i + 1)].join('\n');
+    }
+    case 'doubleLine': {
+      const i = pick(m.line);
+      return [...lines.slice(0, i + 1), lines[i]!, ...lines.slice(i + 1)].join('\n');
+    }
     case 'value': {
       // The value after the last "key:" on the line (or a list item's), else the whole line.
       const i = pick(m.line);
@@ -65,8 +112,12 @@ function mutate(text: string, m: Mutation): string {
       const next = /:\s*\S/.test(line) ? line.replace(/(:\s*)[^:]*$/, `$1${m.value}`) : `${line.match(/^\s*-?\s*/)![0]}${m.value}`;
       return [...lines.slice(0, i), next, ...lines.slice(i + 1)].join('\n');
     }
-    case 'insert': { const at = m.at % (text.length + 1); return text.slice(0, at) + m.text + text.slice(at); }
-    case 'bomb': return `${BOMB}${text}`;
+    case 'insert': {
+      const at = m.at % (text.length + 1);
+      return text.slice(0, at) + m.text + text.slice(at);
+    }
+    case 'bomb':
+      return `${BOMB}${text}`;
   }
 }
 
@@ -94,23 +145,33 @@ let n = 0;
 describe('fuzz: every CLI input answers (exit 0/2, one line per problem, no stack trace, bounded time)', () => {
   it(`${RUNS} mutated scenarios and configs (seed ${SEED})`, async () => {
     const counts = { ok: 0, bad: 0, other: 0 };
-    await fc.assert(fc.asyncProperty(fc.constantFrom(...seeds), fc.array(mutation, { minLength: 1, maxLength: 3 }), fc.nat(), async (seed, mutations, pick) => {
-      const text = mutations.reduce(mutate, seed.text);
-      const file = join(dir, `${seed.name}-${n++}.yaml`);
-      writeFileSync(file, text);
-      let r: CliResult;
-      if (seed.kind === 'config') {
-        r = await runInProcess(['real', 'systemd-unit', '--config', file]);
-        expectAnswer(r, [0, 2], file);
-      } else if (pick % 4 === 0 && seed.name.includes('check')) {
-        r = await runInProcess(['check', file, '--max-states', '300', '--no-progress']);
-        expectAnswer(r, [0, 1, 2, 3], file);
-      } else {
-        r = await runInProcess(['sim', file, '--max-frames', '400']);
-        expectAnswer(r, [0, 2, 3], file);
-      }
-      if (r.code === 2) counts.bad++; else if (r.code === 0) counts.ok++; else counts.other++;
-    }), { seed: SEED, numRuns: RUNS, endOnFailure: true });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...seeds),
+        fc.array(mutation, { minLength: 1, maxLength: 3 }),
+        fc.nat(),
+        async (seed, mutations, pick) => {
+          const text = mutations.reduce(mutate, seed.text);
+          const file = join(dir, `${seed.name}-${n++}.yaml`);
+          writeFileSync(file, text);
+          let r: CliResult;
+          if (seed.kind === 'config') {
+            r = await runInProcess(['real', 'systemd-unit', '--config', file]);
+            expectAnswer(r, [0, 2], file);
+          } else if (pick % 4 === 0 && seed.name.includes('check')) {
+            r = await runInProcess(['check', file, '--max-states', '300', '--no-progress']);
+            expectAnswer(r, [0, 1, 2, 3], file);
+          } else {
+            r = await runInProcess(['sim', file, '--max-frames', '400']);
+            expectAnswer(r, [0, 2, 3], file);
+          }
+          if (r.code === 2) counts.bad++;
+          else if (r.code === 0) counts.ok++;
+          else counts.other++;
+        },
+      ),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
     // The mutations must reach both sides: rejected and still-valid inputs.
     expect(counts.bad).toBeGreaterThan(RUNS / 10);
     expect(counts.ok).toBeGreaterThan(RUNS / 20);

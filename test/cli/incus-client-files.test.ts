@@ -23,7 +23,9 @@ LQkFqijT7CCc0yeX
 -----END CERTIFICATE-----
 `;
 const KEY = generateKeyPairSync('ec', {
-  namedCurve: 'prime256v1', privateKeyEncoding: { type: 'pkcs8', format: 'pem' }, publicKeyEncoding: { type: 'spki', format: 'pem' },
+  namedCurve: 'prime256v1',
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
 }).privateKey;
 const UNREACHABLE = 'https://127.0.0.1:1';
 
@@ -45,7 +47,8 @@ async function realWith(conf: string, remote: string) {
   try {
     return await runInProcess(['real', '--config', config, '--once', '--dry-run', '--remote', remote]);
   } finally {
-    if (before === undefined) delete process.env.INCUS_CONF; else process.env.INCUS_CONF = before;
+    if (before === undefined) delete process.env.INCUS_CONF;
+    else process.env.INCUS_CONF = before;
   }
 }
 

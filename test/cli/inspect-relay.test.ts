@@ -37,12 +37,25 @@ class Client {
   private waiters: (() => void)[] = [];
   constructor(url: string, headers: Record<string, string> = {}) {
     this.ws = new WebSocket(url, { headers });
-    this.ws.on('message', (d: Buffer) => { this.got.push(d.toString()); for (const w of this.waiters) w(); });
+    this.ws.on('message', (d: Buffer) => {
+      this.got.push(d.toString());
+      for (const w of this.waiters) w();
+    });
   }
-  open(): Promise<void> { return new Promise((ok, fail) => { this.ws.once('open', () => ok()); this.ws.once('error', fail); }); }
+  open(): Promise<void> {
+    return new Promise((ok, fail) => {
+      this.ws.once('open', () => ok());
+      this.ws.once('error', fail);
+    });
+  }
   until(n: number): Promise<string[]> {
     return new Promise((ok) => {
-      const check = () => { if (this.got.length >= n) { this.waiters = this.waiters.filter((w) => w !== check); ok(this.got); } };
+      const check = () => {
+        if (this.got.length >= n) {
+          this.waiters = this.waiters.filter((w) => w !== check);
+          ok(this.got);
+        }
+      };
       this.waiters.push(check);
       check();
     });
@@ -50,7 +63,10 @@ class Client {
 }
 
 const opened: (Client | { close(): unknown })[] = [];
-const track = <T extends Client | { close(): unknown }>(x: T): T => { opened.push(x); return x; };
+const track = <T extends Client | { close(): unknown }>(x: T): T => {
+  opened.push(x);
+  return x;
+};
 afterEach(() => {
   for (const x of opened.splice(0)) {
     if (x instanceof Client) x.ws.terminate();
@@ -74,7 +90,8 @@ const msg = (i: number) => JSON.stringify({ type: '@xstate.event', sessionId: 'x
 describe('the inspection relay', () => {
   it('relays every sender message to every page in order, sends apps nothing, and gives a late page the bounded history with the count dropped', async () => {
     const { relay, port, server } = await relayServer(5);
-    track(server); track({ close: () => void relay.close() });
+    track(server);
+    track({ close: () => void relay.close() });
     const first = track(new Client(`ws://127.0.0.1:${port}/inspect/view`));
     await first.open();
     expect(notice((await first.until(1))[0])).toMatchObject({ received: 0, dropped: 0, maxEvents: 5 });
@@ -108,7 +125,8 @@ describe('the inspection relay', () => {
 
   it('sends a late page the history in batches of HISTORY_BATCH, in order', async () => {
     const { relay, port, server } = await relayServer(10_000);
-    track(server); track({ close: () => void relay.close() });
+    track(server);
+    track({ close: () => void relay.close() });
     const watcher = track(new Client(`ws://127.0.0.1:${port}/inspect/view`));
     await watcher.open();
     const app = track(new Client(`ws://127.0.0.1:${port}/inspect`));
@@ -125,7 +143,8 @@ describe('the inspection relay', () => {
 
   it('bounds the history by bytes too', async () => {
     const { relay, port, server } = await relayServer(1000, 3 * msg(0).length + 5);
-    track(server); track({ close: () => void relay.close() });
+    track(server);
+    track({ close: () => void relay.close() });
     // A page connected first: once it has all six, the relay has counted them.
     const watcher = track(new Client(`ws://127.0.0.1:${port}/inspect/view`));
     await watcher.open();
@@ -140,15 +159,23 @@ describe('the inspection relay', () => {
     expect(batch(history[1])).toEqual([3, 4, 5].map(msg));
   });
 
-  it('refuses a page of another site, and any path but /inspect and /inspect/view on the lab\'s port', async () => {
+  it("refuses a page of another site, and any path but /inspect and /inspect/view on the lab's port", async () => {
     const { relay, port, server } = await relayServer(10);
-    track(server); track({ close: () => void relay.close() });
-    const status = (path: string, headers: Record<string, string>) => new Promise<number>((ok) => {
-      const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, { headers });
-      ws.once('unexpected-response', (_req, res) => { ok(res.statusCode ?? 0); ws.terminate(); });
-      ws.once('open', () => { ok(101); ws.close(); });
-      ws.once('error', () => {});
-    });
+    track(server);
+    track({ close: () => void relay.close() });
+    const status = (path: string, headers: Record<string, string>) =>
+      new Promise<number>((ok) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${port}${path}`, { headers });
+        ws.once('unexpected-response', (_req, res) => {
+          ok(res.statusCode ?? 0);
+          ws.terminate();
+        });
+        ws.once('open', () => {
+          ok(101);
+          ws.close();
+        });
+        ws.once('error', () => {});
+      });
     expect(await status('/inspect/view', { Origin: 'https://example.com' })).toBe(403);
     expect(await status('/inspect', { Origin: 'http://attacker.test:5174' })).toBe(403);
     expect(await status('/inspect/view', { Origin: 'http://localhost:5174' })).toBe(101);
@@ -157,7 +184,8 @@ describe('the inspection relay', () => {
 
   it('relays the fixture app: both actors with their definitions and parent, the events with their source', async () => {
     const { relay, port, server } = await relayServer(10_000);
-    track(server); track({ close: () => void relay.close() });
+    track(server);
+    track({ close: () => void relay.close() });
     const page = track(new Client(`ws://127.0.0.1:${port}/inspect/view`));
     await page.open();
     const app = startInspectApp(`ws://127.0.0.1:${port}/inspect`);
@@ -165,9 +193,23 @@ describe('the inspection relay', () => {
     app.order.send({ type: 'ADD', item: 'book' });
     app.order.send({ type: 'CHECKOUT' });
     app.order.send({ type: 'PAY' });
-    const parsed = () => page.got.slice(1).map((t) => JSON.parse(t) as { type: string; sessionId: string; parentId?: string; sourceId?: string; name?: string; definition?: string; event?: { type: string }; snapshot?: { value?: unknown } });
+    const parsed = () =>
+      page.got.slice(1).map(
+        (t) =>
+          JSON.parse(t) as {
+            type: string;
+            sessionId: string;
+            parentId?: string;
+            sourceId?: string;
+            name?: string;
+            definition?: string;
+            event?: { type: string };
+            snapshot?: { value?: unknown };
+          },
+      );
     // Until the payment's snapshot after PAY has come through.
-    while (!parsed().some((m) => m.type === '@xstate.snapshot' && JSON.stringify(m.snapshot?.value) === '"authorizing"')) await page.until(page.got.length + 1);
+    while (!parsed().some((m) => m.type === '@xstate.snapshot' && JSON.stringify(m.snapshot?.value) === '"authorizing"'))
+      await page.until(page.got.length + 1);
     const messages = parsed();
     const actors = messages.filter((m) => m.type === '@xstate.actor');
     const order = actors.find((a) => a.name === 'order');
@@ -175,9 +217,17 @@ describe('the inspection relay', () => {
     expect(order?.parentId).toBeUndefined();
     expect(payment?.parentId).toBe(order?.sessionId);
     expect(JSON.parse(order?.definition ?? '{}')).toMatchObject({ id: 'order', initial: 'shopping' });
-    expect(JSON.parse(payment?.definition ?? '{}')).toMatchObject({ id: 'payment', states: { idle: {}, authorizing: {}, paid: { type: 'final' } } });
+    expect(JSON.parse(payment?.definition ?? '{}')).toMatchObject({
+      id: 'payment',
+      states: { idle: {}, authorizing: {}, paid: { type: 'final' } },
+    });
     // The order forwards PAY to its payment: an event with a source.
-    expect(messages.some((m) => m.type === '@xstate.event' && m.event?.type === 'PAY' && m.sessionId === payment?.sessionId && m.sourceId === order?.sessionId)).toBe(true);
+    expect(
+      messages.some(
+        (m) =>
+          m.type === '@xstate.event' && m.event?.type === 'PAY' && m.sessionId === payment?.sessionId && m.sourceId === order?.sessionId,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -199,21 +249,31 @@ describe('loopscope lab --inspect: the command', () => {
   const dir = mkdtempSync(join(tmpdir(), 'loopscope-lab-inspect-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('serves the relay on its own port and the lab\'s, says where on stderr, and marks the page', async () => {
+  it("serves the relay on its own port and the lab's, says where on stderr, and marks the page", async () => {
     const labDir = join(dir, 'lab');
     mkdirSync(labDir, { recursive: true });
     writeFileSync(join(labDir, 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>\n');
     const child: ChildProcess = spawn(join(ROOT, 'cli/loopscope'), ['lab', '--port', '0', '--inspect', '0'], {
-      cwd: dir, env: { ...process.env, LOOPSCOPE_LAB_DIR: labDir }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: dir,
+      env: { ...process.env, LOOPSCOPE_LAB_DIR: labDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exit = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
     try {
       let stderr = '';
       let stdout = '';
       const lines = new Promise<void>((ok, fail) => {
-        const check = () => { if (/inspector page: .*\n/.test(stderr) && stdout.includes('\n')) ok(); };
-        child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); check(); });
-        child.stdout!.on('data', (c: Buffer) => { stdout += c.toString(); check(); });
+        const check = () => {
+          if (/inspector page: .*\n/.test(stderr) && stdout.includes('\n')) ok();
+        };
+        child.stderr!.on('data', (c: Buffer) => {
+          stderr += c.toString();
+          check();
+        });
+        child.stdout!.on('data', (c: Buffer) => {
+          stdout += c.toString();
+          check();
+        });
         void exit.then((code) => fail(new Error(`exited ${code}: ${stderr}`)));
       });
       await lines;
@@ -224,7 +284,15 @@ describe('loopscope lab --inspect: the command', () => {
       expect(sendTo?.[2]).not.toBe(String(labPort));
       expect(stderr).toContain(`inspect: the inspector page: http://127.0.0.1:${labPort}/?inspect=1\n`);
       // The page is told the relay is on, and on which port apps send.
-      const body = await new Promise<string>((ok) => get(`http://127.0.0.1:${labPort}/`, (res) => { let b = ''; res.on('data', (c: Buffer) => { b += c.toString(); }); res.on('end', () => ok(b)); }));
+      const body = await new Promise<string>((ok) =>
+        get(`http://127.0.0.1:${labPort}/`, (res) => {
+          let b = '';
+          res.on('data', (c: Buffer) => {
+            b += c.toString();
+          });
+          res.on('end', () => ok(b));
+        }),
+      );
       expect(body).toContain(`<script id="loopscope-inspect" type="application/json">{"port":${sendTo?.[2]}}</script>`);
       // An app at the bare ws://127.0.0.1:PORT (the library's default form) reaches a page on the lab's port.
       const page = track(new Client(`ws://127.0.0.1:${labPort}/inspect/view`));
@@ -240,22 +308,32 @@ describe('loopscope lab --inspect: the command', () => {
     expect(await exit).toBe(0);
   });
 
-  it('`lab --inspect my.yaml`: the word after --inspect is a file to open, not a port (apps send to the lab\'s port)', async () => {
+  it("`lab --inspect my.yaml`: the word after --inspect is a file to open, not a port (apps send to the lab's port)", async () => {
     const labDir = join(dir, 'lab2');
     mkdirSync(labDir, { recursive: true });
     writeFileSync(join(labDir, 'index.html'), '<!doctype html><html><body><div id="root"></div></body></html>\n');
     copyFileSync(join(ROOT, 'scenarios/talk-lab.yaml'), join(dir, 'mine.yaml'));
     const child: ChildProcess = spawn(join(ROOT, 'cli/loopscope'), ['lab', '--port', '0', '--inspect', 'mine.yaml'], {
-      cwd: dir, env: { ...process.env, LOOPSCOPE_LAB_DIR: labDir }, stdio: ['ignore', 'pipe', 'pipe'],
+      cwd: dir,
+      env: { ...process.env, LOOPSCOPE_LAB_DIR: labDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
     const exit = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
     try {
       let stderr = '';
       let stdout = '';
       await new Promise<void>((ok, fail) => {
-        const check = () => { if (/inspector page: .*\n/.test(stderr) && stdout.includes('\n')) ok(); };
-        child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); check(); });
-        child.stdout!.on('data', (c: Buffer) => { stdout += c.toString(); check(); });
+        const check = () => {
+          if (/inspector page: .*\n/.test(stderr) && stdout.includes('\n')) ok();
+        };
+        child.stderr!.on('data', (c: Buffer) => {
+          stderr += c.toString();
+          check();
+        });
+        child.stdout!.on('data', (c: Buffer) => {
+          stdout += c.toString();
+          check();
+        });
         void exit.then((code) => fail(new Error(`exited ${code}: ${stderr}`)));
       });
       const labPort = Number(/^lab: http:\/\/127\.0\.0\.1:(\d+)\//.exec(stdout)?.[1]);

@@ -13,7 +13,12 @@ const ROOT = resolve(import.meta.dirname, '../..');
 // Child processes must not inherit this vitest's worker variables (a nested vitest would read them).
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
 
-interface Interrupted { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+interface Interrupted {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Runs `loopscope <args>` and sends `signal` once stderr shows `ready` (by default a first whole line). */
 function interrupted(signal: NodeJS.Signals, args: string[], ready = (stderr: string) => stderr.includes('\n')): Promise<Interrupted> {
@@ -22,10 +27,15 @@ function interrupted(signal: NodeJS.Signals, args: string[], ready = (stderr: st
     let stdout = '';
     let stderr = '';
     let sent = false;
-    child.stdout.on('data', (d: Buffer) => { stdout += d.toString(); });
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
     child.stderr.on('data', (d: Buffer) => {
       stderr += d.toString();
-      if (!sent && ready(stderr)) { sent = true; child.kill(signal); }
+      if (!sent && ready(stderr)) {
+        sent = true;
+        child.kill(signal);
+      }
     });
     child.on('error', fail);
     child.on('close', (code, received) => done({ code, signal: received, stdout, stderr }));
@@ -54,7 +64,7 @@ describe('an interrupted check states the exit code it exits with', () => {
     expect(r.stdout).toMatch(/^states: .*\(interrupted: verdicts hold up to it\)$/m);
   }, 180_000);
 
-  it('SIGTERM, JSON: the document\'s exitCode and the last stderr line say 130, the process exits 130', async () => {
+  it("SIGTERM, JSON: the document's exitCode and the last stderr line say 130, the process exits 130", async () => {
     const r = await checkInterrupted('SIGTERM', [...LONG, '--format', 'json']);
     expect(r.signal, r.stderr).toBeNull();
     expect(r.code, r.stderr).toBe(130);
@@ -69,7 +79,11 @@ describe('an interrupted check states the exit code it exits with', () => {
 describe('an interrupted sim states the exit code it exits with', () => {
   it('SIGTERM during a long run: the timeline so far, and the last stderr line says 130, as the process exits', async () => {
     // The progress line (forced on: stderr is a pipe) shows the run has started its slices.
-    const r = await interrupted('SIGTERM', ['sim', 'scenarios/bench-200-pods.yaml', '--until', '1000h', '--max-frames', '100000000', '--progress'], (stderr) => stderr.includes('virtual'));
+    const r = await interrupted(
+      'SIGTERM',
+      ['sim', 'scenarios/bench-200-pods.yaml', '--until', '1000h', '--max-frames', '100000000', '--progress'],
+      (stderr) => stderr.includes('virtual'),
+    );
     expect(r.signal, r.stderr).toBeNull();
     expect(r.code, r.stderr).toBe(130);
     expect(lastLine(r.stderr)).toMatch(/^loopscope: sim interrupted \(SIGTERM\) at virtual time .* · exit 130$/);

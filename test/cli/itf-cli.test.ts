@@ -37,7 +37,11 @@ describe('check --out DIR --trace-format itf', () => {
     const r = await check(ORPHAN, '--out', out, '--trace-format', 'itf');
     expect(r.code).toBe(1); // the promised `converges` is violated: the scenario's point
     const files = readdirSync(out).sort();
-    expect(files).toEqual(['terraform-check-orphan-name.converges-after-force-unlock.itf.json', 'terraform-check-orphan-name.converges.itf.json', 'terraform-check-orphan-name.no-orphans.itf.json']);
+    expect(files).toEqual([
+      'terraform-check-orphan-name.converges-after-force-unlock.itf.json',
+      'terraform-check-orphan-name.converges.itf.json',
+      'terraform-check-orphan-name.no-orphans.itf.json',
+    ]);
     for (const f of files) {
       const doc = expectItfFile(join(out, f));
       expect(doc).toMatchObject({ '#meta': { format: 'ITF', source: ORPHAN } });
@@ -45,7 +49,7 @@ describe('check --out DIR --trace-format itf', () => {
     }
   });
 
-  it('a lasso counterexample carries ITF\'s loop: its trace\'s cycle start', async () => {
+  it("a lasso counterexample carries ITF's loop: its trace's cycle start", async () => {
     const out = join(TMP, 'flapping');
     const r = await check(FLAPPING, '--policy', 'seed', '--out', out, '--trace-format', 'itf');
     expect(r.code).toBe(0);
@@ -57,7 +61,7 @@ describe('check --out DIR --trace-format itf', () => {
     expect(expectItfFile(join(out, 'incus-hpa-check-flapping.seed.no-leftovers.itf.json'))).not.toHaveProperty('loop');
   });
 
-  it('the default stays loopscope\'s trace JSON', async () => {
+  it("the default stays loopscope's trace JSON", async () => {
     const out = join(TMP, 'default');
     await check(ORPHAN, '--out', out);
     expect(readdirSync(out).every((f) => f.endsWith('.trace.json'))).toBe(true);
@@ -83,9 +87,10 @@ describe('loopscope trace --to itf|json', () => {
   const traceFile = join(TMP, 'talk-lab.trace.json');
   // Written on first use: one command runs at a time in this process.
   let simmed: Promise<void> | undefined;
-  const simOnce = () => (simmed ??= runInProcess(['sim', 'scenarios/talk-lab.yaml', '--until', '10m', '--out', traceFile]).then((r) => {
-    if (r.code !== 0) throw new Error(r.stderr);
-  }));
+  const simOnce = () =>
+    (simmed ??= runInProcess(['sim', 'scenarios/talk-lab.yaml', '--until', '10m', '--out', traceFile]).then((r) => {
+      if (r.code !== 0) throw new Error(r.stderr);
+    }));
 
   it('converts a trace file to ITF on stdout, or into --out; and back to the same trace file', async () => {
     await simOnce();
@@ -113,9 +118,15 @@ describe('loopscope trace --to itf|json', () => {
     writeFileSync(notTrace, '{"hello":"world"}\n');
     const missing = join(TMP, 'missing.json');
     const cases: [string[], RegExp][] = [
-      [['trace', '--to', 'itf', missing], new RegExp(`^loopscope: ${missing}: file not found \\(expected a path to a loopscope trace .*or an ITF trace`)],
+      [
+        ['trace', '--to', 'itf', missing],
+        new RegExp(`^loopscope: ${missing}: file not found \\(expected a path to a loopscope trace .*or an ITF trace`),
+      ],
       [['trace', '--to', 'itf', notJson], new RegExp(`^loopscope: ${notJson}: expected a loopscope trace .*, got text that is not JSON`)],
-      [['trace', '--to', 'itf', notTrace], new RegExp(`^loopscope: ${notTrace}: expected a loopscope trace .*: loop: expected one of cron, puppet`)],
+      [
+        ['trace', '--to', 'itf', notTrace],
+        new RegExp(`^loopscope: ${notTrace}: expected a loopscope trace .*: loop: expected one of cron, puppet`),
+      ],
       [['trace', '--to', 'tla', notTrace], /^loopscope: --to: expected one of itf, json, got "tla"/],
       [['trace', notTrace], /--to/],
     ];

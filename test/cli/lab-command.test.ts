@@ -25,7 +25,8 @@ const dir = mkdtempSync(join(tmpdir(), 'loopscope-lab-cli-'));
 /** A stand-in for the built lab: the page's shape (its root element) and one asset. */
 const labDir = join(dir, 'lab');
 const SECRET = 'not-for-the-page-7f3a';
-const INDEX = '<!doctype html>\n<html><head><script type="module" src="./assets/app.js"></script></head>\n<body>\n<div id="root"></div>\n</body></html>\n';
+const INDEX =
+  '<!doctype html>\n<html><head><script type="module" src="./assets/app.js"></script></head>\n<body>\n<div id="root"></div>\n</body></html>\n';
 mkdirSync(join(labDir, 'assets'), { recursive: true });
 writeFileSync(join(labDir, 'index.html'), INDEX);
 writeFileSync(join(labDir, 'assets', 'app.js'), 'console.log("lab");\n');
@@ -38,8 +39,12 @@ symlinkSync(join(dir, 'outside'), join(labDir, 'link'));
 /** A scenario the lab does not ship, whose text holds what would end a script element early. */
 const HOSTILE_DESCRIPTION = '</script><script>window.__pwned = 1</script><!-- <b>';
 const myScenario = join(dir, 'my-flapping.yaml');
-writeFileSync(myScenario, readFileSync(join(ROOT, 'scenarios/flapping.yaml'), 'utf8')
-  .replace('name: flapping', 'name: my-flapping').replace(/^description: .*$/m, `description: ${JSON.stringify(HOSTILE_DESCRIPTION)}`));
+writeFileSync(
+  myScenario,
+  readFileSync(join(ROOT, 'scenarios/flapping.yaml'), 'utf8')
+    .replace('name: flapping', 'name: my-flapping')
+    .replace(/^description: .*$/m, `description: ${JSON.stringify(HOSTILE_DESCRIPTION)}`),
+);
 
 /** A real trace: the talk's lab run for a minute (what `loopscope sim --json` writes). Through the browser-safe
  * registry, as the lab command itself: sim/loops/index would install the Node loaders of controller modules in
@@ -59,7 +64,8 @@ beforeAll(() => {
   writeTrace();
 });
 afterAll(() => {
-  if (savedLabDir === undefined) delete process.env.LOOPSCOPE_LAB_DIR; else process.env.LOOPSCOPE_LAB_DIR = savedLabDir;
+  if (savedLabDir === undefined) delete process.env.LOOPSCOPE_LAB_DIR;
+  else process.env.LOOPSCOPE_LAB_DIR = savedLabDir;
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -77,9 +83,16 @@ function expectOneLine(r: { code: number; stdout: string; stderr: string }, code
 describe('loopscope lab: what it refuses', () => {
   it('a file the lab cannot open: one line naming the file and what was expected, exit 2', async () => {
     const trace = JSON.parse(readFileSync(traceFile, 'utf8')) as { frames: { state: string }[] };
-    const write = (name: string, text: string) => { const file = join(dir, name); writeFileSync(file, text); return file; };
+    const write = (name: string, text: string) => {
+      const file = join(dir, name);
+      writeFileSync(file, text);
+      return file;
+    };
     const notLoop = write('other.json', JSON.stringify({ ...trace, loop: 'nomad' }));
-    const badState = write('bad-state.json', JSON.stringify({ ...trace, frames: trace.frames.map((f, i) => (i === 1 ? { ...f, state: 'dancing' } : f)) }));
+    const badState = write(
+      'bad-state.json',
+      JSON.stringify({ ...trace, frames: trace.frames.map((f, i) => (i === 1 ? { ...f, state: 'dancing' } : f)) }),
+    );
     const cases: [string[], RegExp][] = [
       [[join(dir, 'missing.yaml')], /missing\.yaml: expected a scenario \(\.yaml\) or a trace \(\.json.*got no such file/],
       [[join(dir, 'outside')], /outside: expected a scenario .* or a trace .*got a directory/],
@@ -89,9 +102,15 @@ describe('loopscope lab: what it refuses', () => {
       [[write('bad.yaml', 'loop: incus-hpa\nduration: [\n')], /bad\.yaml: line \d+, column \d+: malformed YAML/],
       [[write('no-loop.yaml', 'duration: 1m\n')], /no-loop\.yaml: loop: expected one of incus-hpa, /],
       // A controller module runs under the CLI only: the lab could list it but never run it.
-      [[join(ROOT, 'examples/podservice/check-buggy.yaml')], /check-buggy\.yaml: controller\.module: expected a built-in controller in the lab/],
+      [
+        [join(ROOT, 'examples/podservice/check-buggy.yaml')],
+        /check-buggy\.yaml: controller\.module: expected a built-in controller in the lab/,
+      ],
       [[write('notes.txt', 'just some words: [\n')], /notes\.txt: expected a scenario \(\.yaml\) or a trace .*; read as a scenario: /],
-      [[myScenario, write('again.yaml', readFileSync(myScenario, 'utf8'))], /again\.yaml: name: expected a scenario name no other file given uses, got "my-flapping" \(.*my-flapping\.yaml is also/],
+      [
+        [myScenario, write('again.yaml', readFileSync(myScenario, 'utf8'))],
+        /again\.yaml: name: expected a scenario name no other file given uses, got "my-flapping" \(.*my-flapping\.yaml is also/,
+      ],
       // The good file first: a bad one later still stops everything.
       [[myScenario, join(dir, 'gone.json')], /gone\.json: .*got no such file/],
       [[myScenario, '--lang', 'fr'], /--lang: expected one of en, pt-BR, got "fr"/],
@@ -107,7 +126,12 @@ describe('loopscope lab: what it refuses', () => {
     try {
       for (const args of [[], [myScenario]]) {
         const r = await runInProcess(['lab', ...args]);
-        expectOneLine(r, 1, /^loopscope: the lab is not built: run npm run build \(or npm start in a clone\)$/, args.join(' ') || '(no file)');
+        expectOneLine(
+          r,
+          1,
+          /^loopscope: the lab is not built: run npm run build \(or npm start in a clone\)$/,
+          args.join(' ') || '(no file)',
+        );
         expect(r.stderr).toBe(`loopscope: ${NOT_BUILT}\n`);
       }
     } finally {
@@ -128,14 +152,23 @@ describe('loopscope lab: what it refuses', () => {
 });
 
 /** A GET (or another method) with the path sent exactly as written (no client folds `..` away). */
-function get(port: number, path: string, init: { method?: string; host?: string } = {}): Promise<{ status: number; type: string; body: string }> {
+function get(
+  port: number,
+  path: string,
+  init: { method?: string; host?: string } = {},
+): Promise<{ status: number; type: string; body: string }> {
   return new Promise((ok, fail) => {
-    const req = request({ host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: { host: init.host ?? `127.0.0.1:${port}` } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => { body += c; });
-      res.on('end', () => ok({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body }));
-    });
+    const req = request(
+      { host: '127.0.0.1', port, path, method: init.method ?? 'GET', headers: { host: init.host ?? `127.0.0.1:${port}` } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          body += c;
+        });
+        res.on('end', () => ok({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body }));
+      },
+    );
     req.on('error', fail);
     req.end();
   });
@@ -148,7 +181,9 @@ describe('loopscope lab: the server', () => {
     embedded = labFilesElement(readLabFiles([myScenario, traceFile]));
     server = await startLabServer({ labDir, host: '127.0.0.1', port: 0, embedded });
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   it('serves the lab with the right types, index.html with the files in it', async () => {
     const page = await get(server.port, '/');
@@ -156,7 +191,11 @@ describe('loopscope lab: the server', () => {
     expect(page.type).toBe('text/html; charset=utf-8');
     expect(page.body).toContain(`${embedded}\n<div id="root"></div>`);
     expect((await get(server.port, '/index.html?loop=cron')).body).toBe(page.body);
-    expect(await get(server.port, '/assets/app.js')).toMatchObject({ status: 200, type: 'text/javascript; charset=utf-8', body: 'console.log("lab");\n' });
+    expect(await get(server.port, '/assets/app.js')).toMatchObject({
+      status: 200,
+      type: 'text/javascript; charset=utf-8',
+      body: 'console.log("lab");\n',
+    });
     expect(await get(server.port, '/assets/style.css')).toMatchObject({ status: 200, type: 'text/css; charset=utf-8' });
     expect(await get(server.port, '/assets/app.js', { method: 'HEAD' })).toMatchObject({ status: 200, body: '' });
     expect((await get(server.port, '/assets/app.js', { method: 'POST' })).status).toBe(405);
@@ -164,9 +203,24 @@ describe('loopscope lab: the server', () => {
   });
 
   it('refuses every path out of the lab folder (dot-dot, encoded, backslash, a symbolic link) and folders', async () => {
-    const paths = ['/../secret.txt', '/assets/../../secret.txt', '/%2e%2e/secret.txt', '/%2E%2E%2Fsecret.txt', '/assets/..%2f..%2fsecret.txt',
-      '/..%5csecret.txt', '/.%2e/secret.txt', '/link/secret.txt', '/%2e%2e%2foutside%2fsecret.txt', '/assets/', '/assets', '/link', '/%00', '/%',
-      `/${join(dir, 'secret.txt')}`, `//${join(dir, 'secret.txt').slice(1)}`];
+    const paths = [
+      '/../secret.txt',
+      '/assets/../../secret.txt',
+      '/%2e%2e/secret.txt',
+      '/%2E%2E%2Fsecret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/..%5csecret.txt',
+      '/.%2e/secret.txt',
+      '/link/secret.txt',
+      '/%2e%2e%2foutside%2fsecret.txt',
+      '/assets/',
+      '/assets',
+      '/link',
+      '/%00',
+      '/%',
+      `/${join(dir, 'secret.txt')}`,
+      `//${join(dir, 'secret.txt').slice(1)}`,
+    ];
     for (const path of paths) {
       const r = await get(server.port, path);
       expect(r.status, path).toBe(404);
@@ -179,12 +233,15 @@ describe('loopscope lab: the server', () => {
     expect((await get(server.port, '/', { host: `localhost:${server.port}` })).status).toBe(200);
   });
 
-  it('no file\'s text ends the script element: no `<` inside it, and the JSON reads back the same files', async () => {
+  it("no file's text ends the script element: no `<` inside it, and the JSON reads back the same files", async () => {
     const page = (await get(server.port, '/')).body;
     const element = /<script id="loopscope-lab-files" type="application\/json">([^<]*)<\/script>/.exec(page);
     expect(element, 'the files element, whole, with no < inside').not.toBeNull();
     const files = JSON.parse(element![1]!) as { name: string; kind: string; text: string; id?: string }[];
-    expect(files.map((f) => [f.name, f.kind, f.id])).toEqual([[myScenario, 'scenario', 'my-flapping'], [traceFile, 'trace', undefined]]);
+    expect(files.map((f) => [f.name, f.kind, f.id])).toEqual([
+      [myScenario, 'scenario', 'my-flapping'],
+      [traceFile, 'trace', undefined],
+    ]);
     expect(files[0]!.text).toBe(readFileSync(myScenario, 'utf8'));
     expect(files[0]!.text).toContain(HOSTILE_DESCRIPTION);
     expect(page.match(/<script/g)).toHaveLength(2);
@@ -199,9 +256,15 @@ describe('loopscope lab: the server', () => {
 
 /** `cli/loopscope lab …` as a process: its one line, or its stderr if it ends first. */
 function startCli(args: string[]): { child: ChildProcess; line: Promise<string>; exit: Promise<number | null> } {
-  const child = spawn(join(ROOT, 'cli/loopscope'), ['lab', ...args], { cwd: dir, env: { ...process.env, LOOPSCOPE_LAB_DIR: labDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(join(ROOT, 'cli/loopscope'), ['lab', ...args], {
+    cwd: dir,
+    env: { ...process.env, LOOPSCOPE_LAB_DIR: labDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
-  child.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
+  child.stderr!.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
   const exit = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
   const line = new Promise<string>((ok, fail) => {
     createInterface({ input: child.stdout! }).once('line', ok);
@@ -230,7 +293,10 @@ describe('loopscope lab: the command', () => {
   it('without --port: 5174, or any free port when another program holds it', async () => {
     const holder = createServer();
     // Held here whether or not something else already holds it (then the listen fails, and it is held anyway).
-    await new Promise<void>((ok) => { holder.once('error', () => ok()); holder.listen(5174, '127.0.0.1', ok); });
+    await new Promise<void>((ok) => {
+      holder.once('error', () => ok());
+      holder.listen(5174, '127.0.0.1', ok);
+    });
     const cli = startCli([]);
     try {
       const line = await cli.line;

@@ -10,9 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from './in-process';
 
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-config-name-'));
-const write = (name: string, text: string) => { const f = join(dir, name); writeFileSync(f, text); return f; };
+const write = (name: string, text: string) => {
+  const f = join(dir, name);
+  writeFileSync(f, text);
+  return f;
+};
 
-const EXPECTED = 'name: expected the HPA\'s name (its pods are owned by it; no default), got';
+const EXPECTED = "name: expected the HPA's name (its pods are owned by it; no default), got";
 const configs = {
   empty: { file: write('empty.yaml', ''), got: 'an empty file' },
   whitespace: { file: write('whitespace.yaml', '  \n\n\t\n'), got: 'an empty file' },
@@ -60,7 +64,10 @@ describe('real mode refuses a config that does not name its HPA', () => {
   });
 
   it('the control: a named config gets past the config and fails on the unreachable daemon (exit 1)', async () => {
-    for (const args of [['real', '--once', '--dry-run'], ['real', 'status']]) {
+    for (const args of [
+      ['real', '--once', '--dry-run'],
+      ['real', 'status'],
+    ]) {
       const r = await runInProcess([...args, '--config', named]);
       expect(r.code, r.stderr).toBe(1);
       expect(r.stderr).toContain('no-daemon.socket');

@@ -11,9 +11,17 @@ describe('scenarioArgument', () => {
   const before = process.cwd();
   let dir = '';
   let notes: string[] = [];
-  const note = (line: string) => { notes.push(line); };
-  beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'loopscope-shipped-')); process.chdir(dir); notes = []; });
-  afterEach(() => { process.chdir(before); });
+  const note = (line: string) => {
+    notes.push(line);
+  };
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'loopscope-shipped-'));
+    process.chdir(dir);
+    notes = [];
+  });
+  afterEach(() => {
+    process.chdir(before);
+  });
 
   it('a shipped scenario or example not in this directory is read from the package, and says so', () => {
     expect(scenarioArgument('scenarios/talk-lab.yaml', note)).toBe(join(PACKAGE_ROOT, 'scenarios/talk-lab.yaml'));
@@ -26,7 +34,13 @@ describe('scenarioArgument', () => {
     mkdirSync('scenarios');
     writeFileSync('scenarios/talk-lab.yaml', 'loop: incus-hpa\n');
     expect(scenarioArgument('scenarios/talk-lab.yaml', note)).toBe('scenarios/talk-lab.yaml');
-    for (const other of ['scenarios/no-such.yaml', '../scenarios/talk-lab.yaml', 'talk-lab.yaml', 'scenarios', join(dir, 'x/scenarios/talk-lab.yaml')]) {
+    for (const other of [
+      'scenarios/no-such.yaml',
+      '../scenarios/talk-lab.yaml',
+      'talk-lab.yaml',
+      'scenarios',
+      join(dir, 'x/scenarios/talk-lab.yaml'),
+    ]) {
       expect(scenarioArgument(other, note), other).toBe(other);
     }
     expect(notes).toEqual([]);

@@ -32,10 +32,11 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-const sim = (...args: string[]) => run(join(ROOT, 'cli/loopscope'), ['sim', join(ROOT, 'scenarios/talk-lab.yaml'), ...args], { cwd: ROOT, maxBuffer: 64 << 20 });
+const sim = (...args: string[]) =>
+  run(join(ROOT, 'cli/loopscope'), ['sim', join(ROOT, 'scenarios/talk-lab.yaml'), ...args], { cwd: ROOT, maxBuffer: 64 << 20 });
 const readTrace = (file: string): Trace => JSON.parse(readFileSync(file, 'utf8')) as Trace;
 
-it('sim --inspect: through Stately\'s relay to its receiver, one event and one snapshot per frame, the same run as without', async () => {
+it("sim --inspect: through Stately's relay to its receiver, one event and one snapshot per frame, the same run as without", async () => {
   const port = await freePort();
   const relay = createInspectorServer({ port, autoOpen: false });
   const got: StatelyInspectionEvent[] = [];
@@ -44,8 +45,13 @@ it('sim --inspect: through Stately\'s relay to its receiver, one event and one s
     // The relay keeps only its last 200 messages for late joiners: the receiver must be connected
     // before the run. A probe through the relay that the receiver hears proves it is.
     let heard!: () => void;
-    const probeHeard = new Promise<void>((resolve) => { heard = resolve; });
-    receiver.subscribe((e) => { if ((e as { type: string }).type === 'probe') heard(); else got.push(e); });
+    const probeHeard = new Promise<void>((resolve) => {
+      heard = resolve;
+    });
+    receiver.subscribe((e) => {
+      if ((e as { type: string }).type === 'probe') heard();
+      else got.push(e);
+    });
     const probe = new WebSocket(`ws://127.0.0.1:${port}`);
     await new Promise((resolve) => probe.once('open', resolve));
     const sendProbe = setInterval(() => probe.send(JSON.stringify({ type: 'probe' })), 50);
@@ -85,18 +91,30 @@ it('sim --inspect: through Stately\'s relay to its receiver, one event and one s
 }, 120_000);
 
 it('sim --inspect: a URL that is not ws:// is bad input (exit 2), a receiver that is not there is said in one line (exit 1)', async () => {
-  const bad = await sim('--inspect', 'http://127.0.0.1:1').then(() => undefined, (e: { code: number; stderr: string }) => e);
+  const bad = await sim('--inspect', 'http://127.0.0.1:1').then(
+    () => undefined,
+    (e: { code: number; stderr: string }) => e,
+  );
   expect(bad?.code).toBe(2);
   expect(bad?.stderr.trim()).toBe('loopscope: --inspect: expected a ws:// or wss:// URL, got "http://127.0.0.1:1"');
   const port = await freePort();
-  const gone = await sim('--inspect', `ws://127.0.0.1:${port}`).then(() => undefined, (e: { code: number; stderr: string }) => e);
+  const gone = await sim('--inspect', `ws://127.0.0.1:${port}`).then(
+    () => undefined,
+    (e: { code: number; stderr: string }) => e,
+  );
   expect(gone?.code).toBe(1);
-  expect(gone?.stderr.trim()).toBe(`loopscope: --inspect: cannot connect to ws://127.0.0.1:${port}/: connect ECONNREFUSED 127.0.0.1:${port}`);
+  expect(gone?.stderr.trim()).toBe(
+    `loopscope: --inspect: cannot connect to ws://127.0.0.1:${port}/: connect ECONNREFUSED 127.0.0.1:${port}`,
+  );
 }, 60_000);
 
-it('trace --inspect: a trace file told again (a counterexample check --out wrote), one snapshot per frame with the frame\'s state as the value', async () => {
+it("trace --inspect: a trace file told again (a counterexample check --out wrote), one snapshot per frame with the frame's state as the value", async () => {
   const out = join(dir, 'cex');
-  await run(join(ROOT, 'cli/loopscope'), ['check', join(ROOT, 'scenarios/incus-hpa-check-flapping.yaml'), '--out', out], { cwd: ROOT }).catch((e: { code: number }) => { if (e.code !== 1) throw e; });
+  await run(join(ROOT, 'cli/loopscope'), ['check', join(ROOT, 'scenarios/incus-hpa-check-flapping.yaml'), '--out', out], {
+    cwd: ROOT,
+  }).catch((e: { code: number }) => {
+    if (e.code !== 1) throw e;
+  });
   const file = readdirSync(out).find((f) => f.endsWith('.trace.json'));
   expect(file, 'check --out wrote a counterexample').toBeDefined();
   const trace = readTrace(join(out, file!));
@@ -109,7 +127,9 @@ it('trace --inspect: a trace file told again (a counterexample check --out wrote
     const actor = got.find((e) => e.type === '@xstate.actor');
     expect(actor?.name).toBe(trace.loop);
     const snapshots = got.flatMap((e) => (e.type === '@xstate.snapshot' ? [e] : []));
-    expect(snapshots.map((s) => dottedState('value' in s.snapshot ? s.snapshot.value : undefined))).toEqual(trace.frames.map((f) => f.state));
+    expect(snapshots.map((s) => dottedState('value' in s.snapshot ? s.snapshot.value : undefined))).toEqual(
+      trace.frames.map((f) => f.state),
+    );
     expect(snapshots.map((s) => s.event.type)).toEqual(trace.frames.map((f) => f.event));
   } finally {
     await receiver.stop();

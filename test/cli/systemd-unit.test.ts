@@ -39,7 +39,9 @@ describe('real systemd-unit', () => {
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const exec = r.stdout.split('\n').find((l) => l.startsWith('ExecStart='));
-    expect(exec).toBe(`ExecStart=${join(process.cwd(), 'cli/loopscope')} real --config "${join(dir, 'in %%z $$HOME \\"q\\"', 'h%%p$$a.yaml')}" --project default --once`);
+    expect(exec).toBe(
+      `ExecStart=${join(process.cwd(), 'cli/loopscope')} real --config "${join(dir, 'in %%z $$HOME \\"q\\"', 'h%%p$$a.yaml')}" --project default --once`,
+    );
     expect(r.stdout).toMatch(/^RestartPreventExitStatus=2$/m);
     expect(r.stdout).toMatch(/^Restart=always$/m);
     const v = verify(r.stdout);
@@ -71,4 +73,3 @@ describe('real systemd-unit', () => {
     expect(big.stderr.split('\n').filter(Boolean)).toHaveLength(1);
   });
 });
-

@@ -12,9 +12,16 @@ const ROOT = resolve(import.meta.dirname, '../..');
 
 describe('YAML keys that are not text', () => {
   const warnings: Error[] = [];
-  const onWarning = (w: Error) => { warnings.push(w); };
-  beforeEach(() => { warnings.length = 0; process.on('warning', onWarning); });
-  afterEach(() => { process.off('warning', onWarning); });
+  const onWarning = (w: Error) => {
+    warnings.push(w);
+  };
+  beforeEach(() => {
+    warnings.length = 0;
+    process.on('warning', onWarning);
+  });
+  afterEach(() => {
+    process.off('warning', onWarning);
+  });
 
   it.each([
     ['a list', '? [a, b]\n: 1\n', 1, 'a list'],

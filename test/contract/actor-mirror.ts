@@ -15,10 +15,14 @@ export class ManualClock implements Clock {
     return id;
   }
 
-  clearTimeout(id: number): void { this.timers.delete(id); }
+  clearTimeout(id: number): void {
+    this.timers.delete(id);
+  }
 
   /** Due times of every pending timer, sorted. */
-  pending(): number[] { return [...this.timers.values()].map((x) => x.at).sort((a, b) => a - b); }
+  pending(): number[] {
+    return [...this.timers.values()].map((x) => x.at).sort((a, b) => a - b);
+  }
 
   /** Fires the earliest pending timer at its due time; returns that time. */
   fireNext(): number | undefined {
@@ -42,7 +46,9 @@ export class ActorMirror {
   actor: Actor<AnyStateMachine>;
 
   constructor(machine: AnyStateMachine, input: unknown) {
-    const inert = Object.fromEntries(Object.keys(machine.implementations.actors).map((name) => [name, fromPromise(() => new Promise<never>(() => {}))]));
+    const inert = Object.fromEntries(
+      Object.keys(machine.implementations.actors).map((name) => [name, fromPromise(() => new Promise<never>(() => {}))]),
+    );
     this.machine = machine.provide({ actors: inert });
     this.actor = this.start(input);
   }
@@ -51,7 +57,9 @@ export class ActorMirror {
     return createActor(this.machine, { input, clock: this.clock }).start();
   }
 
-  send(event: EventObject): void { this.actor.send(event); }
+  send(event: EventObject): void {
+    this.actor.send(event);
+  }
 
   /** A controller restart: the old actor stops (XState cancels its timers), a new one starts. */
   restart(input: unknown): void {
@@ -61,6 +69,8 @@ export class ActorMirror {
 
   /** Event types XState has scheduled for this actor, sorted. */
   scheduledTypes(): string[] {
-    return Object.values(this.actor.system.getSnapshot()._scheduledEvents).map((e) => e.event.type).sort();
+    return Object.values(this.actor.system.getSnapshot()._scheduledEvents)
+      .map((e) => e.event.type)
+      .sort();
   }
 }

@@ -30,8 +30,12 @@ const binding: LoopBinding<null, never, Config> = {
   loop: 'test-reenter',
   machine,
   world: {
-    begin: () => { throw new Error('no actors'); },
-    complete: () => { throw new Error('no actors'); },
+    begin: () => {
+      throw new Error('no actors');
+    },
+    complete: () => {
+      throw new Error('no actors');
+    },
     inject: (world) => ({ world, note: '' }),
     summary: () => null,
   },
@@ -40,7 +44,10 @@ const binding: LoopBinding<null, never, Config> = {
 };
 
 describe('a cancelled `after` is removed (XState: scheduler.cancel on exit)', () => {
-  const timeline = [{ at: 500, config: { event: 'POKE' as const } }, { at: 600, config: { event: 'BACK' as const } }];
+  const timeline = [
+    { at: 500, config: { event: 'POKE' as const } },
+    { at: 600, config: { event: 'BACK' as const } },
+  ];
 
   it('the runner fires the re-entered delay at 1.6 s, not the stale one at 1 s', () => {
     const runner = new Runner(binding, { scenario: 'reenter', seed: 1, world: null, config: { event: 'POKE' }, timeline });
@@ -55,8 +62,10 @@ describe('a cancelled `after` is removed (XState: scheduler.cancel on exit)', ()
     const mirror = new ActorMirror(machine, undefined);
     const seen: { t: number; state: string }[] = [{ t: 0, state: String(mirror.actor.getSnapshot().value) }];
     mirror.actor.subscribe((s) => seen.push({ t: mirror.clock.now, state: String(s.value) }));
-    mirror.clock.now = 500; mirror.send({ type: 'POKE' });
-    mirror.clock.now = 600; mirror.send({ type: 'BACK' });
+    mirror.clock.now = 500;
+    mirror.send({ type: 'POKE' });
+    mirror.clock.now = 600;
+    mirror.send({ type: 'BACK' });
     while (mirror.clock.fireNext() !== undefined && mirror.clock.now <= 5000);
     expect(runner.frames.map((f) => ({ t: f.t, state: f.state }))).toEqual(seen);
   });
@@ -71,6 +80,8 @@ describe('a cancelled `after` is removed (XState: scheduler.cancel on exit)', ()
   });
 
   it('a changed shape fails loudly instead of dropping the timer', () => {
-    expect(() => builtinAction({ type: 'xstate.cancel', params: 'xstate.after.1000.reenter.armed', info: {} as never, exec: undefined })).toThrow(/expected params \{ sendId: string \}/);
+    expect(() =>
+      builtinAction({ type: 'xstate.cancel', params: 'xstate.after.1000.reenter.armed', info: {} as never, exec: undefined }),
+    ).toThrow(/expected params \{ sendId: string \}/);
   });
 });

@@ -6,7 +6,10 @@ import type { StepState } from '../../sim/step';
 import { stateKey } from '../../sim/check/symmetry';
 import { keySafety } from './key-safety';
 
-const checkScenarios = (loop: string) => readdirSync('scenarios').filter((f) => f.startsWith(`${loop}-check-`) && f.endsWith('.yaml')).map((f) => `scenarios/${f}`);
+const checkScenarios = (loop: string) =>
+  readdirSync('scenarios')
+    .filter((f) => f.startsWith(`${loop}-check-`) && f.endsWith('.yaml'))
+    .map((f) => `scenarios/${f}`);
 
 function sample(file: string, tamper?: (check: LoopCheck<unknown, unknown, unknown>) => LoopCheck<unknown, unknown, unknown>) {
   const { entry, scenario } = loadScenario(file);

@@ -6,8 +6,16 @@ import { Stepper } from '../../sim/step';
 
 type State = StepState<unknown, unknown>;
 /** `dt`: the virtual time the move took (a tick advances the clock; eventually-within-K reads it). */
-interface Node { state: State; used: readonly number[]; dt: number }
-export interface KeySafetyReport { states: number; merges: number; mismatches: string[] }
+interface Node {
+  state: State;
+  used: readonly number[];
+  dt: number;
+}
+export interface KeySafetyReport {
+  states: number;
+  merges: number;
+  mismatches: string[];
+}
 
 /**
  * Explores up to `limit` states breadth-first, merging states by canonical key exactly as the
@@ -19,13 +27,21 @@ export interface KeySafetyReport { states: number; merges: number; mismatches: s
  * that breaks a claim with one that keeps it.
  */
 export function keySafety<W, F, C>(
-  binding: LoopBinding<W, F, C>, check: LoopCheck<W, F, C>, start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[], limit = 1500,
+  binding: LoopBinding<W, F, C>,
+  check: LoopCheck<W, F, C>,
+  start: { config: C; world: W },
+  alphabet: readonly EnvMove<F, C>[],
+  limit = 1500,
   properties: readonly CheckProperty<W, C>[] = [],
 ): KeySafetyReport {
   const stepper = new Stepper(binding);
   const canonical = check.canonicalizer(start, alphabet);
   // Moves with equal labels are interchangeable for the explorer, so "used" is a multiset of labels.
-  const usedKey = (used: readonly number[]) => used.map((i) => alphabet[i]!.label).sort().join(';');
+  const usedKey = (used: readonly number[]) =>
+    used
+      .map((i) => alphabet[i]!.label)
+      .sort()
+      .join(';');
   const keyOf = (n: Node) => `${canonical(n.state as StepState<W, C>)}#${usedKey(n.used)}`;
   const successors = (n: Node): Map<string, Node> => {
     const out = new Map<string, Node>();
@@ -38,7 +54,16 @@ export function keySafety<W, F, C>(
     }
     return out;
   };
-  const raw = (n: Node) => JSON.stringify([n.state.t, n.state.snapshot.value, n.state.snapshot.context, n.state.world, n.state.queue, n.state.live, n.state.config]);
+  const raw = (n: Node) =>
+    JSON.stringify([
+      n.state.t,
+      n.state.snapshot.value,
+      n.state.snapshot.context,
+      n.state.world,
+      n.state.queue,
+      n.state.live,
+      n.state.config,
+    ]);
   const seen = new Map<string, Node>();
   const report: KeySafetyReport = { states: 0, merges: 0, mismatches: [] };
   const first: Node = { state: stepper.initial(start.config, start.world) as State, used: [], dt: 0 };
@@ -49,21 +74,33 @@ export function keySafety<W, F, C>(
     for (const next of successors(node).values()) {
       const key = keyOf(next);
       const known = seen.get(key);
-      if (!known) { seen.set(key, next); queue.push(next); continue; }
+      if (!known) {
+        seen.set(key, next);
+        queue.push(next);
+        continue;
+      }
       if (raw(known) === raw(next)) continue;
       report.merges++;
       for (const p of properties) {
-        const judged = (n: Node) => { const view = { t: n.state.t, snapshot: n.state.snapshot, world: n.state.world as W, config: n.state.config as C }; return `${p.holds(view)}${p.when?.(view) ?? ''}`; };
+        const judged = (n: Node) => {
+          const view = { t: n.state.t, snapshot: n.state.snapshot, world: n.state.world as W, config: n.state.config as C };
+          return `${p.holds(view)}${p.when?.(view) ?? ''}`;
+        };
         if (judged(known) !== judged(next)) report.mismatches.push(`${key.slice(0, 120)}…: merged states disagree on ${p.name}`);
       }
       const a = successors(known);
       const b = successors(next);
       const moves = new Set([...a.keys(), ...b.keys()]);
       for (const move of moves) {
-        const ka = a.get(move); const kb = b.get(move);
-        if (!ka || !kb) { report.mismatches.push(`${key.slice(0, 120)}…: "${move}" applies to one state and not the other`); continue; }
+        const ka = a.get(move);
+        const kb = b.get(move);
+        if (!ka || !kb) {
+          report.mismatches.push(`${key.slice(0, 120)}…: "${move}" applies to one state and not the other`);
+          continue;
+        }
         if (keyOf(ka) !== keyOf(kb)) report.mismatches.push(`${key.slice(0, 120)}…: after "${move}" the keys differ`);
-        else if (ka.dt !== kb.dt) report.mismatches.push(`${key.slice(0, 120)}…: "${move}" takes ${ka.dt} ms from one state, ${kb.dt} ms from the other`);
+        else if (ka.dt !== kb.dt)
+          report.mismatches.push(`${key.slice(0, 120)}…: "${move}" takes ${ka.dt} ms from one state, ${kb.dt} ms from the other`);
       }
     }
   }

@@ -16,7 +16,9 @@ describe('every state of every loop carries exactly one phase tag (observe / com
     it(loop, () => {
       const root: AnyStateNode = entry.binding.machine.root;
       expect(root.type, `${loop}: parallel regions would need their phases combined`).not.toBe('parallel');
-      const wrong = leaves(root).filter((l) => l.phases.length !== 1).map((l) => `${l.path}: [${l.phases.join(', ')}]`);
+      const wrong = leaves(root)
+        .filter((l) => l.phases.length !== 1)
+        .map((l) => `${l.path}: [${l.phases.join(', ')}]`);
       expect(wrong).toEqual([]);
     });
   }

@@ -28,7 +28,10 @@ function agree(state: StepState<unknown, unknown>, mirror: ActorMirror, where: s
   expect(json(state.snapshot.value), `${where}: state`).toBe(json(actor.value));
   expect(json(state.snapshot.context), `${where}: context`).toBe(json(actor.context));
   const events = state.queue.flatMap((q) => (q.kind === 'event' ? [q] : []));
-  expect(events.map((q) => q.at).sort((a, b) => a - b), `${where}: delayed events due`).toEqual(mirror.clock.pending());
+  expect(
+    events.map((q) => q.at).sort((a, b) => a - b),
+    `${where}: delayed events due`,
+  ).toEqual(mirror.clock.pending());
   expect(events.map((q) => q.event.type).sort(), `${where}: delayed events scheduled`).toEqual(mirror.scheduledTypes());
 }
 
@@ -76,7 +79,13 @@ function walk(binding: AnyBinding, config: unknown, world: unknown, timeline: re
   return steps;
 }
 
-function checkPublicTransition(binding: AnyBinding, before: AnyMachineSnapshot, event: EventObject, after: AnyMachineSnapshot, where: string) {
+function checkPublicTransition(
+  binding: AnyBinding,
+  before: AnyMachineSnapshot,
+  event: EventObject,
+  after: AnyMachineSnapshot,
+  where: string,
+) {
   const [next] = transition(binding.machine, before, event);
   expect(json(strip(after)), `${where}: transition(${event.type})`).toBe(json(strip(next)));
 }

@@ -8,7 +8,12 @@ const MIN = 60_000;
 const H = 60 * MIN;
 const at = (ms: number) => TOP + ms;
 const spec = (schedule: string, over: Partial<CronJobSpec> = {}): CronJobSpec => ({
-  name: 'mycronjob', entry: parseCronJobSchedule('mycronjob', schedule), concurrencyPolicy: 'Allow', startingDeadlineSeconds: null, suspend: false, ...over,
+  name: 'mycronjob',
+  entry: parseCronJobSchedule('mycronjob', schedule),
+  concurrencyPolicy: 'Allow',
+  startingDeadlineSeconds: null,
+  suspend: false,
+  ...over,
 });
 const status = (last: number | null): CronJobStatus => ({ lastScheduleTime: last, active: [] });
 
@@ -18,18 +23,84 @@ describe('mostRecentScheduleTime (utils_test.go TestMostRecentScheduleTime)', ()
     ['now before next schedule', '0 * * * *', TOP, null, null, false, at(30_000), TOP, null, 'none'],
     ['now just after next schedule', '0 * * * *', TOP, null, null, false, at(61 * MIN), TOP, at(60 * MIN), 'none'],
     ['missed 5 schedules', '0 * * * *', at(10_000), null, null, false, at(301 * MIN), at(10_000), at(300 * MIN), 'few'],
-    ['complex schedule', '30 6-16/4 * * 1-5', TOP, at(30 * MIN), null, false, at(24 * H + 31 * MIN), at(30 * MIN), at(24 * H + 30 * MIN), 'few'],
+    [
+      'complex schedule',
+      '30 6-16/4 * * 1-5',
+      TOP,
+      at(30 * MIN),
+      null,
+      false,
+      at(24 * H + 31 * MIN),
+      at(30 * MIN),
+      at(24 * H + 30 * MIN),
+      'few',
+    ],
     // Irregular: the estimate (one hour apart, from 10:30 and 11:30) says 20 missed, and the
     // search from 20 − 2 hours after t1 finds nothing up to Friday 16:30 — no Job, though Friday's
     // 10:30, 11:30 and 12:30 were all missed.
     ['another complex schedule', '30 10,11,12 * * 1-5', TOP, at(30 * MIN), null, false, at(30 * H + 30 * MIN), at(30 * MIN), null, 'few'],
-    ['complex schedule with longer diff between executions', '30 6-16/4 * * 1-5', TOP, at(30 * MIN), null, false, at(96 * H + 31 * MIN), at(30 * MIN), at(96 * H + 30 * MIN), 'few'],
-    ['complex schedule with shorter diff between executions', '30 6-16/4 * * 1-5', TOP, null, null, false, at(24 * H + 31 * MIN), TOP, at(24 * H + 30 * MIN), 'few'],
-    ['@every schedule', '@every 1h', at(-59 * MIN), at(1 * MIN), 10, false, at(7 * 24 * H), at(1 * MIN), at(6 * 24 * H + 23 * H + 1 * MIN), 'many'],
+    [
+      'complex schedule with longer diff between executions',
+      '30 6-16/4 * * 1-5',
+      TOP,
+      at(30 * MIN),
+      null,
+      false,
+      at(96 * H + 31 * MIN),
+      at(30 * MIN),
+      at(96 * H + 30 * MIN),
+      'few',
+    ],
+    [
+      'complex schedule with shorter diff between executions',
+      '30 6-16/4 * * 1-5',
+      TOP,
+      null,
+      null,
+      false,
+      at(24 * H + 31 * MIN),
+      TOP,
+      at(24 * H + 30 * MIN),
+      'few',
+    ],
+    [
+      '@every schedule',
+      '@every 1h',
+      at(-59 * MIN),
+      at(1 * MIN),
+      10,
+      false,
+      at(7 * 24 * H),
+      at(1 * MIN),
+      at(6 * 24 * H + 23 * H + 1 * MIN),
+      'many',
+    ],
     ['earliestTime being CreationTimestamp and LastScheduleTime', '0 * * * *', TOP, TOP, null, false, at(30_000), TOP, null, 'none'],
     ['earliestTime being LastScheduleTime', '*/5 * * * *', TOP, at(30 * MIN), null, false, at(31 * MIN), at(30 * MIN), null, 'none'],
-    ['earliestTime being LastScheduleTime (within StartingDeadlineSeconds)', '*/5 * * * *', TOP, at(30 * MIN), 60, false, at(31 * MIN), at(30 * MIN), null, 'none'],
-    ['earliestTime being LastScheduleTime (outside StartingDeadlineSeconds)', '*/5 * * * *', TOP, at(30 * MIN), 60, true, at(32 * MIN), at(31 * MIN), null, 'none'],
+    [
+      'earliestTime being LastScheduleTime (within StartingDeadlineSeconds)',
+      '*/5 * * * *',
+      TOP,
+      at(30 * MIN),
+      60,
+      false,
+      at(31 * MIN),
+      at(30 * MIN),
+      null,
+      'none',
+    ],
+    [
+      'earliestTime being LastScheduleTime (outside StartingDeadlineSeconds)',
+      '*/5 * * * *',
+      TOP,
+      at(30 * MIN),
+      60,
+      true,
+      at(32 * MIN),
+      at(31 * MIN),
+      null,
+      'none',
+    ],
   ];
   it.each(cases)('%s', (_name, schedule, created, last, sds, includeSDS, now, earliest, recent, missed) => {
     const m = mostRecentScheduleTime(spec(schedule, { startingDeadlineSeconds: sds }), status(last), created, now, includeSDS);
@@ -62,7 +133,10 @@ describe('nextScheduleTime through syncCronJob (utils_test.go TestNextScheduleTi
   const T1 = TOP;
   const T2 = at(H);
   it('case 1: no known start times, and none needed yet', () => {
-    expect(decideCronJob(hourly, status(null), T1 - 10 * MIN, T1 - 7 * MIN)).toMatchObject({ action: 'none', reason: 'no unmet start time' });
+    expect(decideCronJob(hourly, status(null), T1 - 10 * MIN, T1 - 7 * MIN)).toMatchObject({
+      action: 'none',
+      reason: 'no unmet start time',
+    });
   });
   it('case 2: no known start times, and one needed', () => {
     expect(decideCronJob(hourly, status(null), T1 - 10 * MIN, T1 + 2000)).toMatchObject({ action: 'create', scheduled: T1 });
@@ -82,7 +156,9 @@ describe('nextScheduleTime through syncCronJob (utils_test.go TestNextScheduleTi
     expect(d.warning).toContain('TooManyMissedTimes');
   });
   it('case 7: now is way way ahead of last start time, but there is a short deadline', () => {
-    expect(decideCronJob({ ...hourly, startingDeadlineSeconds: 2 * 3600 }, status(T1 - H), T1 - 2 * H, T2 + 10 * 24 * H).action).toBe('create');
+    expect(decideCronJob({ ...hourly, startingDeadlineSeconds: 2 * 3600 }, status(T1 - H), T1 - 2 * H, T2 + 10 * 24 * H).action).toBe(
+      'create',
+    );
   });
   it('case 8: the error from mostRecentScheduleTime gets populated up (InvalidSchedule)', () => {
     const d = decideCronJob(spec('59 23 31 2 *'), status(null), T1 + 10_000, T2);
@@ -99,7 +175,7 @@ describe('schedules the controller reads with robfig/cron v3', () => {
     expect(() => parseCronJobSchedule('x', '@every soon')).toThrow(/failed to parse duration/);
   });
 
-  it('timeZone: the fields are read on the zone\'s wall clock', () => {
+  it("timeZone: the fields are read on the zone's wall clock", () => {
     // 2016-05-19 10:00 UTC is 12:00 in Paris (CEST): "0 12 * * *" in Europe/Paris is due at 10:00 UTC.
     expect(cronJobNext(spec('0 12 * * *', { timeZone: 'Europe/Paris' }), TOP - MIN)).toBe(TOP);
     expect(cronJobNext(spec('0 12 * * *'), TOP - MIN)).toBe(TOP + 2 * H);

@@ -23,8 +23,9 @@ describe('cron machine', () => {
   });
 
   it('a host outage: the run due while down is lost, @reboot runs again on boot', () => {
-    const r = runner({ entries: [parseEntry('backup', '0 2 * * *'), parseEntry('boot', '@reboot')], flock: false },
-      [{ at: 5 * 60_000, fault: { kind: 'hostDown', forMs: 30 * 60_000 } }]);
+    const r = runner({ entries: [parseEntry('backup', '0 2 * * *'), parseEntry('boot', '@reboot')], flock: false }, [
+      { at: 5 * 60_000, fault: { kind: 'hostDown', forMs: 30 * 60_000 } },
+    ]);
     r.run(60 * 60_000);
     expect(r.world.ran.map((x) => x.job)).toEqual(['boot', 'boot']);
   });
@@ -44,17 +45,25 @@ describe('cron machine', () => {
     const r = runner({ entries: [parseEntry('tick', '* * * * *')], flock: false });
     r.run(1);
     const phases: string[] = [];
-    for (let i = 0; i < 5; i++) { r.step(); phases.push(r.phase); }
+    for (let i = 0; i < 5; i++) {
+      r.step();
+      phases.push(r.phase);
+    }
     expect(phases).toEqual(['observe', 'compare', 'act', 'wait', 'observe']);
   });
 });
 
-const scenarios = readdirSync('scenarios').filter((f) => f.startsWith('cron-') && f.endsWith('.yaml')).map((f) => `scenarios/${f}`);
+const scenarios = readdirSync('scenarios')
+  .filter((f) => f.startsWith('cron-') && f.endsWith('.yaml'))
+  .map((f) => `scenarios/${f}`);
 describe('cron scenarios', () => {
   it('ship at least two', () => expect(scenarios.length).toBeGreaterThanOrEqual(2));
   for (const file of scenarios) {
     it(`${file} is deterministic`, () => {
-      const once = () => { const { runner, scenario } = runnerFor(file); return JSON.stringify(runner.run(scenario.durationMs).trace()); };
+      const once = () => {
+        const { runner, scenario } = runnerFor(file);
+        return JSON.stringify(runner.run(scenario.durationMs).trace());
+      };
       expect(once()).toBe(once());
     });
   }

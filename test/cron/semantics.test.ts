@@ -9,8 +9,18 @@ const at = (iso: string) => minuteOf(Date.parse(`${iso}:00Z`));
 //   beyond ±180 → large (correction: virtual time = now, this minute's jobs).
 describe('cronie wake-up classification (src/cron.c)', () => {
   it.each([
-    [1, 'normal'], [2, 'small'], [5, 'small'], [6, 'medium'], [60, 'medium'], [180, 'medium'],
-    [181, 'large'], [0, 'negative'], [-1, 'negative'], [-60, 'negative'], [-180, 'negative'], [-181, 'large'],
+    [1, 'normal'],
+    [2, 'small'],
+    [5, 'small'],
+    [6, 'medium'],
+    [60, 'medium'],
+    [180, 'medium'],
+    [181, 'large'],
+    [0, 'negative'],
+    [-1, 'negative'],
+    [-60, 'negative'],
+    [-180, 'negative'],
+    [-181, 'large'],
   ])('timeDiff %i → %s', (diff, kind) => {
     expect(cronieWakeup(1000, 1000 + diff).kind).toBe(kind);
   });
@@ -21,7 +31,13 @@ describe('cronie wake-up classification (src/cron.c)', () => {
   const entries = [wild, hourly, fixed];
 
   it('wildcard = minute or hour field starting with * (MIN_STAR | HR_STAR)', () => {
-    expect([wild.wildcard, hourly.wildcard, fixed.wildcard, parseEntry('d', '@daily').wildcard, parseEntry('h', '@hourly').wildcard]).toEqual([true, true, false, false, true]);
+    expect([
+      wild.wildcard,
+      hourly.wildcard,
+      fixed.wildcard,
+      parseEntry('d', '@daily').wildcard,
+      parseEntry('h', '@hourly').wildcard,
+    ]).toEqual([true, true, false, false, true]);
   });
 
   it('woke 4 minutes late: every missed minute runs, all jobs', () => {
@@ -45,7 +61,7 @@ describe('cronie wake-up classification (src/cron.c)', () => {
     expect(w.virtualTime).toBe(vt);
   });
 
-  it('beyond 3 h: a correction — virtual time jumps, only this minute\'s jobs', () => {
+  it("beyond 3 h: a correction — virtual time jumps, only this minute's jobs", () => {
     const w = cronieWakeup(at('2026-03-29T00:00'), at('2026-03-29T05:30'));
     expect(w.kind).toBe('large');
     expect(dueRuns(entries, w).map((r) => r.job)).toEqual(['tick', 'hourly']);
@@ -57,8 +73,8 @@ describe('cronie wake-up classification (src/cron.c)', () => {
 describe('day-of-month and day-of-week', () => {
   const e = parseEntry('r', '0 7 1 * FRI');
   it.each([
-    ['2026-06-01T07:00', true],  // Monday the 1st: day-of-month matches
-    ['2026-06-05T07:00', true],  // Friday the 5th: day-of-week matches
+    ['2026-06-01T07:00', true], // Monday the 1st: day-of-month matches
+    ['2026-06-05T07:00', true], // Friday the 5th: day-of-week matches
     ['2026-06-02T07:00', false], // Tuesday the 2nd: neither
   ])('both restricted → either matches: %s %s', (iso, due) => expect(entryMatches(e, at(iso))).toBe(due));
   it('one of them "*" → both must match (the * one always does)', () => {
@@ -67,7 +83,7 @@ describe('day-of-month and day-of-week', () => {
     expect(entryMatches(dowOnly, at('2026-06-05T07:00'))).toBe(true);
     // "*/2" in day-of-month starts with '*': DOM_STAR, so it is ANDed with day-of-week.
     const stepped = parseEntry('s', '0 7 */2 * FRI');
-    expect(entryMatches(stepped, at('2026-06-05T07:00'))).toBe(true);  // 5th is odd → in */2 (1,3,5…)
+    expect(entryMatches(stepped, at('2026-06-05T07:00'))).toBe(true); // 5th is odd → in */2 (1,3,5…)
     expect(entryMatches(stepped, at('2026-06-12T07:00'))).toBe(false); // Friday but 12th is even
   });
   it('rejects non-cronie syntax', () => {

@@ -1,9 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import type { CronJobSpec } from '../../machines/cron';
-import { CRONIE_ANACRONTAB, anacronDue, dayOf, decideCronJob, inStartHours, jobName, mostRecentScheduleTime, parseEntry, requeueAfter } from '../../machines/cron';
+import {
+  CRONIE_ANACRONTAB,
+  anacronDue,
+  dayOf,
+  decideCronJob,
+  inStartHours,
+  jobName,
+  mostRecentScheduleTime,
+  parseEntry,
+  requeueAfter,
+} from '../../machines/cron';
 
 const T = (iso: string) => Date.parse(`${iso}Z`);
-const spec = (over: Partial<CronJobSpec> = {}): CronJobSpec => ({ name: 'report', entry: parseEntry('report', '*/10 * * * *'), concurrencyPolicy: 'Allow', startingDeadlineSeconds: null, suspend: false, ...over });
+const spec = (over: Partial<CronJobSpec> = {}): CronJobSpec => ({
+  name: 'report',
+  entry: parseEntry('report', '*/10 * * * *'),
+  concurrencyPolicy: 'Allow',
+  startingDeadlineSeconds: null,
+  suspend: false,
+  ...over,
+});
 const created = T('2026-05-01T00:00:00');
 
 // pkg/controller/cronjob/utils.go mostRecentScheduleTime and cronjob_controllerv2.go syncCronJob.
@@ -17,17 +34,29 @@ describe('Kubernetes CronJob controller (v2)', () => {
     const d = decideCronJob(spec(), { lastScheduleTime: T('2026-05-01T00:00:00'), active: [] }, created, T('2026-05-02T00:05:00'));
     expect(d.action).toBe('create');
     expect(d.warning).toContain('TooManyMissedTimes');
-    expect(mostRecentScheduleTime(spec(), { lastScheduleTime: T('2026-05-01T00:00:00'), active: [] }, created, T('2026-05-02T00:05:00'))).toMatchObject({ missed: 'many', estimate: 144 });
+    expect(
+      mostRecentScheduleTime(spec(), { lastScheduleTime: T('2026-05-01T00:00:00'), active: [] }, created, T('2026-05-02T00:05:00')),
+    ).toMatchObject({ missed: 'many', estimate: 144 });
   });
   it('startingDeadlineSeconds bounds how far back it looks: older missed times are dropped', () => {
     const s = spec({ startingDeadlineSeconds: 200 });
     const status = { lastScheduleTime: T('2026-05-01T00:00:00'), active: [] };
     expect(mostRecentScheduleTime(s, status, created, T('2026-05-02T00:05:00')).missed).toBe('none');
     expect(decideCronJob(s, status, created, T('2026-05-02T00:05:00'))).toMatchObject({ action: 'none', reason: 'no unmet start time' });
-    expect(decideCronJob(s, status, created, T('2026-05-02T00:02:00'))).toMatchObject({ action: 'create', scheduled: T('2026-05-02T00:00:00') });
+    expect(decideCronJob(s, status, created, T('2026-05-02T00:02:00'))).toMatchObject({
+      action: 'create',
+      scheduled: T('2026-05-02T00:00:00'),
+    });
     // 00:10 was missed by more than 60 s: the look-back (now − 60 s) already excludes it, so the
     // controller's own tooLate check (MissSchedule) has nothing left to catch — the run is silently gone.
-    expect(decideCronJob(spec({ startingDeadlineSeconds: 60 }), { lastScheduleTime: T('2026-05-02T00:00:00'), active: [] }, created, T('2026-05-02T00:12:00'))).toMatchObject({ action: 'none', reason: 'no unmet start time' });
+    expect(
+      decideCronJob(
+        spec({ startingDeadlineSeconds: 60 }),
+        { lastScheduleTime: T('2026-05-02T00:00:00'), active: [] },
+        created,
+        T('2026-05-02T00:12:00'),
+      ),
+    ).toMatchObject({ action: 'none', reason: 'no unmet start time' });
   });
   it.each([
     // policy, active jobs → decision
@@ -36,17 +65,28 @@ describe('Kubernetes CronJob controller (v2)', () => {
     ['Replace', ['report-1'], 'create', ['report-1']],
     ['Forbid', [], 'create', []],
   ] as const)('concurrencyPolicy %s with active %j → %s', (policy, active, action, deleted) => {
-    const d = decideCronJob(spec({ concurrencyPolicy: policy }), { lastScheduleTime: T('2026-05-01T10:00:00'), active: [...active] }, created, T('2026-05-01T10:10:05'));
+    const d = decideCronJob(
+      spec({ concurrencyPolicy: policy }),
+      { lastScheduleTime: T('2026-05-01T10:00:00'), active: [...active] },
+      created,
+      T('2026-05-01T10:10:05'),
+    );
     expect(d.action).toBe(action);
     if (d.action === 'create') expect(d.deleteActive).toEqual(deleted);
     if (d.action === 'skip') expect(d.reason).toBe('JobAlreadyActive');
   });
   it('a time already processed is not started twice; suspend starts nothing', () => {
-    expect(decideCronJob(spec(), { lastScheduleTime: T('2026-05-01T10:10:00'), active: [] }, created, T('2026-05-01T10:15:00'))).toMatchObject({ action: 'none', reason: 'no unmet start time' });
-    expect(decideCronJob(spec({ suspend: true }), { lastScheduleTime: null, active: [] }, created, T('2026-05-01T10:15:00'))).toMatchObject({ action: 'none', reason: 'suspended' });
+    expect(
+      decideCronJob(spec(), { lastScheduleTime: T('2026-05-01T10:10:00'), active: [] }, created, T('2026-05-01T10:15:00')),
+    ).toMatchObject({ action: 'none', reason: 'no unmet start time' });
+    expect(decideCronJob(spec({ suspend: true }), { lastScheduleTime: null, active: [] }, created, T('2026-05-01T10:15:00'))).toMatchObject(
+      { action: 'none', reason: 'suspended' },
+    );
   });
   it('requeues at the next schedule time + 100 ms (nextScheduleDelta)', () => {
-    expect(requeueAfter(spec(), { lastScheduleTime: T('2026-05-01T10:10:00'), active: [] }, created, T('2026-05-01T10:12:00'))).toBe(8 * 60_000 + 100);
+    expect(requeueAfter(spec(), { lastScheduleTime: T('2026-05-01T10:10:00'), active: [] }, created, T('2026-05-01T10:12:00'))).toBe(
+      8 * 60_000 + 100,
+    );
   });
 });
 
@@ -55,7 +95,12 @@ describe('anacron', () => {
   const today = dayOf(T('2026-05-10T08:00:00'));
   it.each([
     // period, last run (days ago; null = never) → due
-    [1, null, true], [1, 0, false], [1, 1, true], [7, 6, false], [7, 7, true], [7, 30, true],
+    [1, null, true],
+    [1, 0, false],
+    [1, 1, true],
+    [7, 6, false],
+    [7, 7, true],
+    [7, 30, true],
     [7, -2, true], // timestamp in the future: clock skew, re-run
   ] as const)('period %s, last run %s days ago → due %s', (period, ago, due) => {
     expect(anacronDue({ id: 'j', period, delayMin: 5 }, ago === null ? null : today - ago, today)).toBe(due);
@@ -67,7 +112,12 @@ describe('anacron', () => {
   });
   it('cronie defaults RANDOM_DELAY=45, START_HOURS_RANGE=3-22', () => {
     expect(CRONIE_ANACRONTAB).toEqual({ randomDelayMin: 45, startHoursRange: [3, 22] });
-    expect([2, 3, 21, 22].map((h) => inStartHours(CRONIE_ANACRONTAB, T(`2026-05-10T${String(h).padStart(2, '0')}:30:00`)))).toEqual([false, true, true, false]);
+    expect([2, 3, 21, 22].map((h) => inStartHours(CRONIE_ANACRONTAB, T(`2026-05-10T${String(h).padStart(2, '0')}:30:00`)))).toEqual([
+      false,
+      true,
+      true,
+      false,
+    ]);
   });
 });
 
@@ -93,8 +143,13 @@ describe('cron loop, mode kubernetes (scenarios/cron-kubernetes.yaml)', async ()
   });
   it('crontab options of the kubernetes mode are refused in cronie mode, naming the field', async () => {
     const { parseCronScenario } = await import('../../sim/loops/cron');
-    expect(() => parseCronScenario('c.yaml', 'c', { loop: 'cron', start: '2026-05-01 00:00', crontab: [{ name: 'a', schedule: '* * * * *', concurrencyPolicy: 'Forbid' }] }))
-      .toThrow('c.yaml: crontab[0].concurrencyPolicy: expected only with mode: kubernetes');
+    expect(() =>
+      parseCronScenario('c.yaml', 'c', {
+        loop: 'cron',
+        start: '2026-05-01 00:00',
+        crontab: [{ name: 'a', schedule: '* * * * *', concurrencyPolicy: 'Forbid' }],
+      }),
+    ).toThrow('c.yaml: crontab[0].concurrencyPolicy: expected only with mode: kubernetes');
   });
 });
 
@@ -127,7 +182,16 @@ describe('cron loop, mode anacron (scenarios/cron-anacron.yaml)', async () => {
     for (let i = 1; i < firstBoot.length; i++) expect(firstBoot[i]!.startedAt).toBeGreaterThanOrEqual(firstBoot[i - 1]!.endsAt);
   });
   it('bad input names the field', () => {
-    expect(() => parseCronScenario('a.yaml', 'a', { loop: 'cron', mode: 'anacron', start: '2026-05-01 00:00' })).toThrow('a.yaml: anacrontab: expected a list of anacrontab jobs with mode: anacron');
-    expect(() => parseCronScenario('a.yaml', 'a', { loop: 'cron', mode: 'anacron', start: '2026-05-01 00:00', anacrontab: [{ name: 'x', period: '@hourly', delay: 1 }] })).toThrow('anacrontab[0].period');
+    expect(() => parseCronScenario('a.yaml', 'a', { loop: 'cron', mode: 'anacron', start: '2026-05-01 00:00' })).toThrow(
+      'a.yaml: anacrontab: expected a list of anacrontab jobs with mode: anacron',
+    );
+    expect(() =>
+      parseCronScenario('a.yaml', 'a', {
+        loop: 'cron',
+        mode: 'anacron',
+        start: '2026-05-01 00:00',
+        anacrontab: [{ name: 'x', period: '@hourly', delay: 1 }],
+      }),
+    ).toThrow('anacrontab[0].period');
   });
 });

@@ -21,20 +21,37 @@ const ROOT = join(import.meta.dirname, '../..');
 /** Every catalog, as sim/notes/index.ts merges them (a key two catalogs share would hide one of them). */
 const CATALOGS: readonly NoteCatalog[] = [COMMON_NOTES, CRON_NOTES, KUBERNETES_NOTES, PUPPET_NOTES, SYSTEMD_NOTES, TERRAFORM_NOTES];
 
-interface Written { loop: string; note: string; message: NoteMessage; where: string }
+interface Written {
+  loop: string;
+  note: string;
+  message: NoteMessage;
+  where: string;
+}
 
 /** Every message every shipped scenario writes (demo and check scenarios), under each of its loop's policies. */
 function writtenMessages(): Written[] {
   const out: Written[] = [];
-  for (const f of readdirSync(join(ROOT, 'scenarios')).filter((x) => x.endsWith('.yaml')).sort()) {
+  for (const f of readdirSync(join(ROOT, 'scenarios'))
+    .filter((x) => x.endsWith('.yaml'))
+    .sort()) {
     let parsed;
-    try { parsed = parseScenarioText(`scenarios/${f}`, f, readFileSync(join(ROOT, 'scenarios', f), 'utf8')); } catch { continue; }
+    try {
+      parsed = parseScenarioText(`scenarios/${f}`, f, readFileSync(join(ROOT, 'scenarios', f), 'utf8'));
+    } catch {
+      continue;
+    }
     const { entry, scenario } = parsed;
     for (const policy of entry.policies?.names ?? [undefined]) {
       const runner = createRunner(entry, scenario, policy ? { policy } : {}).run(scenario.durationMs);
       for (const frame of runner.frames) {
         // The runner writes a message from the catalog's own keys (a NoteMessage), never a stored one of another version.
-        if (frame.message) out.push({ loop: entry.id, note: frame.note ?? '', message: frame.message as NoteMessage, where: `${f}${policy ? ` (${policy})` : ''}` }); // see the line before
+        if (frame.message)
+          out.push({
+            loop: entry.id,
+            note: frame.note ?? '',
+            message: frame.message as NoteMessage,
+            where: `${f}${policy ? ` (${policy})` : ''}`,
+          }); // see the line before
       }
     }
   }
@@ -93,7 +110,10 @@ describe('the note catalog (sim/notes) and its Portuguese (web/i18n/note-texts)'
         const portuguese = renderMessage(NOTES_PT, message);
         expect(english).toBeTruthy();
         expect(portuguese).toBeTruthy();
-        const prose = translateNote('', { note: plainText(english ?? ''), message }, 'pt-BR').filter((p) => !p.verbatim).map((p) => p.text).join(' ');
+        const prose = translateNote('', { note: plainText(english ?? ''), message }, 'pt-BR')
+          .filter((p) => !p.verbatim)
+          .map((p) => p.text)
+          .join(' ');
         const hit = englishIn(prose);
         if (hit) left.push(`${message.key}: ${prose} (${hit.why})`);
       }
@@ -108,7 +128,12 @@ describe('the note catalog (sim/notes) and its Portuguese (web/i18n/note-texts)'
 
   it('a check appends to the note after the message: the lab shows the message in its language, then the rest as it is', () => {
     const message: NoteMessage = { key: 'puppet.nextRun', params: { span: '30:00' } };
-    expect(translateNote('puppet', { note: 'next run in 30:00 · ✗ converges: x', message }, 'pt-BR')).toEqual([{ text: 'próxima execução em 30:00' }, { text: ' · ✗ converges: x' }]);
-    expect(translateNote('puppet', { note: 'next run in 30:00', message: { key: 'puppet.gone', params: {} } }, 'pt-BR')).toEqual([{ text: 'next run in 30:00' }]);
+    expect(translateNote('puppet', { note: 'next run in 30:00 · ✗ converges: x', message }, 'pt-BR')).toEqual([
+      { text: 'próxima execução em 30:00' },
+      { text: ' · ✗ converges: x' },
+    ]);
+    expect(translateNote('puppet', { note: 'next run in 30:00', message: { key: 'puppet.gone', params: {} } }, 'pt-BR')).toEqual([
+      { text: 'next run in 30:00' },
+    ]);
   });
 });

@@ -18,15 +18,28 @@ describe('statechart labels (web/i18n/statechart-labels/)', () => {
       ];
       expect(missing).toEqual([]);
       const texts = [...graph.nodes, ...graph.edges].flatMap((x) => (x.text ? [x.text] : []));
-      for (const lang of LANGUAGES) expect(texts.filter((t) => !t[lang].trim()), lang).toEqual([]);
-      expect(texts.flatMap((t) => { const hit = englishIn(t['pt-BR']); return hit ? [`${t['pt-BR']} (${hit.why})`] : []; })).toEqual([]);
+      for (const lang of LANGUAGES)
+        expect(
+          texts.filter((t) => !t[lang].trim()),
+          lang,
+        ).toEqual([]);
+      expect(
+        texts.flatMap((t) => {
+          const hit = englishIn(t['pt-BR']);
+          return hit ? [`${t['pt-BR']} (${hit.why})`] : [];
+        }),
+      ).toEqual([]);
     });
   }
 
   it("every edge's event reads as words on the event line, in both languages", () => {
     const left: string[] = [];
     for (const entry of Object.values(LOOPS)) {
-      const events = new Set(machineGraph(entry.binding.machine).edges.map((e) => e.event).filter(Boolean));
+      const events = new Set(
+        machineGraph(entry.binding.machine)
+          .edges.map((e) => e.event)
+          .filter(Boolean),
+      );
       for (const type of [...events, 'xstate.init', 'world.timeline', 'world.inject', 'controller.restart']) {
         for (const lang of LANGUAGES) if (eventPhrase(entry.id, type, lang) === type) left.push(`${entry.id} ${lang}: ${type}`);
       }

@@ -11,9 +11,18 @@ import { englishIn } from '../browser/english';
 describe("the tour's words in pt-BR (web/tour/)", () => {
   it('say laço, as the rest of the lab, and no English', () => {
     expect(MESSAGES['pt-BR'].home).toBe('Laços');
-    const texts = [...TOUR.map((s) => s.point['pt-BR']), ...Object.values(TOUR_TEXT['pt-BR']), ...TIMELINE.map((c) => cardName(c, 'pt-BR'))];
+    const texts = [
+      ...TOUR.map((s) => s.point['pt-BR']),
+      ...Object.values(TOUR_TEXT['pt-BR']),
+      ...TIMELINE.map((c) => cardName(c, 'pt-BR')),
+    ];
     expect(texts.filter((x) => /\bloops?\b/i.test(x))).toEqual([]);
-    expect(texts.flatMap((x) => { const hit = englishIn(x); return hit ? [`${x} (${hit.why})`] : []; })).toEqual([]);
+    expect(
+      texts.flatMap((x) => {
+        const hit = englishIn(x);
+        return hit ? [`${x} (${hit.why})`] : [];
+      }),
+    ).toEqual([]);
     expect(TIMELINE.map((c) => c.id).sort()).toEqual([...LOOP_IDS].sort());
   });
 });

@@ -29,19 +29,51 @@ const valid = (hpa: string) => `loop: incus-hpa\nduration: 1m\nconfig:\n  HPA: $
 
 // Each case: the file, then what the one-line message must name (field, expectation).
 const cases: [string, () => string[], RegExp][] = [
-  ['malformed YAML', () => ['sim', scenario('malformed', 'loop: incus-hpa\nconfig: {HPA: [1, 2\n')], /malformed\.yaml: line \d+, column \d+: malformed YAML/],
-  ['unknown key', () => ['sim', scenario('unknown', valid('{ minPods: 1, maxPods: 2, memoryThresold: 40 }'))], /unknown\.yaml: config\.HPA\.memoryThresold: unknown key/],
+  [
+    'malformed YAML',
+    () => ['sim', scenario('malformed', 'loop: incus-hpa\nconfig: {HPA: [1, 2\n')],
+    /malformed\.yaml: line \d+, column \d+: malformed YAML/,
+  ],
+  [
+    'unknown key',
+    () => ['sim', scenario('unknown', valid('{ minPods: 1, maxPods: 2, memoryThresold: 40 }'))],
+    /unknown\.yaml: config\.HPA\.memoryThresold: unknown key/,
+  ],
   ['unknown top-level key', () => ['sim', scenario('unknown-top', 'loop: incus-hpa\nspeed: 3\n')], /unknown-top\.yaml: speed: unknown key/],
-  ['min > max', () => ['sim', scenario('minmax', valid('{ minPods: 4, maxPods: 2 }'))], /minmax\.yaml: config\.HPA\.maxPods: expected maxPods ≥ minPods \(minPods is 4, maxPods is 2\)/],
-  ['threshold 0', () => ['sim', scenario('thr0', valid('{ memoryThreshold: 0 }'))], /thr0\.yaml: config\.HPA\.memoryThreshold: expected a percentage: a whole number from 1 to 100/],
-  ['threshold 101', () => ['sim', scenario('thr101', valid('{ memoryThreshold: 101 }'))], /thr101\.yaml: config\.HPA\.memoryThreshold: expected a percentage/],
-  ['negative count', () => ['sim', scenario('neg', valid('{ minPods: -1 }'))], /neg\.yaml: config\.HPA\.minPods: expected a pod count: a whole number ≥ 0/],
-  ['non-integer count', () => ['sim', scenario('frac', valid('{ maxPods: 2.5 }'))], /frac\.yaml: config\.HPA\.maxPods: expected a pod count: a whole number ≥ 0/],
+  [
+    'min > max',
+    () => ['sim', scenario('minmax', valid('{ minPods: 4, maxPods: 2 }'))],
+    /minmax\.yaml: config\.HPA\.maxPods: expected maxPods ≥ minPods \(minPods is 4, maxPods is 2\)/,
+  ],
+  [
+    'threshold 0',
+    () => ['sim', scenario('thr0', valid('{ memoryThreshold: 0 }'))],
+    /thr0\.yaml: config\.HPA\.memoryThreshold: expected a percentage: a whole number from 1 to 100/,
+  ],
+  [
+    'threshold 101',
+    () => ['sim', scenario('thr101', valid('{ memoryThreshold: 101 }'))],
+    /thr101\.yaml: config\.HPA\.memoryThreshold: expected a percentage/,
+  ],
+  [
+    'negative count',
+    () => ['sim', scenario('neg', valid('{ minPods: -1 }'))],
+    /neg\.yaml: config\.HPA\.minPods: expected a pod count: a whole number ≥ 0/,
+  ],
+  [
+    'non-integer count',
+    () => ['sim', scenario('frac', valid('{ maxPods: 2.5 }'))],
+    /frac\.yaml: config\.HPA\.maxPods: expected a pod count: a whole number ≥ 0/,
+  ],
   ['count as text', () => ['sim', scenario('text', valid('{ maxPods: many }'))], /text\.yaml: config\.HPA\.maxPods: expected a pod count/],
   ['missing file', () => ['sim', join(dir, 'nope.yaml')], /nope\.yaml: file not found/],
   ['unknown loop', () => ['sim', scenario('loop', 'loop: no-such-loop\n')], /loop\.yaml: loop: expected one of incus-hpa/],
   ['bad duration', () => ['sim', scenario('dur', 'loop: incus-hpa\nduration: soon\n')], /dur\.yaml: duration: expected a duration/],
-  ['timeline entry with two changes', () => ['sim', scenario('tl', 'loop: incus-hpa\ntimeline:\n  - { at: 1m, demand: 1GB, kill: pod }\n')], /tl\.yaml: timeline\[0\]: expected "at" and exactly one change/],
+  [
+    'timeline entry with two changes',
+    () => ['sim', scenario('tl', 'loop: incus-hpa\ntimeline:\n  - { at: 1m, demand: 1GB, kill: pod }\n')],
+    /tl\.yaml: timeline\[0\]: expected "at" and exactly one change/,
+  ],
   ['bad --seed', () => ['sim', 'scenarios/talk-lab.yaml', '--seed', '-3'], /--seed: expected a whole number ≥ 0/],
   ['bad --policy', () => ['sim', 'scenarios/talk-lab.yaml', '--policy', 'magic'], /--policy: expected one of seed, kubernetes, fixed/],
   ['bad --until', () => ['sim', 'scenarios/talk-lab.yaml', '--until', 'forever'], /--until: expected a duration/],

@@ -3,13 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { runnerFor } from '../../sim/loops';
 
 // Scenario files name their loop; other YAML there (e.g. a plain hpa.yaml config) is not a scenario.
-const scenarios = readdirSync('scenarios').filter((f) => f.endsWith('.yaml')).map((f) => `scenarios/${f}`)
+const scenarios = readdirSync('scenarios')
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => `scenarios/${f}`)
   .filter((f) => /^loop:/m.test(readFileSync(f, 'utf8')));
 
 describe('determinism: same scenario and seed → identical trace', () => {
   for (const file of scenarios) {
     it(file, () => {
-      const once = () => { const { runner, scenario } = runnerFor(file); return JSON.stringify(runner.run(Math.min(scenario.durationMs, 3_600_000)).trace()); };
+      const once = () => {
+        const { runner, scenario } = runnerFor(file);
+        return JSON.stringify(runner.run(Math.min(scenario.durationMs, 3_600_000)).trace());
+      };
       expect(once()).toBe(once());
     });
   }

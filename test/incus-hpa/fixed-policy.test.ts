@@ -3,7 +3,11 @@ import { EMPTY_POLICY_MEMORY, fixedPolicy } from '../../machines/incus-hpa';
 import { config, pod } from './helpers';
 
 const decide = (pods: ReturnType<typeof pod>[], over = {}) =>
-  fixedPolicy({ observation: { at: 0, instances: pods }, config: config({ minPods: 2, maxPods: 4, memoryThreshold: 40, ...over }), memory: EMPTY_POLICY_MEMORY });
+  fixedPolicy({
+    observation: { at: 0, instances: pods },
+    config: config({ minPods: 2, maxPods: 4, memoryThreshold: 40, ...over }),
+    memory: EMPTY_POLICY_MEMORY,
+  });
 
 describe('fixed policy (the seed repaired)', () => {
   it('clamps to min even at low load', () => {

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Recommendation } from '../../machines/hpa-algorithm';
-import { calculateReplicas as calculateFor, convertDesiredReplicasWithRules, scaleUpLimit, stabilizeRecommendation } from '../../machines/hpa-algorithm';
+import {
+  calculateReplicas as calculateFor,
+  convertDesiredReplicasWithRules,
+  scaleUpLimit,
+  stabilizeRecommendation,
+} from '../../machines/hpa-algorithm';
 import type { KubernetesRelease } from '../../machines/hpa-algorithm';
 import type { HpaConfig, ObservedInstance } from '../../machines/incus-hpa';
 import { DEFAULT_PARAMS, hpaBinding } from '../../sim/loops/incus-hpa';
@@ -14,10 +19,21 @@ import { metricPodOf } from '../../machines/incus-hpa/policies/kubernetes';
 import { MiB, config, pod } from './helpers';
 
 /** The shared calculation, fed Incus instances as the kubernetes policy feeds it. */
-function calculateReplicas(pods: ObservedInstance[], current: number, target: number, tolerance: number, release: KubernetesRelease = '1.35') {
+function calculateReplicas(
+  pods: ObservedInstance[],
+  current: number,
+  target: number,
+  tolerance: number,
+  release: KubernetesRelease = '1.35',
+) {
   const r = calculateFor({
-    pods: pods.map((p) => metricPodOf(p, config())), currentReplicas: current, targetUtilization: target, resource: 'memory',
-    tolerances: { scaleDown: tolerance, scaleUp: tolerance }, release, timing: { now: 0, cpuInitializationPeriodMs: 300_000, delayOfInitialReadinessStatusMs: 30_000 },
+    pods: pods.map((p) => metricPodOf(p, config())),
+    currentReplicas: current,
+    targetUtilization: target,
+    resource: 'memory',
+    tolerances: { scaleDown: tolerance, scaleUp: tolerance },
+    release,
+    timing: { now: 0, cpuInitializationPeriodMs: 300_000, delayOfInitialReadinessStatusMs: 30_000 },
   });
   if (!r.ok) throw new Error(r.error);
   return r;
@@ -60,20 +76,28 @@ describe('calculateReplicas (GetResourceReplicas)', () => {
     expect(calculateReplicas(p, 3, 50, 0.1).replicas).toBe(3);
   });
 
-  it('a pod without a metric counts at its OWN request (its limit), not another pod\'s', () => {
+  it("a pod without a metric counts at its OWN request (its limit), not another pod's", () => {
     // a: 1000 MiB at 10 %; c: no metric (memory.total unknown), its limits.memory is 100 MiB.
     // Own request: (100 + 100) / (1000 + 100) = 18 % → 0.36 → ceil(0.36 × 2) = 1.
     // a's request in its place (loopscope before): (100 + 1000) / 2000 = 55 % → 1.1 → keep 2.
     const a = pod('a', 10);
     const c = pod('c', 0, { memoryTotal: 0 });
-    const d = kubernetesPolicy({ observation: { at: 0, instances: [a, c] }, config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50, limitsMemoryBytes: 100 * MiB }), memory: { recommendations: [{ at: 0, replicas: 1 }] } });
+    const d = kubernetesPolicy({
+      observation: { at: 0, instances: [a, c] },
+      config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50, limitsMemoryBytes: 100 * MiB }),
+      memory: { recommendations: [{ at: 0, replicas: 1 }] },
+    });
     expect(d.averagePercent).toBe(10);
     expect(d.desired).toBe(1);
   });
 
   it('an instance whose request cannot be known is an error (upstream: missing request), not a guess', () => {
     const p = [pod('a', 10), pod('c', 0, { memoryTotal: 0 })];
-    const d = kubernetesPolicy({ observation: { at: 0, instances: p }, config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50, limitsMemoryBytes: 0 }), memory: EMPTY_POLICY_MEMORY });
+    const d = kubernetesPolicy({
+      observation: { at: 0, instances: p },
+      config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50, limitsMemoryBytes: 0 }),
+      memory: EMPTY_POLICY_MEMORY,
+    });
     expect(d.desired).toBe(2);
     expect(d.comparison).toMatch(/^ScalingActive=False FailedGetResourceMetric: .*missing request for memory of Pod c/);
   });
@@ -91,9 +115,15 @@ describe('calculateReplicas (GetResourceReplicas)', () => {
   });
 
   it('no metric at all: ScalingActive=False FailedGetResourceMetric, the current count is kept', () => {
-    const d = kubernetesPolicy({ observation: { at: 0, instances: [pod('a', 0, { status: 'Starting' })] }, config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50 }), memory: EMPTY_POLICY_MEMORY });
+    const d = kubernetesPolicy({
+      observation: { at: 0, instances: [pod('a', 0, { status: 'Starting' })] },
+      config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50 }),
+      memory: EMPTY_POLICY_MEMORY,
+    });
     expect(d.desired).toBe(1);
-    expect(d.comparison).toBe('ScalingActive=False FailedGetResourceMetric: the HPA was unable to compute the replica count: failed to get memory utilization: unable to get metrics for resource memory: no metrics returned from resource metrics API');
+    expect(d.comparison).toBe(
+      'ScalingActive=False FailedGetResourceMetric: the HPA was unable to compute the replica count: failed to get memory utilization: unable to get metrics for resource memory: no metrics returned from resource metrics API',
+    );
   });
 });
 
@@ -126,14 +156,26 @@ describe('stabilizeRecommendation (300 s scale-down window)', () => {
     expect(at(316, 1)).toBe(1);
   });
   it('replaces one stale sample instead of growing', () => {
-    const memory = stabilizeRecommendation([{ at: 0, replicas: 3 }, { at: 1000, replicas: 3 }], 400_000, 300_000, 1).recommendations;
+    const memory = stabilizeRecommendation(
+      [
+        { at: 0, replicas: 3 },
+        { at: 1000, replicas: 3 },
+      ],
+      400_000,
+      300_000,
+      1,
+    ).recommendations;
     expect(memory).toHaveLength(2);
   });
 });
 
 describe('kubernetes policy', () => {
   const run = (pods: ObservedInstance[], over = {}, memory = EMPTY_POLICY_MEMORY, at = 0) =>
-    kubernetesPolicy({ observation: { at, instances: pods }, config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50, ...over }), memory });
+    kubernetesPolicy({
+      observation: { at, instances: pods },
+      config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50, ...over }),
+      memory,
+    });
 
   it('creates several pods in one period', () => {
     expect(run([pod('a', 100), pod('b', 100)]).actions).toEqual([{ kind: 'create' }, { kind: 'create' }]);
@@ -163,7 +205,10 @@ describe('kubernetes policy', () => {
     const first = run(pods, {}, { recommendations: [{ at: 0, replicas: 3 }] }, 100_000);
     expect(first.actions).toEqual([]);
     const later = run(pods, {}, first.memory, 400_000);
-    expect(later.actions).toEqual([{ kind: 'delete', name: 'c', waitForStop: true }, { kind: 'delete', name: 'b', waitForStop: true }]);
+    expect(later.actions).toEqual([
+      { kind: 'delete', name: 'c', waitForStop: true },
+      { kind: 'delete', name: 'b', waitForStop: true },
+    ]);
   });
 });
 
@@ -172,9 +217,30 @@ describe('kubernetes policy on the simulated host: the restartController fault',
   // with the current count after a restart, so the scale-down waits a whole window again.
   const GB = 1e9;
   function firstDeleteAt(timeline: TimelineEntry<HpaFault, HpaConfig>[]) {
-    const c = config({ policy: 'kubernetes', minPods: 1, maxPods: 5, memoryThreshold: 50, limitsMemoryBytes: GB, downscaleStabilizationMs: 300_000 });
-    const pods = ['pod-a', 'pod-b', 'pod-c', 'pod-d', 'pod-e'].map((name, i) => ({ name, owner: c.name, status: 'Running' as const, limitBytes: GB, stressBytes: 0, serves: true, createdAt: i }));
-    const r = new Runner(hpaBinding, { scenario: 'restart', seed: 1, world: createHpaWorld(1, { ...DEFAULT_PARAMS, failureProbability: 0 }, pods), config: c, timeline });
+    const c = config({
+      policy: 'kubernetes',
+      minPods: 1,
+      maxPods: 5,
+      memoryThreshold: 50,
+      limitsMemoryBytes: GB,
+      downscaleStabilizationMs: 300_000,
+    });
+    const pods = ['pod-a', 'pod-b', 'pod-c', 'pod-d', 'pod-e'].map((name, i) => ({
+      name,
+      owner: c.name,
+      status: 'Running' as const,
+      limitBytes: GB,
+      stressBytes: 0,
+      serves: true,
+      createdAt: i,
+    }));
+    const r = new Runner(hpaBinding, {
+      scenario: 'restart',
+      seed: 1,
+      world: createHpaWorld(1, { ...DEFAULT_PARAMS, failureProbability: 0 }, pods),
+      config: c,
+      timeline,
+    });
     while (r.nextEventAt !== undefined && r.nextEventAt <= 15 * 60_000) {
       r.processNext();
       if (r.world.instances.some((i) => i.status === 'Stopping')) return r.t;
@@ -192,21 +258,27 @@ describe('kubernetes policy on the simulated host: the restartController fault',
 });
 
 describe('kubernetesRelease in hpa.yaml', () => {
-  const yaml = (release: string) => `loop: incus-hpa\nname: r\nseed: 1\nduration: 1m\nconfig:\n  policy: kubernetes\n  kubernetesRelease: ${release}\nworld:\n  instances: [{ name: pod-a }]\n`;
+  const yaml = (release: string) =>
+    `loop: incus-hpa\nname: r\nseed: 1\nduration: 1m\nconfig:\n  policy: kubernetes\n  kubernetesRelease: ${release}\nworld:\n  instances: [{ name: pod-a }]\n`;
   it('a quoted release is read; 1.35 by default', () => {
     expect((parseScenarioText('r.yaml', 'r', yaml('"1.32"')).scenario.config as HpaConfig).kubernetesRelease).toBe('1.32');
     expect(config().kubernetesRelease).toBe('1.35');
   });
   it('an unknown or unquoted release names the file, the field and the expectation', () => {
-    expect(() => parseScenarioText('r.yaml', 'r', yaml('1.32'))).toThrow(/r\.yaml: config\.kubernetesRelease: expected one of "1\.32", "1\.33", "1\.34", "1\.35"/);
+    expect(() => parseScenarioText('r.yaml', 'r', yaml('1.32'))).toThrow(
+      /r\.yaml: config\.kubernetesRelease: expected one of "1\.32", "1\.33", "1\.34", "1\.35"/,
+    );
     expect(() => parseScenarioText('r.yaml', 'r', yaml('"1.36"'))).toThrow(/config\.kubernetesRelease/);
   });
 });
 
 describe('kubernetes policy: instances it ignores', () => {
   it('a Stopped owned instance (no memory.total) with no configured limit does not fail the sync', () => {
-    const d = kubernetesPolicy({ observation: { at: 0, instances: [pod('a', 100), pod('b', 0, { status: 'Stopped', memoryTotal: 0 })] },
-      config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50, limitsMemoryBytes: 0 }), memory: { recommendations: [{ at: 0, replicas: 1 }] } });
+    const d = kubernetesPolicy({
+      observation: { at: 0, instances: [pod('a', 100), pod('b', 0, { status: 'Stopped', memoryTotal: 0 })] },
+      config: config({ minPods: 1, maxPods: 10, memoryThreshold: 50, limitsMemoryBytes: 0 }),
+      memory: { recommendations: [{ at: 0, replicas: 1 }] },
+    });
     expect(d.comparison).not.toMatch(/ScalingActive=False/);
     expect(d.desired).toBe(2);
   });

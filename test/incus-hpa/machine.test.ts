@@ -23,11 +23,19 @@ describe('incus-hpa machine', () => {
   it('goes observe → compare → act → wait → observe when it scales', () => {
     const r = runner({}, [], 900 * MiB);
     const seen: string[] = [];
-    for (let i = 0; i < 6; i++) { seen.push(`${r.phase}:${r.stateValue}`); r.step(); }
+    for (let i = 0; i < 6; i++) {
+      seen.push(`${r.phase}:${r.stateValue}`);
+      r.step();
+    }
     expect(seen).toEqual([
-      'observe:observing', 'compare:comparing', 'act:acting.creating', 'wait:waiting', 'observe:observing', 'compare:comparing',
+      'observe:observing',
+      'compare:comparing',
+      'act:acting.creating',
+      'wait:waiting',
+      'observe:observing',
+      'compare:comparing',
     ]);
-    expect((r.world.instances).filter((i) => i.status === 'Running')).toHaveLength(2);
+    expect(r.world.instances.filter((i) => i.status === 'Running')).toHaveLength(2);
   });
 
   it('skips act when there is nothing to do', () => {
@@ -70,7 +78,9 @@ describe('incus-hpa machine', () => {
 
   it('steps back to the previous phase and replays identically', () => {
     const r = runner({}, [], 900 * MiB);
-    r.step(); r.step(); r.step();
+    r.step();
+    r.step();
+    r.step();
     const frames = JSON.stringify(r.frames);
     const phase = r.phase;
     r.stepBack();
@@ -96,13 +106,29 @@ describe('incus-hpa machine', () => {
     let pods = 1;
     const observation = (): Observation => ({
       at: Date.now(),
-      instances: Array.from({ length: pods }, (_, i) => ({ name: `pod${i}`, status: 'Running' as const, owner: 'hpa', memoryUsage: 900, memoryTotal: 1000, createdAt: i })),
+      instances: Array.from({ length: pods }, (_, i) => ({
+        name: `pod${i}`,
+        status: 'Running' as const,
+        owner: 'hpa',
+        memoryUsage: 900,
+        memoryTotal: 1000,
+        createdAt: i,
+      })),
     });
     const machine = incusHpaMachine.provide({
       actors: {
-        observe: fromPromise<Observation, ObserveInput>(async () => { calls.push('observe'); return observation(); }),
-        createPod: fromPromise<{ name: string }, CreateInput>(async () => { calls.push('create'); pods++; return { name: `pod${pods}` }; }),
-        deletePod: fromPromise<void, DeleteInput>(async () => { calls.push('delete'); }),
+        observe: fromPromise<Observation, ObserveInput>(async () => {
+          calls.push('observe');
+          return observation();
+        }),
+        createPod: fromPromise<{ name: string }, CreateInput>(async () => {
+          calls.push('create');
+          pods++;
+          return { name: `pod${pods}` };
+        }),
+        deletePod: fromPromise<void, DeleteInput>(async () => {
+          calls.push('delete');
+        }),
       },
       delays: { period: 5 },
     });
@@ -115,7 +141,10 @@ describe('incus-hpa machine', () => {
 
 describe('faults aimed at instances already gone', () => {
   it('a kill or delete of a missing instance changes nothing and says so', () => {
-    const r = runner({}, [{ at: 1000, fault: { kind: 'kill', instance: 'pod-gone' } }, { at: 2000, fault: { kind: 'deleteInstance', instance: 'pod-gone' } }]);
+    const r = runner({}, [
+      { at: 1000, fault: { kind: 'kill', instance: 'pod-gone' } },
+      { at: 2000, fault: { kind: 'deleteInstance', instance: 'pod-gone' } },
+    ]);
     r.run(3000);
     const notes = r.frames.filter((f) => f.event === 'world.timeline').map((f) => f.note);
     expect(notes).toEqual(['kill pod-gone: no such instance (already gone)', 'delete pod-gone: no such instance (already gone)']);

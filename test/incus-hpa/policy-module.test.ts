@@ -29,8 +29,11 @@ function scenarioWith(source: string, extra = ''): string {
   const id = n++;
   writeFileSync(join(DIR, `p${id}.ts`), source);
   const file = join(DIR, `s${id}.yaml`);
-  writeFileSync(file, `loop: incus-hpa\nname: pm${id}\nseed: 1\nduration: 3m\nconfig:\n  HPA: { minPods: 1, maxPods: 3, memoryThreshold: 50 }\n  policy: { module: ./p${id}.ts }\n`
-    + `  backoff: { initial: 1s, max: 30s }\nworld:\n  instances: [ { name: pod-a } ]\ntimeline:\n  - { at: 1m, demand: 2500MB }\n${extra}`);
+  writeFileSync(
+    file,
+    `loop: incus-hpa\nname: pm${id}\nseed: 1\nduration: 3m\nconfig:\n  HPA: { minPods: 1, maxPods: 3, memoryThreshold: 50 }\n  policy: { module: ./p${id}.ts }\n` +
+      `  backoff: { initial: 1s, max: 30s }\nworld:\n  instances: [ { name: pod-a } ]\ntimeline:\n  - { at: 1m, demand: 2500MB }\n${extra}`,
+  );
   return file;
 }
 
@@ -57,7 +60,6 @@ const notesOf = (file: string) => {
   return runner.trace().frames.flatMap((f) => (f.note ? [f.note] : []));
 };
 
-
 describe('an HPA policy module in the simulator (examples/hpa-policy)', () => {
   it('same seed, byte-identical trace; the trace names the module and loads through the schema', () => {
     const { runner: a, scenario } = runnerFor('examples/hpa-policy/check.yaml');
@@ -79,8 +81,10 @@ describe('an HPA policy module in the simulator (examples/hpa-policy)', () => {
     const cases: [string, string][] = [
       [keep(`throw new Error('too hot');`), 'threw Error: too hot'],
       [keep('for (;;) {}'), 'did not return within 1000 ms (a hang or a loop that does not end)'],
-      [keep(`return { running: 1, averagePercent: null, desired: 1, actions: [{ kind: 'scale' }], comparison: '', verdict: '', memory };`),
-        'returned what is not a Decision: actions.0.kind: expected { kind: "create" } or { kind: "delete", name, waitForStop }'],
+      [
+        keep(`return { running: 1, averagePercent: null, desired: 1, actions: [{ kind: 'scale' }], comparison: '', verdict: '', memory };`),
+        'returned what is not a Decision: actions.0.kind: expected { kind: "create" } or { kind: "delete", name, waitForStop }',
+      ],
     ];
     for (const [source, message] of cases) {
       const file = scenarioWith(source);
@@ -100,7 +104,13 @@ describe('an HPA policy module under the explorer (examples/hpa-policy)', () => 
     expect(run.result.stats.complete).toBe(true);
     expect(verdicts['at-most-max']).toBe('violated');
     expect(verdicts['policy-decides']).toBe('holds');
-    expect([...run.promises].sort()).toEqual(['at-most-max', 'converges', 'never-touches-unowned', 'one-operation-at-a-time', 'policy-decides']);
+    expect([...run.promises].sort()).toEqual([
+      'at-most-max',
+      'converges',
+      'never-touches-unowned',
+      'one-operation-at-a-time',
+      'policy-decides',
+    ]);
     const c = run.counterexamples.find((x) => x.property === 'at-most-max')!;
     expect({ steps: c.path.length, moves: movesOf(run, c.path) }).toEqual({ steps: 5, moves: ['demand 2.33GiB'] });
     expect(c.trace.frames.at(-1)?.note).toContain('✗ at-most-max');
@@ -109,7 +119,11 @@ describe('an HPA policy module under the explorer (examples/hpa-policy)', () => 
   it('the fixed policy holds on the same bounds', () => {
     const { run, verdicts } = checkFile('examples/hpa-policy/check.yaml');
     expect(run.result.stats.complete).toBe(true);
-    expect(Object.entries(verdicts).filter(([p]) => run.promises.includes(p)).every(([, v]) => v === 'holds')).toBe(true);
+    expect(
+      Object.entries(verdicts)
+        .filter(([p]) => run.promises.includes(p))
+        .every(([, v]) => v === 'holds'),
+    ).toBe(true);
     expect(run.result.stats.distinct).toBe(3879);
   }, 120_000);
 
@@ -122,7 +136,7 @@ describe('an HPA policy module under the explorer (examples/hpa-policy)', () => 
     expect(run.counterexamples.find((x) => x.property === 'at-most-max')?.path.length).toBe(5);
   }, 120_000);
 
-  it('the canonical key is safe with a module\'s memory: merged states agree on every move', () => {
+  it("the canonical key is safe with a module's memory: merged states agree on every move", () => {
     const { entry, scenario } = loadScenario('examples/hpa-policy/check.yaml');
     const alphabet = scenario.timeline.map((e, index) => ({ index, label: entry.check.label(e), entry: e }));
     const report = keySafety(entry.binding, entry.check, { config: scenario.config, world: scenario.world }, alphabet);
@@ -132,7 +146,10 @@ describe('an HPA policy module under the explorer (examples/hpa-policy)', () => 
     // Directed: the module's state and a failed decision are part of the key.
     const key = entry.check.canonicalizer({ config: scenario.config, world: scenario.world }, alphabet);
     const start = new Stepper(entry.binding).initial(scenario.config, scenario.world);
-    const withContext = (over: object) => ({ ...start, snapshot: { ...start.snapshot, context: { ...start.snapshot.context, ...over } } as typeof start.snapshot });
+    const withContext = (over: object) => ({
+      ...start,
+      snapshot: { ...start.snapshot, context: { ...start.snapshot.context, ...over } } as typeof start.snapshot,
+    });
     const memory = (state: JsonValue) => ({ policyMemory: { recommendations: [], state } });
     expect(key(withContext(memory({ low: 0 })))).not.toBe(key(withContext(memory({ low: 1 }))));
     expect(key(withContext({ policyFailed: true }))).not.toBe(key(withContext({ policyFailed: false })));
@@ -149,9 +166,12 @@ describe('an HPA policy module under the explorer (examples/hpa-policy)', () => 
 
 describe('a policy module in its sandbox', () => {
   it('no files, network, process, timers, eval, clock or Math.random', () => {
-    expect(sandboxError(`import { readFileSync } from 'node:fs'; export const policy = () => readFileSync('/etc/passwd');`))
-      .toContain('import of "node:fs" is not allowed: a policy module runs isolated (no files, no network, no other modules; only "loopscope/policy")');
-    expect(sandboxError(`import http from 'node:http'; export const policy = () => http.get('http://127.0.0.1/');`)).toContain('import of "node:http" is not allowed');
+    expect(sandboxError(`import { readFileSync } from 'node:fs'; export const policy = () => readFileSync('/etc/passwd');`)).toContain(
+      'import of "node:fs" is not allowed: a policy module runs isolated (no files, no network, no other modules; only "loopscope/policy")',
+    );
+    expect(sandboxError(`import http from 'node:http'; export const policy = () => http.get('http://127.0.0.1/');`)).toContain(
+      'import of "node:http" is not allowed',
+    );
     const refused: [string, string][] = [
       ["fetch('http://127.0.0.1/')", 'threw ReferenceError: fetch is not defined'],
       ['process.exit(1)', 'threw ReferenceError: process is not defined'],
@@ -163,19 +183,30 @@ describe('a policy module in its sandbox', () => {
       ['Date.now()', 'threw IsolationError: the clock (Date.now) is not available in a policy module'],
       ['new Date()', 'threw IsolationError: the clock (new Date()) is not available in a policy module'],
     ];
-    for (const [body, message] of refused) expect(sandboxError(`export const policy = () => { ${body}; };`), body).toContain(`policy module:b.ts ${message}`);
+    for (const [body, message] of refused)
+      expect(sandboxError(`export const policy = () => { ${body}; };`), body).toContain(`policy module:b.ts ${message}`);
     // What is allowed: the API's helpers, a date from a number (no clock read).
     const ok = `import { averagePercent } from 'loopscope/policy';
       export const policy = ({ observation, memory }) => ({ running: 0, averagePercent: averagePercent(observation.instances), desired: new Date(0).getTime(),
         actions: [], comparison: '', verdict: '', memory });`;
     writeFileSync(join(DIR, 'ok.ts'), ok);
     const box = loadPolicySandbox(join(DIR, 'ok.ts'), 'module:ok.ts', 'scenario.yaml', 'config.policy.module', 200);
-    expect(box.decide({ observation: { at: 0, instances: [] }, config: DEFAULT_CONFIG, memory: EMPTY_POLICY_MEMORY }))
-      .toEqual({ policy: 'module:ok.ts', running: 0, averagePercent: null, desired: 0, actions: [], comparison: '', verdict: '', memory: { recommendations: [] } });
+    expect(box.decide({ observation: { at: 0, instances: [] }, config: DEFAULT_CONFIG, memory: EMPTY_POLICY_MEMORY })).toEqual({
+      policy: 'module:ok.ts',
+      running: 0,
+      averagePercent: null,
+      desired: 0,
+      actions: [],
+      comparison: '',
+      verdict: '',
+      memory: { recommendations: [] },
+    });
   });
 
   it('an async policy, or one returning nothing: a clear message', () => {
-    expect(sandboxError(`export const policy = async () => ({});`)).toContain('returned a promise: a policy is a synchronous pure function');
+    expect(sandboxError(`export const policy = async () => ({});`)).toContain(
+      'returned a promise: a policy is a synchronous pure function',
+    );
     expect(sandboxError(`export const policy = () => {};`)).toContain('returned undefined: expected a Decision');
   });
 });
@@ -183,10 +214,21 @@ describe('a policy module in its sandbox', () => {
 describe('a bad policy module is bad input: exit 2, one line naming the file and field', () => {
   const cases: [string, string | undefined, RegExp][] = [
     ['a missing file', undefined, /config\.policy\.module: expected a readable policy module, cannot read .*nope\.ts: ENOENT/],
-    ['no policy export', 'export const x = 1;', /config\.policy\.module: expected the module .* to export a function policy\(input\) returning a Decision/],
-    ['a wrong-shaped Decision', 'export const policy = () => ({ running: 1 });',
-      /config\.policy\.module: expected a policy that decides on an empty observation \(no instances\), but it returned what is not a Decision: averagePercent: /],
-    ['an import of node:fs', `import fs from 'node:fs'; export const policy = () => fs;`, /config\.policy\.module: expected a module that loads: IsolationError: import of "node:fs" is not allowed/],
+    [
+      'no policy export',
+      'export const x = 1;',
+      /config\.policy\.module: expected the module .* to export a function policy\(input\) returning a Decision/,
+    ],
+    [
+      'a wrong-shaped Decision',
+      'export const policy = () => ({ running: 1 });',
+      /config\.policy\.module: expected a policy that decides on an empty observation \(no instances\), but it returned what is not a Decision: averagePercent: /,
+    ],
+    [
+      'an import of node:fs',
+      `import fs from 'node:fs'; export const policy = () => fs;`,
+      /config\.policy\.module: expected a module that loads: IsolationError: import of "node:fs" is not allowed/,
+    ],
     ['a module that does not compile', 'export const policy = ( => 1;', /config\.policy\.module: expected a module that compiles/],
   ];
   const fileWith = (source: string | undefined) => {
@@ -198,7 +240,11 @@ describe('a bad policy module is bad input: exit 2, one line naming the file and
     it(what, () => {
       const file = fileWith(source);
       let error: unknown;
-      try { loadScenario(file); } catch (e) { error = e; }
+      try {
+        loadScenario(file);
+      } catch (e) {
+        error = e;
+      }
       expect(error).toBeInstanceOf(InputError);
       const text = (error as InputError).message;
       expect(text.startsWith(`${file}: config.policy.module: `), text).toBe(true);
@@ -212,7 +258,9 @@ describe('a bad policy module is bad input: exit 2, one line naming the file and
     const r = spawnSync(CLI, ['sim', file], { encoding: 'utf8', timeout: 60_000 });
     expect(r.status, r.stderr).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toMatch(new RegExp(`^loopscope: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: config\\.policy\\.module: expected a policy that decides`));
+    expect(r.stderr).toMatch(
+      new RegExp(`^loopscope: ${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: config\\.policy\\.module: expected a policy that decides`),
+    );
     expect(r.stdout).toBe('');
   }, 60_000);
 });

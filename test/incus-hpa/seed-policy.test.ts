@@ -4,7 +4,11 @@ import { config, pod } from './helpers';
 
 // The lab's runHPALoop (Forge-Operator-Lab cmd/main.go), rule by rule.
 const decide = (pods: ReturnType<typeof pod>[], over = {}) =>
-  seedPolicy({ observation: { at: 0, instances: pods }, config: config({ minPods: 1, maxPods: 5, memoryThreshold: 40, ...over }), memory: EMPTY_POLICY_MEMORY });
+  seedPolicy({
+    observation: { at: 0, instances: pods },
+    config: config({ minPods: 1, maxPods: 5, memoryThreshold: 40, ...over }),
+    memory: EMPTY_POLICY_MEMORY,
+  });
 
 describe('seed policy (the lab rule as written)', () => {
   it.each([
@@ -13,8 +17,11 @@ describe('seed policy (the lab rule as written)', () => {
     ['avg ≥ threshold and running < max → create one', [pod('pod', 90), pod('pod1', 10)], [{ kind: 'create' }]],
     ['avg exactly at threshold creates (≥)', [pod('pod', 40)], [{ kind: 'create' }]],
     ['avg between threshold/2 and threshold → nothing', [pod('pod', 30)], []],
-    ['avg < threshold/2 and running > min → delete the LAST pod in the list, stop not waited',
-      [pod('pod', 5), pod('podb', 5)], [{ kind: 'delete', name: 'podb', waitForStop: false }]],
+    [
+      'avg < threshold/2 and running > min → delete the LAST pod in the list, stop not waited',
+      [pod('pod', 5), pod('podb', 5)],
+      [{ kind: 'delete', name: 'podb', waitForStop: false }],
+    ],
     ['avg exactly threshold/2 keeps (strict <)', [pod('pod', 20), pod('podb', 20)], []],
     ['at min with low load → nothing (no clamp to min)', [pod('pod', 1)], []],
   ] as const)('%s', (_name, pods, actions) => {

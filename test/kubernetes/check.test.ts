@@ -28,78 +28,103 @@ const PINS: Record<string, Pin> = {
   // The finalizer's cleanup reads a cache that does not yet show the Deployment it just created.
   'scenarios/kubernetes-check-application.yaml': {
     distinct: 3077,
-    verdicts: { 'cleanup-before-finalizer': 'violated', 'deletes-application': 'holds', 'converges': 'holds' },
+    verdicts: { 'cleanup-before-finalizer': 'violated', 'deletes-application': 'holds', converges: 'holds' },
     promised: ['cleanup-before-finalizer', 'converges'],
     counterexamples: { 'cleanup-before-finalizer': { steps: 15, moves: ['kubectl delete application/shop'] } },
   },
   'scenarios/kubernetes-check-composite.yaml': {
     distinct: 17561,
-    verdicts: { 'one-pod': 'holds', 'recreates': 'holds', 'converges': 'holds' },
+    verdicts: { 'one-pod': 'holds', recreates: 'holds', converges: 'holds' },
     promised: ['one-pod', 'converges'],
     counterexamples: {},
   },
   'scenarios/kubernetes-check-database.yaml': {
     distinct: 3386,
-    verdicts: { 'one-primary': 'holds', 'fails-over': 'holds', 'converges': 'holds' },
+    verdicts: { 'one-primary': 'holds', 'fails-over': 'holds', converges: 'holds' },
     promised: ['one-primary', 'converges'],
     counterexamples: {},
   },
   'scenarios/kubernetes-check-decorator.yaml': {
     distinct: 8667,
-    verdicts: { 'one-attachment': 'holds', 'decorates': 'holds', 'converges': 'holds' },
+    verdicts: { 'one-attachment': 'holds', decorates: 'holds', converges: 'holds' },
     promised: ['one-attachment', 'converges'],
     counterexamples: {},
   },
   // Rollover: a template change reaches the controller before its first ReplicaSet does.
   'scenarios/kubernetes-check-deployment.yaml': {
     distinct: 20944,
-    verdicts: { 'max-surge': 'violated', 'min-available': 'holds', 'rolls-out': 'holds', 'converges': 'holds' },
+    verdicts: { 'max-surge': 'violated', 'min-available': 'holds', 'rolls-out': 'holds', converges: 'holds' },
     promised: ['max-surge', 'min-available', 'converges'],
-    counterexamples: { 'max-surge': { steps: 20, moves: ['kubectl set image deployment/web nginx:1.27', "controller crash (after a reconcile's writes)"] } },
+    counterexamples: {
+      'max-surge': { steps: 20, moves: ['kubectl set image deployment/web nginx:1.27', "controller crash (after a reconcile's writes)"] },
+    },
   },
   'scenarios/kubernetes-check-hpa.yaml': {
     distinct: 17166,
-    verdicts: { 'within-bounds': 'holds', 'scales-to-max': 'holds', 'converges': 'holds' },
+    verdicts: { 'within-bounds': 'holds', 'scales-to-max': 'holds', converges: 'holds' },
     promised: ['within-bounds', 'converges'],
     counterexamples: {},
   },
   'scenarios/kubernetes-check-queue-scaler.yaml': {
     distinct: 1169,
-    verdicts: { 'within-bounds': 'holds', 'scales-up': 'holds', 'converges': 'holds' },
+    verdicts: { 'within-bounds': 'holds', 'scales-up': 'holds', converges: 'holds' },
     promised: ['within-bounds', 'converges'],
     counterexamples: {},
   },
   // kubernetes/kubernetes#129795: expired expectations let a sync act on a lagging cache.
   'scenarios/kubernetes-check-replicaset-expired.yaml': {
     distinct: 8096,
-    verdicts: { 'no-extra-pods': 'violated', 'no-surplus-at-rest': 'holds', 'reaches-replicas': 'holds', 'waits-for-expectations': 'holds', 'converges': 'holds' },
+    verdicts: {
+      'no-extra-pods': 'violated',
+      'no-surplus-at-rest': 'holds',
+      'reaches-replicas': 'holds',
+      'waits-for-expectations': 'holds',
+      converges: 'holds',
+    },
     promised: ['no-extra-pods', 'no-surplus-at-rest', 'converges'],
-    counterexamples: { 'no-extra-pods': { steps: 20, moves: ['stale cache: Pod watch +360s for 1s', 'kubectl scale replicaset/web --replicas=2'] } },
+    counterexamples: {
+      'no-extra-pods': { steps: 20, moves: ['stale cache: Pod watch +360s for 1s', 'kubectl scale replicaset/web --replicas=2'] },
+    },
   },
   // A crash with the create on the wire: it lands after the restarted controller's relist, whose new
   // expectations know nothing of it, so it creates a second pod (the surplus goes at the next sync).
   'scenarios/kubernetes-check-replicaset-crash-mid-write.yaml': {
     distinct: 1143,
-    verdicts: { 'no-extra-pods': 'violated', 'no-surplus-at-rest': 'holds', 'reaches-replicas': 'holds', 'waits-for-expectations': 'holds', 'converges': 'holds' },
+    verdicts: {
+      'no-extra-pods': 'violated',
+      'no-surplus-at-rest': 'holds',
+      'reaches-replicas': 'holds',
+      'waits-for-expectations': 'holds',
+      converges: 'holds',
+    },
     promised: ['no-extra-pods', 'no-surplus-at-rest', 'converges'],
     counterexamples: { 'no-extra-pods': { steps: 9, moves: ['controller crash mid-write (the write lands)'] } },
   },
   // Without expectations the controller's own status write re-enqueues it onto a stale cache.
   'scenarios/kubernetes-check-replicaset-no-expectations.yaml': {
     distinct: 7681,
-    verdicts: { 'no-extra-pods': 'violated', 'no-surplus-at-rest': 'holds', 'reaches-replicas': 'holds', 'converges': 'holds' },
+    verdicts: { 'no-extra-pods': 'violated', 'no-surplus-at-rest': 'holds', 'reaches-replicas': 'holds', converges: 'holds' },
     promised: ['no-surplus-at-rest', 'converges'],
     counterexamples: { 'no-extra-pods': { steps: 11, moves: ['stale cache: Pod watch +2s for 5s'] } },
   },
   'scenarios/kubernetes-check-replicaset.yaml': {
     distinct: 3811,
-    verdicts: { 'no-extra-pods': 'holds', 'no-surplus-at-rest': 'holds', 'reaches-replicas': 'holds', 'waits-for-expectations': 'holds', 'converges': 'holds' },
+    verdicts: {
+      'no-extra-pods': 'holds',
+      'no-surplus-at-rest': 'holds',
+      'reaches-replicas': 'holds',
+      'waits-for-expectations': 'holds',
+      converges: 'holds',
+    },
     promised: ['no-extra-pods', 'no-surplus-at-rest', 'converges'],
     counterexamples: {},
   },
 };
 
-const CHECK_FILES = readdirSync('scenarios').filter((f) => f.startsWith('kubernetes-check-') && f.endsWith('.yaml')).map((f) => `scenarios/${f}`).sort();
+const CHECK_FILES = readdirSync('scenarios')
+  .filter((f) => f.startsWith('kubernetes-check-') && f.endsWith('.yaml'))
+  .map((f) => `scenarios/${f}`)
+  .sort();
 
 const movesOf = (run: CheckRun, path: readonly PathStep[]) => envMoves(run, path).map((m) => m.label);
 
@@ -111,24 +136,30 @@ describe('loopscope check on the kubernetes-check scenarios', () => {
   });
 
   for (const file of CHECK_FILES) {
-    it(file, () => {
-      const pin = PINS[file];
-      expect(pin, `${file} is not pinned`).toBeDefined();
-      const { entry, scenario } = loadScenario(file);
-      const run = checkScenario(entry, scenario);
-      expect(run.result.stats.complete).toBe(true);
-      expect(run.result.stats.distinct).toBe(pin!.distinct);
-      expect(Object.fromEntries(run.result.verdicts.map((v) => [v.property.name, v.status]))).toEqual(pin!.verdicts);
-      expect([...run.promises].sort()).toEqual([...pin!.promised].sort());
-      const counterexamples = Object.fromEntries(run.counterexamples.map((c) => [c.property, { steps: c.path.length, moves: movesOf(run, c.path) }]));
-      expect(counterexamples).toEqual(pin!.counterexamples);
-      for (const c of run.counterexamples) {
-        // A normal Runner trace, plain JSON as the lab loads it, its last mark naming the broken claim.
-        expect(JSON.parse(JSON.stringify(c.trace))).toEqual(c.trace);
-        expect(c.trace.loop).toBe('kubernetes');
-        expect(c.trace.frames.some((f) => f.note?.includes(`✗ ${c.property}`))).toBe(true);
-      }
-    }, 120_000);
+    it(
+      file,
+      () => {
+        const pin = PINS[file];
+        expect(pin, `${file} is not pinned`).toBeDefined();
+        const { entry, scenario } = loadScenario(file);
+        const run = checkScenario(entry, scenario);
+        expect(run.result.stats.complete).toBe(true);
+        expect(run.result.stats.distinct).toBe(pin!.distinct);
+        expect(Object.fromEntries(run.result.verdicts.map((v) => [v.property.name, v.status]))).toEqual(pin!.verdicts);
+        expect([...run.promises].sort()).toEqual([...pin!.promised].sort());
+        const counterexamples = Object.fromEntries(
+          run.counterexamples.map((c) => [c.property, { steps: c.path.length, moves: movesOf(run, c.path) }]),
+        );
+        expect(counterexamples).toEqual(pin!.counterexamples);
+        for (const c of run.counterexamples) {
+          // A normal Runner trace, plain JSON as the lab loads it, its last mark naming the broken claim.
+          expect(JSON.parse(JSON.stringify(c.trace))).toEqual(c.trace);
+          expect(c.trace.loop).toBe('kubernetes');
+          expect(c.trace.frames.some((f) => f.note?.includes(`✗ ${c.property}`))).toBe(true);
+        }
+      },
+      120_000,
+    );
   }
 });
 
@@ -149,7 +180,8 @@ function rejection(yaml: string): InputError {
 }
 
 describe('check scenarios the explorer cannot treat are rejected, naming file, field and expectation', () => {
-  const timeline = (entries: string[]) => (yaml: string) => yaml.replace(/timeline:[\s\S]*$/, `timeline:\n${entries.map((e) => `  - ${e}\n`).join('')}`);
+  const timeline = (entries: string[]) => (yaml: string) =>
+    yaml.replace(/timeline:[\s\S]*$/, `timeline:\n${entries.map((e) => `  - ${e}\n`).join('')}`);
 
   it('more than 8 moves', () => {
     const e = rejection(variant(timeline(Array.from({ length: 9 }, (_, i) => `{ at: ${i}s, failWrites: 1 }`))));
@@ -165,7 +197,9 @@ describe('check scenarios the explorer cannot treat are rejected, naming file, f
   });
 
   it('a lost watch event with no relist to repair it', () => {
-    const e = rejection(variant((y) => timeline(['{ at: 1s, dropWatch: { kind: Pod, count: 1 } }'])(y.replace('resync: 60s', 'resync: 0s'))));
+    const e = rejection(
+      variant((y) => timeline(['{ at: 1s, dropWatch: { kind: Pod, count: 1 } }'])(y.replace('resync: 60s', 'resync: 0s'))),
+    );
     expect(e.field).toBe('cluster.resync');
     expect(e.expected).toMatch(/resync period with dropWatch/);
   });
@@ -176,7 +210,14 @@ describe('check scenarios the explorer cannot treat are rejected, naming file, f
   });
 
   it('more than 3 nodes', () => {
-    const e = rejection(variant((y) => y.replace('    - { name: node-2, cpu: "1" }\n', '    - { name: node-2, cpu: "1" }\n    - { name: node-3, cpu: "1" }\n    - { name: node-4, cpu: "1" }\n')));
+    const e = rejection(
+      variant((y) =>
+        y.replace(
+          '    - { name: node-2, cpu: "1" }\n',
+          '    - { name: node-2, cpu: "1" }\n    - { name: node-3, cpu: "1" }\n    - { name: node-4, cpu: "1" }\n',
+        ),
+      ),
+    );
     expect(e.field).toBe('cluster.nodes');
     expect(e.expected).toMatch(/at most 3 nodes for check, got 4/);
   });

@@ -22,7 +22,10 @@ describe('scenario option controllerRuntime', () => {
   });
 
   it('a qps or burst of its own adds a bucket to the v0.23 limiter', () => {
-    const text = withRelease('scenarios/kubernetes-replicaset.yaml', null).replace(/^controller: (.*)$/m, 'controller: $1\nrateLimiter: { qps: 5 }');
+    const text = withRelease('scenarios/kubernetes-replicaset.yaml', null).replace(
+      /^controller: (.*)$/m,
+      'controller: $1\nrateLimiter: { qps: 5 }',
+    );
     expect(parse(text).config.rateLimiter.bucket).toEqual({ qps: 5, burst: 100 });
   });
 
@@ -41,7 +44,14 @@ describe('scenario option controllerRuntime', () => {
   it('the releases behave differently: the priority queue keeps one item per key, so the rolling update reconciles less often', () => {
     const reconciles = (release: string) => {
       const s = parse(withRelease('scenarios/kubernetes-deployment.yaml', release));
-      const r = new Runner(kubernetesBinding, { scenario: s.name, seed: s.seed, world: s.world, config: s.config, timeline: s.timeline, recordFrames: false });
+      const r = new Runner(kubernetesBinding, {
+        scenario: s.name,
+        seed: s.seed,
+        world: s.world,
+        config: s.config,
+        timeline: s.timeline,
+        recordFrames: false,
+      });
       r.run(s.durationMs);
       return (r.snapshot.context as ControllerContext).reconciles;
     };

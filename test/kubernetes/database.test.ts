@@ -48,7 +48,8 @@ describe('the Database operator (scenarios/kubernetes-database.yaml)', () => {
   it('deleting the Database removes everything it owns', () => {
     const { runner } = runnerFor('scenarios/kubernetes-database.yaml');
     runner.run(9 * 60_000);
-    for (const kind of ['Database', 'Pod', 'PersistentVolumeClaim', 'ConfigMap', 'CronJob']) expect(objects(runner.world, kind)).toEqual([]);
+    for (const kind of ['Database', 'Pod', 'PersistentVolumeClaim', 'ConfigMap', 'CronJob'])
+      expect(objects(runner.world, kind)).toEqual([]);
   });
 });
 

@@ -5,11 +5,28 @@ import { runnerFor } from '../../sim/loops';
 import type { KubeSummary } from '../../sim/loops/kubernetes-world-schema';
 
 // kubernetes pkg/controller/deployment/rolling.go and util/deployment_util.go.
-const spec = (replicas: number, maxSurge: number | string, maxUnavailable: number | string): DeploymentSpec =>
-  ({ replicas, selector: { app: 'x' }, template: { labels: { app: 'x' }, containers: [] }, strategy: { maxSurge, maxUnavailable } });
+const spec = (replicas: number, maxSurge: number | string, maxUnavailable: number | string): DeploymentSpec => ({
+  replicas,
+  selector: { app: 'x' },
+  template: { labels: { app: 'x' }, containers: [] },
+  strategy: { maxSurge, maxUnavailable },
+});
 const rs = (name: string, replicas: number, available: number, created: number): KObject => ({
-  kind: 'ReplicaSet', metadata: { namespace: 'd', name, uid: name, resourceVersion: 1, generation: 1, creationTimestamp: created, labels: {}, annotations: {}, ownerReferences: [], finalizers: [] },
-  spec: { replicas }, status: { replicas, availableReplicas: available },
+  kind: 'ReplicaSet',
+  metadata: {
+    namespace: 'd',
+    name,
+    uid: name,
+    resourceVersion: 1,
+    generation: 1,
+    creationTimestamp: created,
+    labels: {},
+    annotations: {},
+    ownerReferences: [],
+    finalizers: [],
+  },
+  spec: { replicas },
+  status: { replicas, availableReplicas: available },
 });
 
 describe('Deployment rolling update: pure parts', () => {

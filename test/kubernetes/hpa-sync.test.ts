@@ -66,7 +66,10 @@ describe('recordInitialRecommendation (horizontal.go)', () => {
 
   it('restartController: the recommendations are lost and re-seeded with the current count, so the window starts again', () => {
     // The controller restarts at 4 min, before the seeded window ends: the count holds until ~4 min + 300 s.
-    const { series } = replicas(scenario({ load: '200m', replicas: 5, timeline: 'timeline:\n  - { at: 4m, restartController: true }' }), 15 * 60_000);
+    const { series } = replicas(
+      scenario({ load: '200m', replicas: 5, timeline: 'timeline:\n  - { at: 4m, restartController: true }' }),
+      15 * 60_000,
+    );
     const down = firstBelow(series, 5)!;
     expect(down).toBeGreaterThan(4 * 60_000 + 300_000);
     expect(down).toBeLessThan(4 * 60_000 + 330_000);
@@ -77,11 +80,20 @@ describe('a metric failure: ScalingActive=False, reason FailedGetResourceMetric 
   it('every pod is still starting (Running, not Ready, inside the CPU initialisation period): the status says so and the count is kept', () => {
     const { runner } = replicas(scenario({ load: '200m', replicas: 2, ready: '10m' }), 20_000);
     const hpa = objects(runner.world, 'HorizontalPodAutoscaler')[0]!;
-    const status = hpa.status as { desiredReplicas: number; currentReplicas: number; conditions: { type: string; status: string; reason: string; message?: string }[] };
+    const status = hpa.status as {
+      desiredReplicas: number;
+      currentReplicas: number;
+      conditions: { type: string; status: string; reason: string; message?: string }[];
+    };
     expect(status.conditions).toEqual([
       { type: 'AbleToScale', status: 'True', reason: 'SucceededGetScale' },
-      { type: 'ScalingActive', status: 'False', reason: 'FailedGetResourceMetric',
-        message: 'the HPA was unable to compute the replica count: failed to get cpu utilization: did not receive metrics for targeted pods (pods might be unready)' },
+      {
+        type: 'ScalingActive',
+        status: 'False',
+        reason: 'FailedGetResourceMetric',
+        message:
+          'the HPA was unable to compute the replica count: failed to get cpu utilization: did not receive metrics for targeted pods (pods might be unready)',
+      },
     ]);
     expect(status.currentReplicas).toBe(2);
     expect(specOf<DeploymentSpec>(objects(runner.world, 'Deployment')[0]!).replicas).toBe(2);
@@ -90,7 +102,9 @@ describe('a metric failure: ScalingActive=False, reason FailedGetResourceMetric 
 
 describe('kubernetesRelease (options): the tolerance test at exactly 1.10', () => {
   // 2 pods × 500m, 530m of load + 10m each → 55 % of a 50 % target: ratio 1.10.
-  const at = (release: string) => replicas(scenario({ load: '530m', replicas: 2, options: `options: { kubernetesRelease: "${release}" }` }), 3 * 60_000).series.at(-1)!.replicas;
+  const at = (release: string) =>
+    replicas(scenario({ load: '530m', replicas: 2, options: `options: { kubernetesRelease: "${release}" }` }), 3 * 60_000).series.at(-1)!
+      .replicas;
   it('1.35 (default) and 1.33 keep 2; 1.32 scales to 3', () => {
     expect(at('1.35')).toBe(2);
     expect(at('1.33')).toBe(2);
@@ -100,13 +114,31 @@ describe('kubernetesRelease (options): the tolerance test at exactly 1.10', () =
 
 describe('groupPods on the plane (metricPods → groupPods): only Failed and deleting pods are ignored', () => {
   const pod = (name: string, phase: PodPhase, over: Partial<ObjectMeta> = {}): KObject => ({
-    kind: 'Pod', spec: { containers: [{ name: 'app', image: 'x', cpuMilli: 500 }] }, status: { phase, ready: false, restarts: 0 },
-    metadata: { namespace: 'default', name, uid: name, resourceVersion: 1, generation: 1, creationTimestamp: 0, labels: {}, annotations: {}, ownerReferences: [], finalizers: [], ...over },
+    kind: 'Pod',
+    spec: { containers: [{ name: 'app', image: 'x', cpuMilli: 500 }] },
+    status: { phase, ready: false, restarts: 0 },
+    metadata: {
+      namespace: 'default',
+      name,
+      uid: name,
+      resourceVersion: 1,
+      generation: 1,
+      creationTimestamp: 0,
+      labels: {},
+      annotations: {},
+      ownerReferences: [],
+      finalizers: [],
+      ...over,
+    },
   });
   it('a Succeeded pod with a metric counts; a Failed one and a deleting one do not (TestGroupPods)', () => {
     const pods = [pod('done', 'Succeeded'), pod('failed', 'Failed'), pod('going', 'Running', { deletionTimestamp: 5 })];
     const metrics = { 'default/done': 100, 'default/failed': 100, 'default/going': 100 };
-    const g = groupPods(metricPods(pods, metrics, 600_000), 'memory', { now: 600_000, cpuInitializationPeriodMs: 300_000, delayOfInitialReadinessStatusMs: 30_000 });
+    const g = groupPods(metricPods(pods, metrics, 600_000), 'memory', {
+      now: 600_000,
+      cpuInitializationPeriodMs: 300_000,
+      delayOfInitialReadinessStatusMs: 30_000,
+    });
     expect(g.readyPodCount).toBe(1);
     expect([...g.ignored].sort()).toEqual(['failed', 'going']);
   });

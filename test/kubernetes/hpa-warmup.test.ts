@@ -18,9 +18,18 @@ function run(options?: Record<string, unknown>) {
   const doc = parse(readFileSync(FILE, 'utf8')) as Record<string, unknown>;
   const scenario = parseKubernetesScenario(FILE, 'warmup', options ? { ...doc, options } : doc);
   const alphabet = scenario.timeline.map((entry, index) => ({ index, label: '', entry }));
-  const property = kubernetesProperties(scenario.config, alphabet, undefined, scenario.world).find((p) => p.name === 'no-warm-up-overscale');
-  if (!property) throw new Error('no-warm-up-overscale is not among the scenario\'s properties');
-  const runner = new Runner(kubernetesBinding, { scenario: 'warmup', seed: scenario.seed, world: scenario.world, config: scenario.config, timeline: scenario.timeline, recordFrames: false });
+  const property = kubernetesProperties(scenario.config, alphabet, undefined, scenario.world).find(
+    (p) => p.name === 'no-warm-up-overscale',
+  );
+  if (!property) throw new Error("no-warm-up-overscale is not among the scenario's properties");
+  const runner = new Runner(kubernetesBinding, {
+    scenario: 'warmup',
+    seed: scenario.seed,
+    world: scenario.world,
+    config: scenario.config,
+    timeline: scenario.timeline,
+    recordFrames: false,
+  });
   let maxReplicas = 0;
   let brokenAt: number | null = null;
   while (runner.nextEventAt !== undefined && runner.nextEventAt <= scenario.durationMs) {
@@ -40,7 +49,7 @@ describe('CPU initialisation period and initial readiness delay (Kubernetes 1.35
     expect(r.promises).toContain('no-warm-up-overscale');
   });
 
-  it('with both flags at 0 the warming pods\' CPU counts: the start-up over-scales to maxReplicas (12); not promised', () => {
+  it("with both flags at 0 the warming pods' CPU counts: the start-up over-scales to maxReplicas (12); not promised", () => {
     const r = run({ cpuInitializationPeriod: '0s', initialReadinessDelay: '0s' });
     expect(r.maxReplicas).toBe(12);
     expect(r.brokenAt).not.toBeNull();

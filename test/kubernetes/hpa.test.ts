@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { convertWithBehaviorRate, scaleDownLimit, scaleUpLimit, stabilizeWithBehaviors, withDefaults } from '../../machines/kubernetes/hpa/behavior';
+import {
+  convertWithBehaviorRate,
+  scaleDownLimit,
+  scaleUpLimit,
+  stabilizeWithBehaviors,
+  withDefaults,
+} from '../../machines/kubernetes/hpa/behavior';
 import { runnerFor } from '../../sim/loops';
 import type { KubeSummary } from '../../sim/loops/kubernetes-world-schema';
 import { objects } from './helpers';
@@ -18,8 +24,14 @@ describe('HPA behavior: policies and stabilisation windows', () => {
   });
 
   it('Pods and Percent policies count the changes already made in their period; selectPolicy picks', () => {
-    const rules = { stabilizationWindowSeconds: 0, selectPolicy: 'Max' as const, policies: [
-      { type: 'Pods' as const, value: 2, periodSeconds: 60 }, { type: 'Percent' as const, value: 50, periodSeconds: 60 }] };
+    const rules = {
+      stabilizationWindowSeconds: 0,
+      selectPolicy: 'Max' as const,
+      policies: [
+        { type: 'Pods' as const, value: 2, periodSeconds: 60 },
+        { type: 'Percent' as const, value: 50, periodSeconds: 60 },
+      ],
+    };
     // 10 pods, 4 added 30 s ago: the period started at 6 → Pods: 8, Percent: ceil(6 × 1.5) = 9.
     const up = [{ at: 30_000, change: 4 }];
     expect(scaleUpLimit(10, up, [], rules, 60_000)).toBe(9);
@@ -27,20 +39,37 @@ describe('HPA behavior: policies and stabilisation windows', () => {
     expect(scaleUpLimit(10, up, [], { ...rules, selectPolicy: 'Disabled' }, 60_000)).toBe(10);
     // Once the event left the period, the full allowance is back.
     expect(scaleUpLimit(10, up, [], rules, 100_000)).toBe(15);
-    const down = { stabilizationWindowSeconds: 0, selectPolicy: 'Max' as const, policies: [{ type: 'Percent' as const, value: 10, periodSeconds: 60 }, { type: 'Pods' as const, value: 1, periodSeconds: 60 }] };
+    const down = {
+      stabilizationWindowSeconds: 0,
+      selectPolicy: 'Max' as const,
+      policies: [
+        { type: 'Percent' as const, value: 10, periodSeconds: 60 },
+        { type: 'Pods' as const, value: 1, periodSeconds: 60 },
+      ],
+    };
     expect(scaleDownLimit(10, [], [], down, 0)).toBe(9); // Max change: min(trunc(9), 9)
     expect(scaleDownLimit(30, [], [], down, 0)).toBe(27);
   });
 
   it('ScaleUpLimit and TooFewReplicas reasons (ScalingLimited)', () => {
-    expect(convertWithBehaviorRate({ current: 2, desired: 10, min: 1, max: 20, upEvents: [], downEvents: [], behavior: b, now: 0 })).toEqual({ replicas: 6, reason: 'ScaleUpLimit' });
-    expect(convertWithBehaviorRate({ current: 2, desired: 10, min: 1, max: 5, upEvents: [], downEvents: [], behavior: b, now: 0 })).toEqual({ replicas: 5, reason: 'TooManyReplicas' });
-    expect(convertWithBehaviorRate({ current: 5, desired: 1, min: 2, max: 5, upEvents: [], downEvents: [], behavior: b, now: 0 })).toEqual({ replicas: 2, reason: 'TooFewReplicas' });
+    expect(
+      convertWithBehaviorRate({ current: 2, desired: 10, min: 1, max: 20, upEvents: [], downEvents: [], behavior: b, now: 0 }),
+    ).toEqual({ replicas: 6, reason: 'ScaleUpLimit' });
+    expect(convertWithBehaviorRate({ current: 2, desired: 10, min: 1, max: 5, upEvents: [], downEvents: [], behavior: b, now: 0 })).toEqual(
+      { replicas: 5, reason: 'TooManyReplicas' },
+    );
+    expect(convertWithBehaviorRate({ current: 5, desired: 1, min: 2, max: 5, upEvents: [], downEvents: [], behavior: b, now: 0 })).toEqual({
+      replicas: 2,
+      reason: 'TooFewReplicas',
+    });
   });
 
   it('the down window holds the highest recommendation; the up window the lowest', () => {
     const windows = withDefaults({ scaleUp: { stabilizationWindowSeconds: 60 }, scaleDown: { stabilizationWindowSeconds: 120 } });
-    const recs = [{ at: 0, replicas: 8 }, { at: 50_000, replicas: 3 }];
+    const recs = [
+      { at: 0, replicas: 8 },
+      { at: 50_000, replicas: 3 },
+    ];
     expect(stabilizeWithBehaviors(recs, 100_000, 5, 2, windows)).toMatchObject({ replicas: 5, reason: 'ScaleDownStabilized' });
     expect(stabilizeWithBehaviors(recs, 100_000, 5, 9, windows)).toMatchObject({ replicas: 5, reason: 'ScaleUpStabilized' });
     expect(stabilizeWithBehaviors(recs, 160_000, 5, 2, windows).replicas).toBe(3);

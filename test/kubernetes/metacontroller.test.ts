@@ -6,8 +6,23 @@ import type { KObject } from '../../machines/kubernetes';
 
 // Seed 003 (Metacontroller): CompositeController sync hook → desired children, diffed and applied
 // by the framework; DecoratorController adds labels/annotations/attachments to matching objects.
-const parent: KObject = { kind: 'PodService', metadata: { namespace: 'ns', name: 'ps', uid: 'u', resourceVersion: 1, generation: 1, creationTimestamp: 0, labels: {}, annotations: {}, ownerReferences: [], finalizers: [] },
-  spec: { image: 'nginx', port: 80, cpu: 100 }, status: {} };
+const parent: KObject = {
+  kind: 'PodService',
+  metadata: {
+    namespace: 'ns',
+    name: 'ps',
+    uid: 'u',
+    resourceVersion: 1,
+    generation: 1,
+    creationTimestamp: 0,
+    labels: {},
+    annotations: {},
+    ownerReferences: [],
+    finalizers: [],
+  },
+  spec: { image: 'nginx', port: 80, cpu: 100 },
+  status: {},
+};
 
 describe('sync hooks are pure functions of what is observed', () => {
   it('PodService → a Pod, a Service selecting it, an Ingress', () => {
@@ -63,10 +78,17 @@ describe('DecoratorController (scenarios/kubernetes-decorator.yaml)', () => {
       expect(api.every((p) => p.metadata.labels['sidecar.example.com/decorated'] === 'true')).toBe(true);
       const batch = activePods(runner.world).filter((p) => p.metadata.labels.app === 'batch');
       expect(batch.every((p) => p.metadata.labels['sidecar.example.com/decorated'] === undefined)).toBe(true);
-      expect(objects(runner.world, 'ConfigMap').map((c) => c.metadata.name).sort()).toEqual(api.map((p) => `${p.metadata.name}-log-shipper`).sort());
+      expect(
+        objects(runner.world, 'ConfigMap')
+          .map((c) => c.metadata.name)
+          .sort(),
+      ).toEqual(api.map((p) => `${p.metadata.name}-log-shipper`).sort());
     };
-    runner.run(50_000); check(2);
-    runner.run(110_000); check(4);
-    runner.run(4 * 60_000); check(1);
+    runner.run(50_000);
+    check(2);
+    runner.run(110_000);
+    check(4);
+    runner.run(4 * 60_000);
+    check(1);
   });
 });

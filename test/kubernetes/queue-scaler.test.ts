@@ -5,7 +5,15 @@ import { runnerFor } from '../../sim/loops';
 import type { KubeSummary } from '../../sim/loops/kubernetes-world-schema';
 
 // Seed 000: "e se quisermos escalar com base no tamanho de uma fila de mensagens?"
-const spec: QueueScalerSpec = { queue: 'q', scaleTargetRef: { kind: 'Deployment', name: 'w' }, messagesPerWorker: 100, minReplicas: 1, maxReplicas: 10, pollingIntervalSeconds: 10, scaleDownDelaySeconds: 120 };
+const spec: QueueScalerSpec = {
+  queue: 'q',
+  scaleTargetRef: { kind: 'Deployment', name: 'w' },
+  messagesPerWorker: 100,
+  minReplicas: 1,
+  maxReplicas: 10,
+  pollingIntervalSeconds: 10,
+  scaleDownDelaySeconds: 120,
+};
 
 describe('queue-length worker scaler', () => {
   it('workers = ceil(length / messagesPerWorker), clamped; scale-down waits for the delay after a scale-up', () => {

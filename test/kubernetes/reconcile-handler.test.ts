@@ -70,7 +70,9 @@ describe('a Result returned together with an error (controller-runtime reconcile
   });
 
   it('Requeue: true with an error is logged the same way; an error alone is not', () => {
-    expect(handleResult(processing('ns/a'), 'ns/a', { kind: 'error', message: 'boom', result: { requeue: true } }, 0).note).toContain('Warning');
+    expect(handleResult(processing('ns/a'), 'ns/a', { kind: 'error', message: 'boom', result: { requeue: true } }, 0).note).toContain(
+      'Warning',
+    );
     expect(handleResult(processing('ns/a'), 'ns/a', { kind: 'error', message: 'boom' }, 0).note).not.toContain('Warning');
     expect(handleResult(processing('ns/a'), 'ns/a', { kind: 'error', message: 'boom', result: {} }, 0).note).not.toContain('Warning');
   });

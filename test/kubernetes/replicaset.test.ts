@@ -14,9 +14,30 @@ describe('ReplicaSet controller: pure parts', () => {
   });
 
   it('creates at most burstReplicas (500) per sync', () => {
-    const rs: KObject = { kind: 'ReplicaSet', metadata: { namespace: 'd', name: 'big', uid: 'u1', resourceVersion: 1, generation: 1, creationTimestamp: 0, labels: {}, annotations: {}, ownerReferences: [], finalizers: [] },
-      spec: { replicas: 800, selector: { app: 'x' }, template: { labels: { app: 'x' }, containers: [] } }, status: {} };
-    const plan = replicaSetReconciler.reconcile({ request: 'd/big', view: { objects: [rs], podCpuMilli: {}, external: {} }, memory: { expectations: {} }, now: 0, options: {} });
+    const rs: KObject = {
+      kind: 'ReplicaSet',
+      metadata: {
+        namespace: 'd',
+        name: 'big',
+        uid: 'u1',
+        resourceVersion: 1,
+        generation: 1,
+        creationTimestamp: 0,
+        labels: {},
+        annotations: {},
+        ownerReferences: [],
+        finalizers: [],
+      },
+      spec: { replicas: 800, selector: { app: 'x' }, template: { labels: { app: 'x' }, containers: [] } },
+      status: {},
+    };
+    const plan = replicaSetReconciler.reconcile({
+      request: 'd/big',
+      view: { objects: [rs], podCpuMilli: {}, external: {} },
+      memory: { expectations: {} },
+      now: 0,
+      options: {},
+    });
     const creates = plan.batches.flat().filter((w) => w.verb === 'create').length;
     expect(creates).toBe(BURST_REPLICAS);
     expect(plan.memory.expectations['d/big']!.add).toBe(BURST_REPLICAS);
@@ -24,12 +45,28 @@ describe('ReplicaSet controller: pure parts', () => {
 
   it('getPodsToDelete: unscheduled < scheduled, pending < running, not ready < ready, then newest first', () => {
     const pod = (name: string, nodeName: string | undefined, phase: string, ready: boolean, created: number): KObject => ({
-      kind: 'Pod', metadata: { namespace: 'd', name, uid: name, resourceVersion: 1, generation: 1, creationTimestamp: created, labels: {}, annotations: {}, ownerReferences: [], finalizers: [] },
-      spec: { ...(nodeName ? { nodeName } : {}), containers: [] }, status: { phase, ready, restarts: 0, ...(ready ? { readySince: 0 } : {}) },
+      kind: 'Pod',
+      metadata: {
+        namespace: 'd',
+        name,
+        uid: name,
+        resourceVersion: 1,
+        generation: 1,
+        creationTimestamp: created,
+        labels: {},
+        annotations: {},
+        ownerReferences: [],
+        finalizers: [],
+      },
+      spec: { ...(nodeName ? { nodeName } : {}), containers: [] },
+      status: { phase, ready, restarts: 0, ...(ready ? { readySince: 0 } : {}) },
     });
     const pods = [
-      pod('ready-old', 'n1', 'Running', true, 0), pod('ready-new', 'n2', 'Running', true, 50),
-      pod('notready', 'n3', 'Running', false, 0), pod('pending', 'n4', 'Pending', false, 0), pod('unscheduled', undefined, 'Pending', false, 0),
+      pod('ready-old', 'n1', 'Running', true, 0),
+      pod('ready-new', 'n2', 'Running', true, 50),
+      pod('notready', 'n3', 'Running', false, 0),
+      pod('pending', 'n4', 'Pending', false, 0),
+      pod('unscheduled', undefined, 'Pending', false, 0),
     ];
     expect(getPodsToDelete(pods, 5).map((p) => p.metadata.name)).toEqual(['unscheduled', 'pending', 'notready', 'ready-new', 'ready-old']);
   });

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { runnerFor } from '../../sim/loops';
 import { formatTimeline } from '../../sim/format';
 
-const files = readdirSync('scenarios').filter((f) => f.startsWith('kubernetes-') && f.endsWith('.yaml')).map((f) => `scenarios/${f}`);
+const files = readdirSync('scenarios')
+  .filter((f) => f.startsWith('kubernetes-') && f.endsWith('.yaml'))
+  .map((f) => `scenarios/${f}`);
 
 describe('every k8s scenario runs and is deterministic (same seed → identical output)', () => {
   for (const file of files) {

@@ -23,8 +23,10 @@ const scenario0 = () => scenario('  []').replace('timeline:\n  []', 'timeline: [
 
 describe('watch faults: dropped events, reordering, a controller restart', () => {
   it('dropped Pod events leave expectations unmet (no double creation) until the relist at resync repairs the cache', () => {
-    const runner = kubeRunner(scenario(`  - { at: 30s, dropWatch: { kind: Pod, count: 3 } }
-  - { at: 31s, scale: { kind: ReplicaSet, name: web, replicas: 5 } }`));
+    const runner = kubeRunner(
+      scenario(`  - { at: 30s, dropWatch: { kind: Pod, count: 3 } }
+  - { at: 31s, scale: { kind: ReplicaSet, name: web, replicas: 5 } }`),
+    );
     runner.run(100_000);
     const world = runner.world as KubeWorld;
     expect(world.counters.watchDropped).toBe(3);
@@ -39,16 +41,22 @@ describe('watch faults: dropped events, reordering, a controller restart', () =>
   });
 
   it('reordered watch events across kinds still converge to exactly spec.replicas', () => {
-    const runner = kubeRunner(scenario(`  - { at: 30s, reorderWatch: { count: 20, upTo: 3s } }
+    const runner = kubeRunner(
+      scenario(`  - { at: 30s, reorderWatch: { count: 20, upTo: 3s } }
   - { at: 31s, scale: { kind: ReplicaSet, name: web, replicas: 6 } }
-  - { at: 33s, scale: { kind: ReplicaSet, name: web, replicas: 3 } }`));
+  - { at: 33s, scale: { kind: ReplicaSet, name: web, replicas: 3 } }`),
+    );
     runner.run(90_000);
     expect(activePods(runner.world)).toHaveLength(3);
   });
 
   it('a restarted controller relists and carries on from the cluster state, creating nothing twice', () => {
-    const runner = kubeRunner(scenario(`  - { at: 30s, scale: { kind: ReplicaSet, name: web, replicas: 4 } }
-  - { at: 30.03s, restartController: true }`.replace('30.03s', '30030')));
+    const runner = kubeRunner(
+      scenario(
+        `  - { at: 30s, scale: { kind: ReplicaSet, name: web, replicas: 4 } }
+  - { at: 30.03s, restartController: true }`.replace('30.03s', '30030'),
+      ),
+    );
     runner.run(90_000);
     expect(activePods(runner.world)).toHaveLength(4);
     expect((runner.world as KubeWorld).counters.podsCreated).toBe(4);
@@ -67,7 +75,11 @@ describe('watch faults: dropped events, reordering, a controller restart', () =>
       expect(onTheWire(s)).toBe(true);
       return s;
     }
-    const runToRest = (s0: State, untilMs: number) => { let s = s0; for (let next = stepper.tick(s); next && next.state.t <= untilMs; next = stepper.tick(s)) s = next.state; return s; };
+    const runToRest = (s0: State, untilMs: number) => {
+      let s = s0;
+      for (let next = stepper.tick(s); next && next.state.t <= untilMs; next = stepper.tick(s)) s = next.state;
+      return s;
+    };
     const crash = (write?: 'lands' | 'lost'): KubeFault => (write ? { kind: 'restartController', write } : { kind: 'restartController' });
 
     it('lost: the API server never gets it; the restarted controller creates the pods once', () => {

@@ -30,29 +30,41 @@ describe('workqueue (client-go queue.go, controller-runtime ≤ v0.22)', () => {
       fc.record({ kind: fc.constant('get' as const), worker: fc.constantFrom(0, 1) }),
       fc.record({ kind: fc.constant('done' as const), worker: fc.constantFrom(0, 1) }),
     );
-    fc.assert(fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
-      let q = wq.newWorkQueue(CLIENT_GO);
-      const held: (string | undefined)[] = [undefined, undefined];
-      const owed = new Set<string>(); // keys added since they were last handed to a worker
-      for (const o of ops) {
-        if (o.kind === 'add') { q = wq.add(q, o.key); owed.add(o.key); }
-        if (o.kind === 'get' && held[o.worker] === undefined) {
-          const r = wq.get(q);
-          q = r.q;
-          if (r.key !== undefined) {
-            expect(held).not.toContain(r.key);
-            held[o.worker] = r.key;
-            owed.delete(r.key);
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        let q = wq.newWorkQueue(CLIENT_GO);
+        const held: (string | undefined)[] = [undefined, undefined];
+        const owed = new Set<string>(); // keys added since they were last handed to a worker
+        for (const o of ops) {
+          if (o.kind === 'add') {
+            q = wq.add(q, o.key);
+            owed.add(o.key);
+          }
+          if (o.kind === 'get' && held[o.worker] === undefined) {
+            const r = wq.get(q);
+            q = r.q;
+            if (r.key !== undefined) {
+              expect(held).not.toContain(r.key);
+              held[o.worker] = r.key;
+              owed.delete(r.key);
+            }
+          }
+          if (o.kind === 'done' && held[o.worker] !== undefined) {
+            q = wq.done(q, held[o.worker]!);
+            held[o.worker] = undefined;
           }
         }
-        if (o.kind === 'done' && held[o.worker] !== undefined) { q = wq.done(q, held[o.worker]!); held[o.worker] = undefined; }
-      }
-      // Drain: finish the held keys, then keep processing; every owed key must come out.
-      for (const w of [0, 1]) if (held[w] !== undefined) q = wq.done(q, held[w]!);
-      for (let r = wq.get(q); r.key !== undefined; r = wq.get(q)) { q = wq.done(r.q, r.key); owed.delete(r.key); }
-      expect([...owed]).toEqual([]);
-      expect(q.dirty).toEqual([]);
-    }), { numRuns: propertyRuns() });
+        // Drain: finish the held keys, then keep processing; every owed key must come out.
+        for (const w of [0, 1]) if (held[w] !== undefined) q = wq.done(q, held[w]!);
+        for (let r = wq.get(q); r.key !== undefined; r = wq.get(q)) {
+          q = wq.done(r.q, r.key);
+          owed.delete(r.key);
+        }
+        expect([...owed]).toEqual([]);
+        expect(q.dirty).toEqual([]);
+      }),
+      { numRuns: propertyRuns() },
+    );
   });
 
   it('AddAfter keeps the earliest time; promoteReady moves due keys onto the queue', () => {
@@ -86,7 +98,11 @@ describe('v0.22: DefaultTypedControllerRateLimiter (5ms × 2^n up to 1000s, max 
   it('the bucket limits retries of many keys: the 101st at the same instant waits 100 ms', () => {
     let q = wq.newWorkQueue(CLIENT_GO);
     const delays: number[] = [];
-    for (let i = 0; i < 102; i++) { const r = wq.addRateLimited(q, `ns/k${i}`, 0); delays.push(r.delayMs); q = r.q; }
+    for (let i = 0; i < 102; i++) {
+      const r = wq.addRateLimited(q, `ns/k${i}`, 0);
+      delays.push(r.delayMs);
+      q = r.q;
+    }
     expect(delays.slice(0, 100).every((d) => d === 5)).toBe(true);
     expect(delays[100]).toBe(100);
     expect(delays[101]).toBe(200);
@@ -94,11 +110,20 @@ describe('v0.22: DefaultTypedControllerRateLimiter (5ms × 2^n up to 1000s, max 
 });
 
 /** A limiter with no bucket, so that delayMs is ItemExponentialFailureRateLimiter.When itself. */
-const exponentialOnly = (baseDelayMs: number, maxDelayMs: number): wq.RateLimiterConfig => ({ release: '0.22', baseDelayMs, maxDelayMs, bucket: null });
+const exponentialOnly = (baseDelayMs: number, maxDelayMs: number): wq.RateLimiterConfig => ({
+  release: '0.22',
+  baseDelayMs,
+  maxDelayMs,
+  bucket: null,
+});
 function whens(q0: wq.WorkQueue, key: string, n: number): { q: wq.WorkQueue; delays: number[] } {
   let q = q0;
   const delays: number[] = [];
-  for (let i = 0; i < n; i++) { const r = wq.addRateLimited(q, key, 0); delays.push(r.delayMs); q = r.q; }
+  for (let i = 0; i < n; i++) {
+    const r = wq.addRateLimited(q, key, 0);
+    delays.push(r.delayMs);
+    q = r.q;
+  }
   return { q, delays };
 }
 
@@ -138,7 +163,11 @@ describe('controller-runtime v0.23+: the default is the priority queue with an e
   it('the 101st distinct key failing at one instant waits 5 ms, not 100 ms', () => {
     let q = wq.newWorkQueue();
     const delays: number[] = [];
-    for (let i = 0; i < 102; i++) { const r = wq.addRateLimited(q, `ns/k${i}`, 0); delays.push(r.delayMs); q = r.q; }
+    for (let i = 0; i < 102; i++) {
+      const r = wq.addRateLimited(q, `ns/k${i}`, 0);
+      delays.push(r.delayMs);
+      q = r.q;
+    }
     expect(delays.every((d) => d === 5)).toBe(true);
   });
 });
@@ -149,7 +178,10 @@ describe('priority queue (controller-runtime priorityqueue_test.go)', () => {
   const drain = (q0: wq.WorkQueue) => {
     const out: [string, number][] = [];
     let q = q0;
-    for (let r = wq.get(q); r.key !== undefined; r = wq.get(q)) { out.push([r.key, r.priority]); q = r.q; }
+    for (let r = wq.get(q); r.key !== undefined; r = wq.get(q)) {
+      out.push([r.key, r.priority]);
+      q = r.q;
+    }
     return out;
   };
 
@@ -180,7 +212,10 @@ describe('priority queue (controller-runtime priorityqueue_test.go)', () => {
 
   it('follows FIFO order in the new priority queue when item priority changes', () => {
     const q = wq.add(wq.add(wq.add(pq(), 'foo', 0), 'bar', 1), 'foo', 1);
-    expect(drain(q)).toEqual([['bar', 1], ['foo', 1]]);
+    expect(drain(q)).toEqual([
+      ['bar', 1],
+      ['foo', 1],
+    ]);
   });
 
   it('retains the lowest after duration; an Add makes a waiting item ready now', () => {
@@ -204,9 +239,25 @@ describe('priority queue (controller-runtime priorityqueue_test.go)', () => {
   it('high priority items are returned before low priority ones (TestHighPriorityItemsAreReturnedBeforeLowPriorityItemMultipleTimes)', () => {
     for (const after of [0, 1000]) {
       let q = pq();
-      for (let i = 0; i < 3; i++) for (const [name, p] of [['high', 10], ['middle', 0], ['low', -10]] as const) q = wq.addAfter(q, `${name}-${i}`, after, 0, p);
+      for (let i = 0; i < 3; i++)
+        for (const [name, p] of [
+          ['high', 10],
+          ['middle', 0],
+          ['low', -10],
+        ] as const)
+          q = wq.addAfter(q, `${name}-${i}`, after, 0, p);
       q = wq.promoteReady(q, after);
-      expect(drain(q).map(([k]) => k)).toEqual(['high-0', 'high-1', 'high-2', 'middle-0', 'middle-1', 'middle-2', 'low-0', 'low-1', 'low-2']);
+      expect(drain(q).map(([k]) => k)).toEqual([
+        'high-0',
+        'high-1',
+        'high-2',
+        'middle-0',
+        'middle-1',
+        'middle-2',
+        'low-0',
+        'low-1',
+        'low-2',
+      ]);
     }
   });
 
@@ -219,35 +270,48 @@ describe('priority queue (controller-runtime priorityqueue_test.go)', () => {
 
   it('property (TestFuzzPriorityQueue invariants): never handed out twice, de-duplicated, max priority wins', () => {
     const op = fc.oneof(
-      fc.record({ kind: fc.constant('add' as const), key: fc.constantFrom('a', 'b', 'c'), priority: fc.integer({ min: -2, max: 2 }), after: fc.constantFrom(0, 0, 10) }),
+      fc.record({
+        kind: fc.constant('add' as const),
+        key: fc.constantFrom('a', 'b', 'c'),
+        priority: fc.integer({ min: -2, max: 2 }),
+        after: fc.constantFrom(0, 0, 10),
+      }),
       fc.record({ kind: fc.constant('get' as const) }),
       fc.record({ kind: fc.constant('done' as const) }),
       fc.record({ kind: fc.constant('tick' as const) }),
     );
-    fc.assert(fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
-      let q = pq();
-      let now = 0;
-      const held: string[] = [];
-      const expected = new Map<string, number>(); // max priority of adds since the key was last handed out
-      for (const o of ops) {
-        if (o.kind === 'add') {
-          q = wq.addAfter(q, o.key, o.after, now, o.priority);
-          expected.set(o.key, Math.max(expected.get(o.key) ?? -Infinity, o.priority));
-        }
-        if (o.kind === 'tick') { now += 10; q = wq.promoteReady(q, now); }
-        if (o.kind === 'get') {
-          const r = wq.get(q);
-          q = r.q;
-          if (r.key !== undefined) {
-            expect(held).not.toContain(r.key);
-            expect(r.priority).toBe(expected.get(r.key));
-            expected.delete(r.key);
-            held.push(r.key);
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+        let q = pq();
+        let now = 0;
+        const held: string[] = [];
+        const expected = new Map<string, number>(); // max priority of adds since the key was last handed out
+        for (const o of ops) {
+          if (o.kind === 'add') {
+            q = wq.addAfter(q, o.key, o.after, now, o.priority);
+            expected.set(o.key, Math.max(expected.get(o.key) ?? -Infinity, o.priority));
           }
+          if (o.kind === 'tick') {
+            now += 10;
+            q = wq.promoteReady(q, now);
+          }
+          if (o.kind === 'get') {
+            const r = wq.get(q);
+            q = r.q;
+            if (r.key !== undefined) {
+              expect(held).not.toContain(r.key);
+              expect(r.priority).toBe(expected.get(r.key));
+              expected.delete(r.key);
+              held.push(r.key);
+            }
+          }
+          if (o.kind === 'done' && held.length) q = wq.done(q, held.shift()!);
+          expect(new Set([...q.queue, ...q.dirty, ...q.waiting.map((w) => w.key)]).size).toBe(
+            q.queue.length + q.dirty.length + q.waiting.length,
+          );
         }
-        if (o.kind === 'done' && held.length) q = wq.done(q, held.shift()!);
-        expect(new Set([...q.queue, ...q.dirty, ...q.waiting.map((w) => w.key)]).size).toBe(q.queue.length + q.dirty.length + q.waiting.length);
-      }
-    }), { numRuns: propertyRuns() });
+      }),
+      { numRuns: propertyRuns() },
+    );
   });
 });

@@ -27,7 +27,12 @@ const run = (args: string[], cwd = project) => spawnSync(process.execPath, [bin,
 
 beforeAll(() => {
   packed = tarball();
-  project = installProject([packed, `vitest@${installedVersion('vitest')}`, `typescript@${installedVersion('typescript')}`, `@types/node@${installedVersion('@types/node')}`]);
+  project = installProject([
+    packed,
+    `vitest@${installedVersion('vitest')}`,
+    `typescript@${installedVersion('typescript')}`,
+    `@types/node@${installedVersion('@types/node')}`,
+  ]);
   const installed = join(project, 'node_modules', 'loopscope');
   manifest = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')) as typeof manifest;
   bin = join(installed, 'dist', 'node', 'loopscope.js');
@@ -35,7 +40,10 @@ beforeAll(() => {
 
 describe('the tarball', () => {
   it('holds what a user needs and no test, bench, tool or .ci file', () => {
-    const files = execFileSync('tar', ['-tzf', packed], { encoding: 'utf8' }).split('\n').filter(Boolean).map((f) => f.replace(/^package\//, ''));
+    const files = execFileSync('tar', ['-tzf', packed], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map((f) => f.replace(/^package\//, ''));
     const tops = new Set(files.map((f) => f.split('/')[0]));
     expect([...tops].sort()).toEqual(['CHANGELOG.md', 'LICENSE', 'README.md', 'dist', 'docs', 'examples', 'package.json', 'scenarios']);
     expect(files.filter((f) => /(^|\/)(test|bench|\.ci|tools)\/|\.test\.ts$/.test(f))).toEqual([]);
@@ -73,7 +81,7 @@ describe('the installed CLI', () => {
     for (const c of COMMANDS.map((command) => command.name)) expect(help.stdout).toMatch(new RegExp(`^\\s+${c}\\b`, 'm'));
   });
 
-  it('check finds the shipped buggy controller\'s bug: exit 1, the counterexample, and emitted tests that fail under vitest', () => {
+  it("check finds the shipped buggy controller's bug: exit 1, the counterexample, and emitted tests that fail under vitest", () => {
     const pod = join(project, 'pod');
     cpSync(join(project, 'node_modules', 'loopscope', 'examples', 'podservice'), pod, { recursive: true });
     const r = run(['check', 'check-buggy.yaml', '--out', 'cex', '--emit-test', 't'], pod);
@@ -83,7 +91,11 @@ describe('the installed CLI', () => {
     const emitted = readdirSync(join(pod, 't'));
     expect(emitted).toContain('podservice-module-buggy.one-pod.test.ts');
     expect(readFileSync(join(pod, 't', 'podservice-module-buggy.one-pod.test.ts'), 'utf8')).toContain('from "loopscope/testing"');
-    const vitest = spawnSync(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 't'], { cwd: pod, encoding: 'utf8', timeout: 120_000 });
+    const vitest = spawnSync(process.execPath, [join(project, 'node_modules', 'vitest', 'vitest.mjs'), 'run', 't'], {
+      cwd: pod,
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(vitest.status, vitest.stdout + vitest.stderr).toBe(1);
     expect(vitest.stdout).toContain(`${emitted.length} failed`);
     expect(vitest.stdout + vitest.stderr).toContain('the replay:');
@@ -106,31 +118,41 @@ describe('the installed CLI', () => {
 
   describe('user modules run in the compiled sandbox as from source', () => {
     MODULE_CASES.forEach((c, i) => {
-      it(c.name, () => {
-        const r = runModuleCase([process.execPath, bin], c, join(project, 'modules', String(i)));
-        expect(r.code, r.output).toBe(c.exit);
-        expect(r.output).toContain(c.says);
-        expect(r.output).not.toMatch(/\n\s+at .*:\d+:\d+/);
-      }, 120_000);
+      it(
+        c.name,
+        () => {
+          const r = runModuleCase([process.execPath, bin], c, join(project, 'modules', String(i)));
+          expect(r.code, r.output).toBe(c.exit);
+          expect(r.output).toContain(c.says);
+          expect(r.output).not.toMatch(/\n\s+at .*:\d+:\d+/);
+        },
+        120_000,
+      );
     });
   });
 });
 
 withChromium.describe('the installed lab (chromium)', () => {
   let chrome: Awaited<ReturnType<typeof launchChromium>> | undefined;
-  afterAll(async () => { await chrome?.close(); });
+  afterAll(async () => {
+    await chrome?.close();
+  });
 
   it('serves the counterexample check wrote; chromium opens it at its first frame and steps it', async () => {
     const pod = join(project, 'lab-pod');
     cpSync(join(project, 'node_modules', 'loopscope', 'examples', 'podservice'), pod, { recursive: true });
     expect(run(['check', 'check-buggy.yaml', '--out', 'cex'], pod).status).toBe(1);
-    const trace = JSON.parse(readFileSync(join(pod, 'cex', 'podservice-module-buggy.one-pod.trace.json'), 'utf8')) as { frames: { phase: string; state: string }[] };
+    const trace = JSON.parse(readFileSync(join(pod, 'cex', 'podservice-module-buggy.one-pod.trace.json'), 'utf8')) as {
+      frames: { phase: string; state: string }[];
+    };
     const lab = startLabProcess([process.execPath, bin], ['cex/podservice-module-buggy.one-pod.trace.json'], pod);
     try {
       chrome = await launchChromium();
       const page = await chrome.context.newPage();
       const offsite: string[] = [];
-      page.on('request', (r) => { if (!r.url().startsWith('http://127.0.0.1:') && !r.url().startsWith('data:')) offsite.push(r.url()); });
+      page.on('request', (r) => {
+        if (!r.url().startsWith('http://127.0.0.1:') && !r.url().startsWith('data:')) offsite.push(r.url());
+      });
       await page.goto(await lab.url);
       await page.waitForSelector('[data-testid="lab"][data-source="trace"][data-loop="kubernetes"]');
       const text = (id: string) => page.getByTestId(id).first().innerText();
@@ -140,7 +162,10 @@ withChromium.describe('the installed lab (chromium)', () => {
       expect(await stateId()).toBe(trace.frames[0]!.state);
       const next = trace.frames.findIndex((f) => f.phase !== trace.frames[0]!.phase);
       await page.getByTestId('btn-step').click();
-      await page.waitForFunction((want) => document.querySelector('[data-testid="frame-index"]')?.textContent === want, `${next + 1}/${trace.frames.length}`);
+      await page.waitForFunction(
+        (want) => document.querySelector('[data-testid="frame-index"]')?.textContent === want,
+        `${next + 1}/${trace.frames.length}`,
+      );
       expect(await stateId()).toBe(trace.frames[next]!.state);
       expect(offsite).toEqual([]);
     } finally {
@@ -155,14 +180,17 @@ withIncus.describe('the installed real mode (the Incus daemon)', () => {
     const dir = join(project, 'real');
     mkdirSync(dir, { recursive: true });
     const name = `lsp-${process.pid.toString(16)}`;
-    writeFileSync(join(dir, 'hpa.yaml'), `HPA: { minPods: 1, maxPods: 2, memoryThreshold: 50 }
+    writeFileSync(
+      join(dir, 'hpa.yaml'),
+      `HPA: { minPods: 1, maxPods: 2, memoryThreshold: 50 }
 name: ${name}
 namePrefix: ${name}-
 policy: fixed
 period: 1s
 limitsMemory: 64MiB
 image: ${process.env.LOOPSCOPE_INCUS_IMAGE ?? 'loopscope-busybox'}
-`);
+`,
+    );
     const r = run(['real', '--config', 'hpa.yaml', '--once', '--dry-run'], dir);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/OBSERVE/);
@@ -171,21 +199,38 @@ image: ${process.env.LOOPSCOPE_INCUS_IMAGE ?? 'loopscope-busybox'}
 });
 
 describe('types and scaffolding from the installed package', () => {
-  it('the public entries typecheck under Node\'s own module resolution (nodenext), and a misuse does not', () => {
+  it("the public entries typecheck under Node's own module resolution (nodenext), and a misuse does not", () => {
     const dir = join(project, 'typed');
     mkdirSync(dir, { recursive: true });
     const examples = join(project, 'node_modules', 'loopscope', 'examples');
     cpSync(join(examples, 'podservice', 'controller.ts'), join(dir, 'controller.ts'));
     cpSync(join(examples, 'hpa-policy', 'step-policy.ts'), join(dir, 'step-policy.ts'));
-    writeFileSync(join(dir, 'use.ts'), `import { check, loadScenario, simulate, type CheckResult } from 'loopscope';
+    writeFileSync(
+      join(dir, 'use.ts'),
+      `import { check, loadScenario, simulate, type CheckResult } from 'loopscope';
 export async function verdict(file: string): Promise<number> {
   const scenario = loadScenario(file);
   const run = await simulate(scenario, { until: '1m' });
   const result: CheckResult = await check(scenario, { maxStates: 1000 });
   return run.frames.length + result.exitCode;
 }
-`);
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, noEmit: true, skipLibCheck: false, types: ['node'] }, include: ['*.ts'] }));
+`,
+    );
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          types: ['node'],
+        },
+        include: ['*.ts'],
+      }),
+    );
     // One compilation (the declarations and their dependencies' are read once): the misuse is the only error.
     writeFileSync(join(dir, 'misuse.ts'), `import { check } from 'loopscope';\nexport const r = check(42);\n`);
     const tsc = join(project, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -193,7 +238,10 @@ export async function verdict(file: string): Promise<number> {
     expect(out.status).not.toBe(0);
     const errors = out.stdout.split('\n').filter((l) => /error TS\d+/.test(l));
     expect(errors.length, out.stdout).toBeGreaterThan(0);
-    expect(errors.filter((l) => !/(^|\/)misuse\.ts\(2,/.test(l)), out.stdout).toEqual([]);
+    expect(
+      errors.filter((l) => !/(^|\/)misuse\.ts\(2,/.test(l)),
+      out.stdout,
+    ).toEqual([]);
   }, 120_000);
 
   it('init controller writes a project on this version whose npm test runs the check and passes', () => {

@@ -18,10 +18,16 @@ export const installedVersion = (name: string) =>
 function packCopy(): string {
   const work = mkdtempSync(join(tmpdir(), 'loopscope-pack-'));
   const src = join(work, 'src');
-  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' }).split('\0').filter(Boolean);
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' })
+    .split('\0')
+    .filter(Boolean);
   for (const f of files) {
     mkdirSync(dirname(join(src, f)), { recursive: true });
-    try { cpSync(join(ROOT, f), join(src, f)); } catch { /* listed but deleted in the working tree: not part of it */ }
+    try {
+      cpSync(join(ROOT, f), join(src, f));
+    } catch {
+      /* listed but deleted in the working tree: not part of it */
+    }
   }
   symlinkSync(join(ROOT, 'node_modules'), join(src, 'node_modules'));
   const r = spawnSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: src, encoding: 'utf8' });
@@ -46,5 +52,11 @@ export function installProject(specs: string[], name = 'user-project'): string {
 export function install(dir: string, specs: string[]): void {
   const mode = process.env.LOOPSCOPE_NPM_OFFLINE === '1' ? '--offline' : '--prefer-offline';
   const r = spawnSync('npm', ['install', mode, '--no-audit', '--no-fund', ...specs], { cwd: dir, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`npm install ${mode} ${specs.join(' ')} failed in ${dir}:\n${r.stderr.split('\n').filter((l) => /error/.test(l)).join('\n')}`);
+  if (r.status !== 0)
+    throw new Error(
+      `npm install ${mode} ${specs.join(' ')} failed in ${dir}:\n${r.stderr
+        .split('\n')
+        .filter((l) => /error/.test(l))
+        .join('\n')}`,
+    );
 }

@@ -19,8 +19,15 @@ const PUBLISH = 'publish nginx 1.22.1-10';
 const FAIL = 'next 1 install of nginx fails';
 const CATALOG = 'new catalog #3a276a: Package[nginx]=latest, File[/etc/nginx/nginx.conf]=worker_processes auto;, Service[nginx]=running';
 const PROVED = {
-  'order-respects-relationships': 'holds', 'failures-skip-dependents': 'holds', 'exit-code-matches-report': 'holds', 'noop-changes-nothing': 'holds',
-  idempotent: 'holds', 'runs-follow-runinterval': 'holds', 'skips-a-dependent': 'holds', 'restarts-a-service': 'holds', converges: 'holds',
+  'order-respects-relationships': 'holds',
+  'failures-skip-dependents': 'holds',
+  'exit-code-matches-report': 'holds',
+  'noop-changes-nothing': 'holds',
+  idempotent: 'holds',
+  'runs-follow-runinterval': 'holds',
+  'skips-a-dependent': 'holds',
+  'restarts-a-service': 'holds',
+  converges: 'holds',
 };
 
 describe('puppet-check-lost-refresh: nginx.conf notifies nginx but does not require the package', () => {
@@ -43,12 +50,18 @@ describe('puppet-check-lost-refresh: nginx.conf notifies nginx but does not requ
 
   it('shortest counterexample: the upgrade, its failure and the new catalog before the first run — nginx is never restarted', () => {
     const v = verdict(run, 'no-stale-service');
-    expect(v.path).toEqual([{ kind: 'env', index: 0 }, { kind: 'env', index: 1 }, { kind: 'env', index: 2 }]);
+    expect(v.path).toEqual([
+      { kind: 'env', index: 0 },
+      { kind: 'env', index: 1 },
+      { kind: 'env', index: 2 },
+    ]);
     expect(v.settleMs).toBe(Infinity);
     const { trace } = run.counterexamples.find((c) => c.property === 'no-stale-service')!;
     const notes = trace.frames.map((f) => f.note ?? '');
     expect(notes.some((n) => n.includes('Service[nginx]: Skipping because of failed dependencies'))).toBe(true);
-    expect(notes.some((n) => n.includes("File[/etc/nginx/nginx.conf]: content changed 'worker_processes 1;' to 'worker_processes auto;'"))).toBe(true);
+    expect(
+      notes.some((n) => n.includes("File[/etc/nginx/nginx.conf]: content changed 'worker_processes 1;' to 'worker_processes auto;'")),
+    ).toBe(true);
     expect(notes.some((n) => n.includes("Triggered 'refresh'"))).toBe(false);
     expect(trace.frames.at(-1)!.note).toMatch(/✗ no-stale-service/);
     expect(JSON.parse(JSON.stringify(trace))).toEqual(trace); // plain JSON, as the lab loads it
@@ -96,7 +109,9 @@ describe('puppet-check-drift: a hand-edited config, a stopped service, a removed
     expect(run.result.stats.distinct).toBe(7188);
     expect(run.result.stats.depth).toBe(53);
     expect(run.alphabet.map((m) => m.label)).toEqual([
-      'drift File[/etc/nginx/nginx.conf] content=worker_processes 1; # quick fix by hand', 'drift Service[nginx] ensure=stopped', 'drift Package[nginx] ensure=absent',
+      'drift File[/etc/nginx/nginx.conf] content=worker_processes 1; # quick fix by hand',
+      'drift Service[nginx] ensure=stopped',
+      'drift Package[nginx] ensure=absent',
     ]);
     const { 'skips-a-dependent': _noFailures, ...proved } = PROVED;
     expect(statuses(run)).toEqual({ ...proved, 'no-stale-service': 'holds' });
@@ -109,12 +124,19 @@ describe('puppet-check-drift: a hand-edited config, a stopped service, a removed
 
 describe('bad check scenarios are rejected, naming file, field and expectation', () => {
   const doc = {
-    loop: 'puppet', agent: { runinterval: '30m' }, timings: { installJitter: '0s' },
+    loop: 'puppet',
+    agent: { runinterval: '30m' },
+    timings: { installJitter: '0s' },
     repo: { nginx: { versions: ['1.0'], service: 'nginx' } },
     catalog: [{ package: 'nginx' }, { service: 'nginx', ensure: 'running', require: 'Package[nginx]' }],
   };
   const rejection = (over: object) => {
-    try { puppetCheck.validate(parsePuppetScenario('bad.yaml', 'bad', { ...doc, ...over })); return ''; } catch (e) { return e instanceof InputError ? e.message : `not an InputError: ${String(e)}`; }
+    try {
+      puppetCheck.validate(parsePuppetScenario('bad.yaml', 'bad', { ...doc, ...over }));
+      return '';
+    } catch (e) {
+      return e instanceof InputError ? e.message : `not an InputError: ${String(e)}`;
+    }
   };
   const drift = (i: number) => ({ at: '1m', drift: { resource: 'Service[nginx]', ensure: i % 2 ? 'stopped' : 'running' } });
 
@@ -123,9 +145,18 @@ describe('bad check scenarios are rejected, naming file, field and expectation',
     [{ agent: { splay: true } }, 'bad.yaml: agent.splay: expected false for check'],
     [{ timings: {} }, 'bad.yaml: timings.installJitter: expected 0s for check'],
     [{ timeline: Array.from({ length: 9 }, (_, i) => drift(i)) }, 'bad.yaml: timeline: expected at most 8 entries for check'],
-    [{ timeline: [{ at: '1m', agent: { noop: true } }] }, 'bad.yaml: timeline[0]: expected drift, failInstall, publish or catalog for check, got agent'],
-    [{ timeline: [drift(0), { at: '1m', run: true }] }, 'bad.yaml: timeline[1]: expected drift, failInstall, publish or catalog for check, got run'],
-    [{ timeline: [{ at: '1m', failInstall: { package: 'nginx', times: 4 } }] }, 'bad.yaml: timeline[0].failInstall.times: expected at most 3 (or always) for check, got 4'],
+    [
+      { timeline: [{ at: '1m', agent: { noop: true } }] },
+      'bad.yaml: timeline[0]: expected drift, failInstall, publish or catalog for check, got agent',
+    ],
+    [
+      { timeline: [drift(0), { at: '1m', run: true }] },
+      'bad.yaml: timeline[1]: expected drift, failInstall, publish or catalog for check, got run',
+    ],
+    [
+      { timeline: [{ at: '1m', failInstall: { package: 'nginx', times: 4 } }] },
+      'bad.yaml: timeline[0].failInstall.times: expected at most 3 (or always) for check, got 4',
+    ],
   ])('%j → %s', (over, message) => {
     const got = rejection(over);
     if (message === '') expect(got).toBe('');
@@ -138,7 +169,12 @@ describe('bad check scenarios are rejected, naming file, field and expectation',
     writeFileSync(file, JSON.stringify({ ...doc, agent: { splay: true } }));
     let status = 0;
     let stderr = '';
-    try { execFileSync('./cli/loopscope', ['check', file], { stdio: 'pipe' }); } catch (e) { status = (e as { status: number }).status; stderr = String((e as { stderr: Buffer }).stderr); }
+    try {
+      execFileSync('./cli/loopscope', ['check', file], { stdio: 'pipe' });
+    } catch (e) {
+      status = (e as { status: number }).status;
+      stderr = String((e as { stderr: Buffer }).stderr);
+    }
     expect(status).toBe(2);
     expect(stderr).toContain('agent.splay: expected false for check');
   }, 60_000);

@@ -13,8 +13,17 @@ import type { PuppetFault, PuppetWorld } from '../../sim/worlds/puppet';
 import { createPuppetWorld } from '../../sim/worlds/puppet';
 import { firstBroken } from './drive';
 
-const res = (type: Resource['type'], title: string, should: Resource['should'], rel: Partial<Resource> = {}): Resource =>
-  ({ type, title, should, require: [], before: [], notify: [], subscribe: [], noop: false, ...rel });
+const res = (type: Resource['type'], title: string, should: Resource['should'], rel: Partial<Resource> = {}): Resource => ({
+  type,
+  title,
+  should,
+  require: [],
+  before: [],
+  notify: [],
+  subscribe: [],
+  noop: false,
+  ...rel,
+});
 const catalog = [
   res('package', 'nginx', { ensure: 'latest' }),
   res('file', '/etc/nginx.conf', { ensure: 'file', content: 'good' }, { require: ['Package[nginx]'], notify: ['Service[nginx]'] }),
@@ -24,20 +33,32 @@ const repo = { nginx: { versions: ['1.0'], service: 'nginx' } };
 const host = () => ({ packages: {}, files: {}, services: {}, users: {} });
 function runner(timeline: TimelineEntry<PuppetFault, PuppetLoopConfig>[] = [], settings = {}, failures: Record<string, number> = {}) {
   const world = createPuppetWorld(1, host(), repo, { installJitterMs: 0 }, failures);
-  return new Runner(puppetBinding, { scenario: 't', seed: 1, world, config: { settings: { ...DEFAULT_SETTINGS, ...settings }, catalog }, timeline, checkpoints: true });
+  return new Runner(puppetBinding, {
+    scenario: 't',
+    seed: 1,
+    world,
+    config: { settings: { ...DEFAULT_SETTINGS, ...settings }, catalog },
+    timeline,
+    checkpoints: true,
+  });
 }
 const ctx = (r: Runner<PuppetWorld, PuppetFault, PuppetLoopConfig>) => r.snapshot.context as PuppetContext;
 
 describe('puppet machine', () => {
   it('first run converges (exit 2), the second changes nothing (exit 0): idempotent', () => {
     const r = runner().run(31 * 60_000);
-    expect(r.world.reports.map((x) => [x.status, x.exitCode, x.changes])).toEqual([['changed', 2, 3], ['unchanged', 0, 0]]);
+    expect(r.world.reports.map((x) => [x.status, x.exitCode, x.changes])).toEqual([
+      ['changed', 2, 3],
+      ['unchanged', 0, 0],
+    ]);
     expect(r.world.host.services.nginx).toEqual({ running: true, enabled: true });
     expect(r.world.reports.map((x) => x.time)).toEqual([0, 1_800_000]);
   });
 
   it('drift is reverted at the next run as a corrective change and refreshes the service', () => {
-    const r = runner([{ at: 10 * 60_000, fault: { kind: 'drift', ref: 'File[/etc/nginx.conf]', values: { content: 'by hand' } } }]).run(31 * 60_000);
+    const r = runner([{ at: 10 * 60_000, fault: { kind: 'drift', ref: 'File[/etc/nginx.conf]', values: { content: 'by hand' } } }]).run(
+      31 * 60_000,
+    );
     const second = r.world.reports[1]!;
     expect(second.corrective).toBe(true);
     expect(second.statuses.find((s) => s.ref === 'Service[nginx]')).toMatchObject({ restarted: true, changed: false });
@@ -54,7 +75,10 @@ describe('puppet machine', () => {
 
   it('noop: reports what would change, changes nothing; switching noop off applies it', () => {
     const r = runner([{ at: 40 * 60_000, config: { settings: { ...DEFAULT_SETTINGS, noop: false } } }], { noop: true }).run(61 * 60_000);
-    expect(r.world.reports.slice(0, 2).map((x) => [x.status, x.exitCode, x.noopPending, x.resources.outOfSync])).toEqual([['unchanged', 0, true, 3], ['unchanged', 0, true, 3]]);
+    expect(r.world.reports.slice(0, 2).map((x) => [x.status, x.exitCode, x.noopPending, x.resources.outOfSync])).toEqual([
+      ['unchanged', 0, true, 3],
+      ['unchanged', 0, true, 3],
+    ]);
     expect(r.world.applied.filter((a) => a.run <= 2)).toEqual([]);
     expect(r.world.reports[2]!.status).toBe('changed');
   });
@@ -70,15 +94,24 @@ describe('puppet machine', () => {
 
   it('SIGUSR1 runs at once; a new catalog is used from the next run', () => {
     const next = [...catalog, res('user', 'deploy', { ensure: 'present', shell: '/bin/bash' })];
-    const r = runner([{ at: 5 * 60_000, config: { catalog: next } }, { at: 6 * 60_000, config: { request: 'run' } }]).run(7 * 60_000);
-    expect(r.world.reports.map((x) => [x.time, x.catalogVersion])).toEqual([[0, 1], [360_000, 2]]);
+    const r = runner([
+      { at: 5 * 60_000, config: { catalog: next } },
+      { at: 6 * 60_000, config: { request: 'run' } },
+    ]).run(7 * 60_000);
+    expect(r.world.reports.map((x) => [x.time, x.catalogVersion])).toEqual([
+      [0, 1],
+      [360_000, 2],
+    ]);
     expect(r.world.host.users.deploy).toEqual({ shell: '/bin/bash' });
   });
 
   it('goes observe → compare → act → compare … → wait', () => {
     const r = runner();
     const phases: string[] = [];
-    for (let i = 0; i < 6; i++) { phases.push(r.phase); r.step(); }
+    for (let i = 0; i < 6; i++) {
+      phases.push(r.phase);
+      r.step();
+    }
     expect(phases).toEqual(['observe', 'compare', 'act', 'compare', 'act', 'compare']);
     expect(r.phase).toBe('act');
     const applied = r.world.applied.length;
@@ -91,11 +124,28 @@ describe('puppet machine', () => {
 
 describe('puppet scenario format', () => {
   const base = { loop: 'puppet', catalog: [{ package: 'nginx' }] };
-  const bad = (doc: object) => { try { parsePuppetScenario('s.yaml', 's', doc); return ''; } catch (e) { return e instanceof InputErrors ? e.message : `not an InputErrors: ${String(e)}`; } };
+  const bad = (doc: object) => {
+    try {
+      parsePuppetScenario('s.yaml', 's', doc);
+      return '';
+    } catch (e) {
+      return e instanceof InputErrors ? e.message : `not an InputErrors: ${String(e)}`;
+    }
+  };
   it('names file, field and expectation', () => {
-    expect(bad({ ...base, catalog: [{ package: 'nginx', ensure: 'running' }] })).toContain('s.yaml: catalog[0].ensure: expected present, installed, absent, purged, latest or a version');
+    expect(bad({ ...base, catalog: [{ package: 'nginx', ensure: 'running' }] })).toContain(
+      's.yaml: catalog[0].ensure: expected present, installed, absent, purged, latest or a version',
+    );
     expect(bad({ ...base, catalog: [{ package: 'a', require: 'Package[b]' }] })).toContain("Could not find resource 'Package[b]'");
-    expect(bad({ ...base, catalog: [{ file: '/a', require: 'File[/b]' }, { file: '/b', require: 'File[/a]' }] })).toContain('dependency cycle');
+    expect(
+      bad({
+        ...base,
+        catalog: [
+          { file: '/a', require: 'File[/b]' },
+          { file: '/b', require: 'File[/a]' },
+        ],
+      }),
+    ).toContain('dependency cycle');
     expect(bad({ ...base, catalog: [{ package: 'a' }, { package: 'a' }] })).toContain('Duplicate declaration');
     expect(bad({ ...base, catalog: [{ package: 'a', content: 'x' }] })).toContain('catalog[0].content: expected no content on a package');
     expect(bad({ ...base, wat: 1 })).toContain('wat: unknown key');
@@ -107,7 +157,9 @@ describe('puppet scenario format', () => {
   });
 });
 
-const scenarios = readdirSync('scenarios').filter((f) => f.startsWith('puppet-') && f.endsWith('.yaml')).map((f) => `scenarios/${f}`);
+const scenarios = readdirSync('scenarios')
+  .filter((f) => f.startsWith('puppet-') && f.endsWith('.yaml'))
+  .map((f) => `scenarios/${f}`);
 describe('puppet scenarios', () => {
   it('ship at least two', () => expect(scenarios.length).toBeGreaterThanOrEqual(2));
   for (const file of scenarios) {

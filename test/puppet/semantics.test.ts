@@ -1,12 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import type { Resource, ResourceStatus, Transaction } from '../../machines/puppet';
 import {
-  DEFAULT_SETTINGS, applyStep, buildReport, detailedExitCode, evaluationOrder, isCorrective, newSystemValue, newTransaction,
-  nextRunDelay, nextStep, outOfSync, propertyInSync, refreshTargets, reportStatus, splaylimitOf,
+  DEFAULT_SETTINGS,
+  applyStep,
+  buildReport,
+  detailedExitCode,
+  evaluationOrder,
+  isCorrective,
+  newSystemValue,
+  newTransaction,
+  nextRunDelay,
+  nextStep,
+  outOfSync,
+  propertyInSync,
+  refreshTargets,
+  reportStatus,
+  splaylimitOf,
 } from '../../machines/puppet';
 
-const res = (type: Resource['type'], title: string, should: Resource['should'], rel: Partial<Pick<Resource, 'require' | 'before' | 'notify' | 'subscribe' | 'noop'>> = {}): Resource =>
-  ({ type, title, should, require: [], before: [], notify: [], subscribe: [], noop: false, ...rel });
+const res = (
+  type: Resource['type'],
+  title: string,
+  should: Resource['should'],
+  rel: Partial<Pick<Resource, 'require' | 'before' | 'notify' | 'subscribe' | 'noop'>> = {},
+): Resource => ({ type, title, should, require: [], before: [], notify: [], subscribe: [], noop: false, ...rel });
 
 // lib/puppet/defaults.rb: runinterval 30m; splay false; splaylimit defaults to runinterval; noop false.
 describe('agent settings (defaults.rb) and the scheduler (Puppet::Scheduler::Job, SplayJob)', () => {
@@ -16,9 +33,9 @@ describe('agent settings (defaults.rb) and the scheduler (Puppet::Scheduler::Job
   });
   it.each([
     // last run started, now, → next run in
-    [0, 65_000, 1_735_000],       // a 65 s run: next run 30 min after the start, not after the end
-    [0, 1_800_000, 0],             // exactly one interval
-    [0, 2_000_000, 0],             // overran: run at once
+    [0, 65_000, 1_735_000], // a 65 s run: next run 30 min after the start, not after the end
+    [0, 1_800_000, 0], // exactly one interval
+    [0, 2_000_000, 0], // overran: run at once
   ])('start %i, now %i → %i', (start, now, delay) => expect(nextRunDelay(start, now, 1_800_000)).toBe(delay));
 });
 
@@ -45,9 +62,13 @@ describe('insync? table', () => {
 
   it('when ensure is out of sync only ensure changes (ResourceHarness#perform_changes)', () => {
     expect(outOfSync('file', { ensure: 'file', content: 'x' }, { current: { ensure: 'absent' }, latest: null })).toEqual(['ensure']);
-    expect(outOfSync('file', { ensure: 'file', content: 'x' }, { current: { ensure: 'file', content: 'y' }, latest: null })).toEqual(['content']);
+    expect(outOfSync('file', { ensure: 'file', content: 'x' }, { current: { ensure: 'file', content: 'y' }, latest: null })).toEqual([
+      'content',
+    ]);
     expect(outOfSync('file', { ensure: 'absent', content: 'x' }, { current: { ensure: 'absent' }, latest: null })).toEqual([]);
-    expect(outOfSync('service', { ensure: 'running', enable: 'true' }, { current: { ensure: 'running', enable: 'true' }, latest: null })).toEqual([]);
+    expect(
+      outOfSync('service', { ensure: 'running', enable: 'true' }, { current: { ensure: 'running', enable: 'true' }, latest: null }),
+    ).toEqual([]);
   });
 });
 
@@ -55,9 +76,9 @@ describe('insync? table', () => {
 describe('corrective change (drift) vs intentional change', () => {
   it.each([
     // old system value (store), current → corrective?
-    ['content A', 'edited by hand', true],      // drift: the system moved away from what the last run left
-    ['content A', 'content A', false],          // the catalog changed, the system did not: intentional
-    [undefined, 'anything', false],             // no history: first run
+    ['content A', 'edited by hand', true], // drift: the system moved away from what the last run left
+    ['content A', 'content A', false], // the catalog changed, the system did not: intentional
+    [undefined, 'anything', false], // no history: first run
   ] as const)('store %s, now %s → corrective %s', (old, current, corrective) => {
     expect(isCorrective('file', 'content', old, current, null)).toBe(corrective);
   });
@@ -87,7 +108,19 @@ describe('report status and detailed exit codes', () => {
     expect(detailedExitCode(changes, failed, ftr)).toBe(code);
   });
   it('noop events are not changes: a noop run with drift reports unchanged, exit 0, noop_pending', () => {
-    const s: ResourceStatus = { ref: 'File[/x]', outOfSync: ['content'], changed: false, failed: false, skipped: false, noop: true, corrective: true, failedDependencies: [], restarted: false, failedToRestart: false, message: '' };
+    const s: ResourceStatus = {
+      ref: 'File[/x]',
+      outOfSync: ['content'],
+      changed: false,
+      failed: false,
+      skipped: false,
+      noop: true,
+      corrective: true,
+      failedDependencies: [],
+      restarted: false,
+      failedToRestart: false,
+      message: '',
+    };
     const r = buildReport(1, 0, 1, true, ['File[/x]'], [s]);
     expect([r.status, r.exitCode, r.noopPending, r.corrective]).toEqual(['unchanged', 0, true, true]);
   });
@@ -103,7 +136,10 @@ describe('ordering (relationship graph, ordering = manifest)', () => {
   const motd = res('file', '/etc/motd', { ensure: 'file' }, { before: ['Package[nginx]'] });
   it('dependencies first, manifest order among the ready ones', () => {
     expect(evaluationOrder([svc, conf, pkg])).toEqual({ ok: true, order: ['Package[nginx]', 'File[/etc/nginx.conf]', 'Service[nginx]'] });
-    expect(evaluationOrder([pkg, conf, svc, motd])).toEqual({ ok: true, order: ['File[/etc/motd]', 'Package[nginx]', 'File[/etc/nginx.conf]', 'Service[nginx]'] });
+    expect(evaluationOrder([pkg, conf, svc, motd])).toEqual({
+      ok: true,
+      order: ['File[/etc/motd]', 'Package[nginx]', 'File[/etc/nginx.conf]', 'Service[nginx]'],
+    });
   });
   it('a cycle fails the catalog', () => {
     const a = res('file', '/a', {}, { require: ['File[/b]'] });
@@ -131,7 +167,10 @@ describe('a transaction, step by step', () => {
     'Service[db]': { current: { ensure: 'stopped' }, latest: null },
     'User[backup]': { current: { ensure: 'absent' }, latest: null },
   };
-  const start = (noop = false): Transaction => ({ ...newTransaction(1, 1, noop, catalog, evaluationOrder(catalog).ok ? (evaluationOrder(catalog) as { order: string[] }).order : [], {}), observed });
+  const start = (noop = false): Transaction => ({
+    ...newTransaction(1, 1, noop, catalog, evaluationOrder(catalog).ok ? (evaluationOrder(catalog) as { order: string[] }).order : [], {}),
+    observed,
+  });
   const walk = (tx: Transaction, fail: string[]) => {
     const kinds: string[] = [];
     for (let step = nextStep(tx); step.kind !== 'done'; step = nextStep(tx)) {
@@ -152,7 +191,13 @@ describe('a transaction, step by step', () => {
   });
   it('noop: every difference is recorded, nothing synced, the refresh only "would have" happened', () => {
     const { kinds, tx } = walk(start(true), []);
-    expect(kinds).toEqual(['noop Package[db]', 'noop File[/etc/db.conf]', 'noop Service[db]', 'wouldRefresh Service[db]', 'noop User[backup]']);
+    expect(kinds).toEqual([
+      'noop Package[db]',
+      'noop File[/etc/db.conf]',
+      'noop Service[db]',
+      'wouldRefresh Service[db]',
+      'noop User[backup]',
+    ]);
     expect(tx.statuses['Service[db]']!.message).toContain("Would have triggered 'refresh' from 1 event");
   });
 });

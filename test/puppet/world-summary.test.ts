@@ -5,14 +5,27 @@ import type { PuppetWorldSummary } from '../../sim/loops/puppet-world-schema';
 import { resourceRow } from '../../sim/worlds/puppet';
 
 const status = (over: Partial<ResourceStatus>): ResourceStatus => ({
-  ref: 'File[/etc/motd]', outOfSync: [], changed: false, failed: false, skipped: false, noop: false, corrective: false,
-  failedDependencies: [], restarted: false, failedToRestart: false, message: '', ...over,
+  ref: 'File[/etc/motd]',
+  outOfSync: [],
+  changed: false,
+  failed: false,
+  skipped: false,
+  noop: false,
+  corrective: false,
+  failedDependencies: [],
+  restarted: false,
+  failedToRestart: false,
+  message: '',
+  ...over,
 });
 
 describe('puppet world summary: per-resource status of the last report', () => {
   it('classifies each Resource::Status', () => {
     expect(resourceRow(status({})).status).toBe('in sync');
-    expect(resourceRow(status({ changed: true, outOfSync: ['content'], corrective: true }))).toMatchObject({ status: 'changed', change: 'corrective' });
+    expect(resourceRow(status({ changed: true, outOfSync: ['content'], corrective: true }))).toMatchObject({
+      status: 'changed',
+      change: 'corrective',
+    });
     expect(resourceRow(status({ changed: true, outOfSync: ['ensure'] }))).toMatchObject({ status: 'changed', change: 'intentional' });
     expect(resourceRow(status({ failed: true, message: 'boom' }))).toMatchObject({ status: 'failed', change: null, message: 'boom' });
     expect(resourceRow(status({ failedToRestart: true })).status).toBe('failed');

@@ -65,8 +65,16 @@ function elector(lock: MemoryLock): LeaderElector {
 /** A read held back until `answer()` is called. */
 function holdRead(lock: MemoryLock): { answer: () => void } {
   let answer: (() => void) | undefined;
-  lock.holdNextRead = () => new Promise<void>((resolve) => { answer = resolve; });
-  return { answer: () => { if (!answer) throw new Error('the held read was never sent'); answer(); } };
+  lock.holdNextRead = () =>
+    new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+  return {
+    answer: () => {
+      if (!answer) throw new Error('the held read was never sent');
+      answer();
+    },
+  };
 }
 
 /**
@@ -91,13 +99,15 @@ describe('leader lease: release while an attempt of this holder is in flight', (
     expect(lock.writes).toEqual(['me', '(released)']);
   });
 
-  it('a renewal that timed out at the client but lands between the release\'s read and write: the release reads again and retries', async () => {
+  it("a renewal that timed out at the client but lands between the release's read and write: the release reads again and retries", async () => {
     const lock = new MemoryLock();
     const e = elector(lock);
     expect(await e.acquire()).toBe(true);
     lock.timeOutNextUpdate = true;
     await expect(e.tryAcquireOrRenew()).rejects.toThrow(/timed out/);
-    lock.beforeNextUpdate = () => { expect(lock.late?.()).toBe(true); }; // lands just before the release's If-Match write
+    lock.beforeNextUpdate = () => {
+      expect(lock.late?.()).toBe(true);
+    }; // lands just before the release's If-Match write
     expect(await e.release()).toBe(true);
     expect(lock.record?.holder).toBe('');
     expect(lock.writes).toEqual(['me', 'me', '(released)']);

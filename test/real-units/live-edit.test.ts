@@ -25,7 +25,7 @@ describe('live edits of identity fields', () => {
     expect(message).toContain('`loopscope real rename --config hpa.yaml --to web-v2`');
   });
 
-  it('a new namePrefix is refused with the hand-over only (a rename keeps the pods\' names)', () => {
+  it("a new namePrefix is refused with the hand-over only (a rename keeps the pods' names)", () => {
     const message = refusal(doc('web', 'api-'));
     expect(message).toContain('namePrefix cannot change while the loop runs');
     expect(message).not.toContain('real rename');

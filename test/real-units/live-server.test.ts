@@ -17,7 +17,12 @@ import type { LiveFrame, LiveServerMessage } from '../../sim/live-protocol';
 const config = { ...DEFAULT_CONFIG, name: 'lst-inproc' };
 const request = { kind: 'create' as const, name: 'pod-x', config };
 const source = (step: boolean): LiveSource => ({
-  scenario: 'inproc', endpoint: 'test', step, dryRun: false, config: () => config, context: () => undefined,
+  scenario: 'inproc',
+  endpoint: 'test',
+  step,
+  dryRun: false,
+  config: () => config,
+  context: () => undefined,
 });
 
 async function until<T>(what: string, fn: () => T | undefined, timeoutMs = 5_000): Promise<T> {
@@ -34,18 +39,30 @@ async function client(url: string) {
   const ws = new WebSocket(url);
   const messages: LiveServerMessage[] = [];
   ws.on('message', (data) => messages.push(JSON.parse(data.toString()) as LiveServerMessage)); // the server's own JSON
-  await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject); });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
   return {
-    ws, messages,
+    ws,
+    messages,
     send: (message: unknown) => ws.send(JSON.stringify(message)),
     next<T extends LiveServerMessage['type']>(type: T, test: (m: Extract<LiveServerMessage, { type: T }>) => boolean = () => true) {
-      return until(`a "${type}" message`, () => messages.find((m): m is Extract<LiveServerMessage, { type: T }> => m.type === type && test(m as Extract<LiveServerMessage, { type: T }>))); // narrowed by its type just checked
+      return until(`a "${type}" message`, () =>
+        messages.find(
+          (m): m is Extract<LiveServerMessage, { type: T }> => m.type === type && test(m as Extract<LiveServerMessage, { type: T }>),
+        ),
+      ); // narrowed by its type just checked
     },
   };
 }
 
 const frameAt = (t: number, state: string, event: string): LiveFrame => ({
-  t, state, event, phase: 'observe', world: { demand: 0, pods: [], apiCalls: t, unownedTouched: 0 },
+  t,
+  state,
+  event,
+  phase: 'observe',
+  world: { demand: 0, pods: [], apiCalls: t, unownedTouched: 0 },
 });
 
 describe('LiveServer in process', () => {
@@ -76,7 +93,10 @@ describe('LiveServer in process', () => {
       live.send({ type: 'approve', id: resolved.id });
       expect((await live.next('loopscope.error')).message).toContain('is not pending');
       const log: string[] = [];
-      const asked = server.approver(() => new Promise(() => undefined), (l) => log.push(l))(request);
+      const asked = server.approver(
+        () => new Promise(() => undefined),
+        (l) => log.push(l),
+      )(request);
       const pending = await live.next('loopscope.pending', (m) => m.pending.id > resolved.id);
       live.send({ type: 'approve', id: pending.pending.id });
       expect(await asked).toBe('approve');
@@ -92,7 +112,7 @@ describe('LiveServer in process', () => {
     }
   });
 
-  it('speaks XState inspection: the actor with its definition, a frame right after its root snapshot, the runner\'s frame behind it', async () => {
+  it("speaks XState inspection: the actor with its definition, a frame right after its root snapshot, the runner's frame behind it", async () => {
     const server = await LiveServer.start(source(false), 0);
     const machine = createMachine({ id: 'toggle', initial: 'off', states: { off: { on: { FLIP: 'on' } }, on: { on: { FLIP: 'off' } } } });
     // As real-command.ts wires it: the inspector's adapter is the server; the runner records a frame
@@ -123,18 +143,32 @@ describe('LiveServer in process', () => {
 
       const types = early.messages.map((m) => (m.type === 'loopscope.frame' ? `loopscope.frame:${m.of}` : m.type));
       // (The actor was registered when it was created, before the runner's first frame.)
-      expect(types).toEqual(['loopscope.run', '@xstate.actor', 'loopscope.frame:runner', '@xstate.event', '@xstate.snapshot', 'loopscope.frame:snapshot',
-        '@xstate.event', '@xstate.snapshot', 'loopscope.frame:snapshot', 'loopscope.frame:runner']);
+      expect(types).toEqual([
+        'loopscope.run',
+        '@xstate.actor',
+        'loopscope.frame:runner',
+        '@xstate.event',
+        '@xstate.snapshot',
+        'loopscope.frame:snapshot',
+        '@xstate.event',
+        '@xstate.snapshot',
+        'loopscope.frame:snapshot',
+        'loopscope.frame:runner',
+      ]);
       const root = await early.next('@xstate.actor');
       expect(root.name).toBe('toggle');
       expect(root.parentId).toBeUndefined();
       expect((JSON.parse(root.definition ?? '{}') as { id?: string }).id).toBe('toggle');
       const snapshots = early.messages.flatMap((m) => (m.type === '@xstate.snapshot' ? [m] : []));
-      expect(snapshots.map((s) => ['value' in s.snapshot ? s.snapshot.value : undefined, s.event.type, s.sessionId]))
-        .toEqual([['off', 'xstate.init', root.sessionId], ['on', 'FLIP', root.sessionId]]);
+      expect(snapshots.map((s) => ['value' in s.snapshot ? s.snapshot.value : undefined, s.event.type, s.sessionId])).toEqual([
+        ['off', 'xstate.init', root.sessionId],
+        ['on', 'FLIP', root.sessionId],
+      ]);
 
       // Stately's own receiver reads the same socket: the inspection events are there as it expects them.
-      await until('the receiver\'s snapshots', () => (received.filter((e) => e.type === '@xstate.snapshot').length === 2 ? true : undefined));
+      await until("the receiver's snapshots", () =>
+        received.filter((e) => e.type === '@xstate.snapshot').length === 2 ? true : undefined,
+      );
       expect(received.filter((e) => e.type.startsWith('@xstate.'))).toEqual(early.messages.filter((m) => m.type.startsWith('@xstate.')));
 
       // A late client gets the same history after the run message.
@@ -147,15 +181,29 @@ describe('LiveServer in process', () => {
     }
   });
 
-  it('a late client\'s history is bounded, keeps the root\'s registration, and never starts with a frame whose snapshot it dropped', () => {
+  it("a late client's history is bounded, keeps the root's registration, and never starts with a frame whose snapshot it dropped", () => {
     const stream = new LiveStream(() => undefined);
     const base = { rootId: 'root', createdAt: '0', id: 'x', _version: '0' };
-    stream.inspection({ ...base, type: '@xstate.actor', name: 'toggle', sessionId: 'root', parentId: undefined, definition: '{"id":"toggle"}', snapshot: { status: 'active' } });
+    stream.inspection({
+      ...base,
+      type: '@xstate.actor',
+      name: 'toggle',
+      sessionId: 'root',
+      parentId: undefined,
+      definition: '{"id":"toggle"}',
+      snapshot: { status: 'active' },
+    });
     // One runner frame first: the bound then falls in the middle of a snapshot and its frame.
     stream.frame(frameAt(0, 'off', 'real.adopt'), false);
     for (let i = 1; i <= 6_000; i++) {
       stream.frame(frameAt(i, 'on', 'FLIP'), true);
-      stream.inspection({ ...base, type: '@xstate.snapshot', sessionId: 'root', snapshot: { status: 'active', output: undefined, error: undefined }, event: { type: 'FLIP' } });
+      stream.inspection({
+        ...base,
+        type: '@xstate.snapshot',
+        sessionId: 'root',
+        snapshot: { status: 'active', output: undefined, error: undefined },
+        event: { type: 'FLIP' },
+      });
     }
     const history = stream.replay().map((t) => JSON.parse(t) as LiveServerMessage); // the stream's own JSON
     expect(history[0]?.type).toBe('@xstate.actor');

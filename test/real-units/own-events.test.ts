@@ -6,11 +6,13 @@ import type { LifecycleEvent } from '../../real/lifecycle-events';
 import { WAKING_ACTIONS, eventInstances } from '../../real/lifecycle-events';
 import { OWN_EVENT_GRACE_MS, OwnEvents } from '../../real/own-events';
 
-const ev = (action: string, source: string, context?: Record<string, unknown>): LifecycleEvent =>
-  ({ type: 'lifecycle', metadata: { action, source, ...(context ? { context } : {}) } });
+const ev = (action: string, source: string, context?: Record<string, unknown>): LifecycleEvent => ({
+  type: 'lifecycle',
+  metadata: { action, source, ...(context ? { context } : {}) },
+});
 
 describe('lifecycle events', () => {
-  it('names the instance from source, with a project suffix and a rename\'s old name', () => {
+  it("names the instance from source, with a project suffix and a rename's old name", () => {
     expect(eventInstances(ev('instance-deleted', '/1.0/instances/pod-a1'))).toEqual(['pod-a1']);
     expect(eventInstances(ev('instance-stopped', '/1.0/instances/pod-a1?project=lab'))).toEqual(['pod-a1']);
     expect(eventInstances(ev('instance-renamed', '/1.0/instances/pod-b', { old_name: 'pod-a' }))).toEqual(['pod-b', 'pod-a']);
@@ -18,13 +20,23 @@ describe('lifecycle events', () => {
   });
 
   it('wakes on changes an observe can see, not on exec/console/file access', () => {
-    for (const a of ['instance-created', 'instance-started', 'instance-stopped', 'instance-shutdown', 'instance-deleted', 'instance-updated', 'instance-renamed']) expect(WAKING_ACTIONS.has(a)).toBe(true);
-    for (const a of ['instance-exec', 'instance-console', 'instance-file-retrieved', 'instance-ready']) expect(WAKING_ACTIONS.has(a)).toBe(false);
+    for (const a of [
+      'instance-created',
+      'instance-started',
+      'instance-stopped',
+      'instance-shutdown',
+      'instance-deleted',
+      'instance-updated',
+      'instance-renamed',
+    ])
+      expect(WAKING_ACTIONS.has(a)).toBe(true);
+    for (const a of ['instance-exec', 'instance-console', 'instance-file-retrieved', 'instance-ready'])
+      expect(WAKING_ACTIONS.has(a)).toBe(false);
   });
 });
 
 describe('OwnEvents', () => {
-  it('our create\'s events are ours once; an outside stop and delete right after are not', () => {
+  it("our create's events are ours once; an outside stop and delete right after are not", () => {
     let t = 0;
     const own = new OwnEvents(() => t);
     own.begin('p1', 'create');

@@ -27,7 +27,9 @@ describe('hpa.yaml placement', () => {
 
   it('anything else names the file, the field and what is expected', () => {
     expect(error('random')).toBe('hpa.yaml: placement: expected scheduler, spread, or { target: <cluster member name, or @group> }');
-    expect(error({ target: 'a/b' })).toMatch(/^hpa\.yaml: placement\.target: expected a cluster member name, or @ and a cluster group name/);
+    expect(error({ target: 'a/b' })).toMatch(
+      /^hpa\.yaml: placement\.target: expected a cluster member name, or @ and a cluster group name/,
+    );
     expect(error({ target: 3 })).toMatch(/^hpa\.yaml: placement\.target: expected a cluster member name/);
     expect(error({ target: 'm2', spread: true })).toMatch(/^hpa\.yaml: placement\.spread: unknown key/);
   });

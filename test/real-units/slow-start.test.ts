@@ -9,7 +9,10 @@ async function batches(count: number, maxParallel: number, failAt?: number) {
   let current: number[] = [];
   let inFlight = 0;
   const run = slowStartBatch(count, 1, maxParallel, async (i) => {
-    if (inFlight === 0) { current = []; seen.push(current); }
+    if (inFlight === 0) {
+      current = [];
+      seen.push(current);
+    }
     inFlight++;
     current.push(i);
     await new Promise((r) => setTimeout(r, 5)); // not a wait: the fake operation's duration, so calls overlap
@@ -41,7 +44,10 @@ describe('ActBatches', () => {
   it('the first ask starts the run; later asks get their own slot in order', async () => {
     const started: string[] = [];
     const batches = new ActBatches<string, string>(() => 8);
-    const start = async (k: string) => { started.push(k); return k.toUpperCase(); };
+    const start = async (k: string) => {
+      started.push(k);
+      return k.toUpperCase();
+    };
     const a = batches.claim('a', ['a', 'b', 'c'], start);
     expect(await a).toBe('A');
     expect(await batches.claim('b', ['b', 'c'], start)).toBe('B');

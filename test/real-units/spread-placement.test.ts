@@ -40,20 +40,30 @@ describe('placement spread', () => {
   it('any interleaving of creates, endings and observations keeps our pods within one of each other', () => {
     // Each create is sent, then listed by later observations once it has ended; the counts the
     // picks make are balanced whatever the order of events.
-    fc.assert(fc.property(fc.array(fc.constantFrom('create', 'end', 'observe'), { maxLength: 40 }), (events) => {
-      const spread = new SpreadPlacement();
-      const placed = new Map<string, string>();
-      const inFlight: string[] = [];
-      const created = new Set<string>();
-      let n = 0;
-      for (const e of events) {
-        if (e === 'create') { const name = `p${n++}`; placed.set(name, spread.pick(MEMBERS, name)); inFlight.push(name); }
-        if (e === 'end' && inFlight.length) { const name = inFlight.shift()!; created.add(name); spread.settled(name); }
-        // An observation lists what exists: the ended creates, and (racing) maybe some in flight.
-        if (e === 'observe') spread.seen([...created].map((name) => ({ name, location: placed.get(name)! })));
-      }
-      const counts = Object.values(countBy([...placed.values()]));
-      expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
-    }));
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('create', 'end', 'observe'), { maxLength: 40 }), (events) => {
+        const spread = new SpreadPlacement();
+        const placed = new Map<string, string>();
+        const inFlight: string[] = [];
+        const created = new Set<string>();
+        let n = 0;
+        for (const e of events) {
+          if (e === 'create') {
+            const name = `p${n++}`;
+            placed.set(name, spread.pick(MEMBERS, name));
+            inFlight.push(name);
+          }
+          if (e === 'end' && inFlight.length) {
+            const name = inFlight.shift()!;
+            created.add(name);
+            spread.settled(name);
+          }
+          // An observation lists what exists: the ended creates, and (racing) maybe some in flight.
+          if (e === 'observe') spread.seen([...created].map((name) => ({ name, location: placed.get(name)! })));
+        }
+        const counts = Object.values(countBy([...placed.values()]));
+        expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+      }),
+    );
   });
 });

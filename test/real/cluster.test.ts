@@ -26,12 +26,25 @@ import type { Placement } from '../../real/placement';
 import { SpreadPlacement } from '../../real/placement';
 import type { Cluster } from './cluster/cluster';
 import { buildCluster, killMember, restartMember, teardownCluster, withCluster } from './cluster/cluster';
-import { cleanupOwned, deleteLease, expectConforms, forceDelete, ownedInstances, realConfig, startCli, uniqueHpa, waitOwnedRunning, waitUntil } from './real-helpers';
+import {
+  cleanupOwned,
+  deleteLease,
+  expectConforms,
+  forceDelete,
+  ownedInstances,
+  realConfig,
+  startCli,
+  uniqueHpa,
+  waitOwnedRunning,
+  waitUntil,
+} from './real-helpers';
 
 /** Rounds of parallel creates per pod count (3 and 6 pods). */
 const ROUNDS = 4;
-const withPlacement = (cfg: RealHpaConfig, placement?: Placement): RealHpaConfig =>
-  ({ ...cfg, settings: { ...cfg.settings, ...(placement ? { placement } : {}) } });
+const withPlacement = (cfg: RealHpaConfig, placement?: Placement): RealHpaConfig => ({
+  ...cfg,
+  settings: { ...cfg.settings, ...(placement ? { placement } : {}) },
+});
 
 /** Owned pods per member, Running only. */
 function byMember(list: Instance[]): Record<string, number> {
@@ -81,8 +94,14 @@ withCluster.describe('real mode on a real 3-member Incus cluster (own incusd, IN
   }
 
   it('cluster: all members online, one cluster address each', async () => {
-    const members = await client.get<{ server_name: string; status: string; url: string }[]>('/1.0/cluster/members', { query: { recursion: 1 } });
-    expect(members.map((m) => [m.server_name, m.status]).sort()).toEqual([['m1', 'Online'], ['m2', 'Online'], ['m3', 'Online']]);
+    const members = await client.get<{ server_name: string; status: string; url: string }[]>('/1.0/cluster/members', {
+      query: { recursion: 1 },
+    });
+    expect(members.map((m) => [m.server_name, m.status]).sort()).toEqual([
+      ['m1', 'Online'],
+      ['m2', 'Online'],
+      ['m3', 'Online'],
+    ]);
     expect(members.map((m) => m.url).sort()).toEqual(cluster.members.map((m) => `https://${m.address}`).sort());
   });
 
@@ -93,8 +112,13 @@ withCluster.describe('real mode on a real 3-member Incus cluster (own incusd, IN
       await waitOwnedRunning(client, hpa.name, 6, 90_000);
       expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m1: 2, m2: 2, m3: 2 });
       // The loop's own observation holds all six, from every member.
-      const seen = await r.waitFor((s) => s.matches('waiting') && s.context.observation?.instances.filter((i) => i.status === 'Running').length === 6, 30_000);
-      expect(seen.context.observation!.instances.map((i) => i.name).sort()).toEqual((await ownedInstances(client, hpa.name)).map((i) => i.name).sort());
+      const seen = await r.waitFor(
+        (s) => s.matches('waiting') && s.context.observation?.instances.filter((i) => i.status === 'Running').length === 6,
+        30_000,
+      );
+      expect(seen.context.observation!.instances.map((i) => i.name).sort()).toEqual(
+        (await ownedInstances(client, hpa.name)).map((i) => i.name).sort(),
+      );
 
       r.update({ ...config, config: { ...config.config, minPods: 1, maxPods: 1 } });
       await waitUntil('scaled down to 1', async () => (await ownedInstances(client, hpa.name)).length === 1, 60_000);
@@ -122,13 +146,17 @@ withCluster.describe('real mode on a real 3-member Incus cluster (own incusd, IN
         const hooks: RealActorHooks = { client, settings: () => cfg.settings, clock: () => 0, epoch: Date.now(), spread };
         const names = Array.from({ length: pods }, () => newPodName(hpa.prefix));
         await Promise.all(names.map((name) => createPod(hooks, cfg.config, name)));
-        expect(byMember(await ownedInstances(client, hpa.name)), `${pods} pods, round ${round}`).toEqual({ m1: pods / 3, m2: pods / 3, m3: pods / 3 });
+        expect(byMember(await ownedInstances(client, hpa.name)), `${pods} pods, round ${round}`).toEqual({
+          m1: pods / 3,
+          m2: pods / 3,
+          m3: pods / 3,
+        });
         await Promise.all(names.map((name) => forceDelete(client, name)));
       }
     }
   }, 600_000);
 
-  it('events from every member: an owned pod deleted on m3 wakes the loop (15 s period) through m1\'s events stream', async () => {
+  it("events from every member: an owned pod deleted on m3 wakes the loop (15 s period) through m1's events stream", async () => {
     const { r, hpa } = runner('ce', { minPods: 3, maxPods: 3, periodMs: 15_000 }, { kind: 'spread' });
     await r.start();
     try {
@@ -138,12 +166,19 @@ withCluster.describe('real mode on a real 3-member Incus cluster (own incusd, IN
       const victim = (await running()).find((i) => i.location === 'm3')!.name;
       const deletedAt = Date.now();
       await forceDelete(client, victim);
-      await waitUntil('replaced', async () => {
-        const now = await running();
-        return now.length === 3 && !now.some((i) => i.name === victim);
-      }, 15_000, 100);
+      await waitUntil(
+        'replaced',
+        async () => {
+          const now = await running();
+          return now.length === 3 && !now.some((i) => i.name === victim);
+        },
+        15_000,
+        100,
+      );
       const tookMs = Date.now() - deletedAt;
-      console.log(`[cluster.test] a pod deleted on m3 replaced ${tookMs} ms later (period 15 s), woken by: ${r.wakeups.map((w) => w.why).join('; ')}`);
+      console.log(
+        `[cluster.test] a pod deleted on m3 replaced ${tookMs} ms later (period 15 s), woken by: ${r.wakeups.map((w) => w.why).join('; ')}`,
+      );
       // The claim is that an event woke the loop (asserted next), not how fast a loaded machine creates a pod:
       // replaced within the period it would otherwise have waited.
       expect(tookMs).toBeLessThan(15_000);
@@ -175,7 +210,12 @@ withCluster.describe('real mode on a real 3-member Incus cluster (own incusd, IN
     // kept ~5 s after it ends; seen here: right after 3 creates on m2, the next 2 both went to m1).
     // So: an empty cluster (earlier tests cleaned up) with no operation left.
     expect((await client.listInstances({ recursion: 1, allProjects: true })).map((i) => `${i.name}@${i.location} ${i.status}`)).toEqual([]);
-    await waitUntil('no recent operation', async () => Object.values(await client.get<Record<string, unknown[] | null>>('/1.0/operations')).every((l) => !l?.length), 30_000, 250);
+    await waitUntil(
+      'no recent operation',
+      async () => Object.values(await client.get<Record<string, unknown[] | null>>('/1.0/operations')).every((l) => !l?.length),
+      30_000,
+      250,
+    );
     await r.start();
     try {
       await waitOwnedRunning(client, hpa.name, 3, 90_000);
@@ -198,7 +238,12 @@ withCluster.describe('real mode on a real 3-member Incus cluster (own incusd, IN
       const killedAt = r.now();
       killMember(cluster, 1);
       r.wake('test: m2 killed');
-      await waitUntil('3 observe errors', async () => r.frames.filter((f) => f.t > killedAt && f.event === 'xstate.error.actor.observe').length >= 3, 30_000, 100);
+      await waitUntil(
+        '3 observe errors',
+        async () => r.frames.filter((f) => f.t > killedAt && f.event === 'xstate.error.actor.observe').length >= 3,
+        30_000,
+        100,
+      );
       const errors = r.frames.filter((f) => f.t > killedAt && f.event === 'xstate.error.actor.observe');
       expect(errors[0]!.io).toMatchObject({ kind: 'observe', error: { kind: 'api' } });
       expect(JSON.stringify(errors[0]!.io)).toMatch(/cluster member m2 could not be read/);
@@ -217,7 +262,7 @@ withCluster.describe('real mode on a real 3-member Incus cluster (own incusd, IN
     await cleanupOwned(client, hpa.name);
   }, 200_000);
 
-  it('loopscope real --remote: HTTPS to a member\'s cluster address with a trusted client certificate, placement: spread from hpa.yaml', async () => {
+  it("loopscope real --remote: HTTPS to a member's cluster address with a trusted client certificate, placement: spread from hpa.yaml", async () => {
     const hpa = uniqueHpa('cr');
     hpas.push(hpa.name);
     const dir = mkdtempSync(join(tmpdir(), 'loopscope-cluster-cli-'));
@@ -226,17 +271,24 @@ withCluster.describe('real mode on a real 3-member Incus cluster (own incusd, IN
     mkdirSync(join(conf, 'servercerts'), { recursive: true });
     execFileSync('incus', ['remote', 'generate-certificate'], { env: { ...process.env, INCUS_CONF: conf }, stdio: 'ignore' });
     const pem = readFileSync(join(conf, 'client.crt'), 'utf8');
-    await client.request('POST', '/1.0/certificates', { body: { type: 'client', name: `${hpa.name}-cert`, certificate: new X509Certificate(pem).raw.toString('base64') } });
+    await client.request('POST', '/1.0/certificates', {
+      body: { type: 'client', name: `${hpa.name}-cert`, certificate: new X509Certificate(pem).raw.toString('base64') },
+    });
     // A cluster presents one certificate on every member: pinned as the remote's.
     writeFileSync(join(conf, 'servercerts', 'lscluster.crt'), (await client.server()).environment?.certificate ?? '');
     const url = `https://${cluster.members[1]!.address}`;
     writeFileSync(join(conf, 'config.yml'), `default-remote: local\nremotes:\n  lscluster:\n    addr: ${url}\n    protocol: incus\n`);
     const cfg = join(dir, 'hpa.yaml');
-    writeFileSync(cfg, `HPA: { minPods: 3, maxPods: 3 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 2s\nlimitsMemory: 64MiB\nplacement: spread\n`);
+    writeFileSync(
+      cfg,
+      `HPA: { minPods: 3, maxPods: 3 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 2s\nlimitsMemory: 64MiB\nplacement: spread\n`,
+    );
     const run = startCli(['real', '--config', cfg, '--remote', 'lscluster'], { INCUS_CONF: conf });
     children.push(run);
-    await waitOwnedRunning(client, hpa.name, 3, 120_000)
-      .catch((e: unknown) => { console.log(run.out.stdout, run.out.stderr); throw e; });
+    await waitOwnedRunning(client, hpa.name, 3, 120_000).catch((e: unknown) => {
+      console.log(run.out.stdout, run.out.stderr);
+      throw e;
+    });
     expect(byMember(await ownedInstances(client, hpa.name))).toEqual({ m1: 1, m2: 1, m3: 1 });
     expect(run.out.stdout).toContain(`real ${url}`);
     run.child.kill('SIGTERM');

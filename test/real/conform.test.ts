@@ -15,10 +15,19 @@ const dir = mkdtempSync(join(tmpdir(), 'loopscope-real-conform-'));
 
 function writeConfig(file: string, policy = 'policy: fixed'): string {
   const path = join(dir, file);
-  writeFileSync(path, [
-    'HPA: { minPods: 2, maxPods: 3, memoryThreshold: 50 }', `name: ${hpa.name}`, `namePrefix: ${hpa.prefix}`, policy,
-    'period: 1s', 'limitsMemory: 64MiB', 'backoff: { initial: 300ms, max: 2s }', '',
-  ].join('\n'));
+  writeFileSync(
+    path,
+    [
+      'HPA: { minPods: 2, maxPods: 3, memoryThreshold: 50 }',
+      `name: ${hpa.name}`,
+      `namePrefix: ${hpa.prefix}`,
+      policy,
+      'period: 1s',
+      'limitsMemory: 64MiB',
+      'backoff: { initial: 300ms, max: 2s }',
+      '',
+    ].join('\n'),
+  );
   return path;
 }
 
@@ -34,7 +43,9 @@ function altered(file: string, name: string, change: (doc: Doc) => void): string
 
 withIncus.describe('loopscope conform on real runs', () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const scaleUp = join(dir, 'up.json');
@@ -53,8 +64,16 @@ withIncus.describe('loopscope conform on real runs', () => {
     const held = await runCli(['conform', hold, '--json']);
     expect(held.code).toBe(0);
     const report = JSON.parse(held.stdout) as ConformReport;
-    expect({ conforms: report.conforms, observations: report.replayed.observations, acts: report.replayed.acts }).toEqual({ conforms: true, observations: 1, acts: 0 });
-    expect(report.properties.filter((p) => p.result === 'held').map((p) => p.name)).toEqual(['never-touches-unowned', 'at-most-max', 'one-operation-at-a-time']);
+    expect({ conforms: report.conforms, observations: report.replayed.observations, acts: report.replayed.acts }).toEqual({
+      conforms: true,
+      observations: 1,
+      acts: 0,
+    });
+    expect(report.properties.filter((p) => p.result === 'held').map((p) => p.name)).toEqual([
+      'never-touches-unowned',
+      'at-most-max',
+      'one-operation-at-a-time',
+    ]);
   }, 180_000);
 
   it('an altered real trace diverges (exit 1): an observed status, then an error, each reported with what the model allowed', async () => {
@@ -65,11 +84,14 @@ withIncus.describe('loopscope conform on real runs', () => {
     });
     const r = await runCli(['conform', frozen]);
     expect(r.code).toBe(1);
-    const pod = (readDoc(frozen).frames.find((f) => f.io?.kind === 'observe')!.io as { output: { instances: { name: string }[] } }).output.instances[1]!.name;
+    const pod = (readDoc(frozen).frames.find((f) => f.io?.kind === 'observe')!.io as { output: { instances: { name: string }[] } }).output
+      .instances[1]!.name;
     expect(r.stdout).toMatch(/DIVERGES from the model at frame \d+ \(t [\d:.]+, xstate\.done\.actor\.observe\)/);
     // The run's first observation starts the model's world: a pod in it is Running or Stopped there.
     expect(r.stdout).toContain(`  world: ${pod} observed Frozen: no move of the model freezes an instance\n`);
-    expect(r.stdout).toContain('  the model allows instead:\n    - absent\n    - Running — someone created it (addInstance)\n    - Stopped — someone created and stopped it (addInstance, kill)\n');
+    expect(r.stdout).toContain(
+      '  the model allows instead:\n    - absent\n    - Running — someone created it (addInstance)\n    - Stopped — someone created and stopped it (addInstance, kill)\n',
+    );
 
     const running = altered(scaleUp, 'running.json', (doc) => {
       const f = doc.frames.find((g) => g.event === 'xstate.done.actor.createPod')!;
@@ -78,20 +100,26 @@ withIncus.describe('loopscope conform on real runs', () => {
     });
     const e = await runCli(['conform', running]);
     expect(e.code).toBe(1);
-    expect(e.stdout).toContain('  world: create\n  recorded: error "Instance is running" ("Instance is running")\n  the model allows instead:\n    - done — created and started\n');
+    expect(e.stdout).toContain(
+      '  world: create\n  recorded: error "Instance is running" ("Instance is running")\n  the model allows instead:\n    - done — created and started\n',
+    );
   }, 120_000);
 
   it('a run under a policy module conforms with that module, and says it needs the file when it is gone (exit 2)', async () => {
     const module = join(dir, 'my-policy.ts');
     copyFileSync(resolve(ROOT, 'examples/hpa-policy/step-policy.ts'), module);
     const out = join(dir, 'module.json');
-    expect((await runCli(['real', '--config', writeConfig('module.yaml', 'policy: { module: ./my-policy.ts }'), '--once', '--out', out])).code).toBe(0);
+    expect(
+      (await runCli(['real', '--config', writeConfig('module.yaml', 'policy: { module: ./my-policy.ts }'), '--once', '--out', out])).code,
+    ).toBe(0);
     expect((await runCli(['conform', out])).code).toBe(0);
     const moved = join(dir, 'moved-policy.ts');
     renameSync(module, moved);
     const missing = await runCli(['conform', out]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^loopscope: .*module\.json: frames\[0\]\.io\.config\.policy: expected the policy module .*my-policy\.ts to be readable: .*--policy-module <file>\)\n$/);
+    expect(missing.stderr).toMatch(
+      /^loopscope: .*module\.json: frames\[0\]\.io\.config\.policy: expected the policy module .*my-policy\.ts to be readable: .*--policy-module <file>\)\n$/,
+    );
     expect((await runCli(['conform', out, '--policy-module', moved])).code).toBe(0);
   }, 180_000);
 });

@@ -22,7 +22,10 @@ async function stallingAfter<T>(delays: ReadonlySet<number>, fn: () => Promise<T
   const original = globalThis.setTimeout;
   const stalling = (handler: () => void, delay?: number, ...args: unknown[]) => {
     const handle = original(handler, delay, ...args);
-    if (delay !== undefined && delays.has(delay)) for (const until = Date.now() + STALL_MS; Date.now() < until;) { /* the host stalls */ }
+    if (delay !== undefined && delays.has(delay))
+      for (const until = Date.now() + STALL_MS; Date.now() < until;) {
+        /* the host stalls */
+      }
     return handle;
   };
   globalThis.setTimeout = Object.assign(stalling, { __promisify__: original.__promisify__ }) as typeof setTimeout;
@@ -35,20 +38,35 @@ async function stallingAfter<T>(delays: ReadonlySet<number>, fn: () => Promise<T
 
 withIncus.describe('real runner: frame times', () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('a stall right after the backoff timer is set: it still fires a full backoff after its frame, and the run conforms', async () => {
     // A policy that decides on the load-time probe (at 0) and throws on every real observation: each period backs off.
-    writeFileSync(join(dir, 'throws.ts'), `export const policy = ({ observation, memory }) => {
+    writeFileSync(
+      join(dir, 'throws.ts'),
+      `export const policy = ({ observation, memory }) => {
   if (observation.at > 0) throw new Error('no decision');
   return { running: 0, averagePercent: null, desired: 0, actions: [], comparison: 'none', verdict: 'keep', memory };
-};`);
+};`,
+    );
     const base = realConfig(hpa, { minPods: 1, maxPods: 1, backoffInitialMs: 300, backoffMaxMs: 2_000 });
-    writeFileSync(join(dir, 'hpa.yaml'), [
-      `name: ${hpa.name}`, `namePrefix: ${hpa.prefix}`, 'HPA: { minPods: 1, maxPods: 1 }', 'policy: { module: ./throws.ts }',
-      'period: 1s', 'limitsMemory: 64MiB', 'backoff: { initial: 300ms, max: 2s }', `image: ${base.settings.image}`, '',
-    ].join('\n'));
+    writeFileSync(
+      join(dir, 'hpa.yaml'),
+      [
+        `name: ${hpa.name}`,
+        `namePrefix: ${hpa.prefix}`,
+        'HPA: { minPods: 1, maxPods: 1 }',
+        'policy: { module: ./throws.ts }',
+        'period: 1s',
+        'limitsMemory: 64MiB',
+        'backoff: { initial: 300ms, max: 2s }',
+        `image: ${base.settings.image}`,
+        '',
+      ].join('\n'),
+    );
     // The run's own policy modules: the config loads the module into it, the runner's machine is provided with it.
     const policies = new Map<string, ModulePolicy>();
     const config = loadRealHpaConfig(join(dir, 'hpa.yaml'), undefined, policies);
@@ -69,7 +87,9 @@ withIncus.describe('real runner: frame times', () => {
     expect(report.properties.filter((p) => p.result === 'violated').map((p) => p.name)).toEqual(['policy-decides']);
     const frames = runner.trace().frames;
     // Each backoff's timer fired a full delay after the frame that entered backoff (1 ms: Date.now and libuv's clock tick apart).
-    const fired = frames.flatMap((f, i) => (f.event.startsWith('xstate.after.backoff') ? [f.t - frames.slice(0, i).findLast((g) => g.state === 'backoff')!.t] : []));
+    const fired = frames.flatMap((f, i) =>
+      f.event.startsWith('xstate.after.backoff') ? [f.t - frames.slice(0, i).findLast((g) => g.state === 'backoff')!.t] : [],
+    );
     expect(fired.length).toBeGreaterThanOrEqual(2);
     fired.forEach((gap, n) => expect(gap, `backoff #${n + 1}`).toBeGreaterThanOrEqual(backoffDelay(config.config, n + 1) - 1));
   }, 60_000);

@@ -9,7 +9,18 @@ import type { Trace } from '../../sim/trace';
 import { controllerOf } from '../../sim/trace';
 import { parseTrace } from '../../sim/trace-schema';
 import { requires } from '../prerequisites';
-import { connectForSuite, expectConforms, ownedInstances, runCli, sleep, startCli, uniqueHpa, waitOwnedRunning, waitUntil, withIncus } from './real-helpers';
+import {
+  connectForSuite,
+  expectConforms,
+  ownedInstances,
+  runCli,
+  sleep,
+  startCli,
+  uniqueHpa,
+  waitOwnedRunning,
+  waitUntil,
+  withIncus,
+} from './real-helpers';
 
 const asRoot = await requires('root');
 const hpa = uniqueHpa('cl');
@@ -18,17 +29,28 @@ chmodSync(dir, 0o755); // readable by the unprivileged user of the permission te
 
 function writeConfig(file: string, over: { min: number; max: number; period?: string; extra?: string }): string {
   const path = join(dir, file);
-  writeFileSync(path, [
-    `HPA: { minPods: ${over.min}, maxPods: ${over.max}, memoryThreshold: 50 }`,
-    `name: ${hpa.name}`, `namePrefix: ${hpa.prefix}`, 'policy: fixed', `period: ${over.period ?? '1s'}`,
-    'limitsMemory: 64MiB', 'backoff: { initial: 300ms, max: 2s }', over.extra ?? '', '',
-  ].join('\n'));
+  writeFileSync(
+    path,
+    [
+      `HPA: { minPods: ${over.min}, maxPods: ${over.max}, memoryThreshold: 50 }`,
+      `name: ${hpa.name}`,
+      `namePrefix: ${hpa.prefix}`,
+      'policy: fixed',
+      `period: ${over.period ?? '1s'}`,
+      'limitsMemory: 64MiB',
+      'backoff: { initial: 300ms, max: 2s }',
+      over.extra ?? '',
+      '',
+    ].join('\n'),
+  );
   return path;
 }
 
 withIncus.describe('loopscope real (the command)', () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   // This file's HPA is the only one using its prefix: other runs on the host do not disturb the count.
@@ -44,28 +66,36 @@ withIncus.describe('loopscope real (the command)', () => {
     const r2 = await runCli(['real', '--config', bad2, '--once']);
     expect(r2.code).toBe(2);
     expect(r2.stderr).toContain(`${bad2}: HPA.maxPods: expected maxPods ≥ minPods`);
-    const r3 = await runCli(['real', '--config', writeConfig('bad3.yaml', { min: 1, max: 2, extra: 'limitsMemory2: 1' }).replace('bad3', 'missing')]);
+    const r3 = await runCli([
+      'real',
+      '--config',
+      writeConfig('bad3.yaml', { min: 1, max: 2, extra: 'limitsMemory2: 1' }).replace('bad3', 'missing'),
+    ]);
     expect(r3.code).toBe(2);
     expect(r3.stderr).toMatch(/missing\.yaml: file not found/);
     expect(await instances()).toEqual(before);
   }, 60_000);
 
   // The permission half runs the CLI as nobody (setpriv), which only root may do.
-  asRoot.it('a missing socket or a permission error gives a clear message and exits 1', async () => {
-    const cfg = writeConfig('ok.yaml', { min: 1, max: 2 });
-    const missing = await runCli(['real', '--config', cfg, '--once'], { INCUS_SOCKET: join(dir, 'no', 'unix.socket') });
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain(`cannot reach the Incus daemon at ${join(dir, 'no', 'unix.socket')}: the socket does not exist`);
-    const viaDir = await runCli(['real', '--config', cfg, '--once'], { INCUS_SOCKET: undefined, INCUS_DIR: join(dir, 'nodir') });
-    expect(viaDir.stderr).toContain(join(dir, 'nodir', 'unix.socket'));
-    // The socket is root:incus-admin 0660; an unprivileged user is refused by the kernel.
-    const denied = await runAsNobody(['real', '--config', cfg, '--once']);
-    expect(denied.code).toBe(1);
-    expect(denied.stderr).toMatch(/permission denied\. Run as root or as a member of the incus-admin group/);
-    expect(await ownedInstances(client, hpa.name)).toEqual([]);
-  }, 60_000);
+  asRoot.it(
+    'a missing socket or a permission error gives a clear message and exits 1',
+    async () => {
+      const cfg = writeConfig('ok.yaml', { min: 1, max: 2 });
+      const missing = await runCli(['real', '--config', cfg, '--once'], { INCUS_SOCKET: join(dir, 'no', 'unix.socket') });
+      expect(missing.code).toBe(1);
+      expect(missing.stderr).toContain(`cannot reach the Incus daemon at ${join(dir, 'no', 'unix.socket')}: the socket does not exist`);
+      const viaDir = await runCli(['real', '--config', cfg, '--once'], { INCUS_SOCKET: undefined, INCUS_DIR: join(dir, 'nodir') });
+      expect(viaDir.stderr).toContain(join(dir, 'nodir', 'unix.socket'));
+      // The socket is root:incus-admin 0660; an unprivileged user is refused by the kernel.
+      const denied = await runAsNobody(['real', '--config', cfg, '--once']);
+      expect(denied.code).toBe(1);
+      expect(denied.stderr).toMatch(/permission denied\. Run as root or as a member of the incus-admin group/);
+      expect(await ownedInstances(client, hpa.name)).toEqual([]);
+    },
+    60_000,
+  );
 
-  it('--once runs one period and exits 0; the timeline is the simulator\'s', async () => {
+  it("--once runs one period and exits 0; the timeline is the simulator's", async () => {
     const cfg = writeConfig('once.yaml', { min: 2, max: 3 });
     const out = join(dir, 'once.json');
     const r = await runCli(['real', '--config', cfg, '--once', '--out', out]);
@@ -82,19 +112,33 @@ withIncus.describe('loopscope real (the command)', () => {
     const loaded = parseTrace(trace);
     expect(loaded.ok ? loaded.trace.version : loaded.error).toBe(2);
     expect(trace.frames.every((f) => f.controller?.loop === 'incus-hpa')).toBe(true);
-    const compared = controllerOf(trace.frames.find((f) => f.event === 'xstate.done.actor.observe')!, 'incus-hpa')!;
-    expect({ running: compared.pods.running, avg: compared.averagePercent, actions: compared.decision?.actions, desired: compared.decision?.desired })
-      .toEqual({ running: 0, avg: null, actions: [{ kind: 'create' }, { kind: 'create' }], desired: 2 });
+    const compared = controllerOf(
+      trace.frames.find((f) => f.event === 'xstate.done.actor.observe')!,
+      'incus-hpa',
+    )!;
+    expect({
+      running: compared.pods.running,
+      avg: compared.averagePercent,
+      actions: compared.decision?.actions,
+      desired: compared.decision?.desired,
+    }).toEqual({ running: 0, avg: null, actions: [{ kind: 'create' }, { kind: 'create' }], desired: 2 });
     expectConforms(out);
   }, 60_000);
 
   it('`real load` spreads a demand across the owned running pods through exec, and --demand 0 removes it', async () => {
     const cfg = join(dir, 'once.yaml'); // the 2 pods of the previous test
-    const usage = async () => (await client.listInstances({ recursion: 2 }))
-      .filter((i) => i.config?.['user.loopscope.hpa'] === hpa.name).map((i) => i.state?.memory.usage ?? 0);
+    const usage = async () =>
+      (await client.listInstances({ recursion: 2 }))
+        .filter((i) => i.config?.['user.loopscope.hpa'] === hpa.name)
+        .map((i) => i.state?.memory.usage ?? 0);
     const r = await runCli(['real', 'load', '--config', cfg, '--demand', '60MiB']);
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => l.replace(/^\S+: /, ''))).toEqual(['30 MiB in /dev/shm/loopscope-load', '30 MiB in /dev/shm/loopscope-load']);
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.replace(/^\S+: /, '')),
+    ).toEqual(['30 MiB in /dev/shm/loopscope-load', '30 MiB in /dev/shm/loopscope-load']);
     for (const u of await usage()) expect(u).toBeGreaterThan(30 * 1024 * 1024);
     const r0 = await runCli(['real', 'load', '--config', cfg, '--demand', '0']);
     expect(r0.code).toBe(0);
@@ -178,7 +222,7 @@ withIncus.describe('loopscope real (the command)', () => {
     expect(afterDown.stdout).toMatch(/adopted 2 owned pod\(s\); removed \S+/);
   }, 120_000);
 
-  it('prints a systemd unit that runs one period per start, the lab\'s way', async () => {
+  it("prints a systemd unit that runs one period per start, the lab's way", async () => {
     const cfg = writeConfig('unit.yaml', { min: 1, max: 2 });
     const r = await runCli(['real', 'systemd-unit', '--config', cfg]);
     expect(r.code).toBe(0);
@@ -193,11 +237,24 @@ async function runAsNobody(args: string[]) {
   const { spawn } = await import('node:child_process');
   const { ROOT } = await import('./real-helpers');
   return new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    const child = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath,
-      '--import', join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'), join(ROOT, 'cli/main.ts'), ...args],
-    { cwd: ROOT, env: { ...process.env, HOME: tmpdir() }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(
+      'setpriv',
+      [
+        '--reuid=65534',
+        '--regid=65534',
+        '--clear-groups',
+        process.execPath,
+        '--import',
+        join(ROOT, 'node_modules/tsx/dist/esm/index.mjs'),
+        join(ROOT, 'cli/main.ts'),
+        ...args,
+      ],
+      { cwd: ROOT, env: { ...process.env, HOME: tmpdir() }, stdio: ['ignore', 'ignore', 'pipe'] },
+    );
     let stderr = '';
-    child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     child.on('close', (code) => resolve({ code, stderr }));
   });
 }

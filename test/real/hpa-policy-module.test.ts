@@ -9,23 +9,46 @@ import { afterAll, expect, it } from 'vitest';
 import type { IncusClient } from '../../real/incus';
 import type { Trace } from '../../sim/trace';
 import { controllerOf } from '../../sim/trace';
-import { ROOT, conformReport, connectForSuite, expectConforms, ownedInstances, runCli, startCli, uniqueHpa, waitUntil, withIncus } from './real-helpers';
+import {
+  ROOT,
+  conformReport,
+  connectForSuite,
+  expectConforms,
+  ownedInstances,
+  runCli,
+  startCli,
+  uniqueHpa,
+  waitUntil,
+  withIncus,
+} from './real-helpers';
 
 const hpa = uniqueHpa('pm');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-real-policy-'));
 copyFileSync(join(ROOT, 'examples/hpa-policy/step-policy.ts'), join(dir, 'step-policy.ts'));
 // Decides like nothing happened while no pod exists (the load-time probe), throws once one does.
-writeFileSync(join(dir, 'throws.ts'), `export const policy = ({ observation, memory }) => {
+writeFileSync(
+  join(dir, 'throws.ts'),
+  `export const policy = ({ observation, memory }) => {
   if (observation.instances.length > 0) throw new Error('cannot count pods');
   return { running: 0, averagePercent: null, desired: 0, actions: [], comparison: 'none', verdict: 'keep', memory };
-};`);
+};`,
+);
 
 function writeConfig(file: string, module: string, min: number): string {
   const path = join(dir, file);
-  writeFileSync(path, [
-    `HPA: { minPods: ${min}, maxPods: 3, memoryThreshold: 50 }`, `name: ${hpa.name}`, `namePrefix: ${hpa.prefix}`,
-    `policy: { module: ${module} }`, 'period: 1s', 'limitsMemory: 64MiB', 'backoff: { initial: 300ms, max: 2s }', '',
-  ].join('\n'));
+  writeFileSync(
+    path,
+    [
+      `HPA: { minPods: ${min}, maxPods: 3, memoryThreshold: 50 }`,
+      `name: ${hpa.name}`,
+      `namePrefix: ${hpa.prefix}`,
+      `policy: { module: ${module} }`,
+      'period: 1s',
+      'limitsMemory: 64MiB',
+      'backoff: { initial: 300ms, max: 2s }',
+      '',
+    ].join('\n'),
+  );
   return path;
 }
 
@@ -41,12 +64,17 @@ function expectThrowsReplayed(file: string) {
 
 withIncus.describe('loopscope real with a policy module', () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('a bad module exits 2 with one line naming the file and field, and creates nothing', async () => {
     writeFileSync(join(dir, 'noexport.ts'), 'export const decide = () => null;\n');
-    for (const [module, expected] of [['./missing.ts', 'cannot read'], ['./noexport.ts', 'to export a function policy(input)']] as const) {
+    for (const [module, expected] of [
+      ['./missing.ts', 'cannot read'],
+      ['./noexport.ts', 'to export a function policy(input)'],
+    ] as const) {
       const cfg = writeConfig(`bad-${module.slice(2, -3)}.yaml`, module, 2);
       const r = await runCli(['real', '--config', cfg, '--once']);
       expect(r.code, r.stderr).toBe(2);
@@ -80,7 +108,7 @@ withIncus.describe('loopscope real with a policy module', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/2 pods < min 3 → create 1/);
     expectConforms(out);
-    expect((await ownedInstances(client, hpa.name))).toHaveLength(2);
+    expect(await ownedInstances(client, hpa.name)).toHaveLength(2);
   }, 60_000);
 
   it('a module that throws: the period fails like an API error, the loop backs off and goes on, no stack trace', async () => {

@@ -6,14 +6,26 @@ import { promisify } from 'node:util';
 import { expect, it } from 'vitest';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import type { IncusClient } from '../../real/incus';
-import { ROOT, expectConforms, forceDelete, ownedInstances, realConfig, uniqueHpa, waitUntil, connectForSuite, withIncus } from './real-helpers';
+import {
+  ROOT,
+  expectConforms,
+  forceDelete,
+  ownedInstances,
+  realConfig,
+  uniqueHpa,
+  waitUntil,
+  connectForSuite,
+  withIncus,
+} from './real-helpers';
 
 const hpa = uniqueHpa('rc');
 const run = promisify(execFile);
 
 withIncus.describe('real HPA: recovery', () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
 
   const running = async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running');
 
@@ -27,7 +39,11 @@ withIncus.describe('real HPA: recovery', () => {
       const victim = (await running())[0]!.name;
       await forceDelete(client, victim);
       const deletedAt = runner.now();
-      await waitUntil('2 pods again', async () => (await running()).length === 2 && !(await running()).some((i) => i.name === victim), 15_000);
+      await waitUntil(
+        '2 pods again',
+        async () => (await running()).length === 2 && !(await running()).some((i) => i.name === victim),
+        15_000,
+      );
       const decision = runner.frames.find((f) => f.t > deletedAt && f.event === 'xstate.done.actor.observe');
       expect(decision?.note).toMatch(/1 pods < min 2 → create 1/);
       // The first observe after the delete (at most one period later, plus its own request) decides the replacement.
@@ -39,7 +55,10 @@ withIncus.describe('real HPA: recovery', () => {
   }, 60_000);
 
   it('backs off while incusd is down and recovers once it is restarted', async () => {
-    const runner = new RealHpaRunner({ client, config: realConfig(hpa, { minPods: 2, maxPods: 3, backoffInitialMs: 300, backoffMaxMs: 2_000 }) });
+    const runner = new RealHpaRunner({
+      client,
+      config: realConfig(hpa, { minPods: 2, maxPods: 3, backoffInitialMs: 300, backoffMaxMs: 2_000 }),
+    });
     await runner.start();
     try {
       await waitUntil('2 pods', async () => (await running()).length === 2, 20_000);

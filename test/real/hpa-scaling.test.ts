@@ -10,7 +10,18 @@ import { describeAct, ttyApprover } from '../../real/step-prompt';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import { IncusClient } from '../../real/incus';
 import { LoadDriver } from '../../real/load';
-import { MiB, cleanupOwned, expectConforms, ownedInstances, realConfig, sleep, socketPath, uniqueHpa, waitUntil, withIncus } from './real-helpers';
+import {
+  MiB,
+  cleanupOwned,
+  expectConforms,
+  ownedInstances,
+  realConfig,
+  sleep,
+  socketPath,
+  uniqueHpa,
+  waitUntil,
+  withIncus,
+} from './real-helpers';
 
 const hpa = uniqueHpa('sc');
 // Named like this HPA's pods (same prefix) but without its key: must never be touched.
@@ -27,8 +38,18 @@ withIncus.describe('real HPA: scaling real containers', () => {
   beforeAll(async () => {
     client = await IncusClient.connect({ socketPath });
     const image = realConfig(hpa).settings.image;
-    await client.createInstance({ name: neighbour, source: { type: 'image', alias: image }, config: { 'limits.memory': String(64 * MiB) }, start: true });
-    await client.createInstance({ name: otherOwned, source: { type: 'image', alias: image }, config: { [OWNER_KEY]: `${hpa.name}-x`, 'limits.memory': String(64 * MiB) }, start: true });
+    await client.createInstance({
+      name: neighbour,
+      source: { type: 'image', alias: image },
+      config: { 'limits.memory': String(64 * MiB) },
+      start: true,
+    });
+    await client.createInstance({
+      name: otherOwned,
+      source: { type: 'image', alias: image },
+      config: { [OWNER_KEY]: `${hpa.name}-x`, 'limits.memory': String(64 * MiB) },
+      start: true,
+    });
     for (const n of [neighbour, otherOwned]) createdAt.set(n, (await client.getInstance(n)).created_at);
   }, 120_000);
 
@@ -103,7 +124,13 @@ withIncus.describe('real HPA: scaling real containers', () => {
 
   it('the deletePod actor refuses an instance without its key, even when asked directly', async () => {
     const refused: string[] = [];
-    const actors = realHpaActors({ client, settings: () => realConfig(hpa).settings, clock: () => 0, epoch: Date.now(), onRefused: (e) => refused.push(e.instance) });
+    const actors = realHpaActors({
+      client,
+      settings: () => realConfig(hpa).settings,
+      clock: () => 0,
+      epoch: Date.now(),
+      onRefused: (e) => refused.push(e.instance),
+    });
     const config = realConfig(hpa, { policy: 'seed' }).config;
     for (const name of [neighbour, otherOwned]) {
       const error = await new Promise<unknown>((resolve) => {
@@ -154,14 +181,21 @@ withIncus.describe('real HPA: scaling real containers', () => {
     const answers = new PassThrough();
     const screen = new PassThrough();
     let shown = '';
-    screen.on('data', (d: Buffer) => { shown += d.toString(); });
+    screen.on('data', (d: Buffer) => {
+      shown += d.toString();
+    });
     const prompts = () => shown.split('approve?').length - 1;
     const answer = async (text: string, prompt: number) => {
       await waitUntil(`prompt ${prompt}`, async () => prompts() >= prompt, 5_000, 10);
       answers.write(text);
     };
     const quit: string[] = [];
-    const tty = ttyApprover(() => undefined, () => quit.push('quit'), answers, screen);
+    const tty = ttyApprover(
+      () => undefined,
+      () => quit.push('quit'),
+      answers,
+      screen,
+    );
     const request: ActRequest = { kind: 'delete', name: 'x', waitForStop: true, config: realConfig(hpa).config };
     // Type-ahead before any question: ignored. The approver's reader is the stream's first 'data' listener,
     // so once this one has seen the line, the approver has read it (and dropped it).

@@ -33,10 +33,13 @@ function freeLoopbackPort(): Promise<number> {
 
 export async function openHttpsListener(client: IncusClient, certName: string, clients = 1): Promise<HttpsListener> {
   const confs = Array.from({ length: clients }, () => mkdtempSync(join(tmpdir(), 'loopscope-https-conf-')));
-  for (const d of confs) execFileSync('incus', ['remote', 'generate-certificate'], { env: { ...process.env, INCUS_CONF: d }, stdio: 'ignore' });
+  for (const d of confs)
+    execFileSync('incus', ['remote', 'generate-certificate'], { env: { ...process.env, INCUS_CONF: d }, stdio: 'ignore' });
   const pem = readFileSync(join(confs[0]!, 'client.crt'), 'utf8');
   const fingerprint = fingerprintOf(pem);
-  await client.request('POST', '/1.0/certificates', { body: { type: 'client', name: certName, certificate: new X509Certificate(pem).raw.toString('base64') } });
+  await client.request('POST', '/1.0/certificates', {
+    body: { type: 'client', name: certName, certificate: new X509Certificate(pem).raw.toString('base64') },
+  });
   const info = await client.server();
   const previousAddress = info.config?.['core.https_address'];
   const serverCert = info.environment?.certificate ?? '';
@@ -45,10 +48,15 @@ export async function openHttpsListener(client: IncusClient, certName: string, c
   for (const d of confs) {
     mkdirSync(join(d, 'servercerts'), { recursive: true });
     writeFileSync(join(d, 'servercerts', `${REMOTE}.crt`), serverCert);
-    writeFileSync(join(d, 'config.yml'), `default-remote: local\nremotes:\n  ${REMOTE}:\n    addr: ${url}\n    protocol: incus\n    public: false\n`);
+    writeFileSync(
+      join(d, 'config.yml'),
+      `default-remote: local\nremotes:\n  ${REMOTE}:\n    addr: ${url}\n    protocol: incus\n    public: false\n`,
+    );
   }
   return {
-    url, confs, serverCert,
+    url,
+    confs,
+    serverCert,
     async close() {
       await client.request('PATCH', '/1.0', { body: { config: { 'core.https_address': previousAddress ?? '' } } }).catch(() => undefined);
       await client.request('DELETE', `/1.0/certificates/${fingerprint}`).catch(() => undefined);

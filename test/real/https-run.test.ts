@@ -9,7 +9,18 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { IncusClient } from '../../real/incus';
 import { openHttpsListener, REMOTE, type HttpsListener } from './https-listener';
-import { cleanupOwned, deleteLease, expectConforms, forceDelete, ownedInstances, socketPath, startCli, uniqueHpa, waitUntil, withIncusHttps } from './real-helpers';
+import {
+  cleanupOwned,
+  deleteLease,
+  expectConforms,
+  forceDelete,
+  ownedInstances,
+  socketPath,
+  startCli,
+  uniqueHpa,
+  waitUntil,
+  withIncusHttps,
+} from './real-helpers';
 
 const hpa = uniqueHpa('hs');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-https-run-'));
@@ -37,7 +48,10 @@ withIncusHttps.describe('real mode over HTTPS (core.https_address on loopback, t
 
   it('scales to min over HTTPS and wakes on an outside delete through the wss:// events stream', async () => {
     const cfg = join(dir, 'hpa.yaml');
-    writeFileSync(cfg, `HPA: { minPods: 2, maxPods: 2 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 15s\nlimitsMemory: 64MiB\n`);
+    writeFileSync(
+      cfg,
+      `HPA: { minPods: 2, maxPods: 2 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 15s\nlimitsMemory: 64MiB\n`,
+    );
     const out = join(dir, 'run.json');
     const run = startCli(['real', '--config', cfg, '--remote', REMOTE, '--out', out], { INCUS_CONF: https!.confs[0] });
     children.push(run);
@@ -49,10 +63,18 @@ withIncusHttps.describe('real mode over HTTPS (core.https_address on loopback, t
     const victim = (await running())[0]!.name;
     const deletedAt = Date.now();
     await forceDelete(client, victim);
-    await waitUntil('replaced', async () => {
-      const now = await running();
-      return now.length === 2 && !now.some((i) => i.name === victim);
-    }, 12_000, 100).catch((e: unknown) => { console.log(run.out.stdout, run.out.stderr); throw e; }); // the run's output says why
+    await waitUntil(
+      'replaced',
+      async () => {
+        const now = await running();
+        return now.length === 2 && !now.some((i) => i.name === victim);
+      },
+      12_000,
+      100,
+    ).catch((e: unknown) => {
+      console.log(run.out.stdout, run.out.stderr);
+      throw e;
+    }); // the run's output says why
     const tookMs = Date.now() - deletedAt;
     console.log(`[https-run.test] over HTTPS: replaced ${tookMs} ms after an outside delete (period 15 s)`);
     expect(tookMs).toBeLessThan(8_000);

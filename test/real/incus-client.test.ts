@@ -219,7 +219,11 @@ withIncus.describe('IncusClient against the real daemon', () => {
     // then) and fails the start's own validation inside the operation, so the wait answers HTTP 200 with an
     // error envelope. (A 1 MiB memory limit did this only where the daemon's cgroups enforce memory.)
     const source = mkdtempSync(join(tmpdir(), 'loopscope-gone-'));
-    await client.createInstance({ name, source: { type: 'image', alias: IMAGE }, devices: { gone: { type: 'disk', source, path: '/mnt' } } });
+    await client.createInstance({
+      name,
+      source: { type: 'image', alias: IMAGE },
+      devices: { gone: { type: 'disk', source, path: '/mnt' } },
+    });
     rmSync(source, { recursive: true });
     const err = await rejection(client.updateInstanceState(name, { action: 'start', timeout: 30 }));
     expect(err).toBeInstanceOf(IncusOperationError);
@@ -232,10 +236,7 @@ withIncus.describe('IncusClient against the real daemon', () => {
 
   it('does not wait when asked (wait: false) and waits later with waitOperation', async () => {
     const name = `${RUN}-nowait`;
-    const op = await client.createInstance(
-      { name, source: { type: 'image', alias: IMAGE }, start: true },
-      { wait: false },
-    );
+    const op = await client.createInstance({ name, source: { type: 'image', alias: IMAGE }, start: true }, { wait: false });
     expect(op?.status).toBe('Running');
     const done = await client.waitOperation(op!, 60);
     expect(done.status).toBe('Success');

@@ -10,7 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export interface HeldRequest { method: string; path: string; body: string }
+export interface HeldRequest {
+  method: string;
+  path: string;
+  body: string;
+}
 
 export interface IncusProxy {
   /** The socket to give the process (INCUS_SOCKET). */
@@ -21,13 +25,27 @@ export interface IncusProxy {
 }
 
 /** An answer Incus gives a failed request (its error envelope), for `fail`: the client's own error handling reads it. */
-const INJECTED_FAILURE = JSON.stringify({ type: 'error', status: '', status_code: 0, operation: '', error_code: 500, error: 'injected by the test proxy: API failure', metadata: null });
+const INJECTED_FAILURE = JSON.stringify({
+  type: 'error',
+  status: '',
+  status_code: 0,
+  operation: '',
+  error_code: 500,
+  error: 'injected by the test proxy: API failure',
+  metadata: null,
+});
 
-export async function startIncusProxy(incusSocket: string, hold: (r: HeldRequest) => boolean, fail: (r: HeldRequest) => boolean = () => false): Promise<IncusProxy> {
+export async function startIncusProxy(
+  incusSocket: string,
+  hold: (r: HeldRequest) => boolean,
+  fail: (r: HeldRequest) => boolean = () => false,
+): Promise<IncusProxy> {
   const dir = mkdtempSync(join(tmpdir(), 'loopscope-incus-proxy-'));
   const socketPath = join(dir, 'unix.socket');
   let onHeld: (r: HeldRequest) => void = () => undefined;
-  const held = new Promise<HeldRequest>((resolve) => { onHeld = resolve; });
+  const held = new Promise<HeldRequest>((resolve) => {
+    onHeld = resolve;
+  });
   const waiting: ServerResponse[] = [];
   const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -49,7 +67,9 @@ export async function startIncusProxy(incusSocket: string, hold: (r: HeldRequest
         res.writeHead(up.statusCode ?? 502, up.headers);
         up.pipe(res);
       });
-      upstream.on('error', (err) => { res.destroy(err); });
+      upstream.on('error', (err) => {
+        res.destroy(err);
+      });
       upstream.end(body);
     });
   });

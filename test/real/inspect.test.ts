@@ -15,9 +15,11 @@ import { connectForSuite, ownedInstances, runCli, uniqueHpa, withIncus } from '.
 const hpa = uniqueHpa('in');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-real-inspect-'));
 
-withIncus.describe('real HPA: --inspect sends the actor\'s inspection to a WebSocket receiver', () => {
+withIncus.describe("real HPA: --inspect sends the actor's inspection to a WebSocket receiver", () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('real --once --inspect: the HPA actor with its definition, its child actors, a root snapshot per frame of the trace', async () => {
@@ -25,7 +27,10 @@ withIncus.describe('real HPA: --inspect sends the actor\'s inspection to a WebSo
     const { got } = receiver;
     try {
       const cfg = join(dir, 'hpa.yaml');
-      writeFileSync(cfg, `HPA: { minPods: 1, maxPods: 2 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
+      writeFileSync(
+        cfg,
+        `HPA: { minPods: 1, maxPods: 2 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`,
+      );
       const out = join(dir, 'trace.json');
       const done = await runCli(['real', '--config', cfg, '--once', '--inspect', receiver.url, '--out', out], {}, 120_000);
       expect(done.code, done.stderr).toBe(0);

@@ -30,15 +30,21 @@ const timings = ['--lease-duration', '6s', '--renew-deadline', '4s', '--retry-pe
 type Copy = ReturnType<typeof startCli>;
 /** An HPA of 0 pods (only the lease is exercised), written to `file`. */
 const writeLeaseOnlyConfig = (file: string, h: { name: string; prefix: string }) =>
-  writeFileSync(file, `HPA: { minPods: 0, maxPods: 1 }\nname: ${h.name}\nnamePrefix: ${h.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
+  writeFileSync(
+    file,
+    `HPA: { minPods: 0, maxPods: 1 }\nname: ${h.name}\nnamePrefix: ${h.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`,
+  );
 /** The process id in a loop's holder identity (`host_pid_hex`, real/lease.ts defaultIdentity). */
 const pidOf = (holder: string | undefined) => Number(/_(\d+)_[0-9a-f]+$/.exec(holder ?? '')?.[1] ?? NaN);
 /** A copy's state for a failure message: pid, exit, the end of what it printed. */
-const describe = (c: Copy) => `pid ${c.child.pid} exit ${c.child.exitCode ?? c.child.signalCode ?? 'running'}: ${c.out.stderr.trim().split('\n').slice(-4).join(' / ')}`;
+const describe = (c: Copy) =>
+  `pid ${c.child.pid} exit ${c.child.exitCode ?? c.child.signalCode ?? 'running'}: ${c.out.stderr.trim().split('\n').slice(-4).join(' / ')}`;
 
 withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease every time', () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
   const copies: Copy[] = [];
   afterAll(() => {
     for (const c of copies) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
@@ -49,7 +55,12 @@ withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease e
     const cfg = join(dir, 'hpa.yaml');
     writeLeaseOnlyConfig(cfg, hpa);
     let started = 0;
-    const start = () => { started++; const c = startCli(['real', '--config', cfg, ...timings]); copies.push(c); return c; };
+    const start = () => {
+      started++;
+      const c = startCli(['real', '--config', cfg, ...timings]);
+      copies.push(c);
+      return c;
+    };
     const waiting: Copy[] = [];
     for (let i = 0; i <= STANDBYS; i++) waiting.push(start());
     const leaderAmong = async () => {
@@ -87,8 +98,10 @@ withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease e
       const after = await readLease(client, hpa.name);
       if (pidOf(after?.holder) === leader.child.pid) left.push(`run ${run}: still held by the exited copy ${after?.holder}`);
       const next = await waitUntil(`run ${run}: a standby leads`, leaderAmong, 15_000, 20).catch(async (err: unknown) => {
-        throw new Error(`${err instanceof Error ? err.message : String(err)}; lease: ${JSON.stringify(await readLease(client, hpa.name))}; `
-          + `standbys: ${waiting.map(describe).join(' | ')}; the exited leader ${describe(leader)}`);
+        throw new Error(
+          `${err instanceof Error ? err.message : String(err)}; lease: ${JSON.stringify(await readLease(client, hpa.name))}; ` +
+            `standbys: ${waiting.map(describe).join(' | ')}; the exited leader ${describe(leader)}`,
+        );
       });
       const ms = Date.now() - exitedAt;
       takeovers.push(ms);
@@ -98,7 +111,12 @@ withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease e
     // The standbys first, then the leader: the lease ends free (all at once: the next test).
     const standbys = waiting.filter(alive);
     // Each one running (its SIGTERM handler installed: a copy still starting would die of the signal).
-    await waitUntil('the standbys have read the lease', async () => standbys.every((c) => c.out.stderr.includes('standby: HPA')), 90_000, 20);
+    await waitUntil(
+      'the standbys have read the lease',
+      async () => standbys.every((c) => c.out.stderr.includes('standby: HPA')),
+      90_000,
+      20,
+    );
     for (const c of standbys) c.child.kill('SIGTERM');
     for (const c of standbys) expect((await c.done).code).toBe(0);
     leader.child.kill('SIGTERM');
@@ -119,11 +137,20 @@ withIncus.describe('real HPA: a leader stopped with SIGTERM releases its lease e
     const held: string[] = [];
     try {
       for (let round = 1; round <= 4; round++) {
-        const group = [0, 1, 2].map(() => { const c = startCli(['real', '--config', cfg, ...timings]); copies.push(c); return c; });
-        await waitUntil(`round ${round}: one leads, two stand by`, async () => {
-          const pid = pidOf((await readLease(client, together.name))?.holder);
-          return group.some((c) => c.child.pid === pid) && group.filter((c) => c.out.stderr.includes('standby: HPA')).length >= 2;
-        }, 90_000, 20);
+        const group = [0, 1, 2].map(() => {
+          const c = startCli(['real', '--config', cfg, ...timings]);
+          copies.push(c);
+          return c;
+        });
+        await waitUntil(
+          `round ${round}: one leads, two stand by`,
+          async () => {
+            const pid = pidOf((await readLease(client, together.name))?.holder);
+            return group.some((c) => c.child.pid === pid) && group.filter((c) => c.out.stderr.includes('standby: HPA')).length >= 2;
+          },
+          90_000,
+          20,
+        );
         for (const c of group) c.child.kill('SIGTERM');
         for (const c of group) expect((await c.done).code, `round ${round}: ${describe(c)}`).toBe(0);
         const holder = (await readLease(client, together.name))?.holder ?? '';

@@ -26,7 +26,9 @@ type Copy = ReturnType<typeof startCli>;
 withIncus.describe('real HPA: takeover after a leader dies', () => {
   let client!: IncusClient;
   const hpa = uniqueHpa('tk');
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
   const dir = mkdtempSync(join(tmpdir(), 'loopscope-takeover-'));
   const copies: Copy[] = [];
   afterAll(async () => {
@@ -37,8 +39,15 @@ withIncus.describe('real HPA: takeover after a leader dies', () => {
 
   it(`${FAULTS} leaders killed (SIGKILL): a standby leads within lease + 2 × retry × 2.2 of the last renewal`, async () => {
     const cfg = join(dir, 'hpa.yaml');
-    writeFileSync(cfg, `HPA: { minPods: 0, maxPods: 1 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
-    const start = () => { const c = startCli(['real', '--config', cfg, ...timings]); copies.push(c); return c; };
+    writeFileSync(
+      cfg,
+      `HPA: { minPods: 0, maxPods: 1 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`,
+    );
+    const start = () => {
+      const c = startCli(['real', '--config', cfg, ...timings]);
+      copies.push(c);
+      return c;
+    };
     const alive = (c: Copy) => c.child.exitCode === null && c.child.signalCode === null;
     const pool: Copy[] = [start(), start(), start()];
     const holderAmong = async (): Promise<{ copy: Copy; record: LeaseRecord } | undefined> => {
@@ -50,22 +59,34 @@ withIncus.describe('real HPA: takeover after a leader dies', () => {
     const takeovers: number[] = [];
     for (let fault = 1; fault <= FAULTS; fault++) {
       // A standby that has read the lease, then the leader dies between two renewals.
-      await waitUntil(`a standby for fault ${fault}`, async () => pool.some((c) => c !== leader.copy && alive(c) && c.out.stderr.includes('standby: HPA')), 90_000, 20);
+      await waitUntil(
+        `a standby for fault ${fault}`,
+        async () => pool.some((c) => c !== leader.copy && alive(c) && c.out.stderr.includes('standby: HPA')),
+        90_000,
+        20,
+      );
       leader.copy.child.kill('SIGKILL');
       await leader.copy.done;
       const last = await readLease(client, hpa.name);
       pool.splice(pool.indexOf(leader.copy), 1);
       pool.push(start());
-      const next = await waitUntil(`fault ${fault}: a standby leads`, async () => {
-        const h = await holderAmong();
-        return h && h.copy !== leader.copy ? h : undefined;
-      }, 30_000, 20);
+      const next = await waitUntil(
+        `fault ${fault}: a standby leads`,
+        async () => {
+          const h = await holderAmong();
+          return h && h.copy !== leader.copy ? h : undefined;
+        },
+        30_000,
+        20,
+      );
       takeovers.push(Date.parse(next.record.acquireTime) - Date.parse(last!.renewTime));
       leader = next;
     }
     const over = takeovers.filter((ms) => ms > BOUND_MS + REQUEST_SLACK_MS);
     const mean = takeovers.reduce((a, b) => a + b, 0) / takeovers.length;
-    console.log(`leader-takeover: ${FAULTS} faults, mean ${Math.round(mean)} ms (${(mean / LEASE_MS).toFixed(2)}× the lease), max ${Math.max(...takeovers)} ms, bound ${BOUND_MS} ms; ${takeovers.join(', ')}`);
+    console.log(
+      `leader-takeover: ${FAULTS} faults, mean ${Math.round(mean)} ms (${(mean / LEASE_MS).toFixed(2)}× the lease), max ${Math.max(...takeovers)} ms, bound ${BOUND_MS} ms; ${takeovers.join(', ')}`,
+    );
     expect(over, `takeovers (ms) past ${BOUND_MS} + ${REQUEST_SLACK_MS}: all ${takeovers.join(', ')}`).toEqual([]);
     expect(Math.min(...takeovers), 'no standby takes over before the lease has run out').toBeGreaterThanOrEqual(LEASE_MS - RETRY_MS);
     for (const c of pool.filter(alive)) c.child.kill('SIGKILL');

@@ -7,26 +7,45 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import type { IncusClient } from '../../real/incus';
 import { readLease } from '../../real/lease';
-import { connectForSuite, expectConforms, ownedInstances, runCli, startCli, uniqueHpa, waitOwnedRunning, waitUntil, withIncus } from './real-helpers';
+import {
+  connectForSuite,
+  expectConforms,
+  ownedInstances,
+  runCli,
+  startCli,
+  uniqueHpa,
+  waitOwnedRunning,
+  waitUntil,
+  withIncus,
+} from './real-helpers';
 
 const hpa = uniqueHpa('ld');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-leader-'));
 
 withIncus.describe('real HPA: one leader per HPA name', () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
   const children: ReturnType<typeof startCli>[] = [];
-  afterAll(() => { for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGKILL'); });
+  afterAll(() => {
+    for (const c of children) if (c.child.exitCode === null) c.child.kill('SIGKILL');
+  });
 
   it('one copy acts, the other stands by; after kill -9 the standby takes over within the lease duration; never above max', async () => {
     const cfg = join(dir, 'hpa.yaml');
-    writeFileSync(cfg, `HPA: { minPods: 3, maxPods: 3 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
+    writeFileSync(
+      cfg,
+      `HPA: { minPods: 3, maxPods: 3 }\nname: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`,
+    );
     const lease = ['--lease-duration', '6s', '--renew-deadline', '4s', '--retry-period', '1s'];
     let maxSeen = 0;
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        const active = (await ownedInstances(client, hpa.name).catch(() => [])).filter((i) => i.status === 'Running' || i.status === 'Starting');
+        const active = (await ownedInstances(client, hpa.name).catch(() => [])).filter(
+          (i) => i.status === 'Running' || i.status === 'Starting',
+        );
         maxSeen = Math.max(maxSeen, active.length);
         await new Promise((r) => setTimeout(r, 150));
       }

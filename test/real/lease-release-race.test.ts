@@ -23,26 +23,38 @@ class WatchedLock implements LeaseLock {
   private readonly lock: ProfileLeaseLock;
   inFlight = 0;
   private onRequest: (() => void) | undefined;
-  constructor(client: IncusClient) { this.lock = new ProfileLeaseLock(client, hpa.name); }
-  get profile() { return this.lock.profile; }
+  constructor(client: IncusClient) {
+    this.lock = new ProfileLeaseLock(client, hpa.name);
+  }
+  get profile() {
+    return this.lock.profile;
+  }
   /** Runs `f` once, when the next request has been sent. */
-  atNextRequest(f: () => void): void { this.onRequest = f; }
+  atNextRequest(f: () => void): void {
+    this.onRequest = f;
+  }
   private async watched<T>(request: () => Promise<T>): Promise<T> {
     this.inFlight++;
     const pending = request();
     const hook = this.onRequest;
     this.onRequest = undefined;
     hook?.();
-    try { return await pending; } finally { this.inFlight--; }
+    try {
+      return await pending;
+    } finally {
+      this.inFlight--;
+    }
   }
   get: LeaseLock['get'] = (t) => this.watched(() => this.lock.get(t));
   create: LeaseLock['create'] = (r, t) => this.watched(() => this.lock.create(r, t));
   update: LeaseLock['update'] = (r, read, t) => this.watched(() => this.lock.update(r, read, t));
 }
 
-withIncus.describe('real HPA: a lease release racing the leader\'s own renewals (in process)', () => {
+withIncus.describe("real HPA: a lease release racing the leader's own renewals (in process)", () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
 
   it(`${ROUNDS} releases racing renewals every 100 ms: never left held, the standby leads within ${TAKEOVER_MS / 1000} s`, async () => {
     const log: string[] = [];
@@ -67,7 +79,9 @@ withIncus.describe('real HPA: a lease release racing the leader\'s own renewals 
       const released = Date.now();
       await leader.leadership.release();
       const after = await readLease(client, hpa.name);
-      expect(after?.holder, `round ${round}: the lease still names the released leader\n${log.slice(-6).join('\n')}`).not.toBe(leader.leadership.elector.identity);
+      expect(after?.holder, `round ${round}: the lease still names the released leader\n${log.slice(-6).join('\n')}`).not.toBe(
+        leader.leadership.elector.identity,
+      );
       expect(await standby.leads).toBe(true);
       takeovers.push(Date.now() - released);
       standby.leadership.keepLeading(() => undefined);
@@ -75,8 +89,10 @@ withIncus.describe('real HPA: a lease release racing the leader\'s own renewals 
     }
     await leader.leadership.release();
     takeovers.sort((a, b) => a - b);
-    console.log(`[lease-release-race] ${ROUNDS} releases, ${racedInFlight} with a lease request of the leader in flight; `
-      + `standby led after median ${takeovers[ROUNDS >> 1]} ms, max ${takeovers[ROUNDS - 1]} ms`);
+    console.log(
+      `[lease-release-race] ${ROUNDS} releases, ${racedInFlight} with a lease request of the leader in flight; ` +
+        `standby led after median ${takeovers[ROUNDS >> 1]} ms, max ${takeovers[ROUNDS - 1]} ms`,
+    );
     expect(log.filter((l) => /not released|lost the lease/.test(l))).toEqual([]);
     expect(takeovers[ROUNDS - 1]).toBeLessThan(TAKEOVER_MS);
     // The timed half did race: a request was in flight when the release began.

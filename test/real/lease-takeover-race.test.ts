@@ -17,7 +17,9 @@ const timings = { leaseDurationMs: 3_000, renewDeadlineMs: 2_000, retryPeriodMs:
 
 withIncus.describe('real HPA: copies racing for a free lease (in process)', () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
 
   it(`${ROUNDS} rounds of ${COPIES} copies taking a released lease at once: exactly one wins, and the lease names it`, async () => {
     const clients = await Promise.all(Array.from({ length: COPIES }, () => IncusClient.connect({ socketPath })));
@@ -28,7 +30,8 @@ withIncus.describe('real HPA: copies racing for a free lease (in process)', () =
         const won = await Promise.all(electors.map((e) => e.tryAcquireOrRenew().catch(() => false)));
         const winners = electors.filter((_, i) => won[i]);
         const holder = (await readLease(client, hpa.name))?.holder;
-        if (winners.length !== 1 || winners[0]!.identity !== holder) doubles.push(`round ${round}: ${winners.length} won (${winners.map((w) => w.identity).join(', ')}), the lease names ${holder}`);
+        if (winners.length !== 1 || winners[0]!.identity !== holder)
+          doubles.push(`round ${round}: ${winners.length} won (${winners.map((w) => w.identity).join(', ')}), the lease names ${holder}`);
         for (const w of winners) await w.release();
       }
     } finally {
@@ -42,7 +45,9 @@ withIncus.describe('real HPA: copies racing for a free lease (in process)', () =
     expect(await holder.acquire()).toBe(true);
     const term = (await readLease(client, hpa.name))!.transitions;
     const dead = claimName(leaseProfileName(hpa.name), term + 1);
-    await client.request('POST', '/1.0/profiles', { body: { name: dead, description: 'a takeover that never finished', config: {}, devices: {} } });
+    await client.request('POST', '/1.0/profiles', {
+      body: { name: dead, description: 'a takeover that never finished', config: {}, devices: {} },
+    });
     // The holder's renewal sees a term above its own claimed: it does not count (nor write).
     expect(await holder.tryAcquireOrRenew()).toBe(false);
     const standby = new LeaderElector(client, hpa.name, timings);
@@ -55,7 +60,12 @@ withIncus.describe('real HPA: copies racing for a free lease (in process)', () =
     // Within the lease it waits out plus the claim going stale (one more lease), and a retry's jitter.
     expect(ms).toBeLessThan(2 * timings.leaseDurationMs + 2_000);
     // The dead claim is gone (removed by the winner); the old holder now sees the new one.
-    await waitUntil('the dead claim removed', async () => !(await client.get<string[]>('/1.0/profiles')).some((u) => u.endsWith(`/${dead}`)), 10_000, 50);
+    await waitUntil(
+      'the dead claim removed',
+      async () => !(await client.get<string[]>('/1.0/profiles')).some((u) => u.endsWith(`/${dead}`)),
+      10_000,
+      50,
+    );
     expect(await holder.tryAcquireOrRenew()).toBe(false);
     expect(holder.holder).toBe(standby.identity);
     await standby.release();

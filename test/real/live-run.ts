@@ -10,10 +10,19 @@ import { startCli, waitUntil } from './real-helpers';
 
 export function writeLiveConfig(dir: string, hpa: { name: string; prefix: string }, min = 1, max = 2): string {
   const path = join(dir, `${hpa.name}.yaml`);
-  writeFileSync(path, [
-    `HPA: { minPods: ${min}, maxPods: ${max}, memoryThreshold: 50 }`, `name: ${hpa.name}`, `namePrefix: ${hpa.prefix}`,
-    'policy: fixed', 'period: 1s', 'limitsMemory: 64MiB', 'backoff: { initial: 300ms, max: 2s }', '',
-  ].join('\n'));
+  writeFileSync(
+    path,
+    [
+      `HPA: { minPods: ${min}, maxPods: ${max}, memoryThreshold: 50 }`,
+      `name: ${hpa.name}`,
+      `namePrefix: ${hpa.prefix}`,
+      'policy: fixed',
+      'period: 1s',
+      'limitsMemory: 64MiB',
+      'backoff: { initial: 300ms, max: 2s }',
+      '',
+    ].join('\n'),
+  );
   return path;
 }
 
@@ -33,7 +42,9 @@ export async function startLiveRun(config: string, extra: string[] = [], attempt
     const run = startCli(['real', '--config', config, '--live', '0', ...extra]);
     const url = await Promise.race([
       waitUntil('the live address', async () => /^live: (ws:\S+)$/m.exec(run.out.stderr)?.[1], 20_000, 50),
-      run.done.then((r) => { throw new Error(`loopscope real exited ${r.code} before printing the live address:\n${r.stderr}`); }),
+      run.done.then((r) => {
+        throw new Error(`loopscope real exited ${r.code} before printing the live address:\n${r.stderr}`);
+      }),
     ]).catch((e: unknown) => {
       if (attempt < attempts && run.child.exitCode === 1) return undefined;
       run.child.kill('SIGKILL');
@@ -41,8 +52,13 @@ export async function startLiveRun(config: string, extra: string[] = [], attempt
     });
     if (url === undefined) continue;
     return {
-      url, out: run.out, done: run.done,
-      stop: () => { if (run.child.exitCode === null) run.child.kill('SIGTERM'); return run.done; },
+      url,
+      out: run.out,
+      done: run.done,
+      stop: () => {
+        if (run.child.exitCode === null) run.child.kill('SIGTERM');
+        return run.done;
+      },
     };
   }
 }
@@ -52,12 +68,31 @@ export async function liveClient(url: string) {
   const ws = new WebSocket(url);
   const messages: LiveServerMessage[] = [];
   ws.on('message', (data) => messages.push(JSON.parse(data.toString()) as LiveServerMessage));
-  await new Promise<void>((resolve, reject) => { ws.once('open', () => resolve()); ws.once('error', reject); });
+  await new Promise<void>((resolve, reject) => {
+    ws.once('open', () => resolve());
+    ws.once('error', reject);
+  });
   return {
-    ws, messages,
+    ws,
+    messages,
     send: (message: unknown) => ws.send(JSON.stringify(message)),
-    next<T extends LiveServerMessage['type']>(type: T, test: (m: Extract<LiveServerMessage, { type: T }>) => boolean = () => true, from = 0, timeoutMs = 20_000) {
-      return waitUntil(`a "${type}" message`, async () => messages.slice(from).find((m): m is Extract<LiveServerMessage, { type: T }> => m.type === type && test(m as Extract<LiveServerMessage, { type: T }>)), timeoutMs, 20);
+    next<T extends LiveServerMessage['type']>(
+      type: T,
+      test: (m: Extract<LiveServerMessage, { type: T }>) => boolean = () => true,
+      from = 0,
+      timeoutMs = 20_000,
+    ) {
+      return waitUntil(
+        `a "${type}" message`,
+        async () =>
+          messages
+            .slice(from)
+            .find(
+              (m): m is Extract<LiveServerMessage, { type: T }> => m.type === type && test(m as Extract<LiveServerMessage, { type: T }>),
+            ),
+        timeoutMs,
+        20,
+      );
     },
   };
 }
@@ -66,8 +101,14 @@ export async function liveClient(url: string) {
 export function upgradeStatus(url: string, headers: Record<string, string> = {}): Promise<number> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, { headers });
-    ws.once('unexpected-response', (_req, res) => { resolve(res.statusCode ?? 0); ws.terminate(); });
-    ws.once('open', () => { resolve(101); ws.close(); });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.once('open', () => {
+      resolve(101);
+      ws.close();
+    });
     ws.on('error', (e) => reject(e)); // after a refusal: ignored (already settled)
   });
 }
@@ -80,9 +121,13 @@ export function liveFrames(messages: readonly LiveServerMessage[]): LiveFrame[] 
   const frames: LiveFrame[] = [];
   for (const [i, m] of messages.entries()) {
     if (m.type !== 'loopscope.frame') continue;
-    if (m.of === 'runner') { frames.push({ ...m.frame, state: m.state, event: m.event }); continue; }
+    if (m.of === 'runner') {
+      frames.push({ ...m.frame, state: m.state, event: m.event });
+      continue;
+    }
     const before = messages[i - 1];
-    if (before?.type !== '@xstate.snapshot' || before.sessionId !== m.sessionId) throw new Error(`message ${i}: a frame not right after its snapshot`);
+    if (before?.type !== '@xstate.snapshot' || before.sessionId !== m.sessionId)
+      throw new Error(`message ${i}: a frame not right after its snapshot`);
     const value = 'value' in before.snapshot ? before.snapshot.value : undefined;
     frames.push({ ...m.frame, state: dottedState(value), event: before.event.type });
   }

@@ -13,7 +13,17 @@ import type { Trace } from '../../sim/trace';
 import { dottedState } from '../../sim/trace';
 import type { LiveRun } from './live-run';
 import { liveClient, liveFrames, startLiveRun, upgradeStatus, writeLiveConfig } from './live-run';
-import { cleanupOwned, deleteLease, expectConforms, ownedInstances, runCli, socketPath, uniqueHpa, waitUntil, withIncus } from './real-helpers';
+import {
+  cleanupOwned,
+  deleteLease,
+  expectConforms,
+  ownedInstances,
+  runCli,
+  socketPath,
+  uniqueHpa,
+  waitUntil,
+  withIncus,
+} from './real-helpers';
 
 const hpa = uniqueHpa('lv');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-live-'));
@@ -51,7 +61,12 @@ withIncus.describe('loopscope real --live', () => {
     try {
       const runMessage = await live.next('loopscope.run');
       expect(live.messages[0]).toBe(runMessage);
-      expect(runMessage).toMatchObject({ loop: 'incus-hpa', step: true, dryRun: false, config: { name: hpa.name, minPods: 1, policy: 'fixed' } });
+      expect(runMessage).toMatchObject({
+        loop: 'incus-hpa',
+        step: true,
+        dryRun: false,
+        config: { name: hpa.name, minPods: 1, policy: 'fixed' },
+      });
       const root = await live.next('@xstate.actor', (a) => a.parentId === undefined);
       expect(root.name).toBe('incus-hpa');
       expect((JSON.parse(root.definition ?? '{}') as { id?: string }).id).toBe('incus-hpa');

@@ -19,35 +19,60 @@ async function scrape(url: string): Promise<{ exposition: Exposition; contentTyp
   return { exposition: parseExposition(await res.text()), contentType: res.headers.get('content-type') };
 }
 
-const jsonLines = (text: string) => text.split('\n').filter((l) => l !== '').map((l) => {
-  const rec = JSON.parse(l) as Record<string, unknown>; // throws on a line that is not one JSON object
-  expect(Object.keys(rec).slice(0, 3)).toEqual(['time', 'level', 'msg']);
-  expect(Number.isFinite(Date.parse(String(rec['time'])))).toBe(true);
-  return rec;
-});
+const jsonLines = (text: string) =>
+  text
+    .split('\n')
+    .filter((l) => l !== '')
+    .map((l) => {
+      const rec = JSON.parse(l) as Record<string, unknown>; // throws on a line that is not one JSON object
+      expect(Object.keys(rec).slice(0, 3)).toEqual(['time', 'level', 'msg']);
+      expect(Number.isFinite(Date.parse(String(rec['time'])))).toBe(true);
+      return rec;
+    });
 
 withIncus.describe('real HPA: --metrics and --log-format json', () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
 
   it('serves Prometheus text on loopback whose counters move with the run; logs are JSON lines', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loopscope-metrics-'));
     const cfg = join(dir, 'hpa.yaml');
-    writeFileSync(cfg, [
-      'HPA: { minPods: 2, maxPods: 2, memoryThreshold: 50 }', `name: ${hpa.name}`, `namePrefix: ${hpa.prefix}`,
-      'policy: fixed', 'period: 15s', 'limitsMemory: 64MiB', 'backoff: { initial: 300ms, max: 2s }', '',
-    ].join('\n'));
+    writeFileSync(
+      cfg,
+      [
+        'HPA: { minPods: 2, maxPods: 2, memoryThreshold: 50 }',
+        `name: ${hpa.name}`,
+        `namePrefix: ${hpa.prefix}`,
+        'policy: fixed',
+        'period: 15s',
+        'limitsMemory: 64MiB',
+        'backoff: { initial: 300ms, max: 2s }',
+        '',
+      ].join('\n'),
+    );
     const out = join(dir, 'run.json');
     const run = startCli(['real', '--config', cfg, '--metrics', '127.0.0.1:0', '--log-format', 'json', '--out', out]);
     try {
-      const url = await waitUntil('the metrics URL', async () => {
-        const rec = jsonLines(run.out.stderr).find((r) => typeof r['metrics'] === 'string');
-        return rec ? String(rec['metrics']) : undefined;
-      }, 20_000, 50);
+      const url = await waitUntil(
+        'the metrics URL',
+        async () => {
+          const rec = jsonLines(run.out.stderr).find((r) => typeof r['metrics'] === 'string');
+          return rec ? String(rec['metrics']) : undefined;
+        },
+        20_000,
+        50,
+      );
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
       const running = async () => (await ownedInstances(client, hpa.name)).filter((i) => i.status === 'Running');
       await waitUntil('2 running', async () => (await running()).length === 2, 40_000);
-      await waitUntil('the period done', async () => valueOf((await scrape(url)).exposition, 'loopscope_hpa_periods_total', { outcome: 'done' }) >= 1, 10_000, 100);
+      await waitUntil(
+        'the period done',
+        async () => valueOf((await scrape(url)).exposition, 'loopscope_hpa_periods_total', { outcome: 'done' }) >= 1,
+        10_000,
+        100,
+      );
 
       const first = await scrape(url);
       expect(first.contentType).toBe('text/plain; version=0.0.4; charset=utf-8');
@@ -74,11 +99,21 @@ withIncus.describe('real HPA: --metrics and --log-format json', () => {
       // A pod deleted from outside: the event wakes the loop (15 s period), it observes and replaces.
       const victim = (await running())[0]!.name;
       await forceDelete(client, victim);
-      await waitUntil('replaced', async () => (await running()).length === 2 && !(await running()).some((i) => i.name === victim), 10_000, 100);
-      const second = await waitUntil('the period after the wake done', async () => {
-        const s = (await scrape(url)).exposition;
-        return valueOf(s, 'loopscope_hpa_periods_total', { ...on, outcome: 'done' }) >= 2 ? s : undefined;
-      }, 10_000, 100);
+      await waitUntil(
+        'replaced',
+        async () => (await running()).length === 2 && !(await running()).some((i) => i.name === victim),
+        10_000,
+        100,
+      );
+      const second = await waitUntil(
+        'the period after the wake done',
+        async () => {
+          const s = (await scrape(url)).exposition;
+          return valueOf(s, 'loopscope_hpa_periods_total', { ...on, outcome: 'done' }) >= 2 ? s : undefined;
+        },
+        10_000,
+        100,
+      );
       expect(valueOf(second, 'loopscope_hpa_wakeups_total', on)).toBeGreaterThanOrEqual(1);
       expect(valueOf(second, 'loopscope_hpa_acts_total', { ...on, kind: 'create', outcome: 'done' })).toBe(3);
       expect(checkHistogram(second, 'loopscope_hpa_observe_duration_seconds', on).count).toBeGreaterThanOrEqual(2);

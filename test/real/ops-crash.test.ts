@@ -11,7 +11,19 @@ import type { PolicyName } from '../../machines/incus-hpa';
 import { RealHpaRunner } from '../../real/hpa-runner';
 import type { IncusClient, Operation } from '../../real/incus';
 import { IncusClient as Client } from '../../real/incus';
-import { ROOT, cleanupOwned, deleteLease, expectConforms, ownedInstances, realConfig, socketPath, startCli, uniqueHpa, waitUntil, withIncus } from './real-helpers';
+import {
+  ROOT,
+  cleanupOwned,
+  deleteLease,
+  expectConforms,
+  ownedInstances,
+  realConfig,
+  socketPath,
+  startCli,
+  uniqueHpa,
+  waitUntil,
+  withIncus,
+} from './real-helpers';
 
 const run = promisify(execFile);
 const POLICIES: PolicyName[] = ['seed', 'fixed', 'kubernetes'];
@@ -20,42 +32,72 @@ const batch = uniqueHpa('pb');
 
 async function createsInFlight(client: IncusClient, prefixes: string[]): Promise<boolean> {
   const ops = await client.get<{ running?: Operation[] }>('/1.0/operations', { query: { recursion: 1 } });
-  return (ops.running ?? []).some((op) => /creat/i.test(op.description)
-    && (op.resources?.instances ?? []).some((p) => prefixes.some((x) => decodeURIComponent(p).includes(`/${x}`))));
+  return (ops.running ?? []).some(
+    (op) =>
+      /creat/i.test(op.description) &&
+      (op.resources?.instances ?? []).some((p) => prefixes.some((x) => decodeURIComponent(p).includes(`/${x}`))),
+  );
 }
 
 withIncus.describe('real HPA: crashes', () => {
   let client!: IncusClient;
-  beforeAll(async () => { client = await Client.connect({ socketPath }); }, 60_000);
+  beforeAll(async () => {
+    client = await Client.connect({ socketPath });
+  }, 60_000);
   afterAll(async () => {
-    for (const h of [...Object.values(hpas), batch]) { await cleanupOwned(client, h.name); await deleteLease(client, h.name); }
+    for (const h of [...Object.values(hpas), batch]) {
+      await cleanupOwned(client, h.name);
+      await deleteLease(client, h.name);
+    }
     await client.close();
   }, 180_000);
 
   it('incusd killed mid-create under every policy: after its restart each HPA converges and no owned leftover remains', async () => {
     const want: Record<PolicyName, number> = { seed: 1, fixed: 3, kubernetes: 3 };
-    const runners = POLICIES.map((p) => new RealHpaRunner({
-      client, config: realConfig(hpas[p], { policy: p, minPods: want[p], maxPods: 3 }), gcGraceMs: 1_000,
-    }));
+    const runners = POLICIES.map(
+      (p) =>
+        new RealHpaRunner({
+          client,
+          config: realConfig(hpas[p], { policy: p, minPods: want[p], maxPods: 3 }),
+          gcGraceMs: 1_000,
+        }),
+    );
     for (const r of runners) await r.start();
     try {
-      await waitUntil('creates in flight', () => createsInFlight(client, POLICIES.map((p) => hpas[p].prefix)), 30_000, 20);
+      await waitUntil(
+        'creates in flight',
+        () =>
+          createsInFlight(
+            client,
+            POLICIES.map((p) => hpas[p].prefix),
+          ),
+        30_000,
+        20,
+      );
       const pid = (await client.server()).environment?.server_pid;
       expect(pid).toBeTypeOf('number');
       process.kill(pid!, 'SIGKILL');
       await run('bash', [resolve(ROOT, '.ci/setup-incus.sh')], { timeout: 120_000 });
       for (const p of POLICIES) {
-        await waitUntil(`${p}: ${want[p]} running and nothing else owned`, async () => {
-          const owned = await ownedInstances(client, hpas[p].name);
-          return owned.length === want[p] && owned.every((i) => i.status === 'Running');
-        }, 60_000, 250);
+        await waitUntil(
+          `${p}: ${want[p]} running and nothing else owned`,
+          async () => {
+            const owned = await ownedInstances(client, hpas[p].name);
+            return owned.length === want[p] && owned.every((i) => i.status === 'Running');
+          },
+          60_000,
+          250,
+        );
       }
     } finally {
       for (const r of runners) await r.stop();
     }
     for (const p of POLICIES) {
       const owned = await ownedInstances(client, hpas[p].name);
-      expect(owned.map((i) => i.status), p).toEqual(Array(want[p]).fill('Running'));
+      expect(
+        owned.map((i) => i.status),
+        p,
+      ).toEqual(Array(want[p]).fill('Running'));
     }
     POLICIES.forEach((p, i) => expectConforms(runners[i]!.trace(), `crash-${p}`));
   }, 240_000);
@@ -63,7 +105,10 @@ withIncus.describe('real HPA: crashes', () => {
   it('parallel scale-up (slow start) killed with -9 mid-batch: the next copy converges, no orphan, never above max', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loopscope-batch-'));
     const cfg = join(dir, 'hpa.yaml');
-    writeFileSync(cfg, `HPA: { minPods: 6, maxPods: 6 }\nname: ${batch.name}\nnamePrefix: ${batch.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\nmaxParallel: 4\n`);
+    writeFileSync(
+      cfg,
+      `HPA: { minPods: 6, maxPods: 6 }\nname: ${batch.name}\nnamePrefix: ${batch.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\nmaxParallel: 4\n`,
+    );
     const lease = ['--lease-duration', '3s', '--renew-deadline', '2s', '--retry-period', '500ms'];
     const bOut = join(dir, 'b.json');
     let maxSeen = 0;
@@ -85,10 +130,15 @@ withIncus.describe('real HPA: crashes', () => {
       await a.done;
       const b = startCli(['real', '--config', cfg, ...lease, '--out', bOut]);
       try {
-        await waitUntil('6 running, nothing else', async () => {
-          const owned = await ownedInstances(client, batch.name);
-          return owned.length === 6 && owned.every((i) => i.status === 'Running');
-        }, 90_000, 250);
+        await waitUntil(
+          '6 running, nothing else',
+          async () => {
+            const owned = await ownedInstances(client, batch.name);
+            return owned.length === 6 && owned.every((i) => i.status === 'Running');
+          },
+          90_000,
+          250,
+        );
         await new Promise((r) => setTimeout(r, 2_000)); // not a wait: time passes at 6 running, which must then hold
         expect((await ownedInstances(client, batch.name)).map((i) => i.status)).toEqual(Array(6).fill('Running'));
       } finally {

@@ -12,7 +12,19 @@ import { RealHpaRunner } from '../../real/hpa-runner';
 import { IdentityChangedError, identityOf } from '../../real/identity';
 import type { IncusClient } from '../../real/incus';
 import { listOwned } from '../../real/owned-observe';
-import { ROOT, connectForSuite, expectConforms, forceDelete, ownedInstances, realConfig, sleep, uniqueHpa, waitOwnedRunning, waitUntil, withIncus } from './real-helpers';
+import {
+  ROOT,
+  connectForSuite,
+  expectConforms,
+  forceDelete,
+  ownedInstances,
+  realConfig,
+  sleep,
+  uniqueHpa,
+  waitOwnedRunning,
+  waitUntil,
+  withIncus,
+} from './real-helpers';
 
 const hpa = uniqueHpa('op');
 const IMAGE = realConfig(hpa).settings.image;
@@ -20,14 +32,23 @@ const run = promisify(execFile);
 
 withIncus.describe('real HPA: operations', () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
   const others: string[] = [];
 
   async function make(name: string, owner: string | null, start: boolean): Promise<void> {
     others.push(name);
-    await client.createInstance({ name, source: { type: 'image', alias: IMAGE }, config: { 'limits.memory': '64MiB', ...(owner ? { [OWNER_KEY]: owner } : {}) }, start });
+    await client.createInstance({
+      name,
+      source: { type: 'image', alias: IMAGE },
+      config: { 'limits.memory': '64MiB', ...(owner ? { [OWNER_KEY]: owner } : {}) },
+      start,
+    });
   }
-  const cleanupOthers = async () => { for (const n of others.splice(0)) await forceDelete(client, n).catch(() => undefined); };
+  const cleanupOthers = async () => {
+    for (const n of others.splice(0)) await forceDelete(client, n).catch(() => undefined);
+  };
 
   it('observes only owned instances (server-side filter), exact owner match; an unowned operation does not delay adoption', async () => {
     // Prefix-named unowned neighbour (running, busy with an exec), a look-alike owner, no owner.
@@ -102,24 +123,37 @@ withIncus.describe('real HPA: operations', () => {
     }
   }, 60_000);
 
-  it.each(['seed', 'kubernetes'] as const)('collects owned leftovers (Stopped, never started) under the %s policy while it runs', async (policy) => {
-    const runner = new RealHpaRunner({ client, config: realConfig(hpa, { policy, minPods: 1, maxPods: 2, periodMs: 1_000 }), events: false, gcGraceMs: 1_500 });
-    await runner.start();
-    try {
-      await waitOwnedRunning(client, hpa.name, 1, 30_000, '1 running');
-      // What an interrupted create leaves: an owned instance created but never started.
-      const leftover = `${hpa.prefix}left${policy[0]}`;
-      await make(leftover, hpa.name, false);
-      await waitUntil('the leftover collected', async () => !(await ownedInstances(client, hpa.name)).some((i) => i.name === leftover), 20_000);
-      expect(runner.frames.some((f) => f.note === `gc: removed ${leftover} (owned, left Stopped)`)).toBe(true);
-      expect((await ownedInstances(client, hpa.name)).map((i) => i.status)).toEqual(['Running']);
-    } finally {
-      await runner.stop();
-      await cleanupOthers();
-    }
-    // The leftover is someone's (created, then gone through our gc: real mode's own, outside the machine).
-    expectConforms(runner.trace(), `ops-gc-${policy}`);
-  }, 60_000);
+  it.each(['seed', 'kubernetes'] as const)(
+    'collects owned leftovers (Stopped, never started) under the %s policy while it runs',
+    async (policy) => {
+      const runner = new RealHpaRunner({
+        client,
+        config: realConfig(hpa, { policy, minPods: 1, maxPods: 2, periodMs: 1_000 }),
+        events: false,
+        gcGraceMs: 1_500,
+      });
+      await runner.start();
+      try {
+        await waitOwnedRunning(client, hpa.name, 1, 30_000, '1 running');
+        // What an interrupted create leaves: an owned instance created but never started.
+        const leftover = `${hpa.prefix}left${policy[0]}`;
+        await make(leftover, hpa.name, false);
+        await waitUntil(
+          'the leftover collected',
+          async () => !(await ownedInstances(client, hpa.name)).some((i) => i.name === leftover),
+          20_000,
+        );
+        expect(runner.frames.some((f) => f.note === `gc: removed ${leftover} (owned, left Stopped)`)).toBe(true);
+        expect((await ownedInstances(client, hpa.name)).map((i) => i.status)).toEqual(['Running']);
+      } finally {
+        await runner.stop();
+        await cleanupOthers();
+      }
+      // The leftover is someone's (created, then gone through our gc: real mode's own, outside the machine).
+      expectConforms(runner.trace(), `ops-gc-${policy}`);
+    },
+    60_000,
+  );
 
   // Event wake-ups. A 15 s period: a replacement within a few seconds can only come from the
   // wake. The pod changed from outside is the one created last, right before (what a 3 s "our own
@@ -161,7 +195,9 @@ withIncus.describe('real HPA: operations', () => {
       await waitUntil('replaced', replaced(victim), 10_000, 50);
       const tookMs = runner.now() - deletedAt;
       const wokeMs = wakeAfter(runner, victim, t0);
-      console.log(`[ops.test] deleted from outside: forced stop+delete took ${deletedAt - t0} ms, woken ${wokeMs} ms after it began, replaced ${tookMs} ms after the delete`);
+      console.log(
+        `[ops.test] deleted from outside: forced stop+delete took ${deletedAt - t0} ms, woken ${wokeMs} ms after it began, replaced ${tookMs} ms after the delete`,
+      );
       expect(wokeMs).toBeLessThan(2_000);
       expect(tookMs).toBeLessThan(5_000);
     } finally {
@@ -185,7 +221,9 @@ withIncus.describe('real HPA: operations', () => {
       await waitUntil('replaced', replaced(victim), 10_000, 50);
       const tookMs = runner.now() - t0;
       const wokeMs = wakeAfter(runner, victim, t0);
-      console.log(`[ops.test] stopped from outside: woken ${wokeMs} ms after the stop began, replaced (stopped pod removed, new one running) ${tookMs} ms after it`);
+      console.log(
+        `[ops.test] stopped from outside: woken ${wokeMs} ms after the stop began, replaced (stopped pod removed, new one running) ${tookMs} ms after it`,
+      );
       expect(wokeMs).toBeLessThan(2_000);
       expect(tookMs).toBeLessThan(5_000);
     } finally {
@@ -203,7 +241,12 @@ withIncus.describe('real HPA: operations', () => {
       await waitUntil('stream down', async () => runner.events?.connected === false, 10_000, 50);
       await run('bash', [resolve(ROOT, '.ci/setup-incus.sh')], { timeout: 120_000 });
       await waitUntil('stream reopened', async () => runner.events?.connected === true && runner.events.reconnects >= 1, 20_000, 50);
-      await waitUntil('reconnect looked once', async () => runner.wakeups.some((w) => w.why.startsWith('events stream reconnected')), 5_000, 50);
+      await waitUntil(
+        'reconnect looked once',
+        async () => runner.wakeups.some((w) => w.why.startsWith('events stream reconnected')),
+        5_000,
+        50,
+      );
       await runner.waitFor((s) => s.matches('waiting'), 20_000);
       const victim = await newest();
       const t0 = runner.now();

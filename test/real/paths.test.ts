@@ -28,7 +28,20 @@ import { runCoverage } from '../../sim/paths/run-coverage';
 import type { HeldRequest } from './incus-proxy';
 import { startIncusProxy } from './incus-proxy';
 import type { Trace } from '../../sim/trace';
-import { ROOT, cleanupOwned, connectForSuite, expectConforms, ownedInstances, realConfig, sleep, socketPath, uniqueHpa, waitUntil, withIncus, MiB } from './real-helpers';
+import {
+  ROOT,
+  cleanupOwned,
+  connectForSuite,
+  expectConforms,
+  ownedInstances,
+  realConfig,
+  sleep,
+  socketPath,
+  uniqueHpa,
+  waitUntil,
+  withIncus,
+  MiB,
+} from './real-helpers';
 
 const hpa = uniqueHpa('pth');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-real-paths-'));
@@ -46,7 +59,11 @@ const REQUEST_OF: Record<string, (r: HeldRequest) => boolean> = {
 
 /** A real move: what the path's timeline entry does on the real host. */
 type RealMove = { at: number } & (
-  | { kind: 'demand'; bytes: number } | { kind: 'kill' } | { kind: 'failApi'; calls: number; operation: string } | { kind: 'restartController' });
+  | { kind: 'demand'; bytes: number }
+  | { kind: 'kill' }
+  | { kind: 'failApi'; calls: number; operation: string }
+  | { kind: 'restartController' }
+);
 
 /**
  * The path's moves for real mode. A failApi fails "the next N calls" of the simulated world; which
@@ -79,14 +96,16 @@ function realMoves(path: WrittenPath): { scenario: HpaScenario; moves: RealMove[
 /** Bytes as a share of the pod's memory limit: the real pods are smaller than the simulated ones. */
 const scaled = (bytes: number, scenario: HpaScenario) => Math.round((bytes / scenario.config.limitsMemoryBytes) * REAL_LIMIT_BYTES);
 
-withIncus.describe('loopscope paths: the Incus HPA\'s generated paths on real Incus', () => {
+withIncus.describe("loopscope paths: the Incus HPA's generated paths on real Incus", () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
 
   const { scenario } = loadScenario(join(ROOT, 'scenarios', LOOPS['incus-hpa'].pathScenario));
   const report = generatePaths(LOOPS['incus-hpa'], scenario, { cover: 'transitions', out: dir });
 
-  it('the paths cover every transition a scenario can reach in the HPA\'s world', () => {
+  it("the paths cover every transition a scenario can reach in the HPA's world", () => {
     expect(report.coverage.generatedOfPlaceable.percent).toBe(100);
     expect(report.paths.length).toBeGreaterThan(1);
   });
@@ -97,11 +116,18 @@ withIncus.describe('loopscope paths: the Incus HPA\'s generated paths on real In
       // Moves of one instant happen with no step of the machine between them (the simulator applies them
       // all, then the controller steps). The real machine runs meanwhile: a failure armed before a restart
       // of the same instant would reach the old copy's observe, not the new one's. Restarts go first.
-      const moves = [...timeline].sort((a, b) => a.at - b.at || Number(b.kind === 'restartController') - Number(a.kind === 'restartController'));
+      const moves = [...timeline].sort(
+        (a, b) => a.at - b.at || Number(b.kind === 'restartController') - Number(a.kind === 'restartController'),
+      );
       const scale = REAL_PERIOD_MS / sim.config.periodMs;
       const config = realConfig(hpa, {
-        ...sim.config, name: hpa.name, namePrefix: hpa.prefix, periodMs: REAL_PERIOD_MS, limitsMemoryBytes: REAL_LIMIT_BYTES,
-        backoffInitialMs: Math.round(sim.config.backoffInitialMs * scale), backoffMaxMs: Math.round(sim.config.backoffMaxMs * scale),
+        ...sim.config,
+        name: hpa.name,
+        namePrefix: hpa.prefix,
+        periodMs: REAL_PERIOD_MS,
+        limitsMemoryBytes: REAL_LIMIT_BYTES,
+        backoffInitialMs: Math.round(sim.config.backoffInitialMs * scale),
+        backoffMaxMs: Math.round(sim.config.backoffMaxMs * scale),
         downscaleStabilizationMs: Math.round(sim.config.downscaleStabilizationMs * scale),
       });
       // The scenario's world: one owned pod (pod-a) running, the demand of its start.
@@ -121,21 +147,39 @@ withIncus.describe('loopscope paths: the Incus HPA\'s generated paths on real In
       // A runner's start adopts what it finds (real/adopt.ts) before its machine runs: those requests
       // are not the machine's operations, so a failure armed before a restart waits for the machine's.
       let adopting = false;
-      const proxy = await startIncusProxy(socketPath, () => false, (r) => {
-        if (adopting) return false;
-        for (const [operation, left] of failing) {
-          if (left > 0 && REQUEST_OF[operation]?.(r)) { failing.set(operation, left - 1); return true; }
-        }
-        return false;
-      });
+      const proxy = await startIncusProxy(
+        socketPath,
+        () => false,
+        (r) => {
+          if (adopting) return false;
+          for (const [operation, left] of failing) {
+            if (left > 0 && REQUEST_OF[operation]?.(r)) {
+              failing.set(operation, left - 1);
+              return true;
+            }
+          }
+          return false;
+        },
+      );
       const proxied = await IncusClient.connect({ socketPath: proxy.socketPath });
       const taken = new Set<string>();
-      const inspect = { next: (e: InspectionEvent) => { if (e.type === '@xstate.microstep') for (const id of transitionIds(e._transitions)) taken.add(id); } };
+      const inspect = {
+        next: (e: InspectionEvent) => {
+          if (e.type === '@xstate.microstep') for (const id of transitionIds(e._transitions)) taken.add(id);
+        },
+      };
       // The GC of stopped pods stays out of the way: the loop itself must delete a killed pod.
       const start = () => new RealHpaRunner({ client: proxied, config, events: false, gcGraceMs: 600_000, inspect, scenario: path.name });
       const traces: Trace[] = [];
       let runner = start();
-      const begin = async (r: RealHpaRunner) => { adopting = true; try { await r.start(); } finally { adopting = false; } };
+      const begin = async (r: RealHpaRunner) => {
+        adopting = true;
+        try {
+          await r.start();
+        } finally {
+          adopting = false;
+        }
+      };
       try {
         await begin(runner);
         const t0 = Date.now();
@@ -154,7 +198,12 @@ withIncus.describe('loopscope paths: the Incus HPA\'s generated paths on real In
             await begin(runner);
           }
         }
-        await waitUntil(`${path.name}'s transitions: ${path.targets.join('; ')}`, async () => path.targets.every((t) => taken.has(t)), 30_000, 100);
+        await waitUntil(
+          `${path.name}'s transitions: ${path.targets.join('; ')}`,
+          async () => path.targets.every((t) => taken.has(t)),
+          30_000,
+          100,
+        );
       } finally {
         await runner.stop();
         traces.push(runner.trace());

@@ -3,8 +3,15 @@
 // names and label names match the documented grammar, label values use only \\, \" and \n escapes.
 // Throws on the first line that breaks the grammar, naming it.
 
-export interface Sample { name: string; labels: Record<string, string>; value: number }
-export interface Exposition { types: Map<string, string>; samples: Sample[] }
+export interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+export interface Exposition {
+  types: Map<string, string>;
+  samples: Sample[];
+}
 
 const METRIC = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const LABEL = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
@@ -32,7 +39,10 @@ function parseLabels(rest: string, line: string): { labels: Record<string, strin
     let j = eq + 2;
     for (; j < rest.length && rest[j] !== '"'; j++) {
       if (rest[j] === '\n') throw new Error(`raw newline in a label value: ${line}`);
-      if (rest[j] !== '\\') { value += rest[j]; continue; }
+      if (rest[j] !== '\\') {
+        value += rest[j];
+        continue;
+      }
       const esc = rest[++j];
       if (esc === '\\') value += '\\';
       else if (esc === '"') value += '"';
@@ -105,7 +115,10 @@ export function valueOf(e: Exposition, name: string, labels: Record<string, stri
 
 /** Histogram checks: cumulative buckets, an +Inf bucket equal to _count. */
 export function checkHistogram(e: Exposition, name: string, labels: Record<string, string> = {}): { count: number; sum: number } {
-  const buckets = select(e, `${name}_bucket`, labels).map((s) => ({ le: s.labels['le'] === '+Inf' ? Infinity : Number(s.labels['le']), v: s.value }));
+  const buckets = select(e, `${name}_bucket`, labels).map((s) => ({
+    le: s.labels['le'] === '+Inf' ? Infinity : Number(s.labels['le']),
+    v: s.value,
+  }));
   if (buckets.length === 0) throw new Error(`no buckets for ${name}`);
   for (let i = 1; i < buckets.length; i++) {
     if (!(buckets[i]!.le > buckets[i - 1]!.le)) throw new Error(`${name}: le not increasing`);

@@ -40,8 +40,17 @@ export function uniqueHpa(tag: string): { name: string; prefix: string } {
 export function realConfig(hpa: { name: string; prefix: string }, over: Partial<HpaConfig> = {}): RealHpaConfig {
   return {
     file: `test:${hpa.name}`,
-    config: { ...DEFAULT_CONFIG, name: hpa.name, namePrefix: hpa.prefix, periodMs: 1_000, limitsMemoryBytes: 64 * MiB,
-      backoffInitialMs: 300, backoffMaxMs: 2_000, policy: 'fixed', ...over },
+    config: {
+      ...DEFAULT_CONFIG,
+      name: hpa.name,
+      namePrefix: hpa.prefix,
+      periodMs: 1_000,
+      limitsMemoryBytes: 64 * MiB,
+      backoffInitialMs: 300,
+      backoffMaxMs: 2_000,
+      policy: 'fixed',
+      ...over,
+    },
     settings: { ...DEFAULT_REAL_SETTINGS, image: process.env.LOOPSCOPE_INCUS_IMAGE ?? DEFAULT_REAL_SETTINGS.image },
   };
 }
@@ -78,7 +87,12 @@ export async function deleteLease(client: IncusClient, hpa: string): Promise<voi
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function waitUntil<T>(what: string, fn: () => Promise<T | undefined | false>, timeoutMs = 30_000, intervalMs = 200): Promise<T> {
+export async function waitUntil<T>(
+  what: string,
+  fn: () => Promise<T | undefined | false>,
+  timeoutMs = 30_000,
+  intervalMs = 200,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -88,13 +102,20 @@ export async function waitUntil<T>(what: string, fn: () => Promise<T | undefined
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${String(last)})` : ''}`);
     await sleep(intervalMs);
   }
 }
 
 /** Waits until the HPA owns exactly `count` Running instances. */
-export async function waitOwnedRunning(client: IncusClient, hpa: string, count: number, timeoutMs?: number, what = `${count} owned pods running`): Promise<void> {
+export async function waitOwnedRunning(
+  client: IncusClient,
+  hpa: string,
+  count: number,
+  timeoutMs?: number,
+  what = `${count} owned pods running`,
+): Promise<void> {
   await waitUntil(what, async () => (await ownedInstances(client, hpa)).filter((i) => i.status === 'Running').length === count, timeoutMs);
 }
 
@@ -107,12 +128,22 @@ export interface CliRun {
 
 /** Starts the real CLI (cli/loopscope, through tsx) as a child process. */
 export function startCli(args: string[], env: Record<string, string | undefined> = {}) {
-  const child = spawn(process.execPath, ['--import', resolve(ROOT, 'node_modules/tsx/dist/esm/index.mjs'), resolve(ROOT, 'cli/main.ts'), ...args], {
-    cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', resolve(ROOT, 'node_modules/tsx/dist/esm/index.mjs'), resolve(ROOT, 'cli/main.ts'), ...args],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (d: Buffer) => { out.stdout += d.toString(); });
-  child.stderr.on('data', (d: Buffer) => { out.stderr += d.toString(); });
+  child.stdout.on('data', (d: Buffer) => {
+    out.stdout += d.toString();
+  });
+  child.stderr.on('data', (d: Buffer) => {
+    out.stderr += d.toString();
+  });
   const done = new Promise<CliRun>((resolveRun) => {
     child.on('close', (code, signal) => resolveRun({ code, signal, ...out }));
   });

@@ -10,17 +10,41 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { IncusClient } from '../../real/incus';
 import { runInProcess } from '../cli/in-process';
 import { fingerprintOf, openHttpsListener, type HttpsListener } from './https-listener';
-import { cleanupOwned, deleteLease, expectConforms, ownedInstances, runCli, sleep, socketPath, startCli, uniqueHpa, waitUntil, withIncus, withIncusHttps } from './real-helpers';
+import {
+  cleanupOwned,
+  deleteLease,
+  expectConforms,
+  ownedInstances,
+  runCli,
+  sleep,
+  socketPath,
+  startCli,
+  uniqueHpa,
+  waitUntil,
+  withIncus,
+  withIncusHttps,
+} from './real-helpers';
 
 const hpa = uniqueHpa('rs');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-real-safety-'));
 
 function config(name: string, extra = '', body?: string): string {
   const path = join(dir, name);
-  writeFileSync(path, body ?? [
-    'HPA: { minPods: 1, maxPods: 2, memoryThreshold: 50 }', `name: ${hpa.name}`, `namePrefix: ${hpa.prefix}`,
-    'policy: fixed', 'period: 1s', 'limitsMemory: 64MiB', 'backoff: { initial: 300ms, max: 2s }', extra, '',
-  ].join('\n'));
+  writeFileSync(
+    path,
+    body ??
+      [
+        'HPA: { minPods: 1, maxPods: 2, memoryThreshold: 50 }',
+        `name: ${hpa.name}`,
+        `namePrefix: ${hpa.prefix}`,
+        'policy: fixed',
+        'period: 1s',
+        'limitsMemory: 64MiB',
+        'backoff: { initial: 300ms, max: 2s }',
+        extra,
+        '',
+      ].join('\n'),
+  );
   return path;
 }
 
@@ -32,7 +56,11 @@ withIncus.describe('real mode: bad input is refused before anything is done', ()
     client = await IncusClient.connect({ socketPath });
   }, 60_000);
   afterAll(async () => {
-    if (client) { await cleanupOwned(client, hpa.name); await deleteLease(client, hpa.name); await client.close(); }
+    if (client) {
+      await cleanupOwned(client, hpa.name);
+      await deleteLease(client, hpa.name);
+      await client.close();
+    }
     rmSync(dir, { recursive: true, force: true });
   }, 120_000);
 
@@ -40,7 +68,9 @@ withIncus.describe('real mode: bad input is refused before anything is done', ()
     for (const extra of [['--dry-run'], []]) {
       const r = await runInProcess(['real', '--config', config('p.yaml'), '--once', '--project', 'nosuch-project', ...extra]);
       expect(r.code).toBe(2);
-      expect(oneLine(r.stderr)).toEqual([expect.stringMatching(/^loopscope: --project: expected a project of .* \(known: .*default.*\), got "nosuch-project"$/)]);
+      expect(oneLine(r.stderr)).toEqual([
+        expect.stringMatching(/^loopscope: --project: expected a project of .* \(known: .*default.*\), got "nosuch-project"$/),
+      ]);
       expect(r.stdout).toBe('');
     }
     // The file's own project is checked the same way.
@@ -60,7 +90,10 @@ withIncus.describe('real mode: bad input is refused before anything is done', ()
     ];
     for (const [line, message] of cases) {
       const key = line.split(':')[0]!;
-      const base = readFileSync(config('b.yaml'), 'utf8').split('\n').filter((l) => !l.startsWith(`${key}:`)).join('\n');
+      const base = readFileSync(config('b.yaml'), 'utf8')
+        .split('\n')
+        .filter((l) => !l.startsWith(`${key}:`))
+        .join('\n');
       const file = config(`bound-${key}.yaml`, '', `${base}\n${line}\n`);
       const r = await runInProcess(['real', '--config', file, '--once', '--dry-run']);
       expect(r.code, line).toBe(2);
@@ -81,7 +114,11 @@ withIncus.describe('real mode: bad input is refused before anything is done', ()
       await waitUntil('the partial file refused', async () => run.out.stderr.includes(`${cfg}: period: expected this key`), 30_000);
       expect(run.out.stderr).toContain(`${cfg}: limitsMemory: expected this key`);
       writeFileSync(cfg, full.replace(`namePrefix: ${hpa.prefix}`, 'namePrefix: other-'));
-      await waitUntil('the prefix change refused', async () => run.out.stderr.includes('To hand over: stop loopscope, edit the file, start it again'), 30_000);
+      await waitUntil(
+        'the prefix change refused',
+        async () => run.out.stderr.includes('To hand over: stop loopscope, edit the file, start it again'),
+        30_000,
+      );
       await sleep(1_500); // not a wait: time passes after the refusal, then the loop must still be running
       expect(run.child.exitCode).toBeNull();
       const owned = await ownedInstances(client, hpa.name);
@@ -120,18 +157,32 @@ withIncusHttps.describe('real mode over HTTPS: pin, trust and URL messages', () 
   }, 120_000);
 
   let cfgFile: string;
-  const cfg = () => (cfgFile ??= (() => { const f = join(conf, 'hpa.yaml'); writeFileSync(f, `name: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\n`); return f; })());
+  const cfg = () =>
+    (cfgFile ??= (() => {
+      const f = join(conf, 'hpa.yaml');
+      writeFileSync(f, `name: ${hpa.name}\nnamePrefix: ${hpa.prefix}\npolicy: fixed\n`);
+      return f;
+    })());
   /** The CLI in-process with the incus CLI config directory `INCUS_CONF`. */
   async function withConf(confDir: string, args: string[]) {
     const before = process.env.INCUS_CONF;
     process.env.INCUS_CONF = confDir;
-    try { return await runInProcess(args); } finally { if (before === undefined) delete process.env.INCUS_CONF; else process.env.INCUS_CONF = before; }
+    try {
+      return await runInProcess(args);
+    } finally {
+      if (before === undefined) delete process.env.INCUS_CONF;
+      else process.env.INCUS_CONF = before;
+    }
   }
 
   it('a URL that differs from config.yml only by a trailing slash or case keeps its pin (the run works)', async () => {
     // A real process: a run that works ends with process.exit.
     const out = join(conf, 'slash.json'); // this file's dir is gone with the suite above
-    const r = await runCli(['real', '--config', cfg(), '--once', '--dry-run', '--remote', `${url}/`, '--out', out], { INCUS_CONF: conf }, 180_000);
+    const r = await runCli(
+      ['real', '--config', cfg(), '--once', '--dry-run', '--remote', `${url}/`, '--out', out],
+      { INCUS_CONF: conf },
+      180_000,
+    );
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     expectConforms(out);
@@ -145,7 +196,8 @@ withIncusHttps.describe('real mode over HTTPS: pin, trust and URL messages', () 
       expect(c.endpoint).toBe(url);
       await c.close();
     } finally {
-      if (before === undefined) delete process.env.INCUS_CONF; else process.env.INCUS_CONF = before;
+      if (before === undefined) delete process.env.INCUS_CONF;
+      else process.env.INCUS_CONF = before;
     }
   }, 240_000);
 

@@ -24,21 +24,29 @@ const pods = [`${a.prefix}0`, `${a.prefix}1`];
 
 function config(name: string): string {
   const path = join(dir, `${name}.yaml`);
-  writeFileSync(path, `HPA: { minPods: 2, maxPods: 2 }\nname: ${name}\nnamePrefix: ${a.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
+  writeFileSync(
+    path,
+    `HPA: { minPods: 2, maxPods: 2 }\nname: ${name}\nnamePrefix: ${a.prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`,
+  );
   return path;
 }
 const uuids = (list: Instance[]) => list.map((i) => i.config['volatile.uuid']).sort();
 const pathOf = (r: HeldRequest) => r.path.split('?')[0];
 /** A lease release: the lease profile written with its holder cleared (real/lease.ts release). */
-const isLeaseRelease = (r: HeldRequest) => r.method === 'PUT' && pathOf(r)!.startsWith('/1.0/profiles/loopscope-lease-')
-  && r.body.includes('"user.loopscope.lease.holder":""');
+const isLeaseRelease = (r: HeldRequest) =>
+  r.method === 'PUT' && pathOf(r)!.startsWith('/1.0/profiles/loopscope-lease-') && r.body.includes('"user.loopscope.lease.holder":""');
 
 /** Runs the rename as a process through a proxy holding the request `stopAt` picks, then kills it with -9. */
 async function renameKilledAt(cfg: string, to: string, stopAt: (r: HeldRequest) => boolean) {
   const proxy = await startIncusProxy(socketPath, stopAt);
   const run = startCli(['real', 'rename', '--config', cfg, '--to', to], { INCUS_SOCKET: proxy.socketPath });
   try {
-    const stopped = await Promise.race([proxy.held, run.done.then((r) => { throw new Error(`the rename ended before the request it is stopped at: ${JSON.stringify(r)}`); })]);
+    const stopped = await Promise.race([
+      proxy.held,
+      run.done.then((r) => {
+        throw new Error(`the rename ended before the request it is stopped at: ${JSON.stringify(r)}`);
+      }),
+    ]);
     run.child.kill('SIGKILL');
     const done = await run.done;
     expect(done.signal).toBe('SIGKILL');
@@ -59,13 +67,21 @@ withIncus.describe('loopscope real rename killed at any point, then run again', 
     client = await IncusClient.connect({ socketPath });
     const image = realConfig(a).settings.image;
     // a's pods, never started: a rename moves ownership only.
-    for (const name of pods) await client.createInstance({ name, source: { type: 'image', alias: image }, config: { 'limits.memory': '64MiB', [OWNER_KEY]: a.name } });
+    for (const name of pods)
+      await client.createInstance({
+        name,
+        source: { type: 'image', alias: image },
+        config: { 'limits.memory': '64MiB', [OWNER_KEY]: a.name },
+      });
     made = await ownedInstances(client, a.name);
     expect(made).toHaveLength(2);
   }, 120_000);
   afterAll(async () => {
     if (!client) return;
-    for (const n of [a.name, b, c]) { await cleanupOwned(client, n); await deleteLease(client, n); }
+    for (const n of [a.name, b, c]) {
+      await cleanupOwned(client, n);
+      await deleteLease(client, n);
+    }
     await client.close();
     rmSync(dir, { recursive: true, force: true });
   }, 180_000);
@@ -81,7 +97,11 @@ withIncus.describe('loopscope real rename killed at any point, then run again', 
     expect(again.code).toBe(0);
     expect(again.stdout).toContain(`nothing to re-key: ${a.name} owns no pods; ${b} owns the 2 pod(s) moved from it`);
     for (const name of [a.name, b]) {
-      expect(again.stdout).toMatch(new RegExp(`lease ${name}: held by loopscope-rename_\\S+_${killed.pid}_[0-9a-f]+, a rename on this host that is no longer running: released`));
+      expect(again.stdout).toMatch(
+        new RegExp(
+          `lease ${name}: held by loopscope-rename_\\S+_${killed.pid}_[0-9a-f]+, a rename on this host that is no longer running: released`,
+        ),
+      );
       expect((await readLease(client, name))?.holder).toBe('');
     }
     // A loop of the new name leads at its first attempt (no lease duration to wait out).
@@ -95,7 +115,7 @@ withIncus.describe('loopscope real rename killed at any point, then run again', 
     expect(owned.map((i) => i.config[RENAMED_FROM_KEY])).toEqual([a.name, a.name]);
   }, 120_000);
 
-  it('killed while re-keying (its second pod\'s write never sent): the re-run takes the dead rename\'s leases at once, finishes, releases them', async () => {
+  it("killed while re-keying (its second pod's write never sent): the re-run takes the dead rename's leases at once, finishes, releases them", async () => {
     const second = (r: HeldRequest) => r.method === 'PATCH' && pathOf(r) === `/1.0/instances/${encodeURIComponent(pods[1]!)}`;
     const killed = await renameKilledAt(config(b), c, second);
     expect(killed.stdout).toContain(`re-keyed ${pods[0]}: ${OWNER_KEY} ${b} → ${c}`);
@@ -107,7 +127,12 @@ withIncus.describe('loopscope real rename killed at any point, then run again', 
     expect(again.stderr).toBe('');
     expect(again.code).toBe(0);
     expect(again.ms).toBeLessThan(15_000); // the dead holder's 15 s lease is not watched out
-    for (const name of [b, c]) expect(again.stdout).toMatch(new RegExp(`lease ${name}: held by loopscope-rename_\\S+_${killed.pid}_[0-9a-f]+, a rename on this host that is no longer running: taken over`));
+    for (const name of [b, c])
+      expect(again.stdout).toMatch(
+        new RegExp(
+          `lease ${name}: held by loopscope-rename_\\S+_${killed.pid}_[0-9a-f]+, a rename on this host that is no longer running: taken over`,
+        ),
+      );
     expect(again.stdout).toContain(`renamed: 2 pod(s) owned by ${c} (1 re-keyed now, 1 by an earlier run); ${b} owns none`);
     for (const name of [b, c]) expect((await readLease(client, name))?.holder).toBe('');
     expect(await ownedInstances(client, b)).toEqual([]);

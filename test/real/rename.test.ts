@@ -15,8 +15,17 @@ import { LeaderElector, readLease } from '../../real/lease';
 import { RENAMED_FROM_KEY, patchOwnerIfMatch, readWithEtag, rekeyInstance } from '../../real/rename';
 import { runInProcess } from '../cli/in-process';
 import {
-  cleanupOwned, deleteLease, forceDelete, ownedInstances, realConfig, runCli, socketPath, startCli,
-  uniqueHpa, waitUntil, withIncus,
+  cleanupOwned,
+  deleteLease,
+  forceDelete,
+  ownedInstances,
+  realConfig,
+  runCli,
+  socketPath,
+  startCli,
+  uniqueHpa,
+  waitUntil,
+  withIncus,
 } from './real-helpers';
 
 const a = uniqueHpa('rn');
@@ -32,7 +41,10 @@ const decoyOther = `${a.prefix}other`;
 
 function config(name: string, prefix: string, min: number): string {
   const path = join(dir, `${name}.yaml`);
-  writeFileSync(path, `HPA: { minPods: ${min}, maxPods: ${min} }\nname: ${name}\nnamePrefix: ${prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`);
+  writeFileSync(
+    path,
+    `HPA: { minPods: ${min}, maxPods: ${min} }\nname: ${name}\nnamePrefix: ${prefix}\npolicy: fixed\nperiod: 1s\nlimitsMemory: 64MiB\n`,
+  );
   return path;
 }
 const names = (pods: Instance[]) => pods.map((i) => i.name).sort();
@@ -48,19 +60,26 @@ withIncus.describe('loopscope real rename', () => {
     const image = realConfig(a).settings.image;
     // Named like a's pods but not owned; owned by another HPA. Never started: only their keys matter.
     await client.createInstance({ name: decoyUnowned, source: { type: 'image', alias: image }, config: { 'limits.memory': '64MiB' } });
-    await client.createInstance({ name: decoyOther, source: { type: 'image', alias: image }, config: { 'limits.memory': '64MiB', [OWNER_KEY]: other.name } });
+    await client.createInstance({
+      name: decoyOther,
+      source: { type: 'image', alias: image },
+      config: { 'limits.memory': '64MiB', [OWNER_KEY]: other.name },
+    });
     for (const n of [decoyUnowned, decoyOther]) decoysBefore.set(n, userKeys(await client.getInstance(n)));
   }, 120_000);
   afterAll(async () => {
     if (!client) return;
-    for (const n of [a.name, b, c, d, held, other.name]) { await cleanupOwned(client, n); await deleteLease(client, n); }
+    for (const n of [a.name, b, c, d, held, other.name]) {
+      await cleanupOwned(client, n);
+      await deleteLease(client, n);
+    }
     await forceDelete(client, decoyUnowned).catch(() => undefined);
     await forceDelete(client, decoyOther).catch(() => undefined);
     await client.close();
     rmSync(dir, { recursive: true, force: true });
   }, 180_000);
 
-  it('moves ownership: the dry run changes nothing, the new name\'s --once adopts the pods and creates none, a re-run has nothing to do', async () => {
+  it("moves ownership: the dry run changes nothing, the new name's --once adopts the pods and creates none, a re-run has nothing to do", async () => {
     const aCfg = config(a.name, a.prefix, 2);
     const made = await runCli(['real', '--config', aCfg, '--once']);
     expect(made.code).toBe(0);
@@ -84,7 +103,10 @@ withIncus.describe('loopscope real rename', () => {
     const moved = await ownedInstances(client, b);
     // The very same instances (volatile.uuid), marked, still running.
     expect(uuids(moved)).toEqual(uuids(pods));
-    expect(moved.map((i) => [i.status, i.config[RENAMED_FROM_KEY]])).toEqual([['Running', a.name], ['Running', a.name]]);
+    expect(moved.map((i) => [i.status, i.config[RENAMED_FROM_KEY]])).toEqual([
+      ['Running', a.name],
+      ['Running', a.name],
+    ]);
     // Both leases released: a loop may start at once.
     expect((await readLease(client, a.name))?.holder).toBe('');
     expect((await readLease(client, b))?.holder).toBe('');
@@ -105,7 +127,11 @@ withIncus.describe('loopscope real rename', () => {
     const bCfg = config(b, a.prefix, 2);
     const r = await runInProcess(['real', 'rename', '--config', bCfg, '--to', other.name]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(new RegExp(`^loopscope: refused: HPA ${other.name} already owns 1 pod\\(s\\) \\(${decoyOther}\\) that no rename from ${b} moved: re-keying would merge two HPAs`));
+    expect(r.stderr).toMatch(
+      new RegExp(
+        `^loopscope: refused: HPA ${other.name} already owns 1 pod\\(s\\) \\(${decoyOther}\\) that no rename from ${b} moved: re-keying would merge two HPAs`,
+      ),
+    );
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect((await ownedInstances(client, b)).length).toBe(2);
 
@@ -136,9 +162,12 @@ withIncus.describe('loopscope real rename', () => {
     try {
       const gone = await runInProcess(['real', 'rename', '--config', bCfg, '--to', c]);
       expect(gone.code).toBe(1);
-      expect(gone.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^loopscope: cannot reach the Incus daemon at .*no\/unix\.socket/)]);
+      expect(gone.stderr.trim().split('\n')).toEqual([
+        expect.stringMatching(/^loopscope: cannot reach the Incus daemon at .*no\/unix\.socket/),
+      ]);
     } finally {
-      if (saved === undefined) delete process.env.INCUS_SOCKET; else process.env.INCUS_SOCKET = saved;
+      if (saved === undefined) delete process.env.INCUS_SOCKET;
+      else process.env.INCUS_SOCKET = saved;
     }
     for (const [args, error] of [
       [['--to', 'Bad_Name'], /^loopscope: --to: expected an HPA name of lowercase letters/],
@@ -174,7 +203,12 @@ withIncus.describe('loopscope real rename', () => {
     // Interrupted (kill -9) after its first pod: that pod is c's (marked), the other still b's, and
     // the dead rename's lease of b is left held, never renewed (2 s here; a rename writes 15 s).
     expect((await rekeyInstance(client, pods[0]!, b, c)).result).toBe('rekeyed');
-    const dead = new LeaderElector(client, b, { identity: 'loopscope-rename_killed', leaseDurationMs: 2_000, renewDeadlineMs: 1_500, retryPeriodMs: 1_000 });
+    const dead = new LeaderElector(client, b, {
+      identity: 'loopscope-rename_killed',
+      leaseDurationMs: 2_000,
+      renewDeadlineMs: 1_500,
+      retryPeriodMs: 1_000,
+    });
     expect(await dead.acquire()).toBe(true);
     const deadRecord = (await readLease(client, b))!;
     expect(deadRecord.holder).toBe('loopscope-rename_killed');
@@ -204,7 +238,12 @@ withIncus.describe('loopscope real rename', () => {
 
   it('SIGINT while it watches a lease (a process): ends at once, releases the lease it took, re-keys nothing', async () => {
     // d's lease left by a holder that died: a 30 s watch the signal cuts short.
-    const dead = new LeaderElector(client, d, { identity: 'loopscope-dead', leaseDurationMs: 30_000, renewDeadlineMs: 20_000, retryPeriodMs: 2_000 });
+    const dead = new LeaderElector(client, d, {
+      identity: 'loopscope-dead',
+      leaseDurationMs: 30_000,
+      renewDeadlineMs: 20_000,
+      retryPeriodMs: 2_000,
+    });
     expect(await dead.acquire()).toBe(true);
     const run = startCli(['real', 'rename', '--config', config(c, a.prefix, 2), '--to', d]);
     await waitUntil('the watch', async () => run.out.stdout.includes(`lease ${d}: held by loopscope-dead`), 60_000, 50);
@@ -214,14 +253,16 @@ withIncus.describe('loopscope real rename', () => {
     const r = await run.done;
     expect(Date.now() - sent).toBeLessThan(5_000);
     expect(r.code).toBe(1);
-    expect(r.stderr.trim().split('\n')).toEqual([`loopscope: interrupted before any pod was re-keyed (interrupted while watching the lease of ${d})`]);
+    expect(r.stderr.trim().split('\n')).toEqual([
+      `loopscope: interrupted before any pod was re-keyed (interrupted while watching the lease of ${d})`,
+    ]);
     expect((await readLease(client, c))?.holder).toBe('');
     expect((await readLease(client, d))?.holder).toBe('loopscope-dead');
     expect((await ownedInstances(client, c)).length).toBe(2);
     expect(await ownedInstances(client, d)).toEqual([]);
   }, 120_000);
 
-  it('never touched the decoys (unowned, named like the pods; another HPA\'s)', async () => {
+  it("never touched the decoys (unowned, named like the pods; another HPA's)", async () => {
     for (const [n, keys] of decoysBefore) expect(userKeys(await client.getInstance(n))).toEqual(keys);
   });
 });

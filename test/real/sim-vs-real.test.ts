@@ -19,13 +19,16 @@ const REAL_PERIOD_MS = 1_000;
 
 /** The acts a run did, in order: what the machine's act actors completed. */
 function decisions(frames: Frame[]): string[] {
-  return frames.flatMap((f) => f.event === 'xstate.done.actor.createPod' ? ['create']
-    : f.event === 'xstate.done.actor.deletePod' ? ['delete'] : []);
+  return frames.flatMap((f) =>
+    f.event === 'xstate.done.actor.createPod' ? ['create'] : f.event === 'xstate.done.actor.deletePod' ? ['delete'] : [],
+  );
 }
 
 withIncus.describe('the same scenario in the simulator and on real Incus', () => {
   let client!: IncusClient;
-  connectForSuite(hpa.name, (c) => { client = c; });
+  connectForSuite(hpa.name, (c) => {
+    client = c;
+  });
 
   it('makes the same sequence of create/delete decisions (policy fixed)', async () => {
     const sim = runnerFor(SCENARIO);
@@ -38,7 +41,11 @@ withIncus.describe('the same scenario in the simulator and on real Incus', () =>
     const base = realConfig(hpa);
     // The simulator's loop is period-driven: compare with event wake-ups off (the load driver's writes
     // and our own acts would otherwise wake the real loop between periods, mid re-spread).
-    const runner = new RealHpaRunner({ client, events: false, config: { ...base, config: { ...scenario.config, name: hpa.name, namePrefix: hpa.prefix, periodMs: REAL_PERIOD_MS } } });
+    const runner = new RealHpaRunner({
+      client,
+      events: false,
+      config: { ...base, config: { ...scenario.config, name: hpa.name, namePrefix: hpa.prefix, periodMs: REAL_PERIOD_MS } },
+    });
     const driver = new LoadDriver(client, hpa.name, 250);
     const timeline = loadTimelineOf(scenario);
     await runner.start();

@@ -15,7 +15,11 @@ const shipped = (loop: string): Record<string, unknown> => {
   throw new Error(`no scenario for ${loop}`);
 };
 const errorOf = (doc: object): string => {
-  try { parseScenario('bad.yaml', 'bad', doc); } catch (e) { return e instanceof Error ? e.message : String(e); }
+  try {
+    parseScenario('bad.yaml', 'bad', doc);
+  } catch (e) {
+    return e instanceof Error ? e.message : String(e);
+  }
   return '';
 };
 
@@ -23,10 +27,24 @@ describe('scenario moments (chapters) in the shared header', () => {
   for (const loop of LOOP_IDS) {
     it(`${loop}: a bad moment is named with its field and expectation`, () => {
       expect(errorOf({ loop, moments: [{ name: 'Bad Name', at: '1m' }] })).toMatch(/bad\.yaml: moments\[0\]\.name: expected a moment name/);
-      expect(errorOf({ loop, moments: [{ name: 'x', at: '1m', when: 'first-act' }] })).toMatch(/bad\.yaml: moments\[0\]: expected exactly one of at/);
-      expect(errorOf({ loop, moments: [{ name: 'x', when: 'first-deploy' }] })).toMatch(/bad\.yaml: moments\[0\]\.when: expected one of first-act, first-error, first-fault/);
-      expect(errorOf({ ...shipped(loop), moments: [{ name: 'x', at: '1m' }, { name: 'x', at: '2m' }] })).toMatch(/bad\.yaml: moments\[1\]\.name: expected a unique name/);
-      expect(errorOf({ ...shipped(loop), duration: '5m', moments: [{ name: 'late', at: '6m' }] })).toMatch(/bad\.yaml: moments\[0\]\.at: expected a time within the scenario's duration/);
+      expect(errorOf({ loop, moments: [{ name: 'x', at: '1m', when: 'first-act' }] })).toMatch(
+        /bad\.yaml: moments\[0\]: expected exactly one of at/,
+      );
+      expect(errorOf({ loop, moments: [{ name: 'x', when: 'first-deploy' }] })).toMatch(
+        /bad\.yaml: moments\[0\]\.when: expected one of first-act, first-error, first-fault/,
+      );
+      expect(
+        errorOf({
+          ...shipped(loop),
+          moments: [
+            { name: 'x', at: '1m' },
+            { name: 'x', at: '2m' },
+          ],
+        }),
+      ).toMatch(/bad\.yaml: moments\[1\]\.name: expected a unique name/);
+      expect(errorOf({ ...shipped(loop), duration: '5m', moments: [{ name: 'late', at: '6m' }] })).toMatch(
+        /bad\.yaml: moments\[0\]\.at: expected a time within the scenario's duration/,
+      );
       expect(errorOf({ loop, moments: [{ name: 'x', at: '1m', colour: 'red' }] })).toMatch(/moments\[0\]\.colour: unknown key/);
     });
   }

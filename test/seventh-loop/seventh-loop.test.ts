@@ -19,17 +19,28 @@ function listedPaths(): string[] {
   return [...section.matchAll(/`([\w./<>*-]+\/[\w./<>*-]+)`/g)].map((m) => m[1]!);
 }
 /** A listed path as a pattern: `<loop>` the loop's id, `*` a name's part, a folder (ending in /) anything under it. */
-const asPattern = (listed: string) => new RegExp(`^${listed.replace(/[.]/g, '\\.').replace(/\*/g, '[\\w-]*').replace(/<loop>/g, LOOP)}${listed.endsWith('/') ? '.+' : ''}$`);
+const asPattern = (listed: string) =>
+  new RegExp(
+    `^${listed
+      .replace(/[.]/g, '\\.')
+      .replace(/\*/g, '[\\w-]*')
+      .replace(/<loop>/g, LOOP)}${listed.endsWith('/') ? '.+' : ''}$`,
+  );
 
 /** Type errors of `files` (all when omitted) in the workspace, each file read through `read`. */
 function typeErrors(dir: string, read: (file: string) => string | undefined, files?: readonly string[]): string[] {
-  const config = ts.getParsedCommandLineOfConfigFile(join(dir, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(dir, 'tsconfig.json'),
+    {},
+    { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined },
+  );
   if (!config) throw new Error('tsconfig.json: not readable');
   const host = ts.createCompilerHost(config.options);
   host.readFile = (file) => read(file) ?? ts.sys.readFile(file);
   const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, host });
   const sources = files ? files.map((f) => program.getSourceFile(join(dir, f))).filter((s) => s !== undefined) : program.getSourceFiles();
-  return sources.flatMap((s) => [...program.getSyntacticDiagnostics(s), ...program.getSemanticDiagnostics(s)])
+  return sources
+    .flatMap((s) => [...program.getSyntacticDiagnostics(s), ...program.getSemanticDiagnostics(s)])
     .map((d) => `${d.file ? d.file.fileName.slice(dir.length + 1) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
@@ -40,14 +51,19 @@ function cli(dir: string, args: string[]): { status: number | null; stdout: stri
 
 describe('a seventh loop, added by following ARCHITECTURE.md', () => {
   let ws: Workspace;
-  beforeAll(() => { ws = seventhLoopWorkspace(); }, 60_000);
+  beforeAll(() => {
+    ws = seventhLoopWorkspace();
+  }, 60_000);
   afterAll(() => ws?.remove());
 
   it('puts its files and its registry entries only where "Adding a loop" says', () => {
     const patterns = listedPaths().map(asPattern);
     expect(patterns.length).toBeGreaterThan(5);
     for (const file of [...loopFiles(), ...patchedFiles()]) {
-      expect(patterns.some((p) => p.test(file)), `${file} is not a place "Adding a loop" lists`).toBe(true);
+      expect(
+        patterns.some((p) => p.test(file)),
+        `${file} is not a place "Adding a loop" lists`,
+      ).toBe(true);
     }
   });
 
@@ -60,8 +76,14 @@ describe('a seventh loop, added by following ARCHITECTURE.md', () => {
   for (const registry of patchedFiles()) {
     it(`the compiler names the loop when it is left out of ${registry}`, () => {
       const original = readFileSync(join(ROOT, registry), 'utf8');
-      const errors = typeErrors(ws.dir, (file) => (file === join(ws.dir, registry) ? original : undefined), [...patchedFiles(), ...loopFiles().filter((f) => f.endsWith('.ts') || f.endsWith('.tsx'))]);
-      expect(errors.filter((e) => e.includes(`'${LOOP}'`) || e.includes(`"${LOOP}"`)), errors.join('\n')).not.toEqual([]);
+      const errors = typeErrors(ws.dir, (file) => (file === join(ws.dir, registry) ? original : undefined), [
+        ...patchedFiles(),
+        ...loopFiles().filter((f) => f.endsWith('.ts') || f.endsWith('.tsx')),
+      ]);
+      expect(
+        errors.filter((e) => e.includes(`'${LOOP}'`) || e.includes(`"${LOOP}"`)),
+        errors.join('\n'),
+      ).not.toEqual([]);
     }, 120_000);
   }
 
@@ -69,9 +91,13 @@ describe('a seventh loop, added by following ARCHITECTURE.md', () => {
     const r = cli(ws.dir, ['sim', 'scenarios/thermostat-morning.yaml', '--json']);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    const trace = JSON.parse(r.stdout) as { loop: string; frames: { t: number; state: string; world: { temperatureC: number; heaterOn: boolean } }[] };
+    const trace = JSON.parse(r.stdout) as {
+      loop: string;
+      frames: { t: number; state: string; world: { temperatureC: number; heaterOn: boolean } }[];
+    };
     expect(trace.loop).toBe(LOOP);
-    const temperatures = (fromMin: number, toMin: number) => trace.frames.filter((f) => f.t >= fromMin * 60_000 && f.t < toMin * 60_000).map((f) => f.world.temperatureC);
+    const temperatures = (fromMin: number, toMin: number) =>
+      trace.frames.filter((f) => f.t >= fromMin * 60_000 && f.t < toMin * 60_000).map((f) => f.world.temperatureC);
     // Set point 20 °C, hysteresis 1: the band is 19–21; a reading every 31 s of a room that moves a degree a minute keeps it within a degree of the band.
     expect(temperatures(0, 1)).toContain(14);
     expect(Math.min(...temperatures(10, 40))).toBeGreaterThanOrEqual(18);

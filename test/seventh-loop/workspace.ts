@@ -18,11 +18,16 @@ export function patchedFiles(): string[] {
 
 /** The loop's own new files, relative to the repository's root. */
 export function loopFiles(): string[] {
-  return readdirSync(FILES, { recursive: true, withFileTypes: true }).filter((e) => e.isFile())
-    .map((e) => relative(FILES, join(e.parentPath, e.name))).sort();
+  return readdirSync(FILES, { recursive: true, withFileTypes: true })
+    .filter((e) => e.isFile())
+    .map((e) => relative(FILES, join(e.parentPath, e.name)))
+    .sort();
 }
 
-export interface Workspace { dir: string; remove(): void }
+export interface Workspace {
+  dir: string;
+  remove(): void;
+}
 
 /** The repository's tracked files in a fresh directory, the seventh loop's files copied in and the registries patched. */
 export function seventhLoopWorkspace(): Workspace {

@@ -17,7 +17,9 @@ import { runSwarm } from '../../sim/swarm/swarm';
 export const ROOT = resolve(import.meta.dirname, '../..');
 
 /** The shipped check scenarios. */
-export const CHECK_SCENARIOS = readdirSync(join(ROOT, 'scenarios')).filter((f) => /-check-.*\.yaml$/.test(f)).sort();
+export const CHECK_SCENARIOS = readdirSync(join(ROOT, 'scenarios'))
+  .filter((f) => /-check-.*\.yaml$/.test(f))
+  .sort();
 
 /**
  * Check scenarios in which the explorer finds no always/eventually property violated (their
@@ -25,9 +27,17 @@ export const CHECK_SCENARIOS = readdirSync(join(ROOT, 'scenarios')).filter((f) =
  * find there, and exploring them would only cost the suite time.
  */
 export const NOTHING_TO_FIND = new Set([
-  'incus-hpa-check-small.yaml', 'kubernetes-check-composite.yaml', 'kubernetes-check-database.yaml', 'kubernetes-check-decorator.yaml',
-  'kubernetes-check-hpa.yaml', 'kubernetes-check-queue-scaler.yaml', 'kubernetes-check-replicaset.yaml', 'puppet-check-drift.yaml',
-  'puppet-check-package-file-service.yaml', 'systemd-restart-check-restart-sec.yaml', 'systemd-restart-check-timeout.yaml',
+  'incus-hpa-check-small.yaml',
+  'kubernetes-check-composite.yaml',
+  'kubernetes-check-database.yaml',
+  'kubernetes-check-decorator.yaml',
+  'kubernetes-check-hpa.yaml',
+  'kubernetes-check-queue-scaler.yaml',
+  'kubernetes-check-replicaset.yaml',
+  'puppet-check-drift.yaml',
+  'puppet-check-package-file-service.yaml',
+  'systemd-restart-check-restart-sec.yaml',
+  'systemd-restart-check-timeout.yaml',
 ]);
 
 /** How many seeds the swarm gets: a bound, not a tuned number (most are found in the first ten). */
@@ -38,7 +48,9 @@ export function swarmFindsWhatTheExplorerFinds(file: string): void {
     const path = join(ROOT, 'scenarios', file);
     const { entry, scenario } = loadScenario(path);
     const explorer = checkScenario(entry, scenario);
-    const violated = explorer.result.verdicts.filter((v) => v.status === 'violated' && (v.property.kind === 'always' || v.property.kind === 'eventually'));
+    const violated = explorer.result.verdicts.filter(
+      (v) => v.status === 'violated' && (v.property.kind === 'always' || v.property.kind === 'eventually'),
+    );
     expect(violated.length, `${file}: the explorer finds nothing violated; move it to NOTHING_TO_FIND`).toBeGreaterThan(0);
 
     const prepared = prepareCheck(entry, scenario);
@@ -49,10 +61,16 @@ export function swarmFindsWhatTheExplorerFinds(file: string): void {
       const found = swarm.violations.find((v) => v.property === name);
       expect(found, `${file}: ${name} not found in seeds ${SEEDS.from}..${SEEDS.to}`).toBeDefined();
       const shortest = verdict.path!.length;
-      expect(found!.path.length, `${file}: ${name}: shrunk ${found!.foundLength} → ${found!.path.length}, explorer's shortest ${shortest}`).toBeLessThanOrEqual(shortest + 2);
+      expect(
+        found!.path.length,
+        `${file}: ${name}: shrunk ${found!.foundLength} → ${found!.path.length}, explorer's shortest ${shortest}`,
+      ).toBeLessThanOrEqual(shortest + 2);
       // The explorer's shortest is a lower bound: a shorter swarm path would mean the two disagree.
       expect(found!.path.length).toBeGreaterThanOrEqual(shortest);
-      expect(violatesWhenReplayed(prepared, verdict.property, found!.path), `${file}: ${name}: the swarm's path does not violate it when the Runner replays it`).toBe(true);
+      expect(
+        violatesWhenReplayed(prepared, verdict.property, found!.path),
+        `${file}: ${name}: the swarm's path does not violate it when the Runner replays it`,
+      ).toBe(true);
     }
   }, 240_000);
 }

@@ -22,23 +22,33 @@ const TMP = mkdtempSync(join(tmpdir(), 'loopscope-swarm-cli-'));
 afterAll(() => rmSync(TMP, { recursive: true, force: true }));
 
 // Child processes must not inherit this vitest's worker variables (a nested vitest would read them).
-const childEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'JOB_COMPLETION_INDEX'));
+const childEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([k]) => !k.startsWith('VITEST') && k !== 'NODE_OPTIONS' && k !== 'JOB_COMPLETION_INDEX'),
+);
 
 function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = execFile(join(ROOT, 'cli/loopscope'), ['swarm', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...childEnv, NO_COLOR: '1', ...extraEnv }, maxBuffer: 16 << 20 }, (_e, stdout, stderr) => {
-      done({ code: child.exitCode, stdout, stderr });
-    });
+    const child = execFile(
+      join(ROOT, 'cli/loopscope'),
+      ['swarm', ...args],
+      { cwd: ROOT, encoding: 'utf8', env: { ...childEnv, NO_COLOR: '1', ...extraEnv }, maxBuffer: 16 << 20 },
+      (_e, stdout, stderr) => {
+        done({ code: child.exitCode, stdout, stderr });
+      },
+    );
   });
 }
 
 describe('shards split the seed range exactly once', () => {
   it('for any range and shard count, the shards are consecutive blocks covering every seed once', () => {
-    fc.assert(fc.property(fc.nat(1000), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 50 }), (from, size, count) => {
-      const range: SeedRange = { from, to: from + size - 1 };
-      const all = Array.from({ length: count }, (_, index) => seedsOf(shardSeeds(range, { index, count }))).flat();
-      expect(all).toEqual(seedsOf(range));
-    }), { numRuns: propertyRuns() });
+    fc.assert(
+      fc.property(fc.nat(1000), fc.integer({ min: 1, max: 400 }), fc.integer({ min: 1, max: 50 }), (from, size, count) => {
+        const range: SeedRange = { from, to: from + size - 1 };
+        const all = Array.from({ length: count }, (_, index) => seedsOf(shardSeeds(range, { index, count }))).flat();
+        expect(all).toEqual(seedsOf(range));
+      }),
+      { numRuns: propertyRuns() },
+    );
   });
 
   it('--shard: i/n, /n from JOB_COMPLETION_INDEX, and both only when they agree', () => {
@@ -53,7 +63,9 @@ describe('shards split the seed range exactly once', () => {
 
 describe('three processes with JOB_COMPLETION_INDEX, then swarm merge', () => {
   const out = join(TMP, 'job');
-  const shards = Promise.all([0, 1, 2].map((i) => cli([SCENARIO, '--seeds', '0..29', '--shard', '/3', '--out', out], { JOB_COMPLETION_INDEX: String(i) })));
+  const shards = Promise.all(
+    [0, 1, 2].map((i) => cli([SCENARIO, '--seeds', '0..29', '--shard', '/3', '--out', out], { JOB_COMPLETION_INDEX: String(i) })),
+  );
 
   it('each process runs its block; together every seed once, each with its strategy', async () => {
     const results = await shards;
@@ -62,7 +74,9 @@ describe('three processes with JOB_COMPLETION_INDEX, then swarm merge', () => {
       expect(r.code, r.stdout).toBe(1); // converges is promised and violated
       expect(r.stdout).toContain(`shard ${i}/3`);
     });
-    const files = readdirSync(out).filter((f) => f.startsWith('swarm-')).sort();
+    const files = readdirSync(out)
+      .filter((f) => f.startsWith('swarm-'))
+      .sort();
     expect(files).toEqual([0, 1, 2].map((i) => `swarm-terraform-check-orphan-name-shard-${i}-of-3.json`));
     const seeds = files.flatMap((f) => readShard(join(out, f)).seeds);
     expect(seeds.map((s) => s.seed).sort((a, b) => a - b)).toEqual(seedsOf({ from: 0, to: 29 }));
@@ -101,14 +115,23 @@ describe('three processes with JOB_COMPLETION_INDEX, then swarm merge', () => {
     const twice = join(TMP, 'twice');
     mkdirSync(missing);
     mkdirSync(twice);
-    for (const i of [0, 2]) copyFileSync(join(out, `swarm-terraform-check-orphan-name-shard-${i}-of-3.json`), join(missing, `swarm-terraform-check-orphan-name-shard-${i}-of-3.json`));
-    copyFileSync(join(out, 'swarm-terraform-check-orphan-name-shard-0-of-3.json'), join(twice, 'swarm-terraform-check-orphan-name-shard-0-of-3.json'));
+    for (const i of [0, 2])
+      copyFileSync(
+        join(out, `swarm-terraform-check-orphan-name-shard-${i}-of-3.json`),
+        join(missing, `swarm-terraform-check-orphan-name-shard-${i}-of-3.json`),
+      );
+    copyFileSync(
+      join(out, 'swarm-terraform-check-orphan-name-shard-0-of-3.json'),
+      join(twice, 'swarm-terraform-check-orphan-name-shard-0-of-3.json'),
+    );
     const [m, t] = await Promise.all([cli(['merge', missing]), cli(['merge', out, twice])]);
     expect(m.code).toBe(2);
     expect(m.stdout).toBe('');
     expect(m.stderr.trimEnd()).toBe('loopscope: swarm merge: shard 1 of 3 missing: seeds 10..19 not covered');
     expect(t.code).toBe(2);
-    expect(t.stderr.trimEnd()).toMatch(/^loopscope: swarm merge: shard 0\/3 given twice \(.*shard-0-of-3\.json and .*shard-0-of-3\.json\): its seeds would count twice$/);
+    expect(t.stderr.trimEnd()).toMatch(
+      /^loopscope: swarm merge: shard 0\/3 given twice \(.*shard-0-of-3\.json and .*shard-0-of-3\.json\): its seeds would count twice$/,
+    );
   }, 120_000);
 });
 
@@ -119,15 +142,27 @@ describe('bad input: one line naming the option or file, exit 2, nothing written
     [[SCENARIO, '--seeds', '9..2'], {}, /^loopscope: --seeds: expected A\.\.B with A ≤ B, got "9\.\.2"$/],
     [[SCENARIO, '--seeds', 'many'], {}, /^loopscope: --seeds: expected A\.\.B .* or a count N ≥ 1 .*, got "many"$/],
     [[SCENARIO, '--shard', '3/3'], {}, /^loopscope: --shard: expected an index below 3, got 3$/],
-    [[SCENARIO, '--shard', '/3'], {}, /^loopscope: --shard: "\/3" leaves the shard's index to JOB_COMPLETION_INDEX, which is not set: give i\/n$/],
+    [
+      [SCENARIO, '--shard', '/3'],
+      {},
+      /^loopscope: --shard: "\/3" leaves the shard's index to JOB_COMPLETION_INDEX, which is not set: give i\/n$/,
+    ],
     [[SCENARIO, '--shard', '1/3'], { JOB_COMPLETION_INDEX: '2' }, /^loopscope: --shard: shard 1 of "1\/3" is not JOB_COMPLETION_INDEX=2$/],
     [[SCENARIO, '--strategy', 'bfs'], {}, /^loopscope: --strategy: expected one of random-walk, dfs, pct, all, got "bfs"/],
     [[SCENARIO, '--time-limit', 'soon'], {}, /^loopscope: --time-limit: expected a duration such as 90s or 5m, got "soon"$/],
     [[SCENARIO, '--policy', 'nope'], {}, /^loopscope: --policy: expected no --policy: loop terraform has no policies$/],
     [['scenarios/no-such-file.yaml'], {}, /^loopscope: scenarios\/no-such-file\.yaml: /],
-    [['merge', join(TMP, 'no-such-dir')], {}, /^loopscope: .*no-such-dir: expected a directory of swarm shard files or a shard file \(ENOENT\)$/],
+    [
+      ['merge', join(TMP, 'no-such-dir')],
+      {},
+      /^loopscope: .*no-such-dir: expected a directory of swarm shard files or a shard file \(ENOENT\)$/,
+    ],
     [['merge', notShard], {}, /^loopscope: .*not-a-shard\.json: kind: expected a swarm shard file \(loopscope-swarm-shard version 1\): /],
-    [['merge', TMP], {}, /^loopscope: swarm merge: expected shard files \(swarm-\*-shard-\*-of-\*\.json\) in the directories given, found none$/],
+    [
+      ['merge', TMP],
+      {},
+      /^loopscope: swarm merge: expected shard files \(swarm-\*-shard-\*-of-\*\.json\) in the directories given, found none$/,
+    ],
   ];
   // In this process (test/cli/in-process.ts): a process each would cost seconds of tsx start-up apiece.
   it('each case', async () => {
@@ -136,7 +171,12 @@ describe('bad input: one line naming the option or file, exit 2, nothing written
       if (env.JOB_COMPLETION_INDEX === undefined) delete process.env.JOB_COMPLETION_INDEX;
       else process.env.JOB_COMPLETION_INDEX = env.JOB_COMPLETION_INDEX;
       let r: CliResult;
-      try { r = await runInProcess(['swarm', ...args]); } finally { if (saved === undefined) delete process.env.JOB_COMPLETION_INDEX; else process.env.JOB_COMPLETION_INDEX = saved; }
+      try {
+        r = await runInProcess(['swarm', ...args]);
+      } finally {
+        if (saved === undefined) delete process.env.JOB_COMPLETION_INDEX;
+        else process.env.JOB_COMPLETION_INDEX = saved;
+      }
       const what = args.join(' ');
       expect(r.code, what).toBe(2);
       expect(r.stdout, what).toBe('');

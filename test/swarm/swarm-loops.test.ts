@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { CHECK_SCENARIOS, NOTHING_TO_FIND, swarmFindsWhatTheExplorerFinds } from './scenario-case';
 
 describe('swarm vs explorer: incus-hpa, puppet, systemd, terraform', () => {
-  for (const file of CHECK_SCENARIOS.filter((f) => !f.startsWith('cron-') && !f.startsWith('kubernetes-') && !NOTHING_TO_FIND.has(f))) swarmFindsWhatTheExplorerFinds(file);
+  for (const file of CHECK_SCENARIOS.filter((f) => !f.startsWith('cron-') && !f.startsWith('kubernetes-') && !NOTHING_TO_FIND.has(f)))
+    swarmFindsWhatTheExplorerFinds(file);
 
   it('every name in NOTHING_TO_FIND is a shipped check scenario', () => {
     expect(CHECK_SCENARIOS.length).toBeGreaterThanOrEqual(26);

@@ -13,7 +13,14 @@ import { checkFile, movesAt, verdictOf, verdictsOf } from '../check/check-run';
 
 const START_LIMIT = 'scenarios/systemd-restart-check-start-limit.yaml';
 const RESTART_SEC = 'scenarios/systemd-restart-check-restart-sec.yaml';
-const SAFETY = ['start-limit-respected', 'manual-stop-never-restarts', 'failed-needs-operator', 'restart-delay-respected', 'oneshot-never-running', 'stop-within-timeout'];
+const SAFETY = [
+  'start-limit-respected',
+  'manual-stop-never-restarts',
+  'failed-needs-operator',
+  'restart-delay-respected',
+  'oneshot-never-running',
+  'stop-within-timeout',
+];
 const SAFETY_HOLD = Object.fromEntries(SAFETY.map((name) => [name, 'holds']));
 
 const check = (file: string) => checkFile(file);
@@ -30,7 +37,11 @@ describe(`loopscope check ${START_LIMIT}`, () => {
   it('explores the whole bounded space: 8084 distinct states', () => {
     expect(run.result.stats).toMatchObject({ complete: true, distinct: 8084, depth: 67 });
     expect(run.alphabet.map((m) => m.label)).toEqual([
-      'deploy: then dies of SIGSEGV after 0.2s', 'systemctl restart', 'deploy: then exits 0 after 3600s', 'systemctl reset-failed', 'systemctl start',
+      'deploy: then dies of SIGSEGV after 0.2s',
+      'systemctl restart',
+      'deploy: then exits 0 after 3600s',
+      'systemctl reset-failed',
+      'systemctl start',
     ]);
   });
 
@@ -75,7 +86,11 @@ describe(`loopscope check ${RESTART_SEC}`, () => {
   it('explores the whole bounded space: 6311 distinct states', () => {
     expect(run.result.stats).toMatchObject({ complete: true, distinct: 6311, depth: 45 });
     expect(run.alphabet.map((m) => m.label)).toEqual([
-      'deploy: then exits 0 after 3600s', 'systemctl kill --signal=SIGKILL', 'systemctl stop', 'systemctl reset-failed', 'systemctl start',
+      'deploy: then exits 0 after 3600s',
+      'systemctl kill --signal=SIGKILL',
+      'systemctl stop',
+      'systemctl reset-failed',
+      'systemctl start',
     ]);
   });
 
@@ -89,8 +104,17 @@ describe(`loopscope check ${RESTART_SEC}`, () => {
 
   it('a second operator start uses the burst up: with `systemctl restart` added (and no kill), never-gives-up is refuted', () => {
     const { entry, scenario } = loadScenario(RESTART_SEC);
-    const timeline = [...scenario.timeline.filter((e) => !('fault' in e && (e.fault as SystemdFault).kind === 'systemctl' && (e.fault as Extract<SystemdFault, { kind: 'systemctl' }>).request.verb === 'kill')),
-      { at: 0, fault: { kind: 'systemctl', request: { verb: 'restart' } } }];
+    const timeline = [
+      ...scenario.timeline.filter(
+        (e) =>
+          !(
+            'fault' in e &&
+            (e.fault as SystemdFault).kind === 'systemctl' &&
+            (e.fault as Extract<SystemdFault, { kind: 'systemctl' }>).request.verb === 'kill'
+          ),
+      ),
+      { at: 0, fault: { kind: 'systemctl', request: { verb: 'restart' } } },
+    ];
     const more = checkScenario(entry, { ...scenario, timeline });
     expect(more.result.stats).toMatchObject({ complete: true, distinct: 8547 });
     const v = verdict(more, 'never-gives-up');
@@ -124,7 +148,12 @@ describe(`loopscope check ${TIMEOUT}`, () => {
 
   it('explores the whole bounded space: a oneshot that hangs and catches SIGTERM', () => {
     expect(run.result.stats).toMatchObject({ complete: true, distinct: 2112, depth: 43 });
-    expect(run.alphabet.map((m) => m.label)).toEqual(['deploy: then exits 0 after 2s', 'systemctl stop', 'systemctl start', 'systemctl reset-failed']);
+    expect(run.alphabet.map((m) => m.label)).toEqual([
+      'deploy: then exits 0 after 2s',
+      'systemctl stop',
+      'systemctl start',
+      'systemctl reset-failed',
+    ]);
   });
 
   it('stop-within-timeout and oneshot-never-running hold in every state; never-gives-up holds although unpromised', () => {
@@ -150,7 +179,11 @@ describe('bad check scenarios are rejected with the file, the field and what is 
   const rejects = (yaml: string, field: string, expected: RegExp) => {
     const { entry, scenario } = parseScenarioText('bad.yaml', 'bad', yaml);
     let error: unknown;
-    try { checkScenario(entry, scenario); } catch (e) { error = e; }
+    try {
+      checkScenario(entry, scenario);
+    } catch (e) {
+      error = e;
+    }
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).field).toBe(field);
     expect((error as InputError).message).toMatch(/^bad\.yaml: /);
@@ -159,23 +192,36 @@ describe('bad check scenarios are rejected with the file, the field and what is 
 
   it('random run times (jitter), in the program or in a deploy', () => {
     rejects(`${HEAD}program: { then: { runFor: 1s, exit: 1 }, jitter: 500ms }\n`, 'program.jitter', /expected 0 for check/);
-    rejects(`${HEAD}program: { then: { runFor: 1s, exit: 1 } }\ntimeline:\n  - { at: 1s, program: { then: { runFor: 1s, exit: 0 }, jitter: 1s } }\n`,
-      'timeline[0].program.jitter', /expected 0 for check/);
+    rejects(
+      `${HEAD}program: { then: { runFor: 1s, exit: 1 } }\ntimeline:\n  - { at: 1s, program: { then: { runFor: 1s, exit: 0 }, jitter: 1s } }\n`,
+      'timeline[0].program.jitter',
+      /expected 0 for check/,
+    );
   });
 
   it('unit edits (the claims are judged against one unit file)', () => {
-    rejects(`${HEAD}program: { then: { runFor: 1s, exit: 1 } }\ntimeline:\n  - { at: 1s, systemctl: stop }\n  - { at: 2s, unit: { RestartSec: 5s } }\n`,
-      'timeline[1].unit', /expected no unit edits for check/);
+    rejects(
+      `${HEAD}program: { then: { runFor: 1s, exit: 1 } }\ntimeline:\n  - { at: 1s, systemctl: stop }\n  - { at: 2s, unit: { RestartSec: 5s } }\n`,
+      'timeline[1].unit',
+      /expected no unit edits for check/,
+    );
   });
 
   it('random restart delays (RestartRandomizedDelaySec=)', () => {
-    rejects('loop: systemd-restart\nunit: { Restart: on-failure, RestartRandomizedDelaySec: 2s }\nprogram: { then: { runFor: 1s, exit: 1 } }\n',
-      'unit.RestartRandomizedDelaySec', /expected 0 for check/);
+    rejects(
+      'loop: systemd-restart\nunit: { Restart: on-failure, RestartRandomizedDelaySec: 2s }\nprogram: { then: { runFor: 1s, exit: 1 } }\n',
+      'unit.RestartRandomizedDelaySec',
+      /expected 0 for check/,
+    );
   });
 
   it('more than 8 moves', () => {
     const nine = Array.from({ length: 9 }, (_, i) => `  - { at: ${i + 1}s, systemctl: start }`).join('\n');
-    rejects(`${HEAD}program: { then: { runFor: 1s, exit: 1 } }\ntimeline:\n${nine}\n`, 'timeline', /expected at most 8 entries for check.*got 9/);
+    rejects(
+      `${HEAD}program: { then: { runFor: 1s, exit: 1 } }\ntimeline:\n${nine}\n`,
+      'timeline',
+      /expected at most 8 entries for check.*got 9/,
+    );
   });
 
   it('the CLI exits 2 and names file and field', () => {
@@ -183,7 +229,12 @@ describe('bad check scenarios are rejected with the file, the field and what is 
     writeFileSync(file, `${HEAD}program: { then: { runFor: 1s, exit: 1 }, jitter: 500ms }\n`);
     let status = 0;
     let stderr = '';
-    try { execFileSync('./cli/loopscope', ['check', file], { stdio: 'pipe' }); } catch (e) { status = (e as { status: number }).status; stderr = String((e as { stderr: Buffer }).stderr); }
+    try {
+      execFileSync('./cli/loopscope', ['check', file], { stdio: 'pipe' });
+    } catch (e) {
+      status = (e as { status: number }).status;
+      stderr = String((e as { stderr: Buffer }).stderr);
+    }
     expect(status).toBe(2);
     expect(stderr).toContain(`${file}: program.jitter: expected 0 for check`);
   }, 60_000);

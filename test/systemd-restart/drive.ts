@@ -12,7 +12,11 @@ type Property = CheckProperty<SystemdWorld, SystemdConfig, SystemdContext>;
 /** The always-properties: the same objects `loopscope check` explores. */
 export const SAFETY: readonly Property[] = SAFETY_PROPERTIES;
 
-export interface Failure { property: string; t: number; state: string }
+export interface Failure {
+  property: string;
+  t: number;
+  state: string;
+}
 
 /** The first of `properties` that fails in the runner's current state, if any. */
 export function failing(runner: SystemdRunner, properties: readonly Property[]): Failure | null {
@@ -25,7 +29,12 @@ export function failing(runner: SystemdRunner, properties: readonly Property[]):
  * Steps the runner item by item while `keepGoing` says so (at most `maxItems`), checking
  * `properties` in the first state and after every item, as the explorer checks every state.
  */
-export function driveChecking(runner: SystemdRunner, properties: readonly Property[], keepGoing: (r: SystemdRunner) => boolean, maxItems = 3000): Failure | null {
+export function driveChecking(
+  runner: SystemdRunner,
+  properties: readonly Property[],
+  keepGoing: (r: SystemdRunner) => boolean,
+  maxItems = 3000,
+): Failure | null {
   let failure = failing(runner, properties);
   for (let i = 0; !failure && i < maxItems && keepGoing(runner) && runner.processNext(); i++) failure = failing(runner, properties);
   return failure;

@@ -5,7 +5,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { ProcessExit, RestartSetting, UnitConfig } from '../../machines/systemd-restart';
-import { DEFAULT_UNIT, exitFor, isCleanExit, restartSettingAllows, serviceResult, shallRestart, unitStatus } from '../../machines/systemd-restart';
+import {
+  DEFAULT_UNIT,
+  exitFor,
+  isCleanExit,
+  restartSettingAllows,
+  serviceResult,
+  shallRestart,
+  unitStatus,
+} from '../../machines/systemd-restart';
 import type { SystemdConfig } from '../../sim/loops/systemd-restart';
 import { parseSystemdScenario, systemdBinding } from '../../sim/loops/systemd-restart';
 import { controllerOf } from '../../sim/trace';
@@ -18,13 +26,27 @@ import { driveChecking, SAFETY } from './drive';
 
 const unit = (over: Partial<UnitConfig> = {}): UnitConfig => ({ ...DEFAULT_UNIT, ...over });
 const program = (then: RunSpec, script: RunSpec[] = []): Program => ({ script, then, jitterMs: 0 });
-const run = (runForMs: number, outcome: RunSpec['outcome'], ignore?: string[]): RunSpec => (ignore ? { runForMs, outcome, ignore } : { runForMs, outcome });
+const run = (runForMs: number, outcome: RunSpec['outcome'], ignore?: string[]): RunSpec =>
+  ignore ? { runForMs, outcome, ignore } : { runForMs, outcome };
 function runner(over: Partial<UnitConfig>, prog: Program, timeline: TimelineEntry<SystemdFault, SystemdConfig>[] = [], seed = 1) {
-  return new Runner(systemdBinding, { scenario: 'test', seed, world: createSystemdWorld(seed, prog), config: { unit: unit(over) }, timeline });
+  return new Runner(systemdBinding, {
+    scenario: 'test',
+    seed,
+    world: createSystemdWorld(seed, prog),
+    config: { unit: unit(over) },
+    timeline,
+  });
 }
-const ctl = (at: number, verb: 'start' | 'stop' | 'restart' | 'reset-failed' | 'kill', signal?: string): TimelineEntry<SystemdFault, SystemdConfig> => ({ at, fault: { kind: 'systemctl', request: { verb, ...(signal ? { signal } : {}) } } });
+const ctl = (
+  at: number,
+  verb: 'start' | 'stop' | 'restart' | 'reset-failed' | 'kill',
+  signal?: string,
+): TimelineEntry<SystemdFault, SystemdConfig> => ({ at, fault: { kind: 'systemctl', request: { verb, ...(signal ? { signal } : {}) } } });
 const startTimes = (r: ReturnType<typeof runner>) => r.frames.filter((f) => f.note?.startsWith('Started ')).map((f) => f.t);
-const statusAt = (r: ReturnType<typeof runner>) => { const c = controllerOf(r.frames.at(-1)!, 'systemd-restart')!; return `${c.active} (${c.sub})`; };
+const statusAt = (r: ReturnType<typeof runner>) => {
+  const c = controllerOf(r.frames.at(-1)!, 'systemd-restart')!;
+  return `${c.active} (${c.sub})`;
+};
 
 describe('systemctl start / restart during the auto-restart hold-off (service.c service_start, service_enter_restart)', () => {
   const crash = program(run(1000, { kind: 'exit', code: 1 }), [run(1000, { kind: 'exit', code: 1 })]);
@@ -34,7 +56,9 @@ describe('systemctl start / restart during the auto-restart hold-off (service.c 
     const r = runner({ restart: 'on-failure', restartSecMs: 10_000, startLimitIntervalMs: 0 }, crashThenRun, [ctl(3000, 'start')]);
     expect(driveChecking(r, SAFETY, (x) => (x.nextEventAt ?? Infinity) <= 30_000)).toBeNull();
     expect(startTimes(r)).toEqual([0, 3000]); // no exec at 11 s: the hold-off timer is gone
-    expect(r.frames.find((f) => f.note?.includes('Scheduled restart job immediately on client request, restart counter is at 1.'))?.t).toBe(3000);
+    expect(r.frames.find((f) => f.note?.includes('Scheduled restart job immediately on client request, restart counter is at 1.'))?.t).toBe(
+      3000,
+    );
     expect(r.snapshot.context.nRestarts).toBe(1); // an automatic restart: NRestarts is not flushed
     expect(r.stateValue).toBe('active.running');
   });
@@ -78,10 +102,14 @@ describe('SuccessExitStatus= signals apply to CLD_KILLED only (exit-status.c is_
     }
   });
   it('in a run: a listed SIGABRT that dumped core still restarts under Restart=on-failure', () => {
-    const r = runner({ restart: 'on-failure', successExitStatus: { codes: [], signals: ['SIGABRT'] }, startLimitIntervalMs: 0 },
-      program(run(3_600_000, { kind: 'exit', code: 0 }), [run(500, { kind: 'signal', signal: 'SIGABRT' })]));
+    const r = runner(
+      { restart: 'on-failure', successExitStatus: { codes: [], signals: ['SIGABRT'] }, startLimitIntervalMs: 0 },
+      program(run(3_600_000, { kind: 'exit', code: 0 }), [run(500, { kind: 'signal', signal: 'SIGABRT' })]),
+    );
     r.run(5000);
-    expect(r.frames.some((f) => f.note?.includes("code=dumped, signal=ABRT → result 'core-dump'; Restart=on-failure: restart in 100ms"))).toBe(true);
+    expect(
+      r.frames.some((f) => f.note?.includes("code=dumped, signal=ABRT → result 'core-dump'; Restart=on-failure: restart in 100ms")),
+    ).toBe(true);
     expect(startTimes(r)).toEqual([0, 600]);
   });
 });
@@ -99,12 +127,16 @@ describe('the Restart= table rows for timeout and oom-kill (service_shall_restar
 
 describe('timeouts (service_dispatch_timer, service_enter_signal; systemd.service(5) TimeoutStartSec=/TimeoutStopSec=/RuntimeMaxSec=)', () => {
   it('Type=oneshot over TimeoutStartSec=: "start operation timed out. Terminating." → SIGTERM, result timeout, Restart=on-failure restarts', () => {
-    const r = runner({ type: 'oneshot', restart: 'on-failure', timeoutStartMs: 5000, startLimitIntervalMs: 0 },
-      program(run(1000, { kind: 'exit', code: 0 }), [run(60_000, { kind: 'exit', code: 0 })]));
+    const r = runner(
+      { type: 'oneshot', restart: 'on-failure', timeoutStartMs: 5000, startLimitIntervalMs: 0 },
+      program(run(1000, { kind: 'exit', code: 0 }), [run(60_000, { kind: 'exit', code: 0 })]),
+    );
     expect(driveChecking(r, SAFETY, (x) => x.t <= 20_000)).toBeNull();
     const timedOut = r.frames.find((f) => f.note?.includes('start operation timed out'))!;
     expect(timedOut.t).toBe(5000);
-    expect(r.frames.some((f) => f.note?.includes("code=killed, signal=TERM → result 'timeout'; Restart=on-failure: restart in 100ms"))).toBe(true);
+    expect(
+      r.frames.some((f) => f.note?.includes("code=killed, signal=TERM → result 'timeout'; Restart=on-failure: restart in 100ms")),
+    ).toBe(true);
     expect(startTimes(r)).toEqual([0, 5100]);
     expect(statusAt(r)).toBe('inactive (dead)'); // the second run exited 0 after 1 s
   });
@@ -116,7 +148,10 @@ describe('timeouts (service_dispatch_timer, service_enter_signal; systemd.servic
   });
 
   it('a process that catches SIGTERM: stop-sigterm for TimeoutStopSec=, then FinalKillSignal= (SIGKILL); result timeout', () => {
-    const r = runner({ type: 'oneshot', timeoutStartMs: 5000, timeoutStopMs: 3000 }, program(run(60_000, { kind: 'exit', code: 0 }, ['SIGTERM'])));
+    const r = runner(
+      { type: 'oneshot', timeoutStartMs: 5000, timeoutStopMs: 3000 },
+      program(run(60_000, { kind: 'exit', code: 0 }, ['SIGTERM'])),
+    );
     expect(driveChecking(r, SAFETY, (x) => x.t <= 20_000)).toBeNull();
     expect(r.frames.find((f) => f.note?.includes("State 'stop-sigterm' timed out. Killing."))?.t).toBe(8000);
     expect(r.frames.filter((f) => f.t === 5000).map((f) => f.state)).toContain('stopSigterm.timed.waiting');
@@ -125,14 +160,19 @@ describe('timeouts (service_dispatch_timer, service_enter_signal; systemd.servic
   });
 
   it('FinalKillSignal=SIGQUIT: the final kill dumps core; the result stays timeout (the first failure sticks)', () => {
-    const r = runner({ type: 'oneshot', timeoutStartMs: 5000, timeoutStopMs: 3000, finalKillSignal: 'SIGQUIT' }, program(run(60_000, { kind: 'exit', code: 0 }, ['SIGTERM'])));
+    const r = runner(
+      { type: 'oneshot', timeoutStartMs: 5000, timeoutStopMs: 3000, finalKillSignal: 'SIGQUIT' },
+      program(run(60_000, { kind: 'exit', code: 0 }, ['SIGTERM'])),
+    );
     r.run(20_000);
     expect(r.world.exits.at(-1)?.exit).toEqual({ kind: 'killed', signal: 'SIGQUIT', coreDumped: true });
     expect(r.snapshot.context.result).toBe('timeout');
   });
 
   it('`systemctl stop` of a daemon that catches SIGTERM: SIGKILL after the default TimeoutStopSec=90s, failed (timeout), no restart even with Restart=always', () => {
-    const r = runner({ restart: 'always', startLimitIntervalMs: 0 }, program(run(3_600_000, { kind: 'exit', code: 0 }, ['SIGTERM'])), [ctl(10_000, 'stop')]);
+    const r = runner({ restart: 'always', startLimitIntervalMs: 0 }, program(run(3_600_000, { kind: 'exit', code: 0 }, ['SIGTERM'])), [
+      ctl(10_000, 'stop'),
+    ]);
     expect(driveChecking(r, SAFETY, (x) => x.t <= 200_000)).toBeNull();
     expect(r.world.exits.at(-1)).toMatchObject({ at: 100_000, exit: { signal: 'SIGKILL' } });
     expect([r.stateValue, r.snapshot.context.result, r.world.starts]).toEqual(['failed', 'timeout', 1]);
@@ -146,7 +186,10 @@ describe('timeouts (service_dispatch_timer, service_enter_signal; systemd.servic
   });
 
   it('RuntimeMaxSec=: "Service reached runtime time limit. Stopping." → result timeout; Restart=on-failure restarts it', () => {
-    const r = runner({ restart: 'on-failure', runtimeMaxMs: 30_000, startLimitIntervalMs: 0 }, program(run(3_600_000, { kind: 'exit', code: 0 })));
+    const r = runner(
+      { restart: 'on-failure', runtimeMaxMs: 30_000, startLimitIntervalMs: 0 },
+      program(run(3_600_000, { kind: 'exit', code: 0 })),
+    );
     r.run(70_000);
     expect(r.frames.filter((f) => f.note?.includes('Service reached runtime time limit')).map((f) => f.t)).toEqual([30_000, 60_100]);
     expect(startTimes(r)).toEqual([0, 30_100, 60_200]);
@@ -166,14 +209,22 @@ describe('Type=oneshot (service_enter_start, service_enter_running, service_veri
   it('activating (start) while the process runs, then inactive (dead); never active (running)', () => {
     const r = runner({ type: 'oneshot' }, program(run(2000, { kind: 'exit', code: 0 })));
     expect(driveChecking(r, SAFETY, (x) => x.t <= 10_000)).toBeNull();
-    const seen = new Set(r.frames.map((f) => { const c = controllerOf(f, 'systemd-restart')!; return `${c.active} (${c.sub})`; }));
+    const seen = new Set(
+      r.frames.map((f) => {
+        const c = controllerOf(f, 'systemd-restart')!;
+        return `${c.active} (${c.sub})`;
+      }),
+    );
     expect(seen.has('activating (start)')).toBe(true);
     expect(seen.has('active (running)')).toBe(false);
     expect([statusAt(r), r.snapshot.context.result]).toEqual(['inactive (dead)', 'success']);
   });
 
   it('RemainAfterExit=yes: active (exited) after a clean exit; start does nothing; stop makes it inactive', () => {
-    const r = runner({ type: 'oneshot', remainAfterExit: true }, program(run(2000, { kind: 'exit', code: 0 })), [ctl(5000, 'start'), ctl(8000, 'stop')]);
+    const r = runner({ type: 'oneshot', remainAfterExit: true }, program(run(2000, { kind: 'exit', code: 0 })), [
+      ctl(5000, 'start'),
+      ctl(8000, 'stop'),
+    ]);
     r.run(6000);
     expect(statusAt(r)).toBe('active (exited)');
     expect(r.world.starts).toBe(1);
@@ -182,7 +233,10 @@ describe('Type=oneshot (service_enter_start, service_enter_running, service_veri
   });
 
   it('a failed oneshot restarts under Restart=on-failure; stopping a running oneshot is a failure (SIGTERM is unclean for a command)', () => {
-    const r = runner({ type: 'oneshot', restart: 'on-failure', startLimitIntervalMs: 0 }, program(run(1000, { kind: 'exit', code: 0 }), [run(500, { kind: 'exit', code: 2 })]));
+    const r = runner(
+      { type: 'oneshot', restart: 'on-failure', startLimitIntervalMs: 0 },
+      program(run(1000, { kind: 'exit', code: 0 }), [run(500, { kind: 'exit', code: 2 })]),
+    );
     r.run(5000);
     expect(startTimes(r)).toEqual([0, 600]);
     const stopped = runner({ type: 'oneshot' }, program(run(60_000, { kind: 'exit', code: 0 })), [ctl(1000, 'stop')]);
@@ -192,7 +246,10 @@ describe('Type=oneshot (service_enter_start, service_enter_running, service_veri
 
   it('RestartForceExitStatus=0 does not restart a successful oneshot ("service type and exit status")', () => {
     const u = unit({ type: 'oneshot', restartForceExitStatus: { codes: [0], signals: [] } });
-    expect(shallRestart(u, { kind: 'exited', code: 0 }, 'success', false)).toEqual({ restart: false, reason: 'service type and exit status' });
+    expect(shallRestart(u, { kind: 'exited', code: 0 }, 'success', false)).toEqual({
+      restart: false,
+      reason: 'service type and exit status',
+    });
     expect(shallRestart(u, { kind: 'exited', code: 0 }, 'timeout', false).restart).toBe(true);
   });
 
@@ -200,7 +257,11 @@ describe('Type=oneshot (service_enter_start, service_enter_running, service_veri
     for (const restart of ['always', 'on-success']) {
       const doc = { loop: 'systemd-restart', unit: { Type: 'oneshot', Restart: restart }, program: { then: { runFor: '1s', exit: 0 } } };
       let error: unknown;
-      try { parseSystemdScenario('x.yaml', 'x', doc); } catch (e) { error = e; }
+      try {
+        parseSystemdScenario('x.yaml', 'x', doc);
+      } catch (e) {
+        error = e;
+      }
       expect(error).toBeInstanceOf(InputErrors);
       expect((error as InputErrors).errors.map((e) => e.message)).toEqual([
         `x.yaml: unit.Restart: expected Restart= other than always or on-success with Type=oneshot (systemd refuses to load the unit), got ${restart}`,
@@ -211,7 +272,10 @@ describe('Type=oneshot (service_enter_start, service_enter_running, service_veri
 
 describe('OOM kills (service_notify_cgroup_oom_event; test/units/TEST-07-PID1.oom-kill.sh)', () => {
   const oomRun = (over: Partial<UnitConfig>) => {
-    const r = runner({ startLimitIntervalMs: 0, ...over }, program(run(3_600_000, { kind: 'exit', code: 0 }), [run(2000, { kind: 'oom' })]));
+    const r = runner(
+      { startLimitIntervalMs: 0, ...over },
+      program(run(3_600_000, { kind: 'exit', code: 0 }), [run(2000, { kind: 'oom' })]),
+    );
     r.run(2000);
     return r;
   };
@@ -230,13 +294,19 @@ describe('OOM kills (service_notify_cgroup_oom_event; test/units/TEST-07-PID1.oo
     expect(oomRun({ restart: 'on-abnormal' }).stateValue).toBe('autoRestart');
     expect(oomRun({ restart: 'on-abort' }).stateValue).toBe('failed');
     const killed: ProcessExit = exitFor('SIGKILL');
-    expect(shallRestart(unit({ restart: 'always', restartPreventExitStatus: { codes: [], signals: ['SIGKILL'] } }), killed, 'oom-kill', false).restart).toBe(false);
+    expect(
+      shallRestart(unit({ restart: 'always', restartPreventExitStatus: { codes: [], signals: ['SIGKILL'] } }), killed, 'oom-kill', false)
+        .restart,
+    ).toBe(false);
   });
 });
 
 describe('RestartMode=direct (service_enter_dead skips the *-before-auto-restart states)', () => {
   const crashy = (restartMode: UnitConfig['restartMode']) => {
-    const r = runner({ restart: 'on-failure', restartMode, restartSecMs: 1000, startLimitIntervalMs: 0 }, program(run(500, { kind: 'exit', code: 1 })));
+    const r = runner(
+      { restart: 'on-failure', restartMode, restartSecMs: 1000, startLimitIntervalMs: 0 },
+      program(run(500, { kind: 'exit', code: 1 })),
+    );
     r.run(10_000);
     return r.frames.map((f) => controllerOf(f, 'systemd-restart')!.active);
   };
@@ -245,13 +315,24 @@ describe('RestartMode=direct (service_enter_dead skips the *-before-auto-restart
     const direct = crashy('direct');
     expect(direct).not.toContain('failed');
     expect(direct).not.toContain('inactive');
-    expect(unitStatus('evaluating', { result: 'exit-code', decision: { restart: true, reason: 'restart setting' }, unit: { restartMode: 'direct' } })).toEqual({ active: 'activating', sub: 'auto-restart' });
+    expect(
+      unitStatus('evaluating', {
+        result: 'exit-code',
+        decision: { restart: true, reason: 'restart setting' },
+        unit: { restartMode: 'direct' },
+      }),
+    ).toEqual({ active: 'activating', sub: 'auto-restart' });
   });
 });
 
 describe('RestartRandomizedDelaySec= (v262): a uniform extra delay from the scenario seed', () => {
   const restarts = (seed: number) => {
-    const r = runner({ restart: 'always', restartSecMs: 1000, restartRandomizedDelayMs: 5000, startLimitIntervalMs: 0 }, program(run(0, { kind: 'exit', code: 0 })), [], seed);
+    const r = runner(
+      { restart: 'always', restartSecMs: 1000, restartRandomizedDelayMs: 5000, startLimitIntervalMs: 0 },
+      program(run(0, { kind: 'exit', code: 0 })),
+      [],
+      seed,
+    );
     expect(driveChecking(r, SAFETY, (x) => x.t <= 60_000)).toBeNull();
     const starts = startTimes(r);
     return starts.slice(1).map((t, i) => t - starts[i]!);
@@ -259,7 +340,10 @@ describe('RestartRandomizedDelaySec= (v262): a uniform extra delay from the scen
   it('every gap lies in [RestartSec, RestartSec + RestartRandomizedDelaySec]; same seed, same delays; another seed, others', () => {
     const a = restarts(1);
     expect(a.length).toBeGreaterThan(5);
-    for (const gap of a) { expect(gap).toBeGreaterThanOrEqual(1000); expect(gap).toBeLessThanOrEqual(6000); }
+    for (const gap of a) {
+      expect(gap).toBeGreaterThanOrEqual(1000);
+      expect(gap).toBeLessThanOrEqual(6000);
+    }
     expect(new Set(a).size).toBeGreaterThan(1);
     expect(restarts(1)).toEqual(a);
     expect(restarts(2)).not.toEqual(a);

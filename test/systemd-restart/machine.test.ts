@@ -13,12 +13,27 @@ import { createSystemdWorld } from '../../sim/worlds/systemd-restart';
 import type { SystemdRunner } from './drive';
 import { driveChecking, SAFETY } from './drive';
 
-const forever = (outcome: Program['then']['outcome'], runForMs: number): Program => ({ script: [], then: { runForMs, outcome }, jitterMs: 0 });
+const forever = (outcome: Program['then']['outcome'], runForMs: number): Program => ({
+  script: [],
+  then: { runForMs, outcome },
+  jitterMs: 0,
+});
 function runner(unit: Partial<UnitConfig>, program: Program, timeline: TimelineEntry<SystemdFault, SystemdConfig>[] = []) {
   const world: SystemdWorld = createSystemdWorld(1, program);
-  return new Runner(systemdBinding, { scenario: 'test', seed: 1, world, config: { unit: { ...DEFAULT_UNIT, ...unit } }, timeline, checkpoints: true });
+  return new Runner(systemdBinding, {
+    scenario: 'test',
+    seed: 1,
+    world,
+    config: { unit: { ...DEFAULT_UNIT, ...unit } },
+    timeline,
+    checkpoints: true,
+  });
 }
-const ctl = (at: number, verb: 'start' | 'stop' | 'restart' | 'reset-failed' | 'kill', signal?: string): TimelineEntry<SystemdFault, SystemdConfig> => ({ at, fault: { kind: 'systemctl', request: { verb, ...(signal ? { signal } : {}) } } });
+const ctl = (
+  at: number,
+  verb: 'start' | 'stop' | 'restart' | 'reset-failed' | 'kill',
+  signal?: string,
+): TimelineEntry<SystemdFault, SystemdConfig> => ({ at, fault: { kind: 'systemctl', request: { verb, ...(signal ? { signal } : {}) } } });
 
 describe('systemd-restart machine', () => {
   it('crash loop with the defaults: 5 starts, the 6th is refused → failed, start-limit-hit', () => {
@@ -31,7 +46,10 @@ describe('systemd-restart machine', () => {
   });
 
   it('reset-failed clears the limit and the result; start then runs again', () => {
-    const r = runner({ restart: 'on-failure' }, forever({ kind: 'signal', signal: 'SIGSEGV' }, 200), [ctl(5000, 'reset-failed'), ctl(6000, 'start')]);
+    const r = runner({ restart: 'on-failure' }, forever({ kind: 'signal', signal: 'SIGSEGV' }, 200), [
+      ctl(5000, 'reset-failed'),
+      ctl(6000, 'start'),
+    ]);
     r.run(5000);
     expect(r.stateValue).toBe('dead');
     expect(r.snapshot.context.result).toBe('success');
@@ -76,7 +94,10 @@ describe('systemd-restart machine', () => {
   it('goes observe → compare → wait → observe → compare → act on an automatic restart', () => {
     const r = runner({ restart: 'always', restartSecMs: 1000, startLimitIntervalMs: 0 }, forever({ kind: 'exit', code: 0 }, 500));
     const phases: string[] = [];
-    for (let i = 0; i < 7; i++) { phases.push(r.phase); r.step(); }
+    for (let i = 0; i < 7; i++) {
+      phases.push(r.phase);
+      r.step();
+    }
     expect(phases).toEqual(['observe', 'compare', 'act', 'observe', 'compare', 'wait', 'observe']);
   });
 
@@ -96,36 +117,50 @@ describe('systemd-restart machine', () => {
     expect(driveChecking(boot, SAFETY, (x) => x.t <= 60_000)).toBeNull();
     expect(boot.stateValue).toBe('dead');
     expect(boot.world.starts).toBe(0);
-    const auto = runner({ restart: 'always', restartSecMs: 1000, startLimitIntervalMs: 0 }, forever({ kind: 'exit', code: 0 }, 500), [ctl(1500, 'stop')]);
+    const auto = runner({ restart: 'always', restartSecMs: 1000, startLimitIntervalMs: 0 }, forever({ kind: 'exit', code: 0 }, 500), [
+      ctl(1500, 'stop'),
+    ]);
     expect(driveChecking(auto, SAFETY, (x) => x.t <= 60_000)).toBeNull();
     expect(auto.stateValue).toBe('dead');
     expect(auto.world.starts).toBe(1);
   });
 
   it('a stop while a `systemctl kill` is delivered forbids the restart Restart= would make', () => {
-    const r = runner({ restart: 'always' }, forever({ kind: 'exit', code: 0 }, 60_000), [ctl(10_000, 'kill', 'SIGKILL'), ctl(10_000, 'stop')]);
+    const r = runner({ restart: 'always' }, forever({ kind: 'exit', code: 0 }, 60_000), [
+      ctl(10_000, 'kill', 'SIGKILL'),
+      ctl(10_000, 'stop'),
+    ]);
     expect(driveChecking(r, SAFETY, (x) => x.t <= 120_000)).toBeNull();
     expect(r.stateValue).toBe('failed'); // killed by SIGKILL: result signal, and no restart
     expect(r.world.starts).toBe(1);
   });
 
   it('a unit edit (daemon-reload) is used from the next decision on', () => {
-    const r = runner({ restart: 'always', restartSecMs: 1000, startLimitIntervalMs: 0 }, forever({ kind: 'exit', code: 0 }, 500),
-      [{ at: 3000, config: { unit: { ...DEFAULT_UNIT, restart: 'no', startLimitIntervalMs: 0 } } }]);
+    const r = runner({ restart: 'always', restartSecMs: 1000, startLimitIntervalMs: 0 }, forever({ kind: 'exit', code: 0 }, 500), [
+      { at: 3000, config: { unit: { ...DEFAULT_UNIT, restart: 'no', startLimitIntervalMs: 0 } } },
+    ]);
     r.run(60_000);
     expect(r.stateValue).toBe('dead');
     expect(r.world.starts).toBe(3);
   });
 });
 
-const scenarios = readdirSync('scenarios').filter((f) => f.startsWith('systemd-') && f.endsWith('.yaml')).map((f) => `scenarios/${f}`);
+const scenarios = readdirSync('scenarios')
+  .filter((f) => f.startsWith('systemd-') && f.endsWith('.yaml'))
+  .map((f) => `scenarios/${f}`);
 describe('systemd scenarios', () => {
   it('ship at least two', () => expect(scenarios.length).toBeGreaterThanOrEqual(2));
   for (const file of scenarios) {
     it(`${file}: deterministic, and the always-properties hold in every state`, () => {
       const once = () => {
         const s = parseSystemdScenario(file, file, readYamlFile(file));
-        const runner: SystemdRunner = new Runner(systemdBinding, { scenario: s.name, seed: s.seed, world: s.world, config: s.config, timeline: s.timeline });
+        const runner: SystemdRunner = new Runner(systemdBinding, {
+          scenario: s.name,
+          seed: s.seed,
+          world: s.world,
+          config: s.config,
+          timeline: s.timeline,
+        });
         const failure = driveChecking(runner, SAFETY, (r) => (r.nextEventAt ?? Infinity) <= s.durationMs, 100_000);
         return { trace: runner.trace(), failure };
       };

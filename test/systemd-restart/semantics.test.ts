@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ProcessExit, RestartSetting, ServiceResult, UnitConfig } from '../../machines/systemd-restart';
 import {
-  DEFAULT_UNIT, EMPTY_RATE_LIMIT, exitFor, restartDelayMs, restartSettingAllows, serviceResult, shallRestart, startLimitBelow, unitStatus,
+  DEFAULT_UNIT,
+  EMPTY_RATE_LIMIT,
+  exitFor,
+  restartDelayMs,
+  restartSettingAllows,
+  serviceResult,
+  shallRestart,
+  startLimitBelow,
+  unitStatus,
 } from '../../machines/systemd-restart';
 
 const unit = (over: Partial<UnitConfig> = {}): UnitConfig => ({ ...DEFAULT_UNIT, ...over });
@@ -14,13 +22,13 @@ const signals = (...s: string[]) => ({ codes: [], signals: s });
 const SETTINGS: RestartSetting[] = ['no', 'always', 'on-success', 'on-failure', 'on-abnormal', 'on-abort', 'on-watchdog'];
 const TABLE: [string, ProcessExit | 'watchdog', string][] = [
   //                                               no always on-success on-failure on-abnormal on-abort on-watchdog
-  ['clean exit code (0)',          { kind: 'exited', code: 0 },  '-X X - - - -'],
-  ['clean signal (SIGTERM)',       exitFor('SIGTERM'),           '-X X - - - -'],
-  ['clean signal (SIGHUP)',        exitFor('SIGHUP'),            '-X X - - - -'],
-  ['unclean exit code (1)',        { kind: 'exited', code: 1 },  '-X - X - - -'],
-  ['unclean signal (SIGKILL)',     exitFor('SIGKILL'),           '-X - X X X -'],
-  ['unclean signal, core (SIGSEGV)', exitFor('SIGSEGV'),         '-X - X X X -'],
-  ['watchdog',                     'watchdog',                   '-X - X X - X'],
+  ['clean exit code (0)', { kind: 'exited', code: 0 }, '-X X - - - -'],
+  ['clean signal (SIGTERM)', exitFor('SIGTERM'), '-X X - - - -'],
+  ['clean signal (SIGHUP)', exitFor('SIGHUP'), '-X X - - - -'],
+  ['unclean exit code (1)', { kind: 'exited', code: 1 }, '-X - X - - -'],
+  ['unclean signal (SIGKILL)', exitFor('SIGKILL'), '-X - X X X -'],
+  ['unclean signal, core (SIGSEGV)', exitFor('SIGSEGV'), '-X - X X X -'],
+  ['watchdog', 'watchdog', '-X - X X - X'],
 ];
 
 describe('Restart= table (systemd.service(5) Table 2)', () => {
@@ -48,10 +56,16 @@ describe('Restart= table (systemd.service(5) Table 2)', () => {
 describe('RestartPreventExitStatus= / RestartForceExitStatus= precedence (service_shall_restart)', () => {
   const exit1: ProcessExit = { kind: 'exited', code: 1 };
   it('force restarts even with Restart=no', () => {
-    expect(shallRestart(unit({ restart: 'no', restartForceExitStatus: codes(1) }), exit1, 'exit-code', false)).toEqual({ restart: true, reason: 'forced by exit status' });
+    expect(shallRestart(unit({ restart: 'no', restartForceExitStatus: codes(1) }), exit1, 'exit-code', false)).toEqual({
+      restart: true,
+      reason: 'forced by exit status',
+    });
   });
   it('prevent wins over Restart=always', () => {
-    expect(shallRestart(unit({ restart: 'always', restartPreventExitStatus: codes(1) }), exit1, 'exit-code', false)).toEqual({ restart: false, reason: 'prevented by exit status' });
+    expect(shallRestart(unit({ restart: 'always', restartPreventExitStatus: codes(1) }), exit1, 'exit-code', false)).toEqual({
+      restart: false,
+      reason: 'prevented by exit status',
+    });
   });
   it('prevent wins over force when both list the status', () => {
     const u = unit({ restart: 'always', restartPreventExitStatus: codes(1), restartForceExitStatus: codes(1) });
@@ -88,7 +102,11 @@ describe('RestartSec= and RestartSteps=/RestartMaxDelaySec= (service_restart_use
 describe('start limit (ratelimit_below, unit_test_start_limit)', () => {
   const run = (times: number[], interval = 10_000, burst = 5) => {
     let limit = EMPTY_RATE_LIMIT;
-    return times.map((t) => { const r = startLimitBelow(limit, t, interval, burst); limit = r.limit; return r.allowed; });
+    return times.map((t) => {
+      const r = startLimitBelow(limit, t, interval, burst);
+      limit = r.limit;
+      return r.allowed;
+    });
   };
   it('five starts inside 10 s pass, the sixth is refused', () => {
     expect(run([0, 300, 600, 900, 1200, 1500])).toEqual([true, true, true, true, true, false]);
@@ -97,18 +115,37 @@ describe('start limit (ratelimit_below, unit_test_start_limit)', () => {
     expect(run([0, 1, 2, 3, 4, 10_001, 10_002])).toEqual([true, true, true, true, true, true, true]);
   });
   it('StartLimitIntervalSec=0 or StartLimitBurst=0 switch the limit off', () => {
-    expect(run(Array.from({ length: 20 }, (_, i) => i), 0)).not.toContain(false);
-    expect(run(Array.from({ length: 20 }, (_, i) => i), 10_000, 0)).not.toContain(false);
+    expect(
+      run(
+        Array.from({ length: 20 }, (_, i) => i),
+        0,
+      ),
+    ).not.toContain(false);
+    expect(
+      run(
+        Array.from({ length: 20 }, (_, i) => i),
+        10_000,
+        0,
+      ),
+    ).not.toContain(false);
   });
 });
 
 describe('ActiveState/SubState (service.c state_translation_table)', () => {
   it.each([
-    ['dead', 'inactive', 'dead'], ['starting', 'activating', 'start'], ['active.running', 'active', 'running'],
-    ['active.watched', 'active', 'running'], ['stopping', 'deactivating', 'stop-sigterm'], ['watchdogKill', 'deactivating', 'stop-watchdog'],
-    ['autoRestart', 'activating', 'auto-restart'], ['failed', 'failed', 'failed'],
-    ['oneshotStart.running', 'activating', 'start'], ['exited', 'active', 'exited'], ['stopSigterm.timed.waiting', 'deactivating', 'stop-sigterm'],
-    ['stopSigkill', 'deactivating', 'stop-sigkill'], ['activeRuntimeMax.signalling', 'active', 'running'],
+    ['dead', 'inactive', 'dead'],
+    ['starting', 'activating', 'start'],
+    ['active.running', 'active', 'running'],
+    ['active.watched', 'active', 'running'],
+    ['stopping', 'deactivating', 'stop-sigterm'],
+    ['watchdogKill', 'deactivating', 'stop-watchdog'],
+    ['autoRestart', 'activating', 'auto-restart'],
+    ['failed', 'failed', 'failed'],
+    ['oneshotStart.running', 'activating', 'start'],
+    ['exited', 'active', 'exited'],
+    ['stopSigterm.timed.waiting', 'deactivating', 'stop-sigterm'],
+    ['stopSigkill', 'deactivating', 'stop-sigkill'],
+    ['activeRuntimeMax.signalling', 'active', 'running'],
   ])('%s → %s (%s)', (state, active, sub) => {
     expect(unitStatus(state, { result: 'success' })).toEqual({ active, sub });
   });

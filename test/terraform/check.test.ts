@@ -20,15 +20,26 @@ describe(`loopscope check ${CRASHED}`, () => {
 
   it('explores the whole bounded space: 419 distinct states', () => {
     expect(run.result.stats).toMatchObject({ complete: true, distinct: 419, depth: 35 });
-    expect(run.alphabet.map((m) => m.label)).toEqual(['kill terraform', 'terraform force-unlock', 'cloud fails the next 1 create of aws_security_group.app']);
+    expect(run.alphabet.map((m) => m.label)).toEqual([
+      'kill terraform',
+      'terraform force-unlock',
+      'cloud fails the next 1 create of aws_security_group.app',
+    ]);
   });
 
   it('every verdict, and what the configuration promises', () => {
     expect(verdicts(run)).toEqual({
-      'state-writes-locked-and-ordered': 'holds', 'apply-respects-dependencies': 'holds', 'failure-stops-dependents': 'holds',
-      'prevent-destroy-honoured': 'holds', 'create-before-destroy-honoured': 'holds',
-      'reaches-converged': 'holds', 'lock-error': 'holds', 'create-failed': 'holds',
-      converges: 'violated', 'no-orphans': 'violated', 'converges-after-force-unlock': 'holds',
+      'state-writes-locked-and-ordered': 'holds',
+      'apply-respects-dependencies': 'holds',
+      'failure-stops-dependents': 'holds',
+      'prevent-destroy-honoured': 'holds',
+      'create-before-destroy-honoured': 'holds',
+      'reaches-converged': 'holds',
+      'lock-error': 'holds',
+      'create-failed': 'holds',
+      converges: 'violated',
+      'no-orphans': 'violated',
+      'converges-after-force-unlock': 'holds',
     });
     expect(run.promises).toContain('converges');
     expect(run.promises).toContain('converges-after-force-unlock');
@@ -87,10 +98,17 @@ describe(`loopscope check ${PROTECTED}`, () => {
 
   it('every verdict: prevent_destroy and create_before_destroy are honoured; the removed block loses the data; no convergence against a refused plan', () => {
     expect(verdicts(run)).toEqual({
-      'state-writes-locked-and-ordered': 'holds', 'apply-respects-dependencies': 'holds', 'failure-stops-dependents': 'holds',
-      'prevent-destroy-honoured': 'holds', 'create-before-destroy-honoured': 'holds', 'never-destroys-data': 'violated',
-      'reaches-converged': 'holds', 'replaced-create-first': 'holds', 'plan-refused': 'holds',
-      converges: 'violated', 'no-orphans': 'holds',
+      'state-writes-locked-and-ordered': 'holds',
+      'apply-respects-dependencies': 'holds',
+      'failure-stops-dependents': 'holds',
+      'prevent-destroy-honoured': 'holds',
+      'create-before-destroy-honoured': 'holds',
+      'never-destroys-data': 'violated',
+      'reaches-converged': 'holds',
+      'replaced-create-first': 'holds',
+      'plan-refused': 'holds',
+      converges: 'violated',
+      'no-orphans': 'holds',
     });
     expect(run.promises).not.toContain('converges');
     expect(run.promises).not.toContain('never-destroys-data');
@@ -102,7 +120,9 @@ describe(`loopscope check ${PROTECTED}`, () => {
     const v = verdict(run, 'never-destroys-data');
     expect(v.path).toHaveLength(19);
     expect(moves(run, v.path)).toEqual(['11: write 50 GB to aws_db_instance.orders', `12: ${run.alphabet[3]!.label}`]);
-    expect(run.alphabet[3]!.label).toBe('edit configuration: aws_instance.app{ami=ami-0a1b2c3d,instance_type=t3.small create_before_destroy}');
+    expect(run.alphabet[3]!.label).toBe(
+      'edit configuration: aws_instance.app{ami=ami-0a1b2c3d,instance_type=t3.small create_before_destroy}',
+    );
     const trace = run.counterexamples.find((c) => c.property === 'never-destroys-data')!.trace;
     expect(trace.frames.some((f) => f.note?.includes('aws_db_instance.orders will be destroyed (not in configuration)'))).toBe(true);
   });
@@ -134,10 +154,18 @@ describe(`loopscope check ${ORPHAN}`, () => {
 
   it('every verdict: the repair after force-unlock is refuted here (a bucket name is its identity), and not promised', () => {
     expect(verdicts(run)).toEqual({
-      'state-writes-locked-and-ordered': 'holds', 'apply-respects-dependencies': 'holds', 'failure-stops-dependents': 'holds',
-      'prevent-destroy-honoured': 'holds', 'create-before-destroy-honoured': 'holds', 'never-destroys-data': 'holds',
-      'reaches-converged': 'holds', 'lock-error': 'holds', 'create-failed': 'holds',
-      converges: 'violated', 'no-orphans': 'violated', 'converges-after-force-unlock': 'violated',
+      'state-writes-locked-and-ordered': 'holds',
+      'apply-respects-dependencies': 'holds',
+      'failure-stops-dependents': 'holds',
+      'prevent-destroy-honoured': 'holds',
+      'create-before-destroy-honoured': 'holds',
+      'never-destroys-data': 'holds',
+      'reaches-converged': 'holds',
+      'lock-error': 'holds',
+      'create-failed': 'holds',
+      converges: 'violated',
+      'no-orphans': 'violated',
+      'converges-after-force-unlock': 'violated',
     });
     expect(run.promises).toContain('converges');
     expect(run.promises).not.toContain('converges-after-force-unlock');
@@ -164,22 +192,37 @@ describe('check scenarios the explorer cannot treat are rejected, naming file, f
   const base = readYamlFile(CRASHED) as Record<string, unknown> & { timeline: unknown[]; resources: unknown[] };
   const rejected = (doc: object) => {
     const { entry, scenario } = parseScenario('bad.yaml', 'bad', doc);
-    try { checkScenario(entry, scenario); return 'accepted'; } catch (e) { return e instanceof InputError ? e.message : `not an InputError: ${String(e)}`; }
+    try {
+      checkScenario(entry, scenario);
+      return 'accepted';
+    } catch (e) {
+      return e instanceof InputError ? e.message : `not an InputError: ${String(e)}`;
+    }
   };
   it('more than 8 moves', () => {
-    const timeline = Array.from({ length: 9 }, (_, i) => ({ at: `${i + 1}m`, drift: { address: 'aws_instance.app', set: { instance_type: `t3.x${i}` } } }));
-    expect(rejected({ ...base, timeline })).toBe('bad.yaml: timeline: expected at most 8 entries for check (each is a move the environment may make at any instant), got 9');
+    const timeline = Array.from({ length: 9 }, (_, i) => ({
+      at: `${i + 1}m`,
+      drift: { address: 'aws_instance.app', set: { instance_type: `t3.x${i}` } },
+    }));
+    expect(rejected({ ...base, timeline })).toBe(
+      'bad.yaml: timeline: expected at most 8 entries for check (each is a move the environment may make at any instant), got 9',
+    );
   });
   it('a mode change', () => {
-    expect(rejected({ ...base, timeline: [{ at: '1m', mode: 'plan' }] })).toBe('bad.yaml: timeline[0].mode: expected no mode change for check: what a configuration promises depends on its mode');
+    expect(rejected({ ...base, timeline: [{ at: '1m', mode: 'plan' }] })).toBe(
+      'bad.yaml: timeline[0].mode: expected no mode change for check: what a configuration promises depends on its mode',
+    );
   });
   it('a create that always fails', () => {
-    expect(rejected({ ...base, timeline: [{ at: '1m', failCreate: { address: 'aws_instance.app', times: 'always' } }] }))
-      .toBe('bad.yaml: timeline[0].failCreate.times: expected a number for check, not "always": the bound K counts the runs each failure costs');
+    expect(rejected({ ...base, timeline: [{ at: '1m', failCreate: { address: 'aws_instance.app', times: 'always' } }] })).toBe(
+      'bad.yaml: timeline[0].failCreate.times: expected a number for check, not "always": the bound K counts the runs each failure costs',
+    );
   });
   it('more than 4 resources', () => {
     const resources = ['a', 'b', 'c', 'd', 'e'].map((n) => ({ resource: `aws_s3_bucket.${n}`, bucket: n }));
-    expect(rejected({ ...base, resources, timeline: [] })).toBe('bad.yaml: resources: expected at most 4 resources for check (each adds objects, calls and orderings), got 5');
+    expect(rejected({ ...base, resources, timeline: [] })).toBe(
+      'bad.yaml: resources: expected at most 4 resources for check (each adds objects, calls and orderings), got 5',
+    );
   });
   it('the shipped check scenarios are accepted', () => {
     expect(rejected(base)).toBe('accepted');

@@ -13,7 +13,13 @@ export type TerraformProperty = CheckProperty<TerraformWorld, TerraformLoopConfi
 /** A terraform scenario file and a typed runner for it (not yet run). */
 export function terraformRunnerFor(file: string) {
   const scenario = parseTerraformScenario(file, scenarioNameOf(file), readYamlFile(file));
-  const runner = new Runner(terraformBinding, { scenario: scenario.name, seed: scenario.seed, world: scenario.world, config: scenario.config, timeline: scenario.timeline });
+  const runner = new Runner(terraformBinding, {
+    scenario: scenario.name,
+    seed: scenario.seed,
+    world: scenario.world,
+    config: scenario.config,
+    timeline: scenario.timeline,
+  });
   return { scenario, runner };
 }
 
@@ -22,8 +28,13 @@ export function terraformRunnerFor(file: string) {
  * timeline entry, an operation's answer, a delayed event): every `always` one in each state,
  * every `eventually` one in each state from `settledBy` on. Returns the first failure.
  */
-export function driveChecking(runner: TerraformRunner, until: number, always: readonly TerraformProperty[],
-  eventually: readonly TerraformProperty[] = [], settledBy = Number.POSITIVE_INFINITY): { t: number; property: string } | null {
+export function driveChecking(
+  runner: TerraformRunner,
+  until: number,
+  always: readonly TerraformProperty[],
+  eventually: readonly TerraformProperty[] = [],
+  settledBy = Number.POSITIVE_INFINITY,
+): { t: number; property: string } | null {
   const check = () => {
     const v = viewOf(runner);
     const broken = always.find((p) => !p.holds(v)) ?? (runner.t >= settledBy ? eventually.find((p) => !p.holds(v)) : undefined);
@@ -41,7 +52,10 @@ export function driveChecking(runner: TerraformRunner, until: number, always: re
 }
 
 /** The same view as if the running terraform had read `resources` when its run started (for tests of the claims). */
-export function asIfRunRead(v: CheckView<TerraformWorld, TerraformLoopConfig, TerraformContext>, resources: ResourceConfig[]): CheckView<TerraformWorld, TerraformLoopConfig, TerraformContext> {
+export function asIfRunRead(
+  v: CheckView<TerraformWorld, TerraformLoopConfig, TerraformContext>,
+  resources: ResourceConfig[],
+): CheckView<TerraformWorld, TerraformLoopConfig, TerraformContext> {
   const ctx = v.snapshot.context as TerraformContext;
   return { ...v, snapshot: { ...v.snapshot, context: { ...ctx, runConfig: { ...ctx.runConfig, resources } } } };
 }

@@ -32,7 +32,10 @@ describe("the lab's Terraform edits (web/worlds/terraform/configEdit.ts)", () =>
     const r = resources.find((x) => Object.keys(x.attrs).length > 0)!;
     const [key, value] = Object.entries(r.attrs)[0]!;
     expect(parseDrift('nonsense', r)).toMatchObject({ ok: false, error: expect.stringMatching(/expected argument=value/) });
-    expect(parseDrift('not_an_arg=1', r)).toMatchObject({ ok: false, error: expect.stringMatching(/drift\.not_an_arg: expected an argument of/) });
+    expect(parseDrift('not_an_arg=1', r)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/drift\.not_an_arg: expected an argument of/),
+    });
     expect(parseDrift(`${key}=${String(value)}`, r)).toMatchObject({ ok: false, error: expect.stringMatching(/expected a change/) });
     expect(parseDrift(`${key}=changed-by-hand`, r)).toEqual({ ok: true, set: { [key]: 'changed-by-hand' } });
     expect(parseDrift('x=42', { ...r, attrs: { x: 1 } })).toEqual({ ok: true, set: { x: 42 } });
@@ -43,7 +46,9 @@ describe("the lab's Terraform edits (web/worlds/terraform/configEdit.ts)", () =>
     const runner = createRunner(entry, scenario).run(60_000);
     const config = runner.config as TerraformLoopConfig;
     const [first, ...rest] = config.resources;
-    runner.update({ resources: rest.length ? rest.filter((r) => !r.dependsOn.includes(first!.address)) : config.resources } satisfies Partial<TerraformLoopConfig>);
+    runner.update({
+      resources: rest.length ? rest.filter((r) => !r.dependsOn.includes(first!.address)) : config.resources,
+    } satisfies Partial<TerraformLoopConfig>);
     expect(runner.frames.at(-1)!.event).toBe('CONFIG.UPDATE');
     runner.inject({ kind: 'crash' });
     expect(runner.frames.at(-1)!.event).toBe('controller.restart');

@@ -15,12 +15,33 @@ import { asIfRunRead, driveChecking, terraformRunnerFor } from './drive';
 
 const lifecycle = { createBeforeDestroy: false, preventDestroy: false, ignoreChanges: [] };
 const resources: ResourceConfig[] = [
-  { address: 'aws_security_group.app', type: 'aws_security_group', name: 'app', attrs: { name: 'app', ingress_port: 80 }, dependsOn: [], lifecycle },
-  { address: 'aws_instance.app', type: 'aws_instance', name: 'app', attrs: { ami: 'ami-1', instance_type: 't3.micro', vpc_security_group_ids: '${aws_security_group.app.id}' }, dependsOn: [], lifecycle },
+  {
+    address: 'aws_security_group.app',
+    type: 'aws_security_group',
+    name: 'app',
+    attrs: { name: 'app', ingress_port: 80 },
+    dependsOn: [],
+    lifecycle,
+  },
+  {
+    address: 'aws_instance.app',
+    type: 'aws_instance',
+    name: 'app',
+    attrs: { ami: 'ami-1', instance_type: 't3.micro', vpc_security_group_ids: '${aws_security_group.app.id}' },
+    dependsOn: [],
+    lifecycle,
+  },
 ];
-function runner(config: Partial<TerraformLoopConfig> = {}, timeline: TimelineEntry<TerraformFault, TerraformLoopConfig>[] = []): Runner<TerraformWorld, TerraformFault, TerraformLoopConfig> {
+function runner(
+  config: Partial<TerraformLoopConfig> = {},
+  timeline: TimelineEntry<TerraformFault, TerraformLoopConfig>[] = [],
+): Runner<TerraformWorld, TerraformFault, TerraformLoopConfig> {
   return new Runner<TerraformWorld, TerraformFault, TerraformLoopConfig>(terraformBinding, {
-    scenario: 't', seed: 1, world: createTerraformWorld(1), timeline, checkpoints: true,
+    scenario: 't',
+    seed: 1,
+    world: createTerraformWorld(1),
+    timeline,
+    checkpoints: true,
     config: { resources, mode: 'apply', everyMs: 600_000, who: 'me', ...config },
   });
 }
@@ -37,7 +58,9 @@ describe('terraform machine', () => {
   });
 
   it('on a timer it is a loop: drift is found by refresh and reverted by the next apply', () => {
-    const r = runner({}, [{ at: 5 * 60_000, fault: { kind: 'drift', address: 'aws_instance.app', set: { instance_type: 't3.xlarge' } } }]).run(20 * 60_000);
+    const r = runner({}, [
+      { at: 5 * 60_000, fault: { kind: 'drift', address: 'aws_instance.app', set: { instance_type: 't3.xlarge' } } },
+    ]).run(20 * 60_000);
     const id = r.world.state.resources['aws_instance.app']!.id;
     expect(r.world.cloud[id]!.attrs.instance_type).toBe('t3.micro');
     expect(r.world.calls.filter((c) => c.kind === 'update').map((c) => c.address)).toEqual(['aws_instance.app']);
@@ -56,7 +79,10 @@ describe('terraform machine', () => {
   });
 
   it('a crash mid-apply: the lock stays, later runs fail to lock, force-unlock lets the next run recreate (an orphan remains)', () => {
-    const r = runner({}, [{ at: 10_000, fault: { kind: 'crash' } }, { at: 25 * 60_000, fault: { kind: 'forceUnlock' } }]);
+    const r = runner({}, [
+      { at: 10_000, fault: { kind: 'crash' } },
+      { at: 25 * 60_000, fault: { kind: 'forceUnlock' } },
+    ]);
     r.run(15 * 60_000);
     expect(r.stateValue).toBe('failed');
     expect(ctx(r).lastError).toContain('Error acquiring the state lock');
@@ -93,13 +119,18 @@ describe('terraform machine', () => {
   it('a plain replacement (-/+) deletes first: create-before-destroy-honoured fails when held to a create_before_destroy configuration', () => {
     const drift = [{ at: 60_000, fault: { kind: 'drift' as const, address: 'aws_instance.app', set: { ami: 'ami-by-hand' } } }];
     const cbd = resources.map((x) => ({ ...x, lifecycle: { ...x.lifecycle, createBeforeDestroy: true } }));
-    const asIfCbd = { ...createBeforeDestroyHonoured, holds: (v: Parameters<typeof createBeforeDestroyHonoured.holds>[0]) => createBeforeDestroyHonoured.holds(asIfRunRead(v, cbd)) };
+    const asIfCbd = {
+      ...createBeforeDestroyHonoured,
+      holds: (v: Parameters<typeof createBeforeDestroyHonoured.holds>[0]) => createBeforeDestroyHonoured.holds(asIfRunRead(v, cbd)),
+    };
     expect(driveChecking(runner({}, drift), 30 * 60_000, [asIfCbd])).toMatchObject({ property: 'create-before-destroy-honoured' });
     expect(driveChecking(runner({ resources: cbd }, drift), 30 * 60_000, [createBeforeDestroyHonoured])).toBeNull();
   });
 
   it('an edit made during a run counts from the next run: terraform read its .tf files when the run started', () => {
-    const bigger = resources.map((x) => (x.address === 'aws_instance.app' ? { ...x, attrs: { ...x.attrs, instance_type: 't3.large' } } : x));
+    const bigger = resources.map((x) =>
+      x.address === 'aws_instance.app' ? { ...x, attrs: { ...x.attrs, instance_type: 't3.large' } } : x,
+    );
     const r = runner({}, [{ at: 2_000, config: { resources: bigger } }]); // run 1 is creating the security group, the instance is next
     r.run(60_000);
     const id = r.world.state.resources['aws_instance.app']!.id;
@@ -112,19 +143,43 @@ describe('terraform machine', () => {
   it('goes observe → compare → act and back', () => {
     const r = runner();
     const phases: string[] = [];
-    for (let i = 0; i < 5; i++) { phases.push(r.phase); r.step(); }
+    for (let i = 0; i < 5; i++) {
+      phases.push(r.phase);
+      r.step();
+    }
     expect(phases).toEqual(['observe', 'compare', 'act', 'compare', 'act']);
   });
 });
 
 describe('terraform scenario format', () => {
   const base = { loop: 'terraform', resources: [{ resource: 'aws_vpc.main', cidr_block: '10.0.0.0/16' }] };
-  const bad = (doc: object) => { try { parseTerraformScenario('t.yaml', 't', doc); return ''; } catch (e) { return e instanceof InputErrors ? e.message : `not an InputErrors: ${String(e)}`; } };
+  const bad = (doc: object) => {
+    try {
+      parseTerraformScenario('t.yaml', 't', doc);
+      return '';
+    } catch (e) {
+      return e instanceof InputErrors ? e.message : `not an InputErrors: ${String(e)}`;
+    }
+  };
   it('names file, field and expectation', () => {
-    expect(bad({ ...base, resources: [{ resource: 'aws_vpc.main', cidr: 'x' }] })).toContain('t.yaml: resources[0].cidr: expected an argument of aws_vpc');
-    expect(bad({ ...base, resources: [{ resource: 'google_compute_instance.x' }] })).toContain('resources[0].resource: expected a resource type this model knows');
-    expect(bad({ ...base, resources: [{ resource: 'aws_subnet.a', vpc_id: '${aws_vpc.nope.id}' }] })).toContain('Reference to undeclared resource "aws_vpc.nope"');
-    expect(bad({ ...base, resources: [{ resource: 'aws_vpc.a', depends_on: ['aws_vpc.b'] }, { resource: 'aws_vpc.b', depends_on: ['aws_vpc.a'] }] })).toContain('cycle');
+    expect(bad({ ...base, resources: [{ resource: 'aws_vpc.main', cidr: 'x' }] })).toContain(
+      't.yaml: resources[0].cidr: expected an argument of aws_vpc',
+    );
+    expect(bad({ ...base, resources: [{ resource: 'google_compute_instance.x' }] })).toContain(
+      'resources[0].resource: expected a resource type this model knows',
+    );
+    expect(bad({ ...base, resources: [{ resource: 'aws_subnet.a', vpc_id: '${aws_vpc.nope.id}' }] })).toContain(
+      'Reference to undeclared resource "aws_vpc.nope"',
+    );
+    expect(
+      bad({
+        ...base,
+        resources: [
+          { resource: 'aws_vpc.a', depends_on: ['aws_vpc.b'] },
+          { resource: 'aws_vpc.b', depends_on: ['aws_vpc.a'] },
+        ],
+      }),
+    ).toContain('cycle');
     expect(bad({ ...base, run: { mode: 'destroy' } })).toContain('run.mode: expected apply, plan or refresh-only');
   });
   it('parses a valid document', () => {
@@ -133,12 +188,18 @@ describe('terraform scenario format', () => {
   });
 });
 
-const scenarios = readdirSync('scenarios').filter((f) => f.startsWith('terraform-') && f.endsWith('.yaml')).map((f) => `scenarios/${f}`);
+const scenarios = readdirSync('scenarios')
+  .filter((f) => f.startsWith('terraform-') && f.endsWith('.yaml'))
+  .map((f) => `scenarios/${f}`);
 describe('terraform scenarios', () => {
   it('ship at least two', () => expect(scenarios.length).toBeGreaterThanOrEqual(2));
   for (const file of scenarios) {
     it(`${file}: deterministic, observe/compare/act all shown`, () => {
-      const once = () => { const { runner, scenario } = runnerFor(file); runner.run(scenario.durationMs); return runner; };
+      const once = () => {
+        const { runner, scenario } = runnerFor(file);
+        runner.run(scenario.durationMs);
+        return runner;
+      };
       const a = once();
       expect(JSON.stringify(a.trace())).toBe(JSON.stringify(once().trace()));
       for (const phase of ['observe', 'compare', 'act']) expect(a.frames.some((f) => f.phase === phase && f.note)).toBe(true);
@@ -147,7 +208,13 @@ describe('terraform scenarios', () => {
   it('terraform-drift keeps every always-claim in every state and ends converged (its configuration only changes an AMI)', () => {
     const { runner, scenario } = terraformRunnerFor('scenarios/terraform-drift.yaml');
     const always = terraformProperties(scenario.config, []).filter((p) => p.kind === 'always');
-    expect(always.map((p) => p.name)).toEqual(['state-writes-locked-and-ordered', 'apply-respects-dependencies', 'failure-stops-dependents', 'prevent-destroy-honoured', 'create-before-destroy-honoured']);
+    expect(always.map((p) => p.name)).toEqual([
+      'state-writes-locked-and-ordered',
+      'apply-respects-dependencies',
+      'failure-stops-dependents',
+      'prevent-destroy-honoured',
+      'create-before-destroy-honoured',
+    ]);
     expect(driveChecking(runner, scenario.durationMs, always)).toBeNull();
     expect(converged(viewOf(runner))).toBe(true);
   });
@@ -159,6 +226,8 @@ describe('terraform scenarios', () => {
     expect(w.calls.filter((c) => c.kind === 'delete' && c.address === 'aws_db_instance.main')).toHaveLength(1);
     runner.run(scenario.durationMs);
     // The resource block removed: prevent_destroy went with it, and the database is destroyed after all.
-    expect((runner.world as TerraformWorld).calls.filter((c) => c.kind === 'delete' && c.address === 'aws_db_instance.main')).toHaveLength(2);
+    expect((runner.world as TerraformWorld).calls.filter((c) => c.kind === 'delete' && c.address === 'aws_db_instance.main')).toHaveLength(
+      2,
+    );
   });
 });

@@ -61,14 +61,38 @@ describe('incus-hpa: the CLI column, the lab and the decision agree on every fra
 });
 
 /** An instance as GET /1.0/instances?recursion=2 returns it (the fields real mode reads). */
-function instance(name: string, owner: string | null, status: 'Running' | 'Starting' | 'Stopping', usage: number, total: number): InstanceFull {
+function instance(
+  name: string,
+  owner: string | null,
+  status: 'Running' | 'Starting' | 'Stopping',
+  usage: number,
+  total: number,
+): InstanceFull {
   return {
-    name, description: '', status, status_code: 103, type: 'container', architecture: 'x86_64',
-    config: owner ? { 'user.loopscope.hpa': owner } : {}, devices: {}, profiles: ['default'], ephemeral: false, stateful: false,
-    created_at: '2026-01-01T00:00:00Z', last_used_at: '2026-01-01T00:00:00Z', location: 'none', project: 'default',
+    name,
+    description: '',
+    status,
+    status_code: 103,
+    type: 'container',
+    architecture: 'x86_64',
+    config: owner ? { 'user.loopscope.hpa': owner } : {},
+    devices: {},
+    profiles: ['default'],
+    ephemeral: false,
+    stateful: false,
+    created_at: '2026-01-01T00:00:00Z',
+    last_used_at: '2026-01-01T00:00:00Z',
+    location: 'none',
+    project: 'default',
     state: {
-      status, status_code: 103, memory: { usage, usage_peak: usage, total, swap_usage: 0, swap_usage_peak: 0 },
-      cpu: { usage: 0 }, disk: null, network: null, pid: 1, processes: 1,
+      status,
+      status_code: 103,
+      memory: { usage, usage_peak: usage, total, swap_usage: 0, swap_usage_peak: 0 },
+      cpu: { usage: 0 },
+      disk: null,
+      network: null,
+      pid: 1,
+      processes: 1,
     },
   };
 }
@@ -76,15 +100,36 @@ function instance(name: string, owner: string | null, status: 'Running' | 'Start
 /** The same instances as a simulated world: no baseline, no demand, each using exactly `usage`. */
 function simWorldOf(list: InstanceFull[]) {
   const instances: SimInstance[] = list.map((i) => ({
-    name: i.name, owner: i.config['user.loopscope.hpa'] ?? null, status: i.status as SimInstance['status'],
-    limitBytes: i.state!.memory.total!, stressBytes: i.state!.memory.usage, serves: false, createdAt: 0,
+    name: i.name,
+    owner: i.config['user.loopscope.hpa'] ?? null,
+    status: i.status as SimInstance['status'],
+    limitBytes: i.state!.memory.total!,
+    stressBytes: i.state!.memory.usage,
+    serves: false,
+    createdAt: 0,
   }));
-  return createHpaWorld(1, { hostMemoryBytes: 16 * 1024 * MiB, baselineBytes: 0, latency: { list: 1, create: 1, start: 1, stop: 1, delete: 1 }, failureProbability: 0 }, instances);
+  return createHpaWorld(
+    1,
+    {
+      hostMemoryBytes: 16 * 1024 * MiB,
+      baselineBytes: 0,
+      latency: { list: 1, create: 1, start: 1, stop: 1, delete: 1 },
+      failureProbability: 0,
+    },
+    instances,
+  );
 }
 
 const contextFor = (policy: PolicyName): HpaContext => ({
   config: { ...DEFAULT_CONFIG, name: 'web', namePrefix: 'pod', policy, minPods: 1, maxPods: 5 },
-  observation: null, decision: null, pending: [], policyMemory: EMPTY_POLICY_MEMORY, policyFailed: false, consecutiveErrors: 0, lastError: null, periods: 0,
+  observation: null,
+  decision: null,
+  pending: [],
+  policyMemory: EMPTY_POLICY_MEMORY,
+  policyFailed: false,
+  consecutiveErrors: 0,
+  lastError: null,
+  periods: 0,
 });
 
 describe('incus-hpa: a real frame and a simulated one over the same instances print the same numbers', () => {
@@ -108,7 +153,14 @@ describe('incus-hpa: a real frame and a simulated one over the same instances pr
       expect(real.pods).toEqual({ running: 3, starting: 1, stopping: 1 });
       expect(real.averagePercent).not.toBeNull();
       // The frame real mode records, read by the CLI column and by the lab.
-      const frame: FrameOf<'incus-hpa'> = { t, state: 'comparing', phase: 'compare', event: 'xstate.done.actor.observe', world: { demand: 0, pods: [], apiCalls: 0, unownedTouched: 0 }, controller: real };
+      const frame: FrameOf<'incus-hpa'> = {
+        t,
+        state: 'comparing',
+        phase: 'compare',
+        event: 'xstate.done.actor.observe',
+        world: { demand: 0, pods: [], apiCalls: 0, unownedTouched: 0 },
+        controller: real,
+      };
       expect(parseFrame('incus-hpa', frame).ok).toBe(true);
       expect(columnAverage(frame)).toBe(real.averagePercent);
       expect(incusHpaNumbers(frame)).toEqual({ running: 3, avg: real.averagePercent, threshold: ctx.config.memoryThreshold });

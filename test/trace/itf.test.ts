@@ -63,9 +63,24 @@ describe('ITF values (ADR-015): integers as #bigint, no JSON number, exact decim
   });
 
   it('writes null as ["null"], a key starting with "#" as a #map, and drops undefined fields as JSON does', () => {
-    expect(encodeValue({ a: null, b: undefined, c: [1, 'x', true] })).toEqual({ a: { '#tup': ['null'] }, c: [{ '#bigint': '1' }, 'x', true] });
-    expect(encodeValue({ '#meta': 1, b: 2 })).toEqual({ '#map': [['#meta', { '#bigint': '1' }], ['b', { '#bigint': '2' }]] });
-    expect(decodeValue({ '#map': [['#meta', { '#bigint': '1' }], ['b', { '#bigint': '2' }]] })).toEqual({ '#meta': 1, b: 2 });
+    expect(encodeValue({ a: null, b: undefined, c: [1, 'x', true] })).toEqual({
+      a: { '#tup': ['null'] },
+      c: [{ '#bigint': '1' }, 'x', true],
+    });
+    expect(encodeValue({ '#meta': 1, b: 2 })).toEqual({
+      '#map': [
+        ['#meta', { '#bigint': '1' }],
+        ['b', { '#bigint': '2' }],
+      ],
+    });
+    expect(
+      decodeValue({
+        '#map': [
+          ['#meta', { '#bigint': '1' }],
+          ['b', { '#bigint': '2' }],
+        ],
+      }),
+    ).toEqual({ '#meta': 1, b: 2 });
   });
 
   it('reads what other ITF writers may give (integers as JSON numbers before the 2023 revision, sets as lists), refuses what it cannot hold', () => {
@@ -79,12 +94,15 @@ describe('ITF values (ADR-015): integers as #bigint, no JSON number, exact decim
   });
 
   it('any JSON value: encodes to a valid ITF expression with no JSON number, and decodes to the same JSON (fresh seed)', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      const encoded = encodeValue(value);
-      expect(itfExprProblem(encoded)).toBeNull();
-      expect(jsonNumbers(encoded)).toEqual([]);
-      expect(json(decodeValue(json(encoded)))).toEqual(json(value));
-    }), { numRuns: propertyRuns() });
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const encoded = encodeValue(value);
+        expect(itfExprProblem(encoded)).toBeNull();
+        expect(jsonNumbers(encoded)).toEqual([]);
+        expect(json(decodeValue(json(encoded)))).toEqual(json(value));
+      }),
+      { numRuns: propertyRuns() },
+    );
   });
 });
 
@@ -95,8 +113,26 @@ describe('the schema written from ADR-015 itself', () => {
       '#meta': { source: 'MC_MissionariesAndCannibalsTyped.tla', varTypes: { bank_of_boat: 'Str', who_is_on_bank: 'Str -> Set(PERSON)' } },
       vars: ['bank_of_boat', 'who_is_on_bank'],
       states: [
-        { '#meta': { index: 0 }, bank_of_boat: 'E', who_is_on_bank: { '#map': [['E', { '#set': ['c1_OF_PERSON', 'c2_OF_PERSON', 'm1_OF_PERSON', 'm2_OF_PERSON'] }], ['W', { '#set': [] }]] } },
-        { '#meta': { index: 1 }, bank_of_boat: 'W', who_is_on_bank: { '#map': [['E', { '#set': ['c1_OF_PERSON', 'm1_OF_PERSON'] }], ['W', { '#set': ['c2_OF_PERSON', 'm2_OF_PERSON'] }]] } },
+        {
+          '#meta': { index: 0 },
+          bank_of_boat: 'E',
+          who_is_on_bank: {
+            '#map': [
+              ['E', { '#set': ['c1_OF_PERSON', 'c2_OF_PERSON', 'm1_OF_PERSON', 'm2_OF_PERSON'] }],
+              ['W', { '#set': [] }],
+            ],
+          },
+        },
+        {
+          '#meta': { index: 1 },
+          bank_of_boat: 'W',
+          who_is_on_bank: {
+            '#map': [
+              ['E', { '#set': ['c1_OF_PERSON', 'm1_OF_PERSON'] }],
+              ['W', { '#set': ['c2_OF_PERSON', 'm2_OF_PERSON'] }],
+            ],
+          },
+        },
       ],
     };
     expect(itfSchemaProblem(adrExample)).toBeNull();
@@ -112,7 +148,14 @@ describe('the schema written from ADR-015 itself', () => {
 });
 
 /** One scenario per loop, as test/trace/schema.test.ts runs them. */
-const ONE_PER_LOOP = ['talk-lab', 'systemd-crash-loop', 'cron-clock-jumps', 'puppet-failed-dependency', 'terraform-drift', 'kubernetes-replicaset'];
+const ONE_PER_LOOP = [
+  'talk-lab',
+  'systemd-crash-loop',
+  'cron-clock-jumps',
+  'puppet-failed-dependency',
+  'terraform-drift',
+  'kubernetes-replicaset',
+];
 
 describe('sim traces → ITF → traces', () => {
   it('talk-lab (the whole scenario): valid ITF, no JSON fraction, and the same frames back, byte for byte', () => {
@@ -126,16 +169,32 @@ describe('sim traces → ITF → traces', () => {
     expect(traceJson(back)).toBe(traceJson(trace));
   });
 
-  it('the ITF trace: its #meta (format, source, the header) and one state per frame with the frame\'s variables', () => {
+  it("the ITF trace: its #meta (format, source, the header) and one state per frame with the frame's variables", () => {
     const trace = simTrace('talk-lab', 60_000);
     const itf = traceToItf(trace, { source: 'scenarios/talk-lab.yaml' });
-    expect(itf['#meta']).toMatchObject({ format: 'ITF', 'format-description': expect.stringContaining('015adr-trace'), source: 'scenarios/talk-lab.yaml' });
-    expect(decodeValue(itf['#meta'].loopscope)).toEqual({ version: 2, loop: 'incus-hpa', scenario: trace.scenario, seed: trace.seed, policy: trace.policy });
+    expect(itf['#meta']).toMatchObject({
+      format: 'ITF',
+      'format-description': expect.stringContaining('015adr-trace'),
+      source: 'scenarios/talk-lab.yaml',
+    });
+    expect(decodeValue(itf['#meta'].loopscope)).toEqual({
+      version: 2,
+      loop: 'incus-hpa',
+      scenario: trace.scenario,
+      seed: trace.seed,
+      policy: trace.policy,
+    });
     expect(itf.vars).toEqual(['t_ms', 'state', 'phase', 'event', 'notes', 'world', 'controller']);
     expect(itf.states).toHaveLength(trace.frames.length);
     expect(itf.loop).toBeUndefined();
     const i = trace.frames.findIndex((f) => f.note !== undefined);
-    expect(itf.states[i]).toMatchObject({ '#meta': { index: i }, state: trace.frames[i]!.state, phase: trace.frames[i]!.phase, event: trace.frames[i]!.event, notes: trace.frames[i]!.note!.split(' · ') });
+    expect(itf.states[i]).toMatchObject({
+      '#meta': { index: i },
+      state: trace.frames[i]!.state,
+      phase: trace.frames[i]!.phase,
+      event: trace.frames[i]!.event,
+      notes: trace.frames[i]!.note!.split(' · '),
+    });
     expect(itf.states[0]!.notes).toEqual(trace.frames[0]!.note === undefined ? [] : [trace.frames[0]!.note]);
   });
 
@@ -147,7 +206,7 @@ describe('sim traces → ITF → traces', () => {
     expect(traceJson(back)).toBe(traceJson(trace));
   });
 
-  it('a systemd trace\'s fractional times (the watchdog\'s) come back exactly', () => {
+  it("a systemd trace's fractional times (the watchdog's) come back exactly", () => {
     const trace = simTrace('systemd-watchdog', 20 * 60_000);
     const fractional = trace.frames.filter((f) => !Number.isInteger(f.t));
     expect(fractional.length).toBeGreaterThan(0);
@@ -165,7 +224,7 @@ describe('sim traces → ITF → traces', () => {
     expect(back).toEqual({ ok: true, trace: loaded.trace });
   });
 
-  it('a trace with a lasso writes ITF\'s loop, and reads it back as the lasso', () => {
+  it("a trace with a lasso writes ITF's loop, and reads it back as the lasso", () => {
     const trace = { ...simTrace('talk-lab', 60_000), lasso: { cycleStart: 3 } };
     const itf = traceToItf(trace);
     expect(itf.loop).toBe(3);
@@ -181,8 +240,12 @@ describe('ITF files loopscope did not write, or that are broken: the first probl
   };
 
   it('refuses each with one line naming where and what was expected', () => {
-    expect(errorOf({ ...itf(), '#meta': { format: 'ITF' } })).toMatch(/^#meta\.loopscope: expected the trace header loopscope writes .*not written by loopscope/);
-    expect(errorOf({ ...itf(), vars: ['x'], states: [{ x: true }] })).toMatch(/^vars: expected the variables t_ms, state, .* missing "t_ms"/);
+    expect(errorOf({ ...itf(), '#meta': { format: 'ITF' } })).toMatch(
+      /^#meta\.loopscope: expected the trace header loopscope writes .*not written by loopscope/,
+    );
+    expect(errorOf({ ...itf(), vars: ['x'], states: [{ x: true }] })).toMatch(
+      /^vars: expected the variables t_ms, state, .* missing "t_ms"/,
+    );
     const noWorld = itf();
     delete noWorld.states[1]!.world;
     expect(errorOf(noWorld)).toBe('states.1.world: expected a value (every state sets every variable in vars)');
@@ -196,7 +259,7 @@ describe('ITF files loopscope did not write, or that are broken: the first probl
     expect(errorOf([])).toMatch(/^\(top level\)/);
   });
 
-  it('the loader\'s parse function still reads loopscope traces and says malformed JSON', () => {
+  it("the loader's parse function still reads loopscope traces and says malformed JSON", () => {
     const trace = simTrace('talk-lab', 30_000);
     expect(parseAnyTraceText(traceJson(trace))).toEqual({ ok: true, trace });
     expect(parseAnyTraceText('{"vars":')).toMatchObject({ ok: false, error: expect.stringMatching(/^malformed JSON: /) });
@@ -204,7 +267,7 @@ describe('ITF files loopscope did not write, or that are broken: the first probl
 });
 
 describe('the lab opens ITF files', () => {
-  it('the trace loader\'s parse and state check accept an ITF counterexample-like trace (with a lasso)', () => {
+  it("the trace loader's parse and state check accept an ITF counterexample-like trace (with a lasso)", () => {
     const trace = { ...simTrace('talk-lab', 60_000), lasso: { cycleStart: 2 } };
     const r = parseAnyTraceText(itfJson(traceToItf(trace)));
     if (!r.ok) throw new Error(r.error);

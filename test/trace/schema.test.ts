@@ -14,7 +14,14 @@ const ROOT = join(import.meta.dirname, '..', '..');
 const V1_FIXTURE = join(import.meta.dirname, 'fixtures', 'talk-lab.v1.json');
 
 /** One scenario per loop, run for a while: a version 2 trace with every loop's controller. */
-const ONE_PER_LOOP = ['talk-lab', 'systemd-crash-loop', 'cron-clock-jumps', 'puppet-failed-dependency', 'terraform-drift', 'kubernetes-replicaset'];
+const ONE_PER_LOOP = [
+  'talk-lab',
+  'systemd-crash-loop',
+  'cron-clock-jumps',
+  'puppet-failed-dependency',
+  'terraform-drift',
+  'kubernetes-replicaset',
+];
 function traceOf(name: string, untilMs = 10 * 60_000): Trace {
   const { runner } = runnerFor(join(ROOT, 'scenarios', `${name}.yaml`));
   runner.run(untilMs);
@@ -43,7 +50,7 @@ describe('version 1 traces (no version, no controller)', () => {
     expect(r.trace.frames.every((f) => f.controller === undefined)).toBe(true);
   });
 
-  it('the lab shows what the world says (running pods) and leaves the controller\'s numbers unknown', () => {
+  it("the lab shows what the world says (running pods) and leaves the controller's numbers unknown", () => {
     const r = parseTraceText(text);
     if (!r.ok) throw new Error(r.error);
     if (r.trace.loop !== 'incus-hpa') throw new Error(`expected an incus-hpa trace, got ${r.trace.loop}`);
@@ -72,7 +79,8 @@ describe('version 2 traces', () => {
 });
 
 describe('wrong traces are refused with the field named', () => {
-  const good = () => JSON.parse(traceJson(traceOf('talk-lab', 2 * 60_000))) as Record<string, unknown> & { frames: Record<string, unknown>[] };
+  const good = () =>
+    JSON.parse(traceJson(traceOf('talk-lab', 2 * 60_000))) as Record<string, unknown> & { frames: Record<string, unknown>[] };
   const withFrame = (i: number, patch: Record<string, unknown>) => {
     const t = good();
     t.frames[i] = { ...t.frames[i], ...patch };
@@ -80,7 +88,9 @@ describe('wrong traces are refused with the field named', () => {
   };
 
   it('an unknown loop, a wrong version, a missing scenario', () => {
-    expect(errorOf({ ...good(), loop: 'nomad' })).toMatch(/^loop: expected one of cron, puppet, systemd-restart, terraform, kubernetes, incus-hpa$/);
+    expect(errorOf({ ...good(), loop: 'nomad' })).toMatch(
+      /^loop: expected one of cron, puppet, systemd-restart, terraform, kubernetes, incus-hpa$/,
+    );
     expect(errorOf({ ...good(), version: 3 })).toMatch(/^version: expected 2 \(or no version: a version 1 trace\)$/);
     const { scenario: _s, ...noScenario } = good();
     expect(errorOf(noScenario)).toMatch(/^scenario: expected the scenario name$/);
@@ -104,12 +114,14 @@ describe('wrong traces are refused with the field named', () => {
     const t = good();
     const c = t.frames[4]!.controller as Record<string, unknown>;
     expect(errorOf(withFrame(4, { controller: { ...c, averagePercent: 'high' } }))).toMatch(/^frames\.4\.controller\.averagePercent: /);
-    expect(errorOf(withFrame(4, { controller: { ...c, pods: { running: -1, starting: 0, stopping: 0 } } }))).toMatch(/^frames\.4\.controller\.pods\.running: /);
+    expect(errorOf(withFrame(4, { controller: { ...c, pods: { running: -1, starting: 0, stopping: 0 } } }))).toMatch(
+      /^frames\.4\.controller\.pods\.running: /,
+    );
     const systemd = traceOf('systemd-crash-loop', 5_000).frames[0]!.controller;
     expect(errorOf(withFrame(0, { controller: systemd }))).toMatch(/^frames\.0\.controller\.loop: /);
   });
 
-  it('each loop\'s frames are read through that loop\'s own schemas (LOOP_SCHEMAS[loop]), not another\'s', () => {
+  it("each loop's frames are read through that loop's own schemas (LOOP_SCHEMAS[loop]), not another's", () => {
     // An HPA trace relabelled as each other loop: its frames' worlds and controllers are the wrong loop's.
     for (const loop of Object.keys(LOOP_SCHEMAS).filter((l) => l !== 'incus-hpa')) {
       expect(errorOf({ ...good(), loop }), loop).toMatch(/^frames\.0\.(world|controller)/);

@@ -5,14 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { runnerFor } from '../../sim/loops';
 import { checkFile, movesOf } from '../check/check-file';
 
-
 describe('the Application operator (seed 001) as a user module', () => {
   it('the planted bug (the cleanup deletes what the cache shows) is found with its shortest trace', () => {
     const { run, verdicts } = checkFile('examples/application/check-buggy.yaml');
     expect(run.result.stats.complete).toBe(true);
     expect(verdicts).toEqual({
-      'no-crash': 'holds', 'no-orphans': 'holds', 'idempotent': 'holds', 'differential': 'holds', 'cleanup-before-finalizer': 'violated',
-      'one-deployment': 'holds', 'converges': 'holds', 'has-deployment': 'holds',
+      'no-crash': 'holds',
+      'no-orphans': 'holds',
+      idempotent: 'holds',
+      differential: 'holds',
+      'cleanup-before-finalizer': 'violated',
+      'one-deployment': 'holds',
+      converges: 'holds',
+      'has-deployment': 'holds',
     });
     const c = run.counterexamples.find((x) => x.property === 'cleanup-before-finalizer')!;
     expect({ steps: c.path.length, moves: movesOf(run, c.path) }).toEqual({ steps: 12, moves: ['kubectl delete application/shop'] });
@@ -30,9 +35,15 @@ describe('the Application operator (seed 001) as a user module', () => {
   }, 60_000);
 
   it('same seed, same trace', () => {
-    const traces = [0, 1].map(() => { const { runner, scenario } = runnerFor('examples/application/check.yaml'); runner.run(scenario.durationMs); return JSON.stringify(runner.trace()); });
+    const traces = [0, 1].map(() => {
+      const { runner, scenario } = runnerFor('examples/application/check.yaml');
+      runner.run(scenario.durationMs);
+      return JSON.stringify(runner.trace());
+    });
     expect(traces[0]).toBe(traces[1]);
-    expect(traces[0]).toContain('reconcile shop/shop: update Application shop, create Deployment shop-deployment, create Service shop-service');
+    expect(traces[0]).toContain(
+      'reconcile shop/shop: update Application shop, create Deployment shop-deployment, create Service shop-service',
+    );
     expect(traces[0]).toContain('delete Deployment shop-deployment, delete Service shop-service, update Application shop');
   });
 });

@@ -49,26 +49,51 @@ withPython.describe('a DecoratorController webhook (python3 on loopback)', () =>
     });
     url = `http://127.0.0.1:${port.trim()}/sync`;
   }, 30_000);
-  afterAll(() => { hook?.kill(); });
+  afterAll(() => {
+    hook?.kill();
+  });
 
   it('decorates as the built-in decorator does: same store at the end of the same run', () => {
     const hooked = lastWorld(scenario('hooked'));
     const builtin = lastWorld(scenario('builtin', { builtin: true }));
-    const objects = (w: KubeWorld) => JSON.stringify(Object.values(w.store.objects).map((o) => [o.kind, o.metadata.name, o.metadata.labels, o.metadata.annotations, o.metadata.ownerReferences, o.spec]));
+    const objects = (w: KubeWorld) =>
+      JSON.stringify(
+        Object.values(w.store.objects).map((o) => [
+          o.kind,
+          o.metadata.name,
+          o.metadata.labels,
+          o.metadata.annotations,
+          o.metadata.ownerReferences,
+          o.spec,
+        ]),
+      );
     expect(objects(hooked.world)).toBe(objects(builtin.world));
     const cm = hooked.world.store.objects['ConfigMap/default/worker-log-shipper'];
     expect(cm?.spec).toEqual({ data: { input: '/var/log/pods/worker', output: 'loki:3100' } });
     expect(hooked.world.store.objects['Pod/default/api']?.metadata.labels['sidecar.example.com/decorated']).toBe('true');
-    expect(hooked.trace.frames.some((f) => f.note === 'reconcile default/api: decorate api: add labels/annotations, attach configmap/api-log-shipper')).toBe(true);
+    expect(
+      hooked.trace.frames.some(
+        (f) => f.note === 'reconcile default/api: decorate api: add labels/annotations, attach configmap/api-log-shipper',
+      ),
+    ).toBe(true);
   }, 60_000);
 
   it('under the explorer: the same verdicts and the same state space as the built-in on the same bounds', () => {
-    const check = (file: string) => { const { entry, scenario: s } = loadScenario(file); return checkScenario(entry, s); };
+    const check = (file: string) => {
+      const { entry, scenario: s } = loadScenario(file);
+      return checkScenario(entry, s);
+    };
     const hooked = check(scenario('check-hooked', { keep: [0] }));
     const builtin = check(scenario('check-builtin', { builtin: true, keep: [0] }));
     expect(hooked.result.stats.complete).toBe(true);
     expect(Object.fromEntries(hooked.result.verdicts.map((v) => [v.property.name, v.status]))).toEqual({
-      'no-crash': 'holds', 'no-orphans': 'holds', 'idempotent': 'holds', 'differential': 'holds', 'cleanup-before-finalizer': 'holds', 'one-attachment': 'holds', 'converges': 'holds',
+      'no-crash': 'holds',
+      'no-orphans': 'holds',
+      idempotent: 'holds',
+      differential: 'holds',
+      'cleanup-before-finalizer': 'holds',
+      'one-attachment': 'holds',
+      converges: 'holds',
     });
     expect(hooked.result.stats.distinct).toBe(builtin.result.stats.distinct);
   }, 60_000);
@@ -80,7 +105,9 @@ withPython.describe('a DecoratorController webhook (python3 on loopback)', () =>
 
   it('finalize: the finalizer goes on, the hook tears the attachment down, then says finalized and the target goes', () => {
     const file = join(DIR, 'finalize.yaml');
-    writeFileSync(file, `loop: kubernetes
+    writeFileSync(
+      file,
+      `loop: kubernetes
 name: decorator-finalize
 duration: 20s
 controller: { metacontroller: decorator, resource: Service, labelSelector: { sidecar: inject }, attachments: [ConfigMap], sync: ${url}, finalize: ${url} }
@@ -88,7 +115,8 @@ objects:
   - { apiVersion: v1, kind: Service, metadata: { name: api, labels: { sidecar: inject } }, spec: { selector: { app: api }, ports: [{ port: 80 }] } }
 timeline:
   - { at: 5s, delete: { kind: Service, name: api } }
-`);
+`,
+    );
     const { trace, world } = lastWorld(file);
     const notes = trace.frames.map((f) => f.note ?? '');
     const at = (text: string) => notes.findIndex((n) => n.includes(text));
@@ -99,7 +127,10 @@ timeline:
       at('finalize api: add labels/annotations, detach api-log-shipper'),
       at('finalize api: finalized: remove the finalizer'),
     ];
-    expect(order.every((i) => i >= 0), JSON.stringify(order)).toBe(true);
+    expect(
+      order.every((i) => i >= 0),
+      JSON.stringify(order),
+    ).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(Object.keys(world.store.objects).filter((k) => !k.startsWith('Node/'))).toEqual([]);
     expect(world.collected.Service ?? 0).toBe(0); // cleaned up by the hook, nothing left for the garbage collector

@@ -9,21 +9,32 @@ import { loadScenario } from '../../sim/loops';
 
 async function cli(...args: string[]) {
   let err = '';
-  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s) => { err += String(s); return true; });
+  const spy = vi.spyOn(process.stderr, 'write').mockImplementation((s) => {
+    err += String(s);
+    return true;
+  });
   const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
   try {
     return { code: await runCli(['node', 'loopscope', ...args]), err };
-  } finally { spy.mockRestore(); out.mockRestore(); }
+  } finally {
+    spy.mockRestore();
+    out.mockRestore();
+  }
 }
 
 describe('loopscope init controller', () => {
   it('writes a project: a module, a scenario that loads, a package.json on this version, a vitest test', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'loopscope-init-')), 'My Controller');
     expect((await cli('init', 'controller', dir)).code).toBe(0);
-    for (const f of ['controller.ts', 'check.yaml', 'check.test.ts', 'package.json', 'tsconfig.json', '.gitignore', 'regressions/.gitkeep']) expect(existsSync(join(dir, f)), f).toBe(true);
+    for (const f of ['controller.ts', 'check.yaml', 'check.test.ts', 'package.json', 'tsconfig.json', '.gitignore', 'regressions/.gitkeep'])
+      expect(existsSync(join(dir, f)), f).toBe(true);
     const { scenario } = loadScenario(join(dir, 'check.yaml'));
     expect(scenario.name).toBe('my-controller');
-    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name: string; scripts: Record<string, string>; devDependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      name: string;
+      scripts: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
     const own = JSON.parse(readFileSync('package.json', 'utf8')) as { version: string; devDependencies: Record<string, string> };
     expect(manifest.name).toBe('my-controller');
     expect(manifest.devDependencies.loopscope).toBe(`^${own.version}`);

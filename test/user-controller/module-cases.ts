@@ -22,29 +22,75 @@ const example = (path: string) => readFileSync(join(ROOT, path), 'utf8');
 const HEAD = `export const controller = { for: 'PodService', owns: ['Pod'] };\n`;
 /** A check scenario around `controller.ts`: the shipped PodService example's, with the module's file swapped. */
 const controllerScenario = example('examples/podservice/check.yaml').replace(/^#.*\n/gm, '');
-const policyScenario = example('examples/hpa-policy/check.yaml').replace(/^#.*\n/gm, '').replace('./step-policy.ts', './policy.ts');
+const policyScenario = example('examples/hpa-policy/check.yaml')
+  .replace(/^#.*\n/gm, '')
+  .replace('./step-policy.ts', './policy.ts');
 
 /** Checked (the whole bounded space) when it should hold; a crash or a refusal shows in one short run. */
-const controllerCase = (name: string, module: string, exit: number, says: string, run: 'check' | 'sim' = 'sim'): ModuleCase =>
-  ({
-    name, files: { 'scenario.yaml': controllerScenario.replace('{ module: ./controller.ts }', '{ module: ./controller.ts, timeout: 50ms }'), 'controller.ts': module },
-    args: (s) => (run === 'check' ? ['check', '--workers', '1', s] : ['sim', '--until', '100ms', s]), exit, says,
-  });
-const policyCase = (name: string, module: string, exit: number, says: string): ModuleCase =>
-  ({ name, files: { 'scenario.yaml': policyScenario, 'policy.ts': module }, args: (s) => ['sim', s], exit, says });
+const controllerCase = (name: string, module: string, exit: number, says: string, run: 'check' | 'sim' = 'sim'): ModuleCase => ({
+  name,
+  files: {
+    'scenario.yaml': controllerScenario.replace('{ module: ./controller.ts }', '{ module: ./controller.ts, timeout: 50ms }'),
+    'controller.ts': module,
+  },
+  args: (s) => (run === 'check' ? ['check', '--workers', '1', s] : ['sim', '--until', '100ms', s]),
+  exit,
+  says,
+});
+const policyCase = (name: string, module: string, exit: number, says: string): ModuleCase => ({
+  name,
+  files: { 'scenario.yaml': policyScenario, 'policy.ts': module },
+  args: (s) => ['sim', s],
+  exit,
+  says,
+});
 
 export const MODULE_CASES: readonly ModuleCase[] = [
-  controllerCase('a TypeScript controller with types holds', example('examples/podservice/controller.ts'), 0, 'every promised property holds', 'check'),
-  controllerCase('a module that does not compile is bad input', `${HEAD}export function reconcile( {`, 2, 'expected a module that compiles'),
-  controllerCase('an import other than the API is refused at load', `import { readFileSync } from 'node:fs';\n${HEAD}export function reconcile() { readFileSync('/etc/passwd'); return {}; }`, 2, 'import of "node:fs" is not allowed'),
+  controllerCase(
+    'a TypeScript controller with types holds',
+    example('examples/podservice/controller.ts'),
+    0,
+    'every promised property holds',
+    'check',
+  ),
+  controllerCase(
+    'a module that does not compile is bad input',
+    `${HEAD}export function reconcile( {`,
+    2,
+    'expected a module that compiles',
+  ),
+  controllerCase(
+    'an import other than the API is refused at load',
+    `import { readFileSync } from 'node:fs';\n${HEAD}export function reconcile() { readFileSync('/etc/passwd'); return {}; }`,
+    2,
+    'import of "node:fs" is not allowed',
+  ),
   controllerCase('a module without reconcile is bad input', HEAD, 2, 'export a function reconcile(request, client)'),
-  controllerCase('a timer in reconcile is a crash the run shows', `${HEAD}export function reconcile() { setTimeout(() => {}, 1); return {}; }`, 0, 'panic: ReferenceError: setTimeout is not defined'),
-  controllerCase('a hang is stopped at the time limit and shown', `${HEAD}export function reconcile() { for (;;) {} }`, 0, 'panic: reconcile did not return within 50 ms'),
+  controllerCase(
+    'a timer in reconcile is a crash the run shows',
+    `${HEAD}export function reconcile() { setTimeout(() => {}, 1); return {}; }`,
+    0,
+    'panic: ReferenceError: setTimeout is not defined',
+  ),
+  controllerCase(
+    'a hang is stopped at the time limit and shown',
+    `${HEAD}export function reconcile() { for (;;) {} }`,
+    0,
+    'panic: reconcile did not return within 50 ms',
+  ),
   policyCase('a TypeScript policy module runs', example('examples/hpa-policy/step-policy.ts'), 0, 'hpa-step-policy'),
-  policyCase('a policy may not read the clock', `import type { Policy } from 'loopscope/policy';\nexport const policy: Policy = () => ({ actions: [], reason: String(Date.now()) });`, 2, 'the clock (Date.now) is not available'),
+  policyCase(
+    'a policy may not read the clock',
+    `import type { Policy } from 'loopscope/policy';\nexport const policy: Policy = () => ({ actions: [], reason: String(Date.now()) });`,
+    2,
+    'the clock (Date.now) is not available',
+  ),
 ];
 
-export interface CaseRun { code: number | null; output: string }
+export interface CaseRun {
+  code: number | null;
+  output: string;
+}
 
 /** Writes the case into `dir` and runs it with `launcher` (the words that start loopscope). */
 export function runModuleCase(launcher: readonly string[], c: ModuleCase, dir: string): CaseRun {

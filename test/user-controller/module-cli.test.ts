@@ -11,11 +11,15 @@ const DIR = mkdtempSync(join(tmpdir(), 'loopscope-module-cli-'));
 
 describe('user modules through the CLI (from source)', () => {
   MODULE_CASES.forEach((c, i) => {
-    it(c.name, () => {
-      const r = runModuleCase([CLI], c, join(DIR, String(i)));
-      expect(r.code, r.output).toBe(c.exit);
-      expect(r.output).toContain(c.says);
-      expect(r.output).not.toMatch(/\n\s+at .*:\d+:\d+/); // never a stack trace
-    }, 120_000);
+    it(
+      c.name,
+      () => {
+        const r = runModuleCase([CLI], c, join(DIR, String(i)));
+        expect(r.code, r.output).toBe(c.exit);
+        expect(r.output).toContain(c.says);
+        expect(r.output).not.toMatch(/\n\s+at .*:\d+:\d+/); // never a stack trace
+      },
+      120_000,
+    );
   });
 });

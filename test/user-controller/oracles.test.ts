@@ -29,7 +29,10 @@ describe('idempotence: reconciling the state its own writes left changes nothing
     const { run, verdicts } = check('examples/podservice/check-counting.yaml', 1500);
     expect(verdicts.idempotent).toBe('violated');
     const c = run.counterexamples.find((x) => x.property === 'idempotent')!;
-    expect({ steps: c.path.length, moves: movesOf(run, c.path) }).toEqual({ steps: 14, moves: ['controller crash (after a reconcile\'s writes)'] });
+    expect({ steps: c.path.length, moves: movesOf(run, c.path) }).toEqual({
+      steps: 14,
+      moves: ["controller crash (after a reconcile's writes)"],
+    });
     const last = c.trace.frames.at(-1)!;
     expect(last.note).toMatch(/^reconcile default\/web: patch PodService web · ✗ idempotent/);
     // The run before it: the first reconcile created, created and patched; nothing else happened.
@@ -47,7 +50,10 @@ describe('idempotence: reconciling the state its own writes left changes nothing
 
 describe('the canonical key with the idempotence monitor in the world', () => {
   it('merges only states with equal futures (the contract suite covers shipped scenarios, not user modules)', () => {
-    for (const [file, limit] of [['examples/podservice/check-spec-change.yaml', 800], ['examples/podservice/check-counting.yaml', 600]] as const) {
+    for (const [file, limit] of [
+      ['examples/podservice/check-spec-change.yaml', 800],
+      ['examples/podservice/check-counting.yaml', 600],
+    ] as const) {
       const { entry, scenario } = loadScenario(file);
       const p = prepareCheck(entry, scenario);
       const report = keySafety(entry.binding, p.check, { config: p.config, world: scenario.world }, p.alphabet, limit);
@@ -66,9 +72,11 @@ describe('differential oracle: the same desired state ends in the same world, wh
     expect(c.path.length).toBe(22);
     expect(movesOf(run, c.path)[0]).toMatch(/^kubectl apply podservice\/web .*"port":8080/);
     expect(c.trace.frames.at(-1)!.note).toContain('✗ differential');
-    expect(c.other?.difference).toBe('Pod default/web-pod spec: {"containers":[{"cpuMilli":100,"image":"nginx:1.27","name":"app","port":80}]} here, '
-      + '{"containers":[{"cpuMilli":100,"image":"nginx:1.27","name":"app","port":8080}]} from the start; '
-      + 'Service default/web-svc spec: {"port":80,"selector":{"app":"web"}} here, {"port":8080,"selector":{"app":"web"}} from the start');
+    expect(c.other?.difference).toBe(
+      'Pod default/web-pod spec: {"containers":[{"cpuMilli":100,"image":"nginx:1.27","name":"app","port":80}]} here, ' +
+        '{"containers":[{"cpuMilli":100,"image":"nginx:1.27","name":"app","port":8080}]} from the start; ' +
+        'Service default/web-svc spec: {"port":80,"selector":{"app":"web"}} here, {"port":8080,"selector":{"app":"web"}} from the start',
+    );
     // The other history is a real run of the same scenario: the desired state from the start, no faults.
     expect(c.other?.trace.scenario).toBe('podservice-module-create-only · the same desired state applied from the start, no faults');
     expect(c.other?.trace.frames.some((f) => f.note === 'POST service web-svc → default/web: done: Forget')).toBe(true);
@@ -87,13 +95,20 @@ describe('differential oracle: the same desired state ends in the same world, wh
 
   it('loopscope check prints both histories and writes both traces (--out), exit 1', () => {
     const out = mkdtempSync(join(tmpdir(), 'loopscope-differential-'));
-    const r = spawnSync(CLI, ['check', '--workers', '1', '--out', out, 'examples/podservice/check-create-only.yaml'], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(CLI, ['check', '--workers', '1', '--out', out, 'examples/podservice/check-create-only.yaml'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(r.status, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/✗ always\s+differential/);
     expect(r.stdout).toContain('## the other history: the same desired state applied from the start, no faults');
-    expect(r.stdout).toContain('Service default/web-svc spec: {"port":80,"selector":{"app":"web"}} here, {"port":8080,"selector":{"app":"web"}} from the start');
+    expect(r.stdout).toContain(
+      'Service default/web-svc spec: {"port":80,"selector":{"app":"web"}} here, {"port":8080,"selector":{"app":"web"}} from the start',
+    );
     const other = join(out, 'podservice-module-create-only.differential.other.trace.json');
     expect(existsSync(join(out, 'podservice-module-create-only.differential.trace.json'))).toBe(true);
-    expect(JSON.parse(readFileSync(other, 'utf8')).scenario).toBe('podservice-module-create-only · the same desired state applied from the start, no faults');
+    expect(JSON.parse(readFileSync(other, 'utf8')).scenario).toBe(
+      'podservice-module-create-only · the same desired state applied from the start, no faults',
+    );
   }, 120_000);
 });

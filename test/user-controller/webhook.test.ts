@@ -35,7 +35,10 @@ function scenarioFor(url: string, name: string, keep: number[] = [0, 1, 2], time
   const [head, timeline] = yaml.split(/^timeline:\n/m) as [string, string];
   const entries = timeline.split(/^(?=  - )/m).filter((e) => e.trim());
   const file = join(DIR, `${name}.yaml`);
-  writeFileSync(file, `${head.replace('http://127.0.0.1:8731/sync', url).replace('  sync:', `  timeout: ${timeout}\n  sync:`)}${keep.length ? `timeline:\n${keep.map((i) => entries[i]).join('')}` : 'timeline: []\n'}`);
+  writeFileSync(
+    file,
+    `${head.replace('http://127.0.0.1:8731/sync', url).replace('  sync:', `  timeout: ${timeout}\n  sync:`)}${keep.length ? `timeline:\n${keep.map((i) => entries[i]).join('')}` : 'timeline: []\n'}`,
+  );
   return file;
 }
 
@@ -52,9 +55,14 @@ const verdictsOf = (file: string) => {
 // The hooks start inside the gated suite: without python3 nothing is spawned.
 withPython.describe('a Metacontroller webhook (python3 on loopback) under the explorer', () => {
   beforeAll(async () => {
-    [fixedUrl, buggyUrl] = await Promise.all([startHook('examples/metacontroller/sync.py', '0'), startHook('examples/metacontroller/buggy_sync.py', '0')]);
+    [fixedUrl, buggyUrl] = await Promise.all([
+      startHook('examples/metacontroller/sync.py', '0'),
+      startHook('examples/metacontroller/buggy_sync.py', '0'),
+    ]);
   }, 30_000);
-  afterAll(() => { for (const h of hooks) h.kill(); });
+  afterAll(() => {
+    for (const h of hooks) h.kill();
+  });
 
   it('the planted bug (spec.host indexed, KeyError → HTTP 500) is found with its shortest trace', () => {
     const { run, verdicts } = verdictsOf(scenarioFor(buggyUrl, 'buggy', [0]));
@@ -69,12 +77,25 @@ withPython.describe('a Metacontroller webhook (python3 on loopback) under the ex
     const { run, verdicts } = verdictsOf(scenarioFor(fixedUrl, 'fixed', [0]));
     expect(run.result.stats.complete).toBe(true);
     // The host removed from the spec at any instant: the hook's default host makes every history end alike (differential).
-    expect(verdicts).toEqual({ 'no-crash': 'holds', 'no-orphans': 'holds', 'idempotent': 'holds', 'differential': 'holds', 'cleanup-before-finalizer': 'holds', 'one-pod': 'holds', 'converges': 'holds', 'has-service': 'holds' });
+    expect(verdicts).toEqual({
+      'no-crash': 'holds',
+      'no-orphans': 'holds',
+      idempotent: 'holds',
+      differential: 'holds',
+      'cleanup-before-finalizer': 'holds',
+      'one-pod': 'holds',
+      converges: 'holds',
+      'has-service': 'holds',
+    });
   }, 120_000);
 
   it('same seed, byte-identical trace with a webhook', () => {
     const file = scenarioFor(fixedUrl, 'determinism');
-    const traces = [0, 1].map(() => { const { runner, scenario } = runnerFor(file); runner.run(scenario.durationMs); return JSON.stringify(runner.trace()); });
+    const traces = [0, 1].map(() => {
+      const { runner, scenario } = runnerFor(file);
+      runner.run(scenario.durationMs);
+      return JSON.stringify(runner.trace());
+    });
     expect(traces[0]).toBe(traces[1]);
     expect(traces[0]).toContain('sync hook → 3 desired children');
   }, 60_000);
@@ -83,8 +104,16 @@ withPython.describe('a Metacontroller webhook (python3 on loopback) under the ex
     const cases: [string, string, RegExp][] = [
       ['down', 'http://127.0.0.1:59998/sync', /is unreachable or too slow: ECONNREFUSED/],
       ['hang', await startHook('test/user-controller/fixtures/bad_hook.py', 'hang'), /is unreachable or too slow: timed out after 300 ms/],
-      ['garbage', await startHook('test/user-controller/fixtures/bad_hook.py', 'garbage'), /answered something that is not JSON: <html>oops<\/html>/],
-      ['wrong', await startHook('test/user-controller/fixtures/bad_hook.py', 'wrong'), /answered JSON that is not a sync response: children/],
+      [
+        'garbage',
+        await startHook('test/user-controller/fixtures/bad_hook.py', 'garbage'),
+        /answered something that is not JSON: <html>oops<\/html>/,
+      ],
+      [
+        'wrong',
+        await startHook('test/user-controller/fixtures/bad_hook.py', 'wrong'),
+        /answered JSON that is not a sync response: children/,
+      ],
     ];
     for (const [name, url, message] of cases) {
       const { runner } = runnerFor(scenarioFor(url, name, [], '300ms'));
@@ -92,7 +121,10 @@ withPython.describe('a Metacontroller webhook (python3 on loopback) under the ex
       const notes = runner.trace().frames.map((f) => f.note ?? '');
       const failures = notes.filter((n) => message.test(n));
       expect(failures.length, name).toBeGreaterThan(1); // retried with backoff: the run goes on
-      expect(notes.every((n) => !n.includes('\n')), name).toBe(true);
+      expect(
+        notes.every((n) => !n.includes('\n')),
+        name,
+      ).toBe(true);
     }
   }, 120_000);
 });

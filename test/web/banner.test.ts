@@ -16,7 +16,8 @@ function run(scenario: string, until: number): Frame[] {
   return runner.frames;
 }
 
-const banners = (loop: string, frames: Frame[], lang: 'en' | 'pt-BR' = 'en'): BannerLines[] => frames.map((_, i) => bannerOf(loop)(frames, i, lang));
+const banners = (loop: string, frames: Frame[], lang: 'en' | 'pt-BR' = 'en'): BannerLines[] =>
+  frames.map((_, i) => bannerOf(loop)(frames, i, lang));
 
 describe('banner lines from the controller summary', () => {
   it('terraform: the decision is the plan, never an apply result ("Destruction complete", "state written", an error)', () => {
@@ -76,14 +77,16 @@ describe('banner lines from the controller summary', () => {
     for (const [i, f] of frames.entries()) {
       const rs = (f.world as KubeSummary).replicasets.find((r) => r.name === 'web');
       if (!rs || !lines[i]!.compared) continue;
-      expect(lines[i]!.compared, `frame ${i}`).toBe(`ReplicaSet web: ${rs.current}/${rs.desired} pods exist, ${rs.ready}/${rs.desired} ready`);
+      expect(lines[i]!.compared, `frame ${i}`).toBe(
+        `ReplicaSet web: ${rs.current}/${rs.desired} pods exist, ${rs.ready}/${rs.desired} ready`,
+      );
       if (/in sync/.test(f.note ?? '') && rs.ready < rs.desired) notReadyYet++;
     }
     // The case from the issue happens in this run: the reconcile says "in sync" while pods are not ready.
     expect(notReadyYet).toBeGreaterThan(0);
   });
 
-  it('incus-hpa and systemd: the decision comes from the controller\'s decision, in both languages', () => {
+  it("incus-hpa and systemd: the decision comes from the controller's decision, in both languages", () => {
     const hpa = run('talk-lab', 120_000);
     const h = banners('incus-hpa', hpa);
     expect(h.some((b) => /^3 pods wanted \(now 2\): create 1$/.test(b.decided))).toBe(true);

@@ -7,7 +7,7 @@ const ROOT = resolve(import.meta.dirname, '../..');
 const frame = (t: number, v: number | null) => ({ t, v });
 const value = (f: { v: number | null }) => f.v;
 
-describe('side by side: where the policies\' decisions part (web/compare/divergence.ts)', () => {
+describe("side by side: where the policies' decisions part (web/compare/divergence.ts)", () => {
   it('marks a divergence when the values part and a convergence when they meet, changes at one instant taken together', () => {
     const a = [frame(0, null), frame(10, 2), frame(20, 2), frame(30, 1), frame(50, 1)];
     // b decides at the same instants, one frame later within t=10 (not a divergence), then holds 2 until 40.

@@ -15,8 +15,13 @@ const withXmllint = await requires('xmllint');
 const ROOT = resolve(import.meta.dirname, '../..');
 const dir = mkdtempSync(join(tmpdir(), 'loopscope-svg-'));
 /** One shipped, non-check scenario per loop. */
-const FIRST = LOOP_IDS.map((loop) => readdirSync(join(ROOT, 'scenarios')).sort().find((f) =>
-  !f.includes('-check-') && (parse(readFileSync(join(ROOT, 'scenarios', f), 'utf8')) as { loop?: string } | null)?.loop === loop)!);
+const FIRST = LOOP_IDS.map((loop) =>
+  readdirSync(join(ROOT, 'scenarios'))
+    .sort()
+    .find(
+      (f) => !f.includes('-check-') && (parse(readFileSync(join(ROOT, 'scenarios', f), 'utf8')) as { loop?: string } | null)?.loop === loop,
+    )!,
+);
 
 withXmllint.describe('slide pictures (web/export): the statechart and the chart of every loop as SVG', () => {
   it.each(FIRST)('%s: well-formed SVG, the active state lit, every series a step line', async (file) => {
@@ -24,8 +29,14 @@ withXmllint.describe('slide pictures (web/export): the statechart and the chart 
     runner.run(Math.min(scenario.durationMs, 5 * 60_000));
     const graph = machineGraph(entry.binding.machine);
     const figures = exportFigures({
-      machine: entry.binding.machine, layout: await layoutGraph(new ELK(), graph), loop: entry.id, scenario: scenario.name,
-      frames: runner.frames, index: runner.frames.length - 1, config: runner.config, lang: 'pt-BR',
+      machine: entry.binding.machine,
+      layout: await layoutGraph(new ELK(), graph),
+      loop: entry.id,
+      scenario: scenario.name,
+      frames: runner.frames,
+      index: runner.frames.length - 1,
+      config: runner.config,
+      lang: 'pt-BR',
     });
     for (const [kind, p] of Object.entries(figures)) {
       const path = join(dir, `${scenario.name}-${kind}.svg`);
@@ -41,6 +52,7 @@ withXmllint.describe('slide pictures (web/export): the statechart and the chart 
     const chart = figures.chart!;
     expect(chart.svg).toContain('Ao longo do tempo');
     // Steps only: after the first point, horizontal and vertical moves (a change at an event is never a ramp).
-    for (const d of chart.svg.matchAll(/data-series="[^"]*" d="([^"]+)"/g)) expect(d[1]).toMatch(/^M[\d.]+,[\d.]+( (H[\d.]+ V[\d.]+|H[\d.]+|M[\d.]+,[\d.]+))*$/);
+    for (const d of chart.svg.matchAll(/data-series="[^"]*" d="([^"]+)"/g))
+      expect(d[1]).toMatch(/^M[\d.]+,[\d.]+( (H[\d.]+ V[\d.]+|H[\d.]+|M[\d.]+,[\d.]+))*$/);
   });
 });

@@ -15,7 +15,10 @@ it('lists talk-lab and the tour first, checks last and only there, every shipped
   expect(last.scenarios.every((s) => s.id.includes('-check-'))).toBe(true);
   for (const g of groups.slice(1, -1)) {
     expect(g.kind).toBe('loop');
-    expect(g.scenarios.some((s) => s.id.includes('-check-')), g.kind === 'loop' ? g.loop : g.kind).toBe(false);
+    expect(
+      g.scenarios.some((s) => s.id.includes('-check-')),
+      g.kind === 'loop' ? g.loop : g.kind,
+    ).toBe(false);
     if (g.kind === 'loop') expect(g.scenarios.every((s) => s.loop === g.loop)).toBe(true);
   }
   const listed = groups.flatMap((g) => g.scenarios.map((s) => s.id));

@@ -64,13 +64,24 @@ export function Chapters({ session, linked }: ChaptersProps) {
         const at = i === undefined ? ('at' in m ? clock(m.at) : text.notReached) : clock(session.frames[i]!.t);
         const current = i !== undefined && i === session.index;
         return (
-          <button key={m.name} data-testid={`chapter-${m.name}`} data-current={current} aria-current={current ? 'step' : undefined}
-            onClick={() => { if (!jumpTo(session, m)) setProblem(`${text.unknown} "${m.name}": ${text.notInRun}`); }}>
+          <button
+            key={m.name}
+            data-testid={`chapter-${m.name}`}
+            data-current={current}
+            aria-current={current ? 'step' : undefined}
+            onClick={() => {
+              if (!jumpTo(session, m)) setProblem(`${text.unknown} "${m.name}": ${text.notInRun}`);
+            }}
+          >
             <span className="chapter-at">{at}</span> {momentTitle(m, lang)}
           </button>
         );
       })}
-      {problem && <span className="chapter-problem" data-testid="chapter-problem" role="alert">{problem}</span>}
+      {problem && (
+        <span className="chapter-problem" data-testid="chapter-problem" role="alert">
+          {problem}
+        </span>
+      )}
     </nav>
   );
 }

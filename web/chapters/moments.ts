@@ -18,8 +18,13 @@ export function declaredMoments(session: LabSession): Moment[] {
     if (listing.loop !== session.loop) continue;
     try {
       const { scenario } = parseScenarioText(listing.file, listing.id, listing.text);
-      if (scenario.name === session.scenarioName) { found = scenario.moments ?? []; break; }
-    } catch { /* a broken file has no chapters; the lab shows its error when it is opened */ }
+      if (scenario.name === session.scenarioName) {
+        found = scenario.moments ?? [];
+        break;
+      }
+    } catch {
+      /* a broken file has no chapters; the lab shows its error when it is opened */
+    }
   }
   cache.set(key, found);
   return found;
@@ -31,8 +36,7 @@ export function findMoment(session: LabSession, name: string): Moment | undefine
 }
 
 /** Every name a link may use for this run. */
-export const momentNames = (session: LabSession): string[] =>
-  [...declaredMoments(session), ...BUILTIN_MOMENTS].map((m) => m.name);
+export const momentNames = (session: LabSession): string[] => [...declaredMoments(session), ...BUILTIN_MOMENTS].map((m) => m.name);
 
 /**
  * Shows the frame where a moment happens: a recorded frame if the run has been there (the past, as

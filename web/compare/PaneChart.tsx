@@ -34,13 +34,23 @@ export function PaneChart({ session, frame, axisMs, marks, describe, onSeek }: P
   return (
     <div className="pane-chart" ref={holder} data-testid="pane-chart">
       <LoopCharts session={session} frame={frame} axisMs={axis} fill onSeek={onSeek} onDraw={onDraw} />
-      {plot && (marks ?? []).map((m) => {
-        const x = xOfTime(m.t, axis, plot);
-        return x === null ? null : (
-          <button key={`${m.kind}-${m.t}`} className={`chart-mark ${m.kind}`} data-testid="chart-divergence" data-kind={m.kind} data-t={m.t}
-            style={{ left: x, top: plot.top, height: plot.height }} title={describe(m)} aria-label={describe(m)} onClick={() => onSeek(m.t)} />
-        );
-      })}
+      {plot &&
+        (marks ?? []).map((m) => {
+          const x = xOfTime(m.t, axis, plot);
+          return x === null ? null : (
+            <button
+              key={`${m.kind}-${m.t}`}
+              className={`chart-mark ${m.kind}`}
+              data-testid="chart-divergence"
+              data-kind={m.kind}
+              data-t={m.t}
+              style={{ left: x, top: plot.top, height: plot.height }}
+              title={describe(m)}
+              aria-label={describe(m)}
+              onClick={() => onSeek(m.t)}
+            />
+          );
+        })}
     </div>
   );
 }

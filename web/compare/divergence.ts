@@ -15,7 +15,8 @@ import type { PolicyComparison } from '../loop-ui-types';
  * The policy a run's own configuration names (its runner's config, typed as its loop's): side by side offers
  * "the scenario's own" as a column when this is not one of the loop's named policies (or is undefined).
  */
-export const ownPolicyOf = (loop: string, runner: Runner<unknown, unknown, unknown>): string | undefined => (isLoopId(loop) ? ownPolicyOn(loop, runner) : undefined);
+export const ownPolicyOf = (loop: string, runner: Runner<unknown, unknown, unknown>): string | undefined =>
+  isLoopId(loop) ? ownPolicyOn(loop, runner) : undefined;
 
 function ownPolicyOn<L extends LoopId>(loop: L, runner: Runner<unknown, unknown, unknown>): string | undefined {
   const own: PolicyComparison<L>['ownPolicy'] | undefined = LOOP_UI[loop].comparison?.ownPolicy;
@@ -28,11 +29,21 @@ export const decisionOf = (loop: string): ((f: Frame) => number | null) | undefi
 /** A loop's decision on the frames of a comparison: every pane and run of one runs the listing's loop, so its id is the frames' (sim/loop-frames.ts). */
 function decisionOn<L extends LoopId>(loop: L): ((f: Frame) => number | null) | undefined {
   const decide: PolicyComparison<L>['decision'] | undefined = LOOP_UI[loop].comparison?.decision;
-  return decide && ((f) => { const typed = frameOf(loop, loop, f); return typed ? decide(typed) : null; });
+  return (
+    decide &&
+    ((f) => {
+      const typed = frameOf(loop, loop, f);
+      return typed ? decide(typed) : null;
+    })
+  );
 }
 
 /** A moment where the columns start to decide differently ('diverge') or decide alike again ('converge'). */
-export interface Divergence { t: number; kind: 'diverge' | 'converge'; values: (number | null)[] }
+export interface Divergence {
+  t: number;
+  kind: 'diverge' | 'converge';
+  values: (number | null)[];
+}
 
 /**
  * The moments the runs' decisions part and meet again. Changes at the same virtual time are taken
@@ -45,7 +56,10 @@ export function divergences<F extends { t: number }>(runs: readonly (readonly F[
     let last: number | null | undefined;
     for (const f of frames) {
       const v = decision(f);
-      if (v !== last) { changes.push({ t: f.t, run, value: v }); last = v; }
+      if (v !== last) {
+        changes.push({ t: f.t, run, value: v });
+        last = v;
+      }
     }
   });
   changes.sort((a, b) => a.t - b.t || a.run - b.run);

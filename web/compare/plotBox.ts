@@ -1,5 +1,10 @@
 /** Where a chart's plot area sits inside its pane's chart box, in CSS pixels (the divergence marks are laid over it). */
-export interface PlotBox { left: number; top: number; width: number; height: number }
+export interface PlotBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
 
 /** The plot area's rectangle relative to the box that holds the marks (both as the browser measures them). */
 export function plotBoxIn(plot: PlotBox, holder: { left: number; top: number }): PlotBox {

@@ -18,16 +18,32 @@ export function Controls(p: ControlsProps) {
   const t = useT();
   return (
     <div className="controls" role="toolbar">
-      <button data-testid="btn-back" onClick={p.onStepBack} disabled={!p.canStepBack} title={`${t('stepBack')} (←)`}>← {t('stepBack')}</button>
-      <button data-testid="btn-play" onClick={p.onTogglePlay} title={`${p.playing ? t('pause') : t('play')} (space)`}>
-        {p.playing ? <><PauseIcon /> {t('pause')}</> : `▶ ${t('play')}`}
+      <button data-testid="btn-back" onClick={p.onStepBack} disabled={!p.canStepBack} title={`${t('stepBack')} (←)`}>
+        ← {t('stepBack')}
       </button>
-      <button data-testid="btn-step" onClick={p.onStep} title={`${t('step')} (→)`}>{t('step')} →</button>
-      <button data-testid="btn-reset" onClick={p.onReset}>↺ {t('reset')}</button>
+      <button data-testid="btn-play" onClick={p.onTogglePlay} title={`${p.playing ? t('pause') : t('play')} (space)`}>
+        {p.playing ? (
+          <>
+            <PauseIcon /> {t('pause')}
+          </>
+        ) : (
+          `▶ ${t('play')}`
+        )}
+      </button>
+      <button data-testid="btn-step" onClick={p.onStep} title={`${t('step')} (→)`}>
+        {t('step')} →
+      </button>
+      <button data-testid="btn-reset" onClick={p.onReset}>
+        ↺ {t('reset')}
+      </button>
       <label className="speed">
         {t('speed')}{' '}
         <select data-testid="speed" value={p.speed} onChange={(e) => p.onSpeed(Number(e.target.value))}>
-          {SPEEDS.map((s) => <option key={s} value={s}>{s}×</option>)}
+          {SPEEDS.map((s) => (
+            <option key={s} value={s}>
+              {s}×
+            </option>
+          ))}
         </select>
       </label>
     </div>

@@ -9,7 +9,10 @@ interface Props {
   fallback?: (error: string) => ReactNode;
   children: ReactNode;
 }
-interface State { error: string | null; resetKey: unknown }
+interface State {
+  error: string | null;
+  resetKey: unknown;
+}
 
 /** One panel that throws shows what went wrong in its place; the rest of the lab keeps working.
  * A new resetKey (the next frame, another run) retries. */
@@ -33,5 +36,9 @@ export class PanelBoundary extends Component<Props, State> {
 
 function PanelError({ name, error }: { name: string; error: string }) {
   const t = useT();
-  return <pre className="input-error" data-testid="panel-error" data-panel={name}>{t('panelFailed')} ({name}): {error}</pre>;
+  return (
+    <pre className="input-error" data-testid="panel-error" data-panel={name}>
+      {t('panelFailed')} ({name}): {error}
+    </pre>
+  );
 }

@@ -8,7 +8,11 @@ import { eventPhrase, statePhrase } from '../statechart/labels';
 import { bannerOf } from './banner';
 
 const EXPLAIN: Record<Phase, MessageKey> = {
-  observe: 'phaseObserve', compare: 'phaseCompare', act: 'phaseAct', wait: 'phaseWait', error: 'phaseError',
+  observe: 'phaseObserve',
+  compare: 'phaseCompare',
+  act: 'phaseAct',
+  wait: 'phaseWait',
+  error: 'phaseError',
 };
 
 export interface PhaseBannerProps {
@@ -40,28 +44,58 @@ export function PhaseBanner({ loop, frames, index, time }: PhaseBannerProps) {
   const lines = useMemo(() => bannerOf(loop)(frames, index, lang), [loop, frames, index, lang, frame]);
   const latest = cycleNote(frames, index);
   const row = (key: MessageKey, text: string, testid: string, emptyKey: MessageKey) => (
-    <div className={`banner-row${text ? '' : ' empty'}`}><span className="banner-key">{t(key)}</span>
-      <span className="banner-value" data-testid={testid}>{text || t(emptyKey)}</span></div>
+    <div className={`banner-row${text ? '' : ' empty'}`}>
+      <span className="banner-key">{t(key)}</span>
+      <span className="banner-value" data-testid={testid}>
+        {text || t(emptyKey)}
+      </span>
+    </div>
   );
   return (
     <section className={`banner phase-${frame.phase}`} data-testid="phase-banner">
       <div className="phase-head">
-        <div className="phase-name" data-testid="phase" data-phase={frame.phase}>{t(frame.phase).toUpperCase()}</div>
+        <div className="phase-name" data-testid="phase" data-phase={frame.phase}>
+          {t(frame.phase).toUpperCase()}
+        </div>
         <div className="phase-explain">{t(EXPLAIN[frame.phase])}</div>
       </div>
       <div className="phase-detail">
-        {frame.controller ? <>
-          {row('bannerObserved', lines.observed, 'observed', 'bannerNothingYet')}
-          {row('bannerCompared', lines.compared, 'compared', 'bannerNothingYet')}
-          {row('decision', lines.decided, 'decision', 'noDecision')}
-          {row('bannerActed', lines.acted, 'acted', 'bannerNoAct')}
-        </> : <div className="banner-row empty">{t('notRecorded')}</div>}
+        {frame.controller ? (
+          <>
+            {row('bannerObserved', lines.observed, 'observed', 'bannerNothingYet')}
+            {row('bannerCompared', lines.compared, 'compared', 'bannerNothingYet')}
+            {row('decision', lines.decided, 'decision', 'noDecision')}
+            {row('bannerActed', lines.acted, 'acted', 'bannerNoAct')}
+          </>
+        ) : (
+          <div className="banner-row empty">{t('notRecorded')}</div>
+        )}
         <div className="status-line">
-          <span className="latest" data-testid="note">{latest ? <><span className="at">@{clock(latest.t)}</span> <NoteText loop={loop} frame={latest} /></> : ''}</span>
+          <span className="latest" data-testid="note">
+            {latest ? (
+              <>
+                <span className="at">@{clock(latest.t)}</span> <NoteText loop={loop} frame={latest} />
+              </>
+            ) : (
+              ''
+            )}
+          </span>
           {/* The state and the event in words; the machine's ids in the tooltip and data-machine-id (the CLI prints the ids). */}
-          <span>{t('state')}: <span data-testid="state" data-machine-id={frame.state} title={frame.state}>{statePhrase(loop, frame.state, lang)}</span></span>
-          <span>{t('time')}: <code data-testid="time">{clock(time)}</code></span>
-          <span className="event">{t('bannerEvent')}: <span data-testid="event" data-machine-id={frame.event} title={frame.event}>{eventPhrase(loop, frame.event, lang)}</span></span>
+          <span>
+            {t('state')}:{' '}
+            <span data-testid="state" data-machine-id={frame.state} title={frame.state}>
+              {statePhrase(loop, frame.state, lang)}
+            </span>
+          </span>
+          <span>
+            {t('time')}: <code data-testid="time">{clock(time)}</code>
+          </span>
+          <span className="event">
+            {t('bannerEvent')}:{' '}
+            <span data-testid="event" data-machine-id={frame.event} title={frame.event}>
+              {eventPhrase(loop, frame.event, lang)}
+            </span>
+          </span>
         </div>
       </div>
     </section>

@@ -11,15 +11,27 @@ export function TraceLoader({ onTrace }: { onTrace(trace: Trace, fileName: strin
   return (
     <label className="trace-loader">
       {t('loadTrace')}{' '}
-      <input data-testid="trace-file" type="file" accept=".json,application/json" onChange={async (e) => {
-        const file = e.target.files?.[0];
-        if (!file) return;
-        const result = parseAnyTraceText(await file.text());
-        const problem = result.ok ? traceStateProblem(result.trace) : result.error;
-        if (result.ok && problem === null) { setError(null); onTrace(result.trace, file.name); } else setError(`${t('traceBad')}: ${problem} (${file.name})`);
-        e.target.value = '';
-      }} />
-      {error && <span className="trace-error" data-testid="trace-error">{error}</span>}
+      <input
+        data-testid="trace-file"
+        type="file"
+        accept=".json,application/json"
+        onChange={async (e) => {
+          const file = e.target.files?.[0];
+          if (!file) return;
+          const result = parseAnyTraceText(await file.text());
+          const problem = result.ok ? traceStateProblem(result.trace) : result.error;
+          if (result.ok && problem === null) {
+            setError(null);
+            onTrace(result.trace, file.name);
+          } else setError(`${t('traceBad')}: ${problem} (${file.name})`);
+          e.target.value = '';
+        }}
+      />
+      {error && (
+        <span className="trace-error" data-testid="trace-error">
+          {error}
+        </span>
+      )}
     </label>
   );
 }

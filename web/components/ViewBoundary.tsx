@@ -16,5 +16,9 @@ export function ViewBoundary({ loop, index, children }: { loop: string; index: n
 
 function ViewError({ loop, index, error }: { loop: string; index: number; error: string }) {
   const t = useT();
-  return <pre className="input-error" data-testid="view-error">frames.{index}.world: {t('viewCannotDraw')} {loop} ({error})</pre>;
+  return (
+    <pre className="input-error" data-testid="view-error">
+      frames.{index}.world: {t('viewCannotDraw')} {loop} ({error})
+    </pre>
+  );
 }

@@ -9,7 +9,9 @@ export function useFullscreen(): { full: boolean; enter(): void } {
     return () => document.removeEventListener('fullscreenchange', on);
   }, []);
   const enter = useCallback(() => {
-    document.documentElement.requestFullscreen?.().catch(() => { /* refused: the prompt stays */ });
+    document.documentElement.requestFullscreen?.().catch(() => {
+      /* refused: the prompt stays */
+    });
   }, []);
   return { full, enter };
 }

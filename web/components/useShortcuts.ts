@@ -24,9 +24,12 @@ export function isTextField(el: Element | null): boolean {
 }
 
 /** Controls that Space and Enter press (a button keeps its own keys; only the arrows and + − reach the lab). */
-const pressable = (el: Element | null) => el instanceof HTMLElement
-  && (el.tagName === 'BUTTON' || el.tagName === 'A' || el.getAttribute('role') === 'button'
-    || (el.tagName === 'INPUT' && ['button', 'submit', 'reset', 'checkbox', 'radio', 'file'].includes((el as HTMLInputElement).type))); // cast: its tagName is INPUT
+const pressable = (el: Element | null) =>
+  el instanceof HTMLElement &&
+  (el.tagName === 'BUTTON' ||
+    el.tagName === 'A' ||
+    el.getAttribute('role') === 'button' ||
+    (el.tagName === 'INPUT' && ['button', 'submit', 'reset', 'checkbox', 'radio', 'file'].includes((el as HTMLInputElement).type))); // cast: its tagName is INPUT
 
 /**
  * space play/pause · → step · ← step back · + / − speed · d w c f (see ShortcutActions).
@@ -59,9 +62,14 @@ export function useShortcuts(actions: ShortcutActions): void {
       e.stopPropagation();
     };
     // A drop-down gives the keyboard back once a choice is made: arrows step the run again, not the choice.
-    const onChange = (e: Event) => { if (e.target instanceof HTMLSelectElement) e.target.blur(); };
+    const onChange = (e: Event) => {
+      if (e.target instanceof HTMLSelectElement) e.target.blur();
+    };
     window.addEventListener('keydown', onKey, true);
     window.addEventListener('change', onChange, true);
-    return () => { window.removeEventListener('keydown', onKey, true); window.removeEventListener('change', onChange, true); };
+    return () => {
+      window.removeEventListener('keydown', onKey, true);
+      window.removeEventListener('change', onChange, true);
+    };
   }, []);
 }

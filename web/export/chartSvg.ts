@@ -34,12 +34,17 @@ function countTicks(max: number): number[] {
  * at the lab's spacings, the legend on top and the frame on screen marked. Pure: the lab and the CLI call it.
  */
 export function chartSvg(frames: readonly Frame[], spec: ChartSpec, o: ChartSvgOptions): { svg: string; width: number; height: number } {
-  const width = o.width ?? 960, height = o.height ?? 360;
-  const plotW = width - M.left - M.right, plotH = height - M.top - M.bottom;
+  const width = o.width ?? 960,
+    height = o.height ?? 360;
+  const plotW = width - M.left - M.right,
+    plotH = height - M.top - M.bottom;
   const end = Math.max(frames.at(-1)?.t ?? 0, o.at ?? 0, 1000) / 1000;
   const values = frames.map((f) => spec.valuesOf(f));
   const hasPct = spec.series.some((s) => s.scale === 'pct');
-  const maxN = Math.max(2, ...values.flatMap((v) => v.filter((x, i): x is number => x !== null && spec.series[i]?.scale !== 'pct')).map((x) => x + 1));
+  const maxN = Math.max(
+    2,
+    ...values.flatMap((v) => v.filter((x, i): x is number => x !== null && spec.series[i]?.scale !== 'pct')).map((x) => x + 1),
+  );
   const x = (sec: number) => M.left + (sec / end) * plotW;
   const y = (v: number, scale: 'n' | 'pct' | undefined) => M.top + plotH - (v / (scale === 'pct' ? 100 : maxN)) * plotH;
   const num = (v: number) => v.toLocaleString(o.lang, { maximumFractionDigits: 1 });
@@ -49,7 +54,9 @@ export function chartSvg(frames: readonly Frame[], spec: ChartSpec, o: ChartSvgO
   // Legend: one swatch and label per series, left to right.
   let lx = M.left;
   for (const s of spec.series) {
-    out.push(`<line x1="${lx}" y1="48" x2="${lx + 24}" y2="48" stroke="${s.stroke}" stroke-width="3"${s.dash ? ` stroke-dasharray="${s.dash.join(' ')}"` : ''}/>`);
+    out.push(
+      `<line x1="${lx}" y1="48" x2="${lx + 24}" y2="48" stroke="${s.stroke}" stroke-width="3"${s.dash ? ` stroke-dasharray="${s.dash.join(' ')}"` : ''}/>`,
+    );
     out.push(`<text x="${lx + 30}" y="53" font-size="14" fill="${COLOURS.fg}">${xml(s.label)}</text>`);
     lx += 30 + Math.ceil(s.label.length * 14 * 0.6) + 24;
   }
@@ -60,16 +67,24 @@ export function chartSvg(frames: readonly Frame[], spec: ChartSpec, o: ChartSvgO
   const labels = tickLabels(splits, o.lang);
   splits.forEach((s, i) => {
     out.push(`<line x1="${x(s)}" y1="${M.top}" x2="${x(s)}" y2="${M.top + plotH}" stroke="${COLOURS.line}" stroke-width="1"/>`);
-    out.push(`<text x="${x(s)}" y="${M.top + plotH + 20}" text-anchor="middle" font-size="13" fill="${COLOURS.muted}">${xml(labels[i]!)}</text>`);
+    out.push(
+      `<text x="${x(s)}" y="${M.top + plotH + 20}" text-anchor="middle" font-size="13" fill="${COLOURS.muted}">${xml(labels[i]!)}</text>`,
+    );
   });
   for (const v of countTicks(maxN)) {
     out.push(`<text x="${M.left - 8}" y="${y(v, 'n') + 4}" text-anchor="end" font-size="13" fill="${COLOURS.muted}">${xml(num(v))}</text>`);
-    if (!hasPct) out.push(`<line x1="${M.left}" y1="${y(v, 'n')}" x2="${M.left + plotW}" y2="${y(v, 'n')}" stroke="${COLOURS.line}" stroke-width="1"/>`);
+    if (!hasPct)
+      out.push(
+        `<line x1="${M.left}" y1="${y(v, 'n')}" x2="${M.left + plotW}" y2="${y(v, 'n')}" stroke="${COLOURS.line}" stroke-width="1"/>`,
+      );
   }
-  if (hasPct) for (const v of [0, 25, 50, 75, 100]) {
-    out.push(`<line x1="${M.left}" y1="${y(v, 'pct')}" x2="${M.left + plotW}" y2="${y(v, 'pct')}" stroke="${COLOURS.line}" stroke-width="1"/>`);
-    out.push(`<text x="${M.left + plotW + 8}" y="${y(v, 'pct') + 4}" font-size="13" fill="${COLOURS.muted}">${xml(`${num(v)}%`)}</text>`);
-  }
+  if (hasPct)
+    for (const v of [0, 25, 50, 75, 100]) {
+      out.push(
+        `<line x1="${M.left}" y1="${y(v, 'pct')}" x2="${M.left + plotW}" y2="${y(v, 'pct')}" stroke="${COLOURS.line}" stroke-width="1"/>`,
+      );
+      out.push(`<text x="${M.left + plotW + 8}" y="${y(v, 'pct') + 4}" font-size="13" fill="${COLOURS.muted}">${xml(`${num(v)}%`)}</text>`);
+    }
   out.push(`<rect x="${M.left}" y="${M.top}" width="${plotW}" height="${plotH}" fill="none" stroke="${COLOURS.muted}" stroke-width="1"/>`);
   // Series as steps: each value holds until the next frame; a null breaks the line.
   spec.series.forEach((s, si) => {
@@ -77,14 +92,24 @@ export function chartSvg(frames: readonly Frame[], spec: ChartSpec, o: ChartSvgO
     let open = false;
     frames.forEach((f, fi) => {
       const v = values[fi]![si] ?? null;
-      if (v === null) { open = false; return; }
-      const px = x(f.t / 1000), py = y(v, s.scale);
+      if (v === null) {
+        open = false;
+        return;
+      }
+      const px = x(f.t / 1000),
+        py = y(v, s.scale);
       parts.push(open ? `H${px.toFixed(1)} V${py.toFixed(1)}` : `M${px.toFixed(1)},${py.toFixed(1)}`);
       open = true;
     });
     if (open) parts.push(`H${x(Math.max(frames.at(-1)!.t / 1000, (o.at ?? 0) / 1000)).toFixed(1)}`);
-    if (parts.length) out.push(`<path data-series="${xml(s.label)}" d="${parts.join(' ')}" fill="none" stroke="${s.stroke}" stroke-width="${s.dash ? 1.5 : 2.5}"${s.dash ? ` stroke-dasharray="${s.dash.join(' ')}"` : ''}/>`);
+    if (parts.length)
+      out.push(
+        `<path data-series="${xml(s.label)}" d="${parts.join(' ')}" fill="none" stroke="${s.stroke}" stroke-width="${s.dash ? 1.5 : 2.5}"${s.dash ? ` stroke-dasharray="${s.dash.join(' ')}"` : ''}/>`,
+      );
   });
-  if (o.at !== undefined) out.push(`<line data-marker="now" x1="${x(o.at / 1000)}" y1="${M.top}" x2="${x(o.at / 1000)}" y2="${M.top + plotH}" stroke="${COLOURS.compare}" stroke-width="2"/>`);
+  if (o.at !== undefined)
+    out.push(
+      `<line data-marker="now" x1="${x(o.at / 1000)}" y1="${M.top}" x2="${x(o.at / 1000)}" y2="${M.top + plotH}" stroke="${COLOURS.compare}" stroke-width="2"/>`,
+    );
   return { svg: svgDocument(width, height, out.join('\n') + '\n', o.caption), width, height };
 }

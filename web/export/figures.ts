@@ -10,7 +10,11 @@ import { chartSpecOf } from '../worlds/chartSpecs';
 import { chartSvg } from './chartSvg';
 import { statechartSvg } from './statechartSvg';
 
-export interface Picture { svg: string; width: number; height: number }
+export interface Picture {
+  svg: string;
+  width: number;
+  height: number;
+}
 
 export interface FigureInput {
   machine: AnyStateMachine;
@@ -32,7 +36,10 @@ export function exportFigures(i: FigureInput): { statechart: Picture; chart?: Pi
   const frame = i.frames[i.index]!;
   const when = `${i.scenario} · ${clock(frame.t)}`;
   const statechart = statechartSvg(labelGraph(i.loop, machineGraph(i.machine)), i.layout, {
-    state: frame.state, previousState: i.frames[i.index - 1]?.state, caption: `${i.machine.id} · ${when} · ${frame.state}`, lang: i.lang,
+    state: frame.state,
+    previousState: i.frames[i.index - 1]?.state,
+    caption: `${i.machine.id} · ${when} · ${frame.state}`,
+    lang: i.lang,
   });
   const spec = chartSpecOf(i.loop, { t, config: i.config, frames: i.frames });
   if (!spec || spec.series.length === 0) return { statechart };

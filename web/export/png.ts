@@ -12,7 +12,9 @@ export async function svgToPng(svg: string, width: number, height: number, scale
     if (!ctx) throw new Error('no 2D canvas');
     ctx.scale(scale, scale);
     ctx.drawImage(img, 0, 0, width, height);
-    return await new Promise<Blob>((done, fail) => canvas.toBlob((b) => (b ? done(b) : fail(new Error('the canvas gave no PNG'))), 'image/png'));
+    return await new Promise<Blob>((done, fail) =>
+      canvas.toBlob((b) => (b ? done(b) : fail(new Error('the canvas gave no PNG'))), 'image/png'),
+    );
   } finally {
     URL.revokeObjectURL(url);
   }

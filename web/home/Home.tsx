@@ -11,7 +11,9 @@ export function Home({ onOpen, onTour }: { onOpen(loop: string, scenario: string
   return (
     <main className="home" data-testid="home">
       <p className="tagline">{t('tagline')}</p>
-      <button className="start-tour" data-testid="start-tour" onClick={onTour}>▶ {TOUR_TEXT[lang].start}</button>
+      <button className="start-tour" data-testid="start-tour" onClick={onTour}>
+        ▶ {TOUR_TEXT[lang].start}
+      </button>
       <ol className="timeline">
         {TIMELINE.map((card) => {
           const scenarios = scenariosOf(card.id);
@@ -20,17 +22,24 @@ export function Home({ onOpen, onTour }: { onOpen(loop: string, scenario: string
               <div className="year">{card.year ?? (card.id === 'incus-hpa' ? t('today') : '')}</div>
               <h2>{cardName(card, lang)}</h2>
               <dl>
-                <dt className="tag-observe">{t('observe')}</dt><dd>{card.observe[lang]}</dd>
-                <dt className="tag-compare">{t('compare')}</dt><dd>{card.compare[lang]}</dd>
-                <dt className="tag-act">{t('act')}</dt><dd>{card.act[lang]}</dd>
+                <dt className="tag-observe">{t('observe')}</dt>
+                <dd>{card.observe[lang]}</dd>
+                <dt className="tag-compare">{t('compare')}</dt>
+                <dd>{card.compare[lang]}</dd>
+                <dt className="tag-act">{t('act')}</dt>
+                <dd>{card.act[lang]}</dd>
               </dl>
               {scenarios.length ? (
                 <div className="scenarios">
                   {scenarios.map((s) => (
-                    <button key={s.id} data-testid={`open-${s.id}`} title={s.description} onClick={() => onOpen(card.id, s.id)}>{s.id}</button>
+                    <button key={s.id} data-testid={`open-${s.id}`} title={s.description} onClick={() => onOpen(card.id, s.id)}>
+                      {s.id}
+                    </button>
                   ))}
                 </div>
-              ) : <div className="soon">{t('comingSoon')}</div>}
+              ) : (
+                <div className="soon">{t('comingSoon')}</div>
+              )}
             </li>
           );
         })}

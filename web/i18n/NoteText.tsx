@@ -5,5 +5,17 @@ import { translateNote } from './notes';
 /** A frame's note in the UI language; quoted tool output keeps its English, marked lang="en". */
 export function NoteText({ loop, frame }: { loop: string; frame: FrameNoteOf }) {
   const lang = useLanguage();
-  return <>{translateNote(loop, frame, lang).map((p, i) => (p.verbatim ? <span key={i} lang="en" className="verbatim">{p.text}</span> : <span key={i}>{p.text}</span>))}</>;
+  return (
+    <>
+      {translateNote(loop, frame, lang).map((p, i) =>
+        p.verbatim ? (
+          <span key={i} lang="en" className="verbatim">
+            {p.text}
+          </span>
+        ) : (
+          <span key={i}>{p.text}</span>
+        ),
+      )}
+    </>
+  );
 }

@@ -19,7 +19,10 @@ import { applyAll, firstMatch } from './note-rules/types';
  * note no rule knows stays as it is, unmarked, so the tests (test/i18n/notes-pt-br.test.ts, the
  * pt-BR browser check) find it.
  */
-export interface NotePart { text: string; verbatim?: boolean }
+export interface NotePart {
+  text: string;
+  verbatim?: boolean;
+}
 
 /** What a frame says: its English note and, when loopscope wrote it, the note as a message. */
 export type FrameNoteOf = Pick<Frame, 'note' | 'message'>;
@@ -27,21 +30,24 @@ export type FrameNoteOf = Pick<Frame, 'note' | 'message'>;
 const TEXTS = { en: NOTES, 'pt-BR': NOTES_PT } satisfies Record<Language, unknown>;
 
 const RULES: Record<string, readonly Rule[]> = {
-  'incus-hpa': HPA, kubernetes: KUBERNETES,
+  'incus-hpa': HPA,
+  kubernetes: KUBERNETES,
 };
 
 /** "1 pods" as the simulator writes it (one template for every count) → "1 pod": Portuguese plural rules on the lab's side. */
 const PT_NOUNS = Object.values(NOUNS).map((f) => f['pt-BR']);
 const COUNTED = new RegExp(`(?<![\\d.,/])(\\d+) (${PT_NOUNS.flatMap((f) => [f.other, f.one]).join('|')})(?!\\p{L})`, 'gu');
-const agree = (text: string) => text.replace(COUNTED, (whole, n: string, noun: string) => {
-  const forms = PT_NOUNS.find((f) => f.one === noun || f.other === noun);
-  return forms ? count(Number(n), 'pt-BR', { en: forms, 'pt-BR': forms }) : whole;
-});
+const agree = (text: string) =>
+  text.replace(COUNTED, (whole, n: string, noun: string) => {
+    const forms = PT_NOUNS.find((f) => f.one === noun || f.other === noun);
+    return forms ? count(Number(n), 'pt-BR', { en: forms, 'pt-BR': forms }) : whole;
+  });
 
 /** Text with ⟦verbatim⟧ marks → its parts; `prose` is applied to the parts between the marks. */
 function split(text: string, prose: (part: string) => string = agree): NotePart[] {
   const parts: NotePart[] = [];
-  for (const [i, piece] of text.split(/⟦|⟧/).entries()) if (piece) parts.push(i % 2 ? { text: piece, verbatim: true } : { text: prose(piece) });
+  for (const [i, piece] of text.split(/⟦|⟧/).entries())
+    if (piece) parts.push(i % 2 ? { text: piece, verbatim: true } : { text: prose(piece) });
   return parts;
 }
 

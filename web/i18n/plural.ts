@@ -1,7 +1,10 @@
 import type { Language } from './messages';
 
 /** A noun's forms in one language: CLDR's categories English and Portuguese use ("one" and "other"). */
-export interface Forms { one: string; other: string }
+export interface Forms {
+  one: string;
+  other: string;
+}
 
 const RULES: Record<Language, Intl.PluralRules> = { en: new Intl.PluralRules('en'), 'pt-BR': new Intl.PluralRules('pt-BR') };
 

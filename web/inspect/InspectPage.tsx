@@ -48,38 +48,69 @@ export function InspectPage() {
       <section className="inspect-head">
         <strong>{t('inspectTitle')}</strong>{' '}
         <span className="inspect-muted" data-testid="inspect-status-line">
-          {status === 'open' ? t('inspectConnected') : status === 'closed' ? `${t('inspectClosed')}: ${connection?.closeReason ?? ''}` : t('inspectConnecting')}
+          {status === 'open'
+            ? t('inspectConnected')
+            : status === 'closed'
+              ? `${t('inspectClosed')}: ${connection?.closeReason ?? ''}`
+              : t('inspectConnecting')}
         </span>
-        <div className="inspect-muted">{t('inspectHelp')} <code data-testid="inspect-app-url">{appUrl(relayInfo())}</code></div>
+        <div className="inspect-muted">
+          {t('inspectHelp')} <code data-testid="inspect-app-url">{appUrl(relayInfo())}</code>
+        </div>
         {log && log.relayDropped > 0 && (
           <div className="inspect-dropped" role="status" data-testid="inspect-dropped" data-dropped={log.relayDropped}>
             {fill(t('inspectDropped'), { n: log.relayDropped, max: log.relayMaxEvents ?? '?' })}
           </div>
         )}
         {log && log.droppedEvents > 0 && (
-          <div className="inspect-dropped" role="status" data-testid="inspect-page-dropped">{fill(t('inspectPageDropped'), { n: log.droppedEvents, max: MAX_EVENTS })}</div>
+          <div className="inspect-dropped" role="status" data-testid="inspect-page-dropped">
+            {fill(t('inspectPageDropped'), { n: log.droppedEvents, max: MAX_EVENTS })}
+          </div>
         )}
       </section>
       <div className="inspect-body">
         <nav className="inspect-actors" aria-label={t('inspectActors')}>
           <h3>{t('inspectActors')}</h3>
-          {log && <ActorTree log={log} selected={selected} onSelect={(id) => { setPicked(id); setChosen(null); }} />}
+          {log && (
+            <ActorTree
+              log={log}
+              selected={selected}
+              onSelect={(id) => {
+                setPicked(id);
+                setChosen(null);
+              }}
+            />
+          )}
         </nav>
         <main className="inspect-main">
           {actor && (
-            <ActorView key={actor.sessionId} actor={actor} count={actor.snapshots.length}
+            <ActorView
+              key={actor.sessionId}
+              actor={actor}
+              count={actor.snapshots.length}
               chosen={chosen?.sessionId === actor.sessionId ? chosen.seq : null}
-              onChoose={(seq) => setChosen({ sessionId: actor.sessionId, seq })} />
+              onChoose={(seq) => setChosen({ sessionId: actor.sessionId, seq })}
+            />
           )}
         </main>
         <section className="inspect-log" aria-label={t('inspectEvents')}>
-          <h3>{t('inspectEvents')}{' '}
+          <h3>
+            {t('inspectEvents')}{' '}
             {actor && (
-              <label className="inspect-only"><input type="checkbox" data-testid="inspect-only" checked={only} onChange={(e) => setOnly(e.target.checked)} /> {t('inspectEventsOf')}</label>
+              <label className="inspect-only">
+                <input type="checkbox" data-testid="inspect-only" checked={only} onChange={(e) => setOnly(e.target.checked)} />{' '}
+                {t('inspectEventsOf')}
+              </label>
             )}
           </h3>
-          {log && <EventLog log={log} count={log.events.length} only={only ? selected : undefined}
-            until={actor && chosen?.sessionId === actor.sessionId ? chosen.seq : null} />}
+          {log && (
+            <EventLog
+              log={log}
+              count={log.events.length}
+              only={only ? selected : undefined}
+              until={actor && chosen?.sessionId === actor.sessionId ? chosen.seq : null}
+            />
+          )}
         </section>
       </div>
     </div>

@@ -26,8 +26,13 @@ export function definitionMachine(definition: string | undefined): DefinitionMac
 
 function readDefinition(definition: string): DefinitionMachine {
   let config: unknown;
-  try { config = JSON.parse(definition); } catch { return { kind: 'error', error: 'the definition is not JSON' }; }
-  if (typeof config !== 'object' || config === null || !('states' in config) || typeof config.states !== 'object' || config.states === null) return { kind: 'none' };
+  try {
+    config = JSON.parse(definition);
+  } catch {
+    return { kind: 'error', error: 'the definition is not JSON' };
+  }
+  if (typeof config !== 'object' || config === null || !('states' in config) || typeof config.states !== 'object' || config.states === null)
+    return { kind: 'none' };
   try {
     const machineConfig = config as Parameters<typeof createMachine>[0]; // parsed JSON: createMachine checks what it reads (targets, initial states) and throws with a sentence when wrong
     return { kind: 'machine', machine: createMachine(machineConfig) };

@@ -5,7 +5,11 @@ export const fill = (sentence: string, values: Record<string, string | number>):
 /** A value as the page shows it: JSON, indented; undefined as —. */
 export function shown(value: unknown): string {
   if (value === undefined) return '—';
-  try { return JSON.stringify(value, null, 2) ?? String(value); } catch { return String(value); }
+  try {
+    return JSON.stringify(value, null, 2) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
 
 /** A time as hh:mm:ss.mmm, local (the app's clock, as it stamped the message: events ms apart must differ). */

@@ -3,7 +3,6 @@ import { InspectLog } from './inspect-log';
 
 export type InspectStatus = 'connecting' | 'open' | 'closed';
 
-
 /** What `loopscope lab --inspect` wrote into the page (cli/lab/inspect-element.ts), or null: the lab was started without it. */
 export function relayInfo(): { port: number | null } | null {
   const text = document.getElementById(INSPECT_ELEMENT)?.textContent;
@@ -38,7 +37,10 @@ export class InspectConnection {
 
   constructor(url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${INSPECT_VIEW_PATH}`) {
     this.ws = new WebSocket(url);
-    this.ws.onopen = () => { this.status = 'open'; this.changed(); };
+    this.ws.onopen = () => {
+      this.status = 'open';
+      this.changed();
+    };
     this.ws.onmessage = (e: MessageEvent<unknown>) => {
       if (typeof e.data === 'string') this.log.addText(e.data);
       // The relay's history (up to thousands of messages) is drawn once it is all in: drawing the page

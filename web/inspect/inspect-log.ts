@@ -29,7 +29,14 @@ export interface InspectedActor {
   droppedSnapshots: number;
 }
 
-export interface LoggedEvent { seq: number; at: number; type: string; targetId: string; sourceId: string | undefined; event: unknown }
+export interface LoggedEvent {
+  seq: number;
+  at: number;
+  type: string;
+  targetId: string;
+  sourceId: string | undefined;
+  event: unknown;
+}
 
 /** What one page holds, whatever runs for how long: the relay's history has its own bound. */
 export const MAX_EVENTS = 10_000;
@@ -38,7 +45,10 @@ export const MAX_SNAPSHOTS = 10_000;
 type Json = Record<string, unknown>;
 const isObject = (x: unknown): x is Json => typeof x === 'object' && x !== null && !Array.isArray(x);
 const str = (x: unknown): string | undefined => (typeof x === 'string' ? x : undefined);
-const time = (x: unknown): number => { const n = Number(x); return Number.isFinite(n) ? n : Date.now(); };
+const time = (x: unknown): number => {
+  const n = Number(x);
+  return Number.isFinite(n) ? n : Date.now();
+};
 const eventTypeOf = (e: unknown): string => (isObject(e) && typeof e.type === 'string' ? e.type : typeof e === 'string' ? e : '');
 
 export class InspectLog {
@@ -58,7 +68,12 @@ export class InspectLog {
   /** One text message from the relay. */
   addText(text: string): void {
     let message: unknown;
-    try { message = JSON.parse(text); } catch { this.unreadable++; return; }
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.unreadable++;
+      return;
+    }
     if (isHistoryBatch(message)) for (const m of message.messages) this.add(m);
     else this.add(message);
   }
@@ -71,19 +86,37 @@ export class InspectLog {
       return;
     }
     if (this.historyLeft > 0) this.historyLeft--;
-    if (!isObject(message) || typeof message.sessionId !== 'string') { this.unreadable++; return; }
+    if (!isObject(message) || typeof message.sessionId !== 'string') {
+      this.unreadable++;
+      return;
+    }
     const seq = this.seq++;
     const at = time(message.createdAt);
     switch (message.type) {
-      case '@xstate.actor': this.addActor(message, message.sessionId, seq, at); return;
-      case '@xstate.snapshot': this.addSnapshot(this.actorOf(message.sessionId), message.snapshot, message.event, seq, at); return;
+      case '@xstate.actor':
+        this.addActor(message, message.sessionId, seq, at);
+        return;
+      case '@xstate.snapshot':
+        this.addSnapshot(this.actorOf(message.sessionId), message.snapshot, message.event, seq, at);
+        return;
       case '@xstate.event': {
         this.actorOf(message.sessionId);
-        this.events.push({ seq, at, type: eventTypeOf(message.event), targetId: message.sessionId, sourceId: str(message.sourceId), event: message.event });
-        if (this.events.length > MAX_EVENTS) { this.events.splice(0, this.events.length - MAX_EVENTS); this.droppedEvents++; }
+        this.events.push({
+          seq,
+          at,
+          type: eventTypeOf(message.event),
+          targetId: message.sessionId,
+          sourceId: str(message.sourceId),
+          event: message.event,
+        });
+        if (this.events.length > MAX_EVENTS) {
+          this.events.splice(0, this.events.length - MAX_EVENTS);
+          this.droppedEvents++;
+        }
         return;
       }
-      default: this.unreadable++;
+      default:
+        this.unreadable++;
     }
   }
 
@@ -93,7 +126,8 @@ export class InspectLog {
     for (const a of this.actors.values()) {
       const parent = a.parentId !== undefined && this.actors.has(a.parentId) ? a.parentId : undefined;
       const list = out.get(parent);
-      if (list) list.push(a); else out.set(parent, [a]);
+      if (list) list.push(a);
+      else out.set(parent, [a]);
     }
     return out;
   }
@@ -112,8 +146,20 @@ export class InspectLog {
   private addSnapshot(actor: InspectedActor, snapshot: unknown, event: unknown, seq: number, at: number, registration = false): void {
     const s = isObject(snapshot) ? snapshot : {};
     if (actor.snapshots.length === 1 && actor.snapshots[0]?.registration) actor.snapshots.pop();
-    actor.snapshots.push({ seq, at, status: str(s.status), value: s.value, context: s.context, output: s.output, eventType: eventTypeOf(event), ...(registration ? { registration: true as const } : {}) });
-    if (actor.snapshots.length > MAX_SNAPSHOTS) { actor.snapshots.shift(); actor.droppedSnapshots++; }
+    actor.snapshots.push({
+      seq,
+      at,
+      status: str(s.status),
+      value: s.value,
+      context: s.context,
+      output: s.output,
+      eventType: eventTypeOf(event),
+      ...(registration ? { registration: true as const } : {}),
+    });
+    if (actor.snapshots.length > MAX_SNAPSHOTS) {
+      actor.snapshots.shift();
+      actor.droppedSnapshots++;
+    }
   }
 
   /** The actor by session id; one first seen in an event or snapshot (its registration dropped) is listed under its id. */

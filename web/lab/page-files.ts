@@ -8,15 +8,24 @@ import { traceStateProblem } from './trace-check';
  * `name` is the file as the user named it (the lab's messages name it the same way); a scenario's
  * `id` is its name as the CLI parsed it (the URL's `scenario=`).
  */
-export interface PageFile { name: string; kind: 'scenario' | 'trace'; text: string; id?: string }
+export interface PageFile {
+  name: string;
+  kind: 'scenario' | 'trace';
+  text: string;
+  id?: string;
+}
 
 export const LAB_FILES_ELEMENT = 'loopscope-lab-files';
 
 function isPageFile(v: unknown): v is PageFile {
   if (typeof v !== 'object' || v === null) return false;
   const f = v as Record<string, unknown>; // cast: an object; each field is checked next
-  return typeof f.name === 'string' && (f.kind === 'scenario' || f.kind === 'trace') && typeof f.text === 'string'
-    && (f.id === undefined || typeof f.id === 'string');
+  return (
+    typeof f.name === 'string' &&
+    (f.kind === 'scenario' || f.kind === 'trace') &&
+    typeof f.text === 'string' &&
+    (f.id === undefined || typeof f.id === 'string')
+  );
 }
 
 /** The page's files; none when it carries none (the dev server, a plain build) or their JSON is not a list of files. */
@@ -38,8 +47,11 @@ export const PAGE_TRACES: readonly PageFile[] = PAGE_FILES.filter((f) => f.kind 
 /** The n-th trace of the page, checked as a trace loaded from disk is (TraceLoader): the trace, or its first problem. */
 export function openPageTrace(index: number): { ok: true; trace: Trace; fileName: string } | { ok: false; error: string } {
   const file = PAGE_TRACES[index];
-  if (!file) return { ok: false, error: `no such trace (this page carries ${PAGE_TRACES.length} trace file${PAGE_TRACES.length === 1 ? '' : 's'})` };
+  if (!file)
+    return { ok: false, error: `no such trace (this page carries ${PAGE_TRACES.length} trace file${PAGE_TRACES.length === 1 ? '' : 's'})` };
   const result = parseAnyTraceText(file.text);
   const problem = result.ok ? traceStateProblem(result.trace) : result.error;
-  return result.ok && problem === null ? { ok: true, trace: result.trace, fileName: file.name } : { ok: false, error: `${file.name}: ${problem}` };
+  return result.ok && problem === null
+    ? { ok: true, trace: result.trace, fileName: file.name }
+    : { ok: false, error: `${file.name}: ${problem}` };
 }

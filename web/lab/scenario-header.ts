@@ -4,7 +4,10 @@
 // parser (each with its continuation lines); a file where that finds no loop is parsed whole.
 import { parse } from 'yaml';
 
-export interface ScenarioHeader { loop: string; description: string }
+export interface ScenarioHeader {
+  loop: string;
+  description: string;
+}
 
 /** The `loop:` and `description:` entries of a block-mapping YAML text, with their continuation lines. */
 function headerEntries(text: string): string {

@@ -24,7 +24,9 @@ export function groupScenarios(scenarios: readonly ScenarioListing[]): ScenarioG
   const loops = [...LOOP_IDS, ...new Set(rest.map((s) => s.loop).filter((l) => !isOneOf(LOOP_IDS, l)))];
   return [
     ...(talk.length ? [{ kind: 'talk' as const, scenarios: talk }] : []),
-    ...loops.map((loop) => ({ kind: 'loop' as const, loop, scenarios: rest.filter((s) => s.loop === loop && !isCheck(s)) })).filter((g) => g.scenarios.length),
+    ...loops
+      .map((loop) => ({ kind: 'loop' as const, loop, scenarios: rest.filter((s) => s.loop === loop && !isCheck(s)) }))
+      .filter((g) => g.scenarios.length),
     ...(rest.some(isCheck) ? [{ kind: 'checks' as const, scenarios: rest.filter(isCheck) }] : []),
   ];
 }

@@ -30,8 +30,16 @@ function exportedScenario(): { id: string; file: string; text: string } | null {
  * user named them, so the lab's messages name the same file). */
 function pageScenarios(): { id: string; file: string; text: string }[] {
   const exported = exportedScenario();
-  const given = PAGE_FILES.filter((f) => f.kind === 'scenario')
-    .map((f) => ({ id: f.id ?? f.name.split('/').pop()!.replace(/\.ya?ml$/, ''), file: f.name, text: f.text }));
+  const given = PAGE_FILES.filter((f) => f.kind === 'scenario').map((f) => ({
+    id:
+      f.id ??
+      f.name
+        .split('/')
+        .pop()!
+        .replace(/\.ya?ml$/, ''),
+    file: f.name,
+    text: f.text,
+  }));
   return [...(exported ? [exported] : []), ...given];
 }
 
@@ -40,17 +48,21 @@ const shipped = Object.entries(TEXTS).map(([path, text]) => {
   return { id: file.replace(/\.ya?ml$/, ''), file: `scenarios/${file}`, text, ...header(text) };
 });
 // The first of one name counts (the CLI refuses two files of one name; a hand-made page may not).
-const carried = pageScenarios().filter((s, i, all) => all.findIndex((o) => o.id === s.id) === i).map((s) => ({ ...s, ...header(s.text) }));
+const carried = pageScenarios()
+  .filter((s, i, all) => all.findIndex((o) => o.id === s.id) === i)
+  .map((s) => ({ ...s, ...header(s.text) }));
 
 /** The shipped scenarios and the page's own; a page's scenario of a shipped one's name stands in its place. */
-export const SCENARIOS: ScenarioListing[] = [
-  ...shipped.filter((s) => !carried.some((c) => c.id === s.id)),
-  ...carried,
-].sort((a, b) => a.id.localeCompare(b.id));
+export const SCENARIOS: ScenarioListing[] = [...shipped.filter((s) => !carried.some((c) => c.id === s.id)), ...carried].sort((a, b) =>
+  a.id.localeCompare(b.id),
+);
 
 export const scenariosOf = (loop: string) => SCENARIOS.filter((s) => s.loop === loop);
 
-export interface OpenOptions { seed?: number; policy?: string }
+export interface OpenOptions {
+  seed?: number;
+  policy?: string;
+}
 
 /** Parses a listed scenario and builds its runner (with checkpoints, so the lab can rewind). */
 export function openScenario(listing: ScenarioListing, options: OpenOptions = {}) {

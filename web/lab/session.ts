@@ -9,8 +9,7 @@ import type { Frame, FrameOf, Trace } from '../../sim/trace';
 export type AnyRunner = Runner<unknown, unknown, unknown>;
 
 export type SessionSource =
-  | { kind: 'sim'; runner: AnyRunner; durationMs: number; scenario: string }
-  | { kind: 'trace'; trace: Trace; fileName: string };
+  { kind: 'sim'; runner: AnyRunner; durationMs: number; scenario: string } | { kind: 'trace'; trace: Trace; fileName: string };
 
 /**
  * What the lab is looking at: a live simulation (a Runner, which can go forward, rewind and fork)
@@ -42,27 +41,49 @@ export class LabSession {
     }
   }
 
-  get runner(): AnyRunner | undefined { return this.source.kind === 'sim' ? this.source.runner : undefined; }
+  get runner(): AnyRunner | undefined {
+    return this.source.kind === 'sim' ? this.source.runner : undefined;
+  }
   /** The config in force at the frame on screen (a simulation's; a trace records none): views draw a past
    * frame with the config it ran under, not one edited since. */
-  get config(): unknown { return this.source.kind === 'sim' ? this.source.runner.configAt(this.index) : undefined; }
+  get config(): unknown {
+    return this.source.kind === 'sim' ? this.source.runner.configAt(this.index) : undefined;
+  }
   /** The runner typed as loop L's, when this is a simulation of L (a loop's editors and interventions). */
-  runnerOf<L extends LoopId>(loop: L): RunnerOf<L> | undefined { return this.runner && runnerOf(loop, this.runner); }
+  runnerOf<L extends LoopId>(loop: L): RunnerOf<L> | undefined {
+    return this.runner && runnerOf(loop, this.runner);
+  }
   /** The recorded frames typed as loop L's, when this session is L's (sim/loop-frames.ts). */
-  framesOf<L extends LoopId>(loop: L): readonly FrameOf<L>[] | undefined { return framesOf(loop, this.loop, this.frames); }
+  framesOf<L extends LoopId>(loop: L): readonly FrameOf<L>[] | undefined {
+    return framesOf(loop, this.loop, this.frames);
+  }
   /** A lasso trace's first frame of the cycle that repeats forever (a liveness counterexample), if any. */
-  get cycleStart(): number | undefined { return this.source.kind === 'trace' ? this.source.trace.lasso?.cycleStart : undefined; }
-  get scenarioName(): string { return this.source.kind === 'sim' ? this.source.scenario : this.source.trace.scenario; }
-  get durationMs(): number { return this.source.kind === 'sim' ? this.source.durationMs : (this.frames.at(-1)?.t ?? 0); }
+  get cycleStart(): number | undefined {
+    return this.source.kind === 'trace' ? this.source.trace.lasso?.cycleStart : undefined;
+  }
+  get scenarioName(): string {
+    return this.source.kind === 'sim' ? this.source.scenario : this.source.trace.scenario;
+  }
+  get durationMs(): number {
+    return this.source.kind === 'sim' ? this.source.durationMs : (this.frames.at(-1)?.t ?? 0);
+  }
   /** The index of the frame on screen. */
-  get index(): number { return this.viewIndex ?? this.frames.length - 1; }
-  get atPresent(): boolean { return this.viewIndex === null; }
-  get frame(): Frame { return this.frames[this.index]!; }
+  get index(): number {
+    return this.viewIndex ?? this.frames.length - 1;
+  }
+  get atPresent(): boolean {
+    return this.viewIndex === null;
+  }
+  get frame(): Frame {
+    return this.frames[this.index]!;
+  }
   get time(): number {
     if (this.source.kind === 'trace') return this.traceTime;
     return this.viewIndex === null ? this.source.runner.t : this.frame.t;
   }
-  get finished(): boolean { return this.time >= this.durationMs && (this.source.kind === 'sim' || this.index >= this.frames.length - 1); }
+  get finished(): boolean {
+    return this.time >= this.durationMs && (this.source.kind === 'sim' || this.index >= this.frames.length - 1);
+  }
 
   /** The newest frame with a note at or before the one on screen (optionally of one phase). */
   noteFrame(phase?: Frame['phase']): Frame | undefined {
@@ -126,8 +147,16 @@ export class LabSession {
   /** Changes the world or the desired state (simulations only). At the present it happens now; while
    * viewing the past the run forks there first (RaftScope's time slider does the same): the later frames
    * are discarded and `forked` says when and what was lost. */
-  inject(fault: unknown): void { this.forkHere(); this.runner?.inject(fault); this.changed(); }
-  update(config: unknown): void { this.forkHere(); this.runner?.update(config as Partial<unknown>); this.changed(); } // cast: unchecked: the lab's runner has its loop's type erased; callers pass a config change object
+  inject(fault: unknown): void {
+    this.forkHere();
+    this.runner?.inject(fault);
+    this.changed();
+  }
+  update(config: unknown): void {
+    this.forkHere();
+    this.runner?.update(config as Partial<unknown>); // cast: unchecked: the lab's runner has its loop's type erased; callers pass a config change object
+    this.changed();
+  }
 
   /** Makes virtual time t the present (side by side: every pane at the shared time before a change reaches
    * them all): while viewing the past the run forks at the frame on screen first, then runs on to t. */
@@ -142,7 +171,10 @@ export class LabSession {
 
   private forkHere(): void {
     const runner = this.runner;
-    if (this.viewIndex === null || !runner) { this.viewIndex = null; return; }
+    if (this.viewIndex === null || !runner) {
+      this.viewIndex = null;
+      return;
+    }
     const keep = this.viewIndex + 1;
     const was = runner.t;
     // stepBack rewinds to phase starts; processNext then replays item by item up to the frame on screen.
@@ -151,7 +183,9 @@ export class LabSession {
       runner.stepBack();
       if (runner.frames.length === before) break;
     }
-    while (runner.frames.length < keep && runner.processNext()) { /* replay */ }
+    while (runner.frames.length < keep && runner.processNext()) {
+      /* replay */
+    }
     this.viewIndex = null;
     this.forked = { at: runner.t, was };
   }

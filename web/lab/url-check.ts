@@ -31,7 +31,9 @@ export function checkUrlNames(url: LabUrl): { url: LabUrl; problems: string[] } 
     const listing = SCENARIOS.find((s) => s.id === out.scenario);
     if (!listing) {
       const near = SCENARIOS.filter((s) => !out.loop || s.loop === out.loop).map((s) => s.id);
-      problems.push(`scenario=${out.scenario}: no such scenario${out.loop ? ` for ${out.loop}` : ''} (expected one of ${near.slice(0, 8).join(', ')}${near.length > 8 ? ', …' : ''})`);
+      problems.push(
+        `scenario=${out.scenario}: no such scenario${out.loop ? ` for ${out.loop}` : ''} (expected one of ${near.slice(0, 8).join(', ')}${near.length > 8 ? ', …' : ''})`,
+      );
       delete out.scenario;
     } else if (out.loop !== undefined && listing.loop !== out.loop) {
       problems.push(`loop=${out.loop}: scenario ${listing.id} belongs to ${listing.loop}; opened it as ${listing.loop}`);
@@ -50,7 +52,10 @@ export function checkUrlNames(url: LabUrl): { url: LabUrl; problems: string[] } 
   }
   if (out.compare !== undefined) {
     const problem = compareProblem(out.compare, loopById(out.loop)?.policies?.names, out.loop);
-    if (problem) { problems.push(`compare=${out.compare.join(',')}: ${problem}`); delete out.compare; }
+    if (problem) {
+      problems.push(`compare=${out.compare.join(',')}: ${problem}`);
+      delete out.compare;
+    }
   }
   return { url: out, problems };
 }
@@ -64,7 +69,8 @@ function compareProblem(columns: readonly string[], names: readonly string[] | u
   const allowed = [SCENARIO_POLICY, ...names];
   const bad = columns.filter((c) => !allowed.includes(c));
   if (bad.length) return `no such policy ${bad.map((b) => `"${b}"`).join(', ')} (expected 2 or 3 of ${allowed.join(', ')})`;
-  if (new Set(columns).size !== columns.length || columns.length < 2 || columns.length > 3) return `expected 2 or 3 different policies of ${allowed.join(', ')}`;
+  if (new Set(columns).size !== columns.length || columns.length < 2 || columns.length > 3)
+    return `expected 2 or 3 different policies of ${allowed.join(', ')}`;
   return null;
 }
 

@@ -43,11 +43,16 @@ export function parseUrl(search: string): { url: LabUrl; problems: string[] } {
   const presenter = p.get('presenter');
   if (presenter !== null && presenter !== '1' && presenter !== '0') problems.push(`presenter=${presenter}: expected 1 (on) or 0 (off)`);
   const url: LabUrl = { presenter: presenter === '1', lang: lang ?? 'en' };
-  const loop = p.get('loop'); if (loop) url.loop = loop;
-  const scenario = p.get('scenario'); if (scenario) url.scenario = scenario;
-  const policy = p.get('policy'); if (policy) url.policy = policy;
-  const moment = p.get('moment'); if (moment) url.moment = moment;
-  const compare = p.get('compare'); if (compare) url.compare = compare.split(',');
+  const loop = p.get('loop');
+  if (loop) url.loop = loop;
+  const scenario = p.get('scenario');
+  if (scenario) url.scenario = scenario;
+  const policy = p.get('policy');
+  if (policy) url.policy = policy;
+  const moment = p.get('moment');
+  if (moment) url.moment = moment;
+  const compare = p.get('compare');
+  if (compare) url.compare = compare.split(',');
   const seed = p.get('seed');
   if (seed !== null) {
     if (/^\d+$/.test(seed) && Number.isSafeInteger(Number(seed))) url.seed = Number(seed);
@@ -95,7 +100,7 @@ export function urlSearch(u: LabUrl): string {
 
 /** The state an exported lab opens with (`npm run export` writes it into the page), when its link has none. */
 function exportedState(): string | null {
-  return typeof document === 'undefined' ? null : document.getElementById('loopscope-export-state')?.textContent ?? null;
+  return typeof document === 'undefined' ? null : (document.getElementById('loopscope-export-state')?.textContent ?? null);
 }
 
 /** Where the lab keeps its state: the query string when served; the hash in an exported file (opened from

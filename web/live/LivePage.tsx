@@ -21,7 +21,10 @@ function useLiveConnection(url: string | null, attempt: number): LiveConnection 
     if (!url) return;
     const c = new LiveConnection(url);
     setConnection(c);
-    return () => { c.close(); setConnection(null); };
+    return () => {
+      c.close();
+      setConnection(null);
+    };
   }, [url, attempt]);
   const subscribe = useCallback((l: () => void) => connection?.subscribe(l) ?? (() => {}), [connection]);
   useSyncExternalStore(subscribe, () => connection?.version ?? -1);
@@ -38,13 +41,19 @@ export function LivePage({ initialUrl, presenter }: { initialUrl: string; presen
     return checked?.ok ? checked.url : null;
   });
   useEffect(() => {
-    if (initialUrl) { const c = checkLiveUrl(initialUrl); if (!c.ok) setProblem(c.error); }
+    if (initialUrl) {
+      const c = checkLiveUrl(initialUrl);
+      if (!c.ok) setProblem(c.error);
+    }
   }, [initialUrl]);
   const [attempt, setAttempt] = useState(0);
   const connection = useLiveConnection(url, attempt);
   const connect = () => {
     const checked = checkLiveUrl(text);
-    if (!checked.ok) { setProblem(checked.error); return; }
+    if (!checked.ok) {
+      setProblem(checked.error);
+      return;
+    }
     setProblem(null);
     setUrl(checked.url);
     setAttempt((a) => a + 1); // Connect again with the same address reconnects.
@@ -57,44 +66,89 @@ export function LivePage({ initialUrl, presenter }: { initialUrl: string; presen
       {!presenter && (
         <section className="live-connect">
           <strong>{t('liveTitle')}</strong> <span className="live-help">{t('liveHelp')}</span>
-          <form onSubmit={(e) => { e.preventDefault(); connect(); }}>
-            <input data-testid="live-url" value={text} size={60} placeholder="ws://127.0.0.1:PORT/?token=…" onChange={(e) => setText(e.target.value)} />
-            <button data-testid="live-connect" type="submit">{t('connect')}</button>
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              connect();
+            }}
+          >
+            <input
+              data-testid="live-url"
+              value={text}
+              size={60}
+              placeholder="ws://127.0.0.1:PORT/?token=…"
+              onChange={(e) => setText(e.target.value)}
+            />
+            <button data-testid="live-connect" type="submit">
+              {t('connect')}
+            </button>
             {connection && connection.status !== 'closed' && (
-              <button data-testid="live-disconnect" type="button" onClick={() => setUrl(null)}>{t('disconnect')}</button>
+              <button data-testid="live-disconnect" type="button" onClick={() => setUrl(null)}>
+                {t('disconnect')}
+              </button>
             )}
           </form>
-          {problem && <div className="input-error" data-testid="live-error">{problem}</div>}
+          {problem && (
+            <div className="input-error" data-testid="live-error">
+              {problem}
+            </div>
+          )}
           {connection && (
             <div className="live-status" data-testid="live-status">
               {connection.status === 'connecting' && t('connecting')}
-              {connection.status === 'open' && <>{t('connected')} · {run?.endpoint} · {run?.scenario} · {run?.config.policy}
-                {' · '}{run?.step ? t('stepMode') : t('watchOnly')}{run?.dryRun ? ` · ${t('dryRun')}` : ''}</>}
+              {connection.status === 'open' && (
+                <>
+                  {t('connected')} · {run?.endpoint} · {run?.scenario} · {run?.config.policy}
+                  {' · '}
+                  {run?.step ? t('stepMode') : t('watchOnly')}
+                  {run?.dryRun ? ` · ${t('dryRun')}` : ''}
+                </>
+              )}
               {connection.status === 'closed' && `${t('closed')}: ${connection.closeReason ?? ''}`}
             </div>
           )}
-          {connection?.error && <div className="input-error" data-testid="live-server-error">{connection.error}</div>}
+          {connection?.error && (
+            <div className="input-error" data-testid="live-server-error">
+              {connection.error}
+            </div>
+          )}
         </section>
       )}
       {connection?.pending && (
-        <section className="live-pending" data-testid="live-pending" data-kind={connection.pending.kind} data-name={connection.pending.name}>
+        <section
+          className="live-pending"
+          data-testid="live-pending"
+          data-kind={connection.pending.kind}
+          data-name={connection.pending.name}
+        >
           <strong>{t('pendingTitle')}</strong>
           <pre data-testid="live-pending-text">{connection.pending.text}</pre>
-          <button data-testid="live-approve" onClick={() => connection.answer('approve')}>{t('approve')}</button>{' '}
-          <button data-testid="live-skip" onClick={() => connection.answer('skip')}>{t('skip')}</button>
+          <button data-testid="live-approve" onClick={() => connection.answer('approve')}>
+            {t('approve')}
+          </button>{' '}
+          <button data-testid="live-skip" onClick={() => connection.answer('skip')}>
+            {t('skip')}
+          </button>
         </section>
       )}
       {connection && connection.log.actors.size > 0 && (
         // The machine's actors as its XState inspection tells them, drawn by the inspector page's tree.
         <details className="live-actors" data-testid="live-actors">
-          <summary>{t('actors')} ({connection.log.actors.size})</summary>
+          <summary>
+            {t('actors')} ({connection.log.actors.size})
+          </summary>
           <ActorTree log={connection.log} selected={undefined} onSelect={() => undefined} />
         </details>
       )}
       {connection?.status === 'open' && run && !session?.frames.length && <p data-testid="live-waiting">{t('waitingFrame')}</p>}
       {session && session.frames.length > 0 && (
-        <LabPage key={session.id} session={session} presenter={presenter} onMoment={() => {}}
-          onReset={() => session.seek(session.frames.length - 1)} />
+        <LabPage
+          key={session.id}
+          session={session}
+          presenter={presenter}
+          onMoment={() => {}}
+          onReset={() => session.seek(session.frames.length - 1)}
+        />
       )}
     </div>
   );

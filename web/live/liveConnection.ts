@@ -12,7 +12,9 @@ import { LabSession } from '../lab/session';
 
 /** A trace session whose newest frame is "the present" (the run is still going). */
 class LiveSession extends LabSession {
-  override get atPresent(): boolean { return this.index >= this.frames.length - 1; }
+  override get atPresent(): boolean {
+    return this.index >= this.frames.length - 1;
+  }
 }
 
 export type LiveStatus = 'connecting' | 'open' | 'closed';
@@ -41,7 +43,10 @@ export class LiveConnection {
 
   constructor(readonly url: string) {
     this.ws = new WebSocket(url);
-    this.ws.onopen = () => { this.status = 'open'; this.changed(); };
+    this.ws.onopen = () => {
+      this.status = 'open';
+      this.changed();
+    };
     this.ws.onmessage = (e: MessageEvent<string>) => this.receiveText(e.data);
     this.ws.onclose = (e) => {
       this.status = 'closed';
@@ -71,7 +76,13 @@ export class LiveConnection {
 
   private receiveText(text: string): void {
     let message: unknown;
-    try { message = JSON.parse(text); } catch { this.error = 'the server sent a message that is not JSON'; this.changed(); return; }
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.error = 'the server sent a message that is not JSON';
+      this.changed();
+      return;
+    }
     if (!isLayerMessage(message)) {
       // XState's inspection: the actors and their snapshots a frame is paired with.
       this.log.add(message);
@@ -84,7 +95,14 @@ export class LiveConnection {
     switch (message.type) {
       case 'loopscope.run': {
         this.run = message;
-        const trace: Trace = { version: TRACE_VERSION, loop: message.loop, scenario: message.scenario, seed: 0, policy: message.config.policy, frames: [] };
+        const trace: Trace = {
+          version: TRACE_VERSION,
+          loop: message.loop,
+          scenario: message.scenario,
+          seed: 0,
+          policy: message.config.policy,
+          frames: [],
+        };
         this.session = new LiveSession({ kind: 'trace', trace, fileName: `live ${message.endpoint}` });
         break;
       }
@@ -94,23 +112,36 @@ export class LiveConnection {
         let made: unknown;
         if (message.of === 'snapshot') {
           const snapshot = this.log.actors.get(message.sessionId)?.snapshots.at(-1);
-          if (!snapshot) { this.error = `a frame of actor ${message.sessionId}, which has sent no snapshot`; break; }
+          if (!snapshot) {
+            this.error = `a frame of actor ${message.sessionId}, which has sent no snapshot`;
+            break;
+          }
           made = { ...message.frame, state: dottedState(snapshot.value), event: snapshot.eventType };
         } else {
           made = { ...message.frame, state: message.state, event: message.event };
         }
         // Frames go through the trace schema like a loaded file: a wrong shape is named, not drawn.
         const parsed = parseFrame(this.run?.loop ?? 'incus-hpa', made, ['frame']);
-        if (!parsed.ok) { this.error = parsed.error; break; }
+        if (!parsed.ok) {
+          this.error = parsed.error;
+          break;
+        }
         // Whether the view follows the newest frame is decided before the first frame of a batch.
         if (this.draw === null) this.follow = session.index >= session.frames.length - 1;
         session.frames.push(parsed.frame);
         this.scheduleDraw();
         return;
       }
-      case 'loopscope.pending': this.pending = message.pending; this.error = null; break;
-      case 'loopscope.resolved': if (this.pending?.id === message.id) this.pending = null; break;
-      case 'loopscope.error': this.error = message.message; break;
+      case 'loopscope.pending':
+        this.pending = message.pending;
+        this.error = null;
+        break;
+      case 'loopscope.resolved':
+        if (this.pending?.id === message.id) this.pending = null;
+        break;
+      case 'loopscope.error':
+        this.error = message.message;
+        break;
     }
     this.changed();
   }
@@ -126,7 +157,11 @@ export class LiveConnection {
 
   private changed(): void {
     // The frames received since the last draw are drawn with whatever else changed.
-    if (this.draw !== null && this.session) { cancelAnimationFrame(this.draw); this.draw = null; this.drawFrames(this.session); }
+    if (this.draw !== null && this.session) {
+      cancelAnimationFrame(this.draw);
+      this.draw = null;
+      this.drawFrames(this.session);
+    }
     this.version++;
     for (const l of this.listeners) l();
   }

@@ -9,7 +9,10 @@ export type RoutedFlowEdge = Edge<RoutedEdgeData, 'routed'>;
 
 /** Draws the path ELK routed (xyflow's own edges would ignore the layout and cross nodes). */
 export const RoutedEdge = memo(function RoutedEdge({ id, data, sourceX, sourceY, targetX, targetY, markerEnd }: EdgeProps<RoutedFlowEdge>) {
-  const pts = data?.route?.points ?? [{ x: sourceX, y: sourceY }, { x: targetX, y: targetY }];
+  const pts = data?.route?.points ?? [
+    { x: sourceX, y: sourceY },
+    { x: targetX, y: targetY },
+  ];
   const path = pts.map((p, i) => `${i ? 'L' : 'M'}${p.x},${p.y}`).join(' ');
   const label = data?.route?.label;
   return (
@@ -17,8 +20,12 @@ export const RoutedEdge = memo(function RoutedEdge({ id, data, sourceX, sourceY,
       <BaseEdge id={id} path={path} {...(markerEnd ? { markerEnd } : {})} className={data?.last ? 'sc-path last' : 'sc-path'} />
       {label && data?.text && (
         <EdgeLabelRenderer>
-          <div className={`sc-edge-label${data.last ? ' last' : ''}`} style={{ transform: `translate(${label.x}px, ${label.y}px)`, width: label.width }}
-            title={data.ids} data-machine-id={data.ids}>
+          <div
+            className={`sc-edge-label${data.last ? ' last' : ''}`}
+            style={{ transform: `translate(${label.x}px, ${label.y}px)`, width: label.width }}
+            title={data.ids}
+            data-machine-id={data.ids}
+          >
             {data.text}
           </div>
         </EdgeLabelRenderer>

@@ -46,12 +46,27 @@ export interface StatechartProps {
 }
 
 /** The machine's own statechart (xstate/graph → elkjs → @xyflow/react); the active state lit. */
-export const Statechart = memo(function Statechart({ machine, loop, state, previousState, presenter = false, diagramOnly = false, onDiagramOnly, view: controlled, onView, layout, alsoActive }: StatechartProps) {
+export const Statechart = memo(function Statechart({
+  machine,
+  loop,
+  state,
+  previousState,
+  presenter = false,
+  diagramOnly = false,
+  onDiagramOnly,
+  view: controlled,
+  onView,
+  layout,
+  alsoActive,
+}: StatechartProps) {
   const t = useT();
   const lang = useLanguage();
   const [own, setOwn] = useState<ChartView>(presenter ? 'follow' : 'whole');
   const view = controlled ?? own;
-  const setView = (v: ChartView) => { setOwn(v); onView?.(v); };
+  const setView = (v: ChartView) => {
+    setOwn(v);
+    onView?.(v);
+  };
   const graph = useMemo(() => labelGraph(loop, machineGraph(machine)), [loop, machine]);
   // Laid out at build time (vite-plugin.ts); missing only if the dev server predates the machine.
   const placed = useMemo(() => {
@@ -60,12 +75,19 @@ export const Statechart = memo(function Statechart({ machine, loop, state, previ
     return saved ? deserializeLayout(saved) : null;
   }, [machine, layout]);
   const missing = placed ? graph.nodes.filter((n) => !placed.nodes.has(n.id)).map((n) => n.id) : [];
-  const problem = !placed ? `no layout for machine "${machine.id}": restart the dev server (npm start)`
-    : missing.length ? `the layout is stale (no ${missing.join(', ')}): restart the dev server` : null;
+  const problem = !placed
+    ? `no layout for machine "${machine.id}": restart the dev server (npm start)`
+    : missing.length
+      ? `the layout is stale (no ${missing.join(', ')}): restart the dev server`
+      : null;
 
-  const active = useMemo(() => new Set([state, ...alsoActive ?? []].flatMap((s) => [...activeIds(graph.rootId, s)])), [graph, state, alsoActive]);
+  const active = useMemo(
+    () => new Set([state, ...(alsoActive ?? [])].flatMap((s) => [...activeIds(graph.rootId, s)])),
+    [graph, state, alsoActive],
+  );
   const taken = useMemo(
-    () => (previousState !== undefined && previousState !== state ? lastEdge(graph, activeIds(graph.rootId, previousState), active) : undefined),
+    () =>
+      previousState !== undefined && previousState !== state ? lastEdge(graph, activeIds(graph.rootId, previousState), active) : undefined,
     [graph, previousState, state, active],
   );
 
@@ -74,34 +96,65 @@ export const Statechart = memo(function Statechart({ machine, loop, state, previ
     return graph.nodes.map((n) => {
       const p = placed.nodes.get(n.id)!;
       return {
-        id: n.id, type: 'state', position: { x: p.x, y: p.y }, width: p.width, height: p.height,
+        id: n.id,
+        type: 'state',
+        position: { x: p.x, y: p.y },
+        width: p.width,
+        height: p.height,
         ...(n.parent ? { parentId: n.parent, extent: 'parent' as const } : {}),
         data: {
-          label: n.label, text: n.text?.[lang] ?? n.label, tag: n.tags[0] === undefined ? undefined : phaseWord(n.tags[0], lang),
-          tags: n.tags, compound: n.compound, active: active.has(n.id), initial: n.initial,
+          label: n.label,
+          text: n.text?.[lang] ?? n.label,
+          tag: n.tags[0] === undefined ? undefined : phaseWord(n.tags[0], lang),
+          tags: n.tags,
+          compound: n.compound,
+          active: active.has(n.id),
+          initial: n.initial,
         },
-        draggable: false, selectable: false, zIndex: n.compound ? 0 : 1,
+        draggable: false,
+        selectable: false,
+        zIndex: n.compound ? 0 : 1,
       };
     });
   }, [graph, placed, active, missing.length, lang]);
 
   // Screen readers get the edge in words too (@xyflow's default, "Edge from <id> to <id>", is English and ids).
   const words = useMemo(() => new Map(graph.nodes.map((n) => [n.id, n.text?.[lang] ?? n.label])), [graph, lang]);
-  const edges = useMemo<RoutedFlowEdge[]>(() => graph.edges.map((e) => ({
-    id: e.id, source: e.source, target: e.target, type: 'routed', zIndex: 2,
-    ariaLabel: `${words.get(e.source) ?? e.source} → ${words.get(e.target) ?? e.target}: ${e.text?.[lang] ?? e.label}`,
-    markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 },
-    data: { route: placed?.edges.get(e.id), text: e.text?.[lang] ?? e.label, ids: e.label, last: e.id === taken },
-  })), [graph, placed, taken, lang, words]);
+  const edges = useMemo<RoutedFlowEdge[]>(
+    () =>
+      graph.edges.map((e) => ({
+        id: e.id,
+        source: e.source,
+        target: e.target,
+        type: 'routed',
+        zIndex: 2,
+        ariaLabel: `${words.get(e.source) ?? e.source} → ${words.get(e.target) ?? e.target}: ${e.text?.[lang] ?? e.label}`,
+        markerEnd: { type: MarkerType.ArrowClosed, width: 16, height: 16 },
+        data: { route: placed?.edges.get(e.id), text: e.text?.[lang] ?? e.label, ids: e.label, last: e.id === taken },
+      })),
+    [graph, placed, taken, lang, words],
+  );
 
   return (
     <section className="statechart" data-testid="statechart" data-active={state} data-view={view}>
       <div className="sc-head">
-        <h3>{t('statechart')}: <code>{machine.id}</code></h3>
+        <h3>
+          {t('statechart')}: <code>{machine.id}</code>
+        </h3>
         <div className="sc-tools" role="group">
-          <button data-testid="sc-view" aria-pressed={view === 'whole'} onClick={() => setView(view === 'follow' ? 'whole' : 'follow')}
-            title={`${view === 'follow' ? t('chartWhole') : t('chartFollow')} (w)`}>
-            {view === 'follow' ? `⊞ ${t('chartWhole')}` : <><FollowIcon /> {t('chartFollow')}</>}
+          <button
+            data-testid="sc-view"
+            aria-pressed={view === 'whole'}
+            onClick={() => setView(view === 'follow' ? 'whole' : 'follow')}
+            title={`${view === 'follow' ? t('chartWhole') : t('chartFollow')} (w)`}
+          >
+            {view === 'follow' ? (
+              `⊞ ${t('chartWhole')}`
+            ) : (
+              <>
+                <FollowIcon /> {t('chartFollow')}
+              </>
+            )}
           </button>
           {onDiagramOnly && (
             <button data-testid="sc-diagram-only" aria-pressed={diagramOnly} onClick={onDiagramOnly} title={`${t('diagramOnly')} (d)`}>
@@ -110,13 +163,31 @@ export const Statechart = memo(function Statechart({ machine, loop, state, previ
           )}
         </div>
       </div>
-      {problem && <pre className="input-error" data-testid="statechart-error">{problem}</pre>}
+      {problem && (
+        <pre className="input-error" data-testid="statechart-error">
+          {problem}
+        </pre>
+      )}
       <div className="sc-canvas" data-testid="sc-canvas">
         {placed && (
-          <ReactFlow nodes={nodes} edges={edges} nodeTypes={NODE_TYPES} edgeTypes={EDGE_TYPES} minZoom={0.02} maxZoom={3}
-            colorMode={presenter ? 'dark' : 'light'} ariaLabelConfig={flowLabels(lang)}
-            nodesDraggable={false} nodesConnectable={false} elementsSelectable={false} nodesFocusable={false} edgesFocusable={false}
-            zoomOnScroll={false} preventScrolling={false} proOptions={{ hideAttribution: true }}>
+          <ReactFlow
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={NODE_TYPES}
+            edgeTypes={EDGE_TYPES}
+            minZoom={0.02}
+            maxZoom={3}
+            colorMode={presenter ? 'dark' : 'light'}
+            ariaLabelConfig={flowLabels(lang)}
+            nodesDraggable={false}
+            nodesConnectable={false}
+            elementsSelectable={false}
+            nodesFocusable={false}
+            edgesFocusable={false}
+            zoomOnScroll={false}
+            preventScrolling={false}
+            proOptions={{ hideAttribution: true }}
+          >
             <Framer graph={graph} layout={placed} active={active} view={view} />
             {/* Zoom buttons: anyone can look closer, or further, than the view chose. */}
             <FlowControls showInteractive={false} showFitView={false} />

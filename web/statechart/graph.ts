@@ -16,7 +16,9 @@ export interface ChartNode {
 }
 
 export interface ChartEdge {
-  id: string; source: string; target: string;
+  id: string;
+  source: string;
+  target: string;
   /** The machine's ids: "after compareTime [hasActions]" (the tooltip, and the CLI's words). */
   label: string;
   /** The transition's event type ('' for an eventless `always`) and its guard, as the machine has them. */
@@ -26,7 +28,11 @@ export interface ChartEdge {
   text?: Text;
 }
 
-export interface ChartGraph { rootId: string; nodes: ChartNode[]; edges: ChartEdge[] }
+export interface ChartGraph {
+  rootId: string;
+  nodes: ChartNode[];
+  edges: ChartEdge[];
+}
 
 type Transition = DirectedGraphNode['edges'][number]['transition'];
 
@@ -43,7 +49,9 @@ export function eventLabel(eventType: string): string {
 function guardOf(t: Transition): { type: string; params?: unknown } | undefined {
   const g = t.guard as { type?: unknown; params?: unknown } | string | undefined; // xstate types it as a guard union: read the plain name or object it holds
   if (typeof g === 'string') return { type: g };
-  return typeof g === 'object' && typeof g?.type === 'string' ? { type: g.type, ...(g.params !== undefined ? { params: g.params } : {}) } : undefined;
+  return typeof g === 'object' && typeof g?.type === 'string'
+    ? { type: g.type, ...(g.params !== undefined ? { params: g.params } : {}) }
+    : undefined;
 }
 
 /**
@@ -60,8 +68,12 @@ export function machineGraph(machine: AnyStateMachine): ChartGraph {
       if (target.id === root.id) continue;
       const guard = guardOf(t);
       edges.push({
-        id: `${source}#${i}:${target.id}`, source, target: target.id, label: eventLabel(t.eventType) + (guard ? ` [${guard.type}]` : ''),
-        event: t.eventType, ...(guard ? { guard } : {}),
+        id: `${source}#${i}:${target.id}`,
+        source,
+        target: target.id,
+        label: eventLabel(t.eventType) + (guard ? ` [${guard.type}]` : ''),
+        event: t.eventType,
+        ...(guard ? { guard } : {}),
       });
     }
   };
@@ -70,7 +82,11 @@ export function machineGraph(machine: AnyStateMachine): ChartGraph {
     if (n.id !== root.id) {
       const parentNode = sn.parent;
       nodes.push({
-        id: n.id, label: sn.key, parent, compound: n.children.length > 0, tags: [...sn.tags],
+        id: n.id,
+        label: sn.key,
+        parent,
+        compound: n.children.length > 0,
+        tags: [...sn.tags],
         initial: parentNode?.initial?.target?.some((t) => t.id === n.id) ?? false,
       });
       n.edges.forEach((e, i) => addEdge(n.id, e.transition, i));

@@ -14,7 +14,8 @@ import type { ChartEdge, ChartGraph } from './graph';
  */
 const tableOf = (loop: string): LoopChartLabels | undefined => (isLoopId(loop) ? LOOP_UI[loop].labels : undefined);
 
-type Parsed = { kind: 'always' } | { kind: 'timer'; delay: string } | { kind: 'done' | 'error'; actor: string } | { kind: 'event'; type: string };
+type Parsed =
+  { kind: 'always' } | { kind: 'timer'; delay: string } | { kind: 'done' | 'error'; actor: string } | { kind: 'event'; type: string };
 
 /** "xstate.after.compareTime.incus-hpa.comparing" → a timer named compareTime; "xstate.done.actor.observe" → observe's answer. */
 function parse(eventType: string): Parsed {
@@ -29,11 +30,16 @@ function parse(eventType: string): Parsed {
 /** The label of what set an edge off (its event), or undefined when the table has none. */
 function triggerText(t: LoopChartLabels | undefined, p: Parsed): Text | undefined {
   switch (p.kind) {
-    case 'always': return ALWAYS;
-    case 'timer': return t?.delays[p.delay];
-    case 'done': return t?.actors[p.actor]?.done;
-    case 'error': return t?.actors[p.actor]?.error;
-    case 'event': return t?.events[p.type] ?? RUNNER_EVENTS[p.type];
+    case 'always':
+      return ALWAYS;
+    case 'timer':
+      return t?.delays[p.delay];
+    case 'done':
+      return t?.actors[p.actor]?.done;
+    case 'error':
+      return t?.actors[p.actor]?.error;
+    case 'event':
+      return t?.events[p.type] ?? RUNNER_EVENTS[p.type];
   }
 }
 
@@ -60,8 +66,14 @@ export function edgeText(loop: string, edge: Pick<ChartEdge, 'event' | 'guard'>)
 export function labelGraph(loop: string, graph: ChartGraph): ChartGraph {
   return {
     ...graph,
-    nodes: graph.nodes.map((n) => { const text = stateText(loop, n.label); return text ? { ...n, text } : n; }),
-    edges: graph.edges.map((e) => { const text = edgeText(loop, e); return text ? { ...e, text } : e; }),
+    nodes: graph.nodes.map((n) => {
+      const text = stateText(loop, n.label);
+      return text ? { ...n, text } : n;
+    }),
+    edges: graph.edges.map((e) => {
+      const text = edgeText(loop, e);
+      return text ? { ...e, text } : e;
+    }),
   };
 }
 
@@ -84,4 +96,8 @@ export function phaseWord(tag: string, lang: Language): string {
 
 /** A state path ("acting.creating") in words ("acting › creating a pod"); a part without a label stays its key. */
 export const statePhrase = (loop: string, dotted: string, lang: Language): string =>
-  dotted.split('.').filter(Boolean).map((k) => stateText(loop, k)?.[lang] ?? k).join(' › ');
+  dotted
+    .split('.')
+    .filter(Boolean)
+    .map((k) => stateText(loop, k)?.[lang] ?? k)
+    .join(' › ');

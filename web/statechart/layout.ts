@@ -1,18 +1,38 @@
 import type { ELK as ElkApi, ElkExtendedEdge, ElkNode } from 'elkjs/lib/elk-api.js';
 import type { ChartGraph } from './graph';
 
-export interface Placed { id: string; x: number; y: number; width: number; height: number }
-export interface Point { x: number; y: number }
+export interface Placed {
+  id: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+export interface Point {
+  x: number;
+  y: number;
+}
 /** An edge as ELK routed it, in absolute coordinates, with its label's box. */
-export interface Routed { id: string; points: Point[]; label?: { x: number; y: number; width: number; height: number } }
-export interface Layout { nodes: Map<string, Placed>; edges: Map<string, Routed> }
+export interface Routed {
+  id: string;
+  points: Point[];
+  label?: { x: number; y: number; width: number; height: number };
+}
+export interface Layout {
+  nodes: Map<string, Placed>;
+  edges: Map<string, Routed>;
+}
 
 /** The layout as plain JSON (what the build step hands to the page). */
-export interface SerializedLayout { nodes: Placed[]; edges: Routed[] }
+export interface SerializedLayout {
+  nodes: Placed[];
+  edges: Routed[];
+}
 
 export const serializeLayout = (l: Layout): SerializedLayout => ({ nodes: [...l.nodes.values()], edges: [...l.edges.values()] });
 export const deserializeLayout = (s: SerializedLayout): Layout => ({
-  nodes: new Map(s.nodes.map((n) => [n.id, n])), edges: new Map(s.edges.map((e) => [e.id, e])),
+  nodes: new Map(s.nodes.map((n) => [n.id, n])),
+  edges: new Map(s.edges.map((e) => [e.id, e])),
 });
 
 // Boxes sized for the lab's type at zoom 1 (styles.css .sc-label 16 px bold, .sc-edge-label 14 px):
@@ -34,9 +54,12 @@ const longest = (x: { label: string; text?: Record<string, string> }) =>
 export async function layoutGraph(elk: ElkApi, graph: ChartGraph): Promise<Layout> {
   const elkNodes = new Map<string, ElkNode>();
   for (const n of graph.nodes) {
-    elkNodes.set(n.id, n.compound
-      ? { id: n.id, children: [], layoutOptions: { 'elk.padding': '[top=48,left=20,bottom=20,right=20]' } }
-      : { id: n.id, width: leafWidth(longest(n)), height: LEAF_HEIGHT });
+    elkNodes.set(
+      n.id,
+      n.compound
+        ? { id: n.id, children: [], layoutOptions: { 'elk.padding': '[top=48,left=20,bottom=20,right=20]' } }
+        : { id: n.id, width: leafWidth(longest(n)), height: LEAF_HEIGHT },
+    );
   }
   const top: ElkNode[] = [];
   for (const n of graph.nodes) {
@@ -47,12 +70,22 @@ export async function layoutGraph(elk: ElkApi, graph: ChartGraph): Promise<Layou
   const laid = await elk.layout({
     id: graph.rootId,
     layoutOptions: {
-      'elk.algorithm': 'layered', 'elk.direction': 'DOWN', 'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
-      'elk.edgeRouting': 'ORTHOGONAL', 'elk.edgeLabels.placement': 'CENTER',
-      'elk.layered.spacing.nodeNodeBetweenLayers': '60', 'elk.spacing.nodeNode': '40', 'elk.spacing.edgeLabel': '6',
+      'elk.algorithm': 'layered',
+      'elk.direction': 'DOWN',
+      'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
+      'elk.edgeRouting': 'ORTHOGONAL',
+      'elk.edgeLabels.placement': 'CENTER',
+      'elk.layered.spacing.nodeNodeBetweenLayers': '60',
+      'elk.spacing.nodeNode': '40',
+      'elk.spacing.edgeLabel': '6',
     },
     children: top,
-    edges: graph.edges.map((e) => ({ id: e.id, sources: [e.source], targets: [e.target], labels: [{ text: longest(e), ...labelSize(longest(e)) }] })),
+    edges: graph.edges.map((e) => ({
+      id: e.id,
+      sources: [e.source],
+      targets: [e.target],
+      labels: [{ text: longest(e), ...labelSize(longest(e)) }],
+    })),
   });
 
   const nodes = new Map<string, Placed>();
@@ -70,13 +103,18 @@ export async function layoutGraph(elk: ElkApi, graph: ChartGraph): Promise<Layou
   collect(laid, { x: 0, y: 0 });
   // Each routed edge is relative to its container (the node ELK moved it into).
   const routeAll = (n: ElkNode) => {
-    for (const e of (n.edges ?? []) as (ElkExtendedEdge & { container?: string })[]) { // cast: elkjs adds container to laid-out edges
+    const routed = (n.edges ?? []) as (ElkExtendedEdge & { container?: string })[]; // cast: elkjs adds container to laid-out edges
+    for (const e of routed) {
       const o = absolute.get(e.container ?? n.id) ?? { x: 0, y: 0 };
       const s = e.sections?.[0];
       if (!s) continue;
       const points = [s.startPoint, ...(s.bendPoints ?? []), s.endPoint].map((p) => ({ x: p.x + o.x, y: p.y + o.y }));
       const l = e.labels?.[0];
-      edges.set(e.id, { id: e.id, points, ...(l ? { label: { x: (l.x ?? 0) + o.x, y: (l.y ?? 0) + o.y, width: l.width ?? 0, height: l.height ?? 0 } } : {}) });
+      edges.set(e.id, {
+        id: e.id,
+        points,
+        ...(l ? { label: { x: (l.x ?? 0) + o.x, y: (l.y ?? 0) + o.y, width: l.width ?? 0, height: l.height ?? 0 } } : {}),
+      });
     }
     for (const c of n.children ?? []) routeAll(c);
   };

@@ -1,8 +1,17 @@
 import type { ChartGraph } from './graph';
 import type { Layout } from './layout';
 
-export interface Box { x: number; y: number; width: number; height: number }
-export interface Viewport { x: number; y: number; zoom: number }
+export interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+export interface Viewport {
+  x: number;
+  y: number;
+  zoom: number;
+}
 
 /** Every node's box in absolute chart coordinates (the layout places children relative to their parent). */
 export function absoluteBoxes(graph: ChartGraph, layout: Layout): Map<string, Box> {
@@ -25,8 +34,10 @@ export function absoluteBoxes(graph: ChartGraph, layout: Layout): Map<string, Bo
 
 export function union(boxes: Box[]): Box | undefined {
   if (!boxes.length) return undefined;
-  const x0 = Math.min(...boxes.map((b) => b.x)), y0 = Math.min(...boxes.map((b) => b.y));
-  const x1 = Math.max(...boxes.map((b) => b.x + b.width)), y1 = Math.max(...boxes.map((b) => b.y + b.height));
+  const x0 = Math.min(...boxes.map((b) => b.x)),
+    y0 = Math.min(...boxes.map((b) => b.y));
+  const x1 = Math.max(...boxes.map((b) => b.x + b.width)),
+    y1 = Math.max(...boxes.map((b) => b.y + b.height));
   return { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
 }
 
@@ -49,6 +60,7 @@ export function fitBox(box: Box, w: number, h: number, pad: number, min: number,
   const zoom = Math.max(min, Math.min(max, (w - 2 * pad) / box.width, (h - 2 * pad) / box.height));
   const fits = box.width * zoom <= w - 2 * pad + 1 && box.height * zoom <= h - 2 * pad + 1;
   const c = fits || !anchor ? box : anchor;
-  const cx = c.x + c.width / 2, cy = c.y + c.height / 2;
+  const cx = c.x + c.width / 2,
+    cy = c.y + c.height / 2;
   return { x: w / 2 - cx * zoom, y: h / 2 - cy * zoom, zoom };
 }

@@ -17,12 +17,14 @@ export function statechartLayouts(): Plugin {
   let root = process.cwd();
   return {
     name: 'loopscope-statechart-layouts',
-    configResolved(config) { root = config.root; },
+    configResolved(config) {
+      root = config.root;
+    },
     resolveId: (id) => (id === LAYOUTS_MODULE ? RESOLVED : undefined),
     async load(id) {
       if (id !== RESOLVED) return undefined;
       const file = join(root, 'statechart/build-layouts.ts');
-      const { computeLayouts } = await tsImport(file, import.meta.url) as typeof import('./build-layouts'); // cast: tsImport loads that very module
+      const { computeLayouts } = (await tsImport(file, import.meta.url)) as typeof import('./build-layouts'); // cast: tsImport loads that very module
       return `export default ${JSON.stringify(await computeLayouts())};`;
     },
   };

@@ -30,19 +30,34 @@ export function TourBar({ stop, onGo, onLeave }: { stop: number; onGo(stop: numb
   return (
     <section className="tour-bar" data-testid="tour-bar" data-stop={stop} aria-label={text.tour}>
       <div className="tour-where">
-        <b>{text.stop} {stop} {text.of} {TOUR.length}</b>
-        <span className="tour-loop" data-testid="tour-loop">{card.year ?? t('today')} · {cardName(card, lang)}</span>
+        <b>
+          {text.stop} {stop} {text.of} {TOUR.length}
+        </b>
+        <span className="tour-loop" data-testid="tour-loop">
+          {card.year ?? t('today')} · {cardName(card, lang)}
+        </span>
       </div>
       <dl className="tour-mapping">
-        <dt className="tag-observe">{t('observe')}</dt><dd>{card.observe[lang]}</dd>
-        <dt className="tag-compare">{t('compare')}</dt><dd>{card.compare[lang]}</dd>
-        <dt className="tag-act">{t('act')}</dt><dd>{card.act[lang]}</dd>
+        <dt className="tag-observe">{t('observe')}</dt>
+        <dd>{card.observe[lang]}</dd>
+        <dt className="tag-compare">{t('compare')}</dt>
+        <dd>{card.compare[lang]}</dd>
+        <dt className="tag-act">{t('act')}</dt>
+        <dd>{card.act[lang]}</dd>
       </dl>
-      <p className="tour-point" data-testid="tour-point">{here.point[lang]}</p>
+      <p className="tour-point" data-testid="tour-point">
+        {here.point[lang]}
+      </p>
       <nav className="tour-nav">
-        <button data-testid="tour-previous" disabled={stop === 1} onClick={() => onGo(stop - 1)} title={text.keys}>◀ {text.previous}</button>
-        <button data-testid="tour-next" disabled={stop === TOUR.length} onClick={() => onGo(stop + 1)} title={text.keys}>{text.next} ▶</button>
-        <button data-testid="tour-leave" onClick={onLeave} aria-label={text.leave}>✕</button>
+        <button data-testid="tour-previous" disabled={stop === 1} onClick={() => onGo(stop - 1)} title={text.keys}>
+          ◀ {text.previous}
+        </button>
+        <button data-testid="tour-next" disabled={stop === TOUR.length} onClick={() => onGo(stop + 1)} title={text.keys}>
+          {text.next} ▶
+        </button>
+        <button data-testid="tour-leave" onClick={onLeave} aria-label={text.leave}>
+          ✕
+        </button>
       </nav>
     </section>
   );

@@ -9,7 +9,6 @@ import { frameMarkerHook, seekOnClick } from './chartFrames';
 import type { ChartSeries } from './chart-types';
 import { TIME_INCREMENTS, tickLabels } from './timeAxis';
 
-
 /** After each draw, what was drawn, on the element (tests read it): the points, the last one's time, the time axis's end. */
 const drawnOn = (el: HTMLElement) => (u: uPlot) => {
   const xs = u.data[0];
@@ -65,23 +64,42 @@ export function FrameChart({ session, frame, series, valuesOf, axisMs, fill = fa
     data.current = [[], ...series.map(() => [])];
     built.current = [];
     // Filling its box: the plot takes the box's height less the legend's (the box is sized by the page, never by the plot).
-    const sizeOf = (u?: uPlot) => fill
-      ? { width: Math.max(120, el.clientWidth), height: Math.max(80, el.clientHeight - (u?.root.querySelector('.u-legend')?.clientHeight ?? 40)) }
-      : { width: Math.max(300, el.clientWidth), height: 180 };
+    const sizeOf = (u?: uPlot) =>
+      fill
+        ? {
+            width: Math.max(120, el.clientWidth),
+            height: Math.max(80, el.clientHeight - (u?.root.querySelector('.u-legend')?.clientHeight ?? 40)),
+          }
+        : { width: Math.max(300, el.clientWidth), height: 180 };
     const opts: uPlot.Options = {
       ...sizeOf(),
-      scales: { x: { time: false, ...(axisMs ? { auto: false, range: [axisMs[0] / 1000, axisMs[1] / 1000] } : {}) }, n: { range: (_u, _min, max) => [0, Math.max(2, max + 1)] }, pct: { range: [0, 100] } },
+      scales: {
+        x: { time: false, ...(axisMs ? { auto: false, range: [axisMs[0] / 1000, axisMs[1] / 1000] } : {}) },
+        n: { range: (_u, _min, max) => [0, Math.max(2, max + 1)] },
+        pct: { range: [0, 100] },
+      },
       axes: [
         { incrs: TIME_INCREMENTS, values: (_u, splits) => tickLabels(splits, lang) },
         ...(hasPct ? [{ scale: 'pct', values: (_u: uPlot, splits: number[]) => splits.map((v) => `${v.toLocaleString(lang)}%`) }] : []),
-        { scale: 'n', side: hasPct ? 1 : 3, grid: { show: !hasPct }, values: (_u: uPlot, splits: number[]) => splits.map((v) => v.toLocaleString(lang)) },
+        {
+          scale: 'n',
+          side: hasPct ? 1 : 3,
+          grid: { show: !hasPct },
+          values: (_u: uPlot, splits: number[]) => splits.map((v) => v.toLocaleString(lang)),
+        },
       ],
       series: [
         { label: t('time'), value: (_u, v) => (v == null ? '' : clock(v * 1000)) },
         ...series.map((s) => ({
-          label: s.label, stroke: s.stroke, scale: s.scale ?? 'n', width: s.dash ? 1 : 2, ...(s.dash ? { dash: s.dash } : {}),
-          paths: uPlot.paths.stepped!({ align: 1 }), points: { show: false },
-          value: (_u: uPlot, v: number | null) => (v == null ? '–' : `${v.toLocaleString(lang, { maximumFractionDigits: 1 })}${s.scale === 'pct' ? '%' : ''}`),
+          label: s.label,
+          stroke: s.stroke,
+          scale: s.scale ?? 'n',
+          width: s.dash ? 1 : 2,
+          ...(s.dash ? { dash: s.dash } : {}),
+          paths: uPlot.paths.stepped!({ align: 1 }),
+          points: { show: false },
+          value: (_u: uPlot, v: number | null) =>
+            v == null ? '–' : `${v.toLocaleString(lang, { maximumFractionDigits: 1 })}${s.scale === 'pct' ? '%' : ''}`,
         })),
       ],
       hooks: {
@@ -99,7 +117,11 @@ export function FrameChart({ session, frame, series, valuesOf, axisMs, fill = fa
     if (fill) u.setSize(sizeOf(u));
     const resize = new ResizeObserver(() => u.setSize(sizeOf(u)));
     resize.observe(el);
-    return () => { resize.disconnect(); u.destroy(); plot.current = null; };
+    return () => {
+      resize.disconnect();
+      u.destroy();
+      plot.current = null;
+    };
     // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` names the series, the axis and the sizing
   }, [key, session]);
 
@@ -108,25 +130,34 @@ export function FrameChart({ session, frame, series, valuesOf, axisMs, fill = fa
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => {
     if (timer.current) return;
-    timer.current = setTimeout(() => {
-      timer.current = null;
-      const d = data.current;
-      const frames = session.frames;
-      // Extend incrementally, keeping the prefix that is still the same history.
-      let keep = Math.min(built.current.length, frames.length);
-      while (keep > 0 && built.current[keep - 1] !== frames[keep - 1]) keep--;
-      for (const a of d) a.length = keep;
-      built.current.length = keep;
-      for (let i = keep; i < frames.length; i++) {
-        built.current.push(frames[i]!);
-        const values = valuesRef.current(frames[i]!);
-        d[0]!.push(frames[i]!.t / 1000);
-        for (let s = 1; s < d.length; s++) d[s]!.push(values[s - 1] ?? null);
-      }
-      plot.current?.setData(d as uPlot.AlignedData); // cast: built as uPlot's columns
-    }, plot.current && data.current[0]?.length ? 120 : 0);
+    timer.current = setTimeout(
+      () => {
+        timer.current = null;
+        const d = data.current;
+        const frames = session.frames;
+        // Extend incrementally, keeping the prefix that is still the same history.
+        let keep = Math.min(built.current.length, frames.length);
+        while (keep > 0 && built.current[keep - 1] !== frames[keep - 1]) keep--;
+        for (const a of d) a.length = keep;
+        built.current.length = keep;
+        for (let i = keep; i < frames.length; i++) {
+          built.current.push(frames[i]!);
+          const values = valuesRef.current(frames[i]!);
+          d[0]!.push(frames[i]!.t / 1000);
+          for (let s = 1; s < d.length; s++) d[s]!.push(values[s - 1] ?? null);
+        }
+        plot.current?.setData(d as uPlot.AlignedData); // cast: built as uPlot's columns
+      },
+      plot.current && data.current[0]?.length ? 120 : 0,
+    );
   }, [session, count, frame, key]);
-  useEffect(() => () => { if (timer.current) clearTimeout(timer.current); timer.current = null; }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+      timer.current = null;
+    },
+    [],
+  );
 
   return (
     <section className={`charts${fill ? ' fill' : ''}`} data-testid="charts">

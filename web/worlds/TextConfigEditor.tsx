@@ -30,13 +30,35 @@ export function TextConfigEditor({ title, appliedLabel, applyLabel, rows, initia
   return (
     <section className="editor" data-testid="config-editor">
       <h3>{title}</h3>
-      <textarea data-testid="config-text" value={text} rows={rows} spellCheck={false} lang={lang}
-        onChange={(e) => { setText(e.target.value); setApplied(false); }} aria-invalid={errors.length > 0} />
+      <textarea
+        data-testid="config-text"
+        value={text}
+        rows={rows}
+        spellCheck={false}
+        lang={lang}
+        onChange={(e) => {
+          setText(e.target.value);
+          setApplied(false);
+        }}
+        aria-invalid={errors.length > 0}
+      />
       <div className="editor-actions">
-        <button data-testid="config-apply" onClick={apply}>{applyLabel}</button>
-        {applied && <span className="ok" data-testid="config-applied">{appliedLabel}</span>}
+        <button data-testid="config-apply" onClick={apply}>
+          {applyLabel}
+        </button>
+        {applied && (
+          <span className="ok" data-testid="config-applied">
+            {appliedLabel}
+          </span>
+        )}
       </div>
-      {errors.length > 0 && <ul className="errors" data-testid="config-error">{errors.map((e) => <li key={e}>{e}</li>)}</ul>}
+      {errors.length > 0 && (
+        <ul className="errors" data-testid="config-error">
+          {errors.map((e) => (
+            <li key={e}>{e}</li>
+          ))}
+        </ul>
+      )}
     </section>
   );
 }

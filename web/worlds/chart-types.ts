@@ -18,7 +18,11 @@ export interface ChartSpec<F extends Frame = Frame> {
 
 type Translate = (key: MessageKey) => string;
 /** The run's desired state (a cron chart's jobs come from the crontab) and its frames (a loaded trace has no config). */
-export interface ChartInput<F extends Frame = Frame> { t: Translate; config: unknown; frames: readonly F[] }
+export interface ChartInput<F extends Frame = Frame> {
+  t: Translate;
+  config: unknown;
+  frames: readonly F[];
+}
 
 /**
  * A loop's chart, as data: the lab's <FrameChart> draws it with uPlot, the export (web/export/chartSvg.ts)

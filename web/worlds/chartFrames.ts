@@ -6,8 +6,14 @@ export function frameMarkerHook(at: () => number): (u: uPlot) => void {
   return (u) => {
     const x = u.valToPos(at(), 'x', true);
     const ctx = u.ctx;
-    ctx.save(); ctx.strokeStyle = '#8250df'; ctx.lineWidth = 2;
-    ctx.beginPath(); ctx.moveTo(x, u.bbox.top); ctx.lineTo(x, u.bbox.top + u.bbox.height); ctx.stroke(); ctx.restore();
+    ctx.save();
+    ctx.strokeStyle = '#8250df';
+    ctx.lineWidth = 2;
+    ctx.beginPath();
+    ctx.moveTo(x, u.bbox.top);
+    ctx.lineTo(x, u.bbox.top + u.bbox.height);
+    ctx.stroke();
+    ctx.restore();
   };
 }
 

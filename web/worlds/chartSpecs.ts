@@ -14,5 +14,11 @@ function chartOn<L extends LoopId>(loop: L, input: ChartInput): ChartSpec | unde
   const chart: ChartOf<FrameOf<L>> = LOOP_UI[loop].chart;
   const spec = chart({ ...input, frames });
   // A frame of the same run (the chart reads the frames it was made from).
-  return { series: spec.series, valuesOf: (f) => { const typed = frameOf(loop, loop, f); return typed ? spec.valuesOf(typed) : spec.series.map(() => null); } };
+  return {
+    series: spec.series,
+    valuesOf: (f) => {
+      const typed = frameOf(loop, loop, f);
+      return typed ? spec.valuesOf(typed) : spec.series.map(() => null);
+    },
+  };
 }

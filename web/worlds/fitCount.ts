@@ -11,7 +11,10 @@ function columnShort(column: HTMLElement): boolean {
 }
 
 /** What the world shows of its optional parts, and whether it has finished fitting them (tests wait for it). */
-export interface Fit { n: number; fitted: boolean }
+export interface Fit {
+  n: number;
+  fitted: boolean;
+}
 
 /**
  * How many of a list's last `max` items the world in `ref` shows, in presenter mode: every new `shown` (a
@@ -30,7 +33,10 @@ export function useFitCount(ref: RefObject<HTMLElement | null>, max: number, sho
   }
   useLayoutEffect(() => {
     const column = ref.current?.parentElement;
-    if (!column || !column.closest('.presenter')) { if (!fitted) setFit((f) => ({ ...f, fitted: true })); return; }
+    if (!column || !column.closest('.presenter')) {
+      if (!fitted) setFit((f) => ({ ...f, fitted: true }));
+      return;
+    }
     if (n > 0 && columnShort(column)) setFit((f) => ({ ...f, n: Math.min(f.n, n) - 1, fitted: false }));
     else if (!fitted) setFit((f) => ({ ...f, fitted: true }));
   }, [ref, n, fitted, shown, fit.column, fit.looks]);
@@ -49,9 +55,15 @@ export function useFitCount(ref: RefObject<HTMLElement | null>, max: number, sho
     for (const child of column.children) if (child !== ref.current) others.observe(child);
     // A tab opened or its content changed without a resize (a squeezed panel keeps its height): changes in the
     // column outside the world (the world's own changes are this hook's doing).
-    const changes = new MutationObserver((records) => { if (records.some((r) => !ref.current?.contains(r.target))) look(); });
+    const changes = new MutationObserver((records) => {
+      if (records.some((r) => !ref.current?.contains(r.target))) look();
+    });
     changes.observe(column, { attributes: true, childList: true, subtree: true, characterData: true });
-    return () => { observer.disconnect(); others.disconnect(); changes.disconnect(); };
+    return () => {
+      observer.disconnect();
+      others.disconnect();
+      changes.disconnect();
+    };
   }, [ref]);
   return { n, fitted };
 }

@@ -27,7 +27,12 @@ import type { LoopViews, WorldViewProps } from './types';
 /** The lab's views of each loop, on its typed frames: a loop without views does not compile (JsonWorldView is the plain fallback view). */
 const VIEWS: { [L in LoopId]: LoopViews<FrameOf<L>> } = {
   'incus-hpa': { World: IncusHpaWorldView, Charts: LoopCharts, Interventions: IncusHpaInterventions, Editor: IncusHpaConfigEditor },
-  'systemd-restart': { World: SystemdRestartWorldView, Charts: LoopCharts, Interventions: SystemdRestartInterventions, Editor: SystemdRestartUnitEditor },
+  'systemd-restart': {
+    World: SystemdRestartWorldView,
+    Charts: LoopCharts,
+    Interventions: SystemdRestartInterventions,
+    Editor: SystemdRestartUnitEditor,
+  },
   cron: { World: CronWorldView, Charts: LoopCharts, Interventions: CronInterventions },
   kubernetes: { World: KubernetesWorldView, Charts: LoopCharts, Interventions: KubernetesInterventions, Editor: KubernetesReplicasEditor },
   puppet: { World: PuppetWorldView, Charts: LoopCharts, Interventions: PuppetInterventions },
@@ -61,6 +66,9 @@ const SESSION_VIEWS = new Map<LoopId, LoopViews>();
 export function viewsFor(loop: string): LoopViews {
   if (!isLoopId(loop)) return { World: JsonWorldView };
   let views = SESSION_VIEWS.get(loop);
-  if (!views) { views = sessionViews(loop); SESSION_VIEWS.set(loop, views); }
+  if (!views) {
+    views = sessionViews(loop);
+    SESSION_VIEWS.set(loop, views);
+  }
   return views;
 }

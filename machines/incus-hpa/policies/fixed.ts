@@ -15,8 +15,8 @@ export const fixedPolicy: Policy = ({ observation, config, memory }) => {
   const starting = active.filter((i) => i.status === 'Starting').length;
   const leftovers = owned.filter((i) => i.status === 'Stopped' || i.status === 'Error');
   const measured = active.filter((i) => i.status === 'Running' && i.memoryTotal > 0);
-  const avg = measured.length === 0 ? null
-    : Math.floor(measured.reduce((s, p) => s + (p.memoryUsage * 100) / p.memoryTotal, 0) / measured.length);
+  const avg =
+    measured.length === 0 ? null : Math.floor(measured.reduce((s, p) => s + (p.memoryUsage * 100) / p.memoryTotal, 0) / measured.length);
   const count = active.length;
   const threshold = config.memoryThreshold;
   const oldest = [...active].sort((a, b) => a.createdAt - b.createdAt || a.name.localeCompare(b.name));
@@ -27,28 +27,58 @@ export const fixedPolicy: Policy = ({ observation, config, memory }) => {
 
   if (count < config.minPods) {
     const n = config.minPods - count;
-    return { ...base, desired: config.minPods, actions: [...cleanup, ...Array.from({ length: n }, () => ({ kind: 'create' as const }))],
-      comparison: `${count} pods < min ${config.minPods}`, verdict: `create ${n}${cleanupText}` };
+    return {
+      ...base,
+      desired: config.minPods,
+      actions: [...cleanup, ...Array.from({ length: n }, () => ({ kind: 'create' as const }))],
+      comparison: `${count} pods < min ${config.minPods}`,
+      verdict: `create ${n}${cleanupText}`,
+    };
   }
   if (count > config.maxPods) {
     const victims = oldest.slice(0, count - config.maxPods);
-    return { ...base, desired: config.maxPods,
+    return {
+      ...base,
+      desired: config.maxPods,
       actions: [...cleanup, ...victims.map((v) => ({ kind: 'delete' as const, name: v.name, waitForStop: true }))],
-      comparison: `${count} pods > max ${config.maxPods}`, verdict: `delete ${victims.length} oldest${cleanupText}` };
+      comparison: `${count} pods > max ${config.maxPods}`,
+      verdict: `delete ${victims.length} oldest${cleanupText}`,
+    };
   }
   if (avg !== null && avg >= threshold && count < config.maxPods && starting === 0) {
-    return { ...base, desired: count + 1, actions: [...cleanup, { kind: 'create' }],
-      comparison: `${avgText} ≥ threshold ${threshold}%, ${count} pods < max ${config.maxPods}`, verdict: `create 1${cleanupText}` };
+    return {
+      ...base,
+      desired: count + 1,
+      actions: [...cleanup, { kind: 'create' }],
+      comparison: `${avgText} ≥ threshold ${threshold}%, ${count} pods < max ${config.maxPods}`,
+      verdict: `create 1${cleanupText}`,
+    };
   }
   if (avg !== null && avg < threshold / 2 && count > config.minPods && starting === 0) {
     const victim = oldest[0]!;
-    return { ...base, desired: count - 1, actions: [...cleanup, { kind: 'delete', name: victim.name, waitForStop: true }],
+    return {
+      ...base,
+      desired: count - 1,
+      actions: [...cleanup, { kind: 'delete', name: victim.name, waitForStop: true }],
       comparison: `${avgText} < threshold/2 ${threshold / 2}%, ${count} pods > min ${config.minPods}`,
-      verdict: `delete ${victim.name} (oldest)${cleanupText}` };
+      verdict: `delete ${victim.name} (oldest)${cleanupText}`,
+    };
   }
-  const why = starting > 0 ? `${starting} starting: wait for it` : avg === null ? 'nothing to compare'
-    : avg >= threshold ? `≥ threshold ${threshold}%, at max ${config.maxPods}`
-      : avg < threshold / 2 ? `< threshold/2 ${threshold / 2}%, at min ${config.minPods}` : `within [${threshold / 2}%, ${threshold}%)`;
-  return { ...base, desired: count, actions: cleanup, comparison: `${avgText}, ${count} pods: ${why}`,
-    verdict: cleanup.length ? `remove ${cleanup.length} stopped` : 'no scale action' };
+  const why =
+    starting > 0
+      ? `${starting} starting: wait for it`
+      : avg === null
+        ? 'nothing to compare'
+        : avg >= threshold
+          ? `≥ threshold ${threshold}%, at max ${config.maxPods}`
+          : avg < threshold / 2
+            ? `< threshold/2 ${threshold / 2}%, at min ${config.minPods}`
+            : `within [${threshold / 2}%, ${threshold}%)`;
+  return {
+    ...base,
+    desired: count,
+    actions: cleanup,
+    comparison: `${avgText}, ${count} pods: ${why}`,
+    verdict: cleanup.length ? `remove ${cleanup.length} stopped` : 'no scale action',
+  };
 };

@@ -1,7 +1,11 @@
 import type { MetricPod } from '../../hpa-algorithm';
 import {
-  DEFAULT_CPU_INITIALIZATION_PERIOD_MS, DEFAULT_INITIAL_READINESS_DELAY_MS, calculateReplicas, convertDesiredReplicasWithRules,
-  recordInitialRecommendation, stabilizeRecommendation,
+  DEFAULT_CPU_INITIALIZATION_PERIOD_MS,
+  DEFAULT_INITIAL_READINESS_DELAY_MS,
+  calculateReplicas,
+  convertDesiredReplicasWithRules,
+  recordInitialRecommendation,
+  stabilizeRecommendation,
 } from '../../hpa-algorithm';
 import type { HpaAction, HpaConfig, ObservedInstance, Policy } from '../types';
 
@@ -24,7 +28,14 @@ import type { HpaAction, HpaConfig, ObservedInstance, Policy } from '../types';
 /** groupPods' view of an Incus instance. */
 export function metricPodOf(i: ObservedInstance, config: HpaConfig): MetricPod {
   const request = i.memoryTotal > 0 ? i.memoryTotal : config.limitsMemoryBytes > 0 ? config.limitsMemoryBytes : null;
-  const base = { name: i.name, deleting: false, startTime: i.createdAt, ready: { status: true, lastTransitionTime: i.createdAt }, request, metric: null };
+  const base = {
+    name: i.name,
+    deleting: false,
+    startTime: i.createdAt,
+    ready: { status: true, lastTransitionTime: i.createdAt },
+    request,
+    metric: null,
+  };
   if (i.status === 'Starting') return { ...base, phase: 'Pending', ready: { status: false, lastTransitionTime: i.createdAt } };
   // An ignored pod's request is never read; Incus reports no memory.total for a stopped instance,
   // which must not fail the sync as a pod without a request would.
@@ -59,9 +70,17 @@ export const kubernetesPolicy: Policy = ({ observation, config, memory }) => {
     comparison = `${current} pods < min ${config.minPods}`;
   } else {
     const calc = calculateReplicas({
-      pods: owned.map((i) => metricPodOf(i, config)), currentReplicas: current, targetUtilization: target, resource: 'memory',
-      tolerances: { scaleDown: config.tolerance, scaleUp: config.tolerance }, release: config.kubernetesRelease,
-      timing: { now, cpuInitializationPeriodMs: DEFAULT_CPU_INITIALIZATION_PERIOD_MS, delayOfInitialReadinessStatusMs: DEFAULT_INITIAL_READINESS_DELAY_MS },
+      pods: owned.map((i) => metricPodOf(i, config)),
+      currentReplicas: current,
+      targetUtilization: target,
+      resource: 'memory',
+      tolerances: { scaleDown: config.tolerance, scaleUp: config.tolerance },
+      release: config.kubernetesRelease,
+      timing: {
+        now,
+        cpuInitializationPeriodMs: DEFAULT_CPU_INITIALIZATION_PERIOD_MS,
+        delayOfInitialReadinessStatusMs: DEFAULT_INITIAL_READINESS_DELAY_MS,
+      },
     });
     if (!calc.ok) {
       // computeReplicasForMetrics fails: no rescale, nothing recorded but the initial recommendation.
@@ -73,7 +92,10 @@ export const kubernetesPolicy: Policy = ({ observation, config, memory }) => {
       nextMemory = { recommendations: stabilized.recommendations };
       const rule = convertDesiredReplicasWithRules(current, stabilized.replicas, config.minPods, config.maxPods);
       desired = rule.replicas;
-      const stab = stabilized.replicas !== calc.replicas ? `, ScaleDownStabilized to ${stabilized.replicas} (max in ${config.downscaleStabilizationMs / 1000}s)` : '';
+      const stab =
+        stabilized.replicas !== calc.replicas
+          ? `, ScaleDownStabilized to ${stabilized.replicas} (max in ${config.downscaleStabilizationMs / 1000}s)`
+          : '';
       comparison = `utilisation ${utilization}% vs target ${target}%: ${calc.note} → ${calc.replicas}${stab}; ${rule.condition} → ${desired}`;
     }
   }
@@ -86,7 +108,13 @@ export const kubernetesPolicy: Policy = ({ observation, config, memory }) => {
     for (const pod of victims.slice(0, current - desired)) actions.push({ kind: 'delete', name: pod.name, waitForStop: true });
   }
   return {
-    policy: 'kubernetes', running: current, averagePercent: utilization, desired, actions, comparison,
-    verdict: desired === current ? `keep ${current}` : `scale ${current} → ${desired}`, memory: nextMemory,
+    policy: 'kubernetes',
+    running: current,
+    averagePercent: utilization,
+    desired,
+    actions,
+    comparison,
+    verdict: desired === current ? `keep ${current}` : `scale ${current} → ${desired}`,
+    memory: nextMemory,
   };
 };

@@ -25,19 +25,29 @@ export const seedPolicy: Policy = ({ observation, config, memory }) => {
 
   if (running === 0) {
     if (config.minPods > 0) {
-      return { ...base, averagePercent: null, desired: 1, actions: [{ kind: 'create' }],
-        comparison: `0 pods running, min ${config.minPods} > 0`, verdict: 'create 1 pod' };
+      return {
+        ...base,
+        averagePercent: null,
+        desired: 1,
+        actions: [{ kind: 'create' }],
+        comparison: `0 pods running, min ${config.minPods} > 0`,
+        verdict: 'create 1 pod',
+      };
     }
-    return { ...base, averagePercent: null, desired: 0, actions: [],
-      comparison: '0 pods running, min 0', verdict: 'no scale action' };
+    return { ...base, averagePercent: null, desired: 0, actions: [], comparison: '0 pods running, min 0', verdict: 'no scale action' };
   }
 
   const avg = Math.floor(sum / running);
   if (avg >= threshold) {
     if (running < config.maxPods) {
-      return { ...base, averagePercent: avg, desired: running + 1, actions: [{ kind: 'create' }],
+      return {
+        ...base,
+        averagePercent: avg,
+        desired: running + 1,
+        actions: [{ kind: 'create' }],
         comparison: `avg ${avg}% ≥ threshold ${threshold}%, ${running} pods < max ${config.maxPods}`,
-        verdict: 'create 1 pod' };
+        verdict: 'create 1 pod',
+      };
     }
     // The lab logs "already at max" and falls through to the scale-down test, which cannot hold.
   }
@@ -46,20 +56,34 @@ export const seedPolicy: Policy = ({ observation, config, memory }) => {
     if (running > config.minPods) {
       const victim = pods[pods.length - 1];
       if (victim) {
-        return { ...base, averagePercent: avg, desired: running - 1,
+        return {
+          ...base,
+          averagePercent: avg,
+          desired: running - 1,
           actions: [{ kind: 'delete', name: victim.name, waitForStop: false }],
           comparison: `avg ${avg}% < threshold/2 ${half}%, ${running} pods > min ${config.minPods}`,
-          verdict: `delete ${victim.name} (last in the list)` };
+          verdict: `delete ${victim.name} (last in the list)`,
+        };
       }
     }
-    return { ...base, averagePercent: avg, desired: running, actions: [],
+    return {
+      ...base,
+      averagePercent: avg,
+      desired: running,
+      actions: [],
       comparison: `avg ${avg}% < threshold/2 ${half}%, ${running} pods = min ${config.minPods}`,
-      verdict: 'already at min: no scale action' };
+      verdict: 'already at min: no scale action',
+    };
   }
   const atMax = avg >= threshold;
-  return { ...base, averagePercent: avg, desired: running, actions: [],
+  return {
+    ...base,
+    averagePercent: avg,
+    desired: running,
+    actions: [],
     comparison: atMax
       ? `avg ${avg}% ≥ threshold ${threshold}%, ${running} pods = max ${config.maxPods}`
       : `threshold/2 ${half}% ≤ avg ${avg}% < threshold ${threshold}%`,
-    verdict: atMax ? 'already at max: no scale action' : 'no scale action' } satisfies Decision;
+    verdict: atMax ? 'already at max: no scale action' : 'no scale action',
+  } satisfies Decision;
 };

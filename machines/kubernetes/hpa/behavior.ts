@@ -9,15 +9,32 @@
 
 export type PolicyType = 'Pods' | 'Percent';
 export type SelectPolicy = 'Max' | 'Min' | 'Disabled';
-export interface ScalingPolicy { type: PolicyType; value: number; periodSeconds: number }
-export interface ScalingRules { stabilizationWindowSeconds: number; selectPolicy: SelectPolicy; policies: ScalingPolicy[] }
-export interface Behavior { scaleUp: ScalingRules; scaleDown: ScalingRules }
+export interface ScalingPolicy {
+  type: PolicyType;
+  value: number;
+  periodSeconds: number;
+}
+export interface ScalingRules {
+  stabilizationWindowSeconds: number;
+  selectPolicy: SelectPolicy;
+  policies: ScalingPolicy[];
+}
+export interface Behavior {
+  scaleUp: ScalingRules;
+  scaleDown: ScalingRules;
+}
 /** As written in the HPA: each direction may also carry a tolerance (KEP-4951, HPAConfigurableTolerance). */
 export type RulesSpec = Partial<ScalingRules> & { tolerance?: number };
 export type BehaviorSpec = { scaleUp?: RulesSpec; scaleDown?: RulesSpec };
 
-export interface TimestampedRecommendation { at: number; replicas: number }
-export interface ScaleEvent { at: number; change: number }
+export interface TimestampedRecommendation {
+  at: number;
+  replicas: number;
+}
+export interface ScaleEvent {
+  at: number;
+  change: number;
+}
 
 /** SetDefaults_HorizontalPodAutoscalerBehavior: up: 0 s window, max(100 % , 4 pods) per 15 s;
  * down: 300 s window (the controller's downscale stabilisation), 100 % per 15 s. */
@@ -26,7 +43,10 @@ export function withDefaults(b: BehaviorSpec, downscaleWindowSeconds = 300): Beh
     scaleUp: {
       stabilizationWindowSeconds: b.scaleUp?.stabilizationWindowSeconds ?? 0,
       selectPolicy: b.scaleUp?.selectPolicy ?? 'Max',
-      policies: b.scaleUp?.policies ?? [{ type: 'Pods', value: 4, periodSeconds: 15 }, { type: 'Percent', value: 100, periodSeconds: 15 }],
+      policies: b.scaleUp?.policies ?? [
+        { type: 'Pods', value: 4, periodSeconds: 15 },
+        { type: 'Percent', value: 100, periodSeconds: 15 },
+      ],
     },
     scaleDown: {
       stabilizationWindowSeconds: b.scaleDown?.stabilizationWindowSeconds ?? downscaleWindowSeconds,
@@ -76,7 +96,13 @@ export function scaleUpLimit(current: number, upEvents: ScaleEvent[], downEvents
   return result;
 }
 
-export function scaleDownLimit(current: number, upEvents: ScaleEvent[], downEvents: ScaleEvent[], rules: ScalingRules, now: number): number {
+export function scaleDownLimit(
+  current: number,
+  upEvents: ScaleEvent[],
+  downEvents: ScaleEvent[],
+  rules: ScalingRules,
+  now: number,
+): number {
   if (rules.selectPolicy === 'Disabled') return current;
   let result = rules.selectPolicy === 'Min' ? -Infinity : Infinity;
   for (const p of rules.policies) {
@@ -88,7 +114,16 @@ export function scaleDownLimit(current: number, upEvents: ScaleEvent[], downEven
 }
 
 /** convertDesiredReplicasWithBehaviorRate. */
-export function convertWithBehaviorRate(args: { current: number; desired: number; min: number; max: number; upEvents: ScaleEvent[]; downEvents: ScaleEvent[]; behavior: Behavior; now: number }) {
+export function convertWithBehaviorRate(args: {
+  current: number;
+  desired: number;
+  min: number;
+  max: number;
+  upEvents: ScaleEvent[];
+  downEvents: ScaleEvent[];
+  behavior: Behavior;
+  now: number;
+}) {
   const { current, desired, min, max } = args;
   if (desired > current) {
     const limit = Math.max(current, scaleUpLimit(current, args.upEvents, args.downEvents, args.behavior.scaleUp, args.now));
@@ -105,7 +140,14 @@ export function convertWithBehaviorRate(args: { current: number; desired: number
 }
 
 /** storeScaleEvent: keep the events of the longest policy period, add this one. */
-export function recordScaleEvent(upEvents: ScaleEvent[], downEvents: ScaleEvent[], behavior: Behavior, previous: number, next: number, now: number) {
+export function recordScaleEvent(
+  upEvents: ScaleEvent[],
+  downEvents: ScaleEvent[],
+  behavior: Behavior,
+  previous: number,
+  next: number,
+  now: number,
+) {
   const longest = (r: ScalingRules) => Math.max(0, ...r.policies.map((p) => p.periodSeconds)) * 1000;
   const keepUp = upEvents.filter((e) => e.at > now - longest(behavior.scaleUp));
   const keepDown = downEvents.filter((e) => e.at > now - longest(behavior.scaleDown));

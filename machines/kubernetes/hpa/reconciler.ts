@@ -1,7 +1,14 @@
 import type { KubernetesRelease, MetricPod } from '../../hpa-algorithm';
 import {
-  DEFAULT_CPU_INITIALIZATION_PERIOD_MS, DEFAULT_INITIAL_READINESS_DELAY_MS, DEFAULT_KUBERNETES_RELEASE, DEFAULT_TOLERANCE,
-  calculateReplicas, convertDesiredReplicasWithRules, recordInitialRecommendation, stabilizeRecommendation, tolerancesForHpa,
+  DEFAULT_CPU_INITIALIZATION_PERIOD_MS,
+  DEFAULT_INITIAL_READINESS_DELAY_MS,
+  DEFAULT_KUBERNETES_RELEASE,
+  DEFAULT_TOLERANCE,
+  calculateReplicas,
+  convertDesiredReplicasWithRules,
+  recordInitialRecommendation,
+  stabilizeRecommendation,
+  tolerancesForHpa,
 } from '../../hpa-algorithm';
 import type { HpaConfig, ObservedInstance } from '../../incus-hpa';
 import { DEFAULT_CONFIG, seedPolicy } from '../../incus-hpa';
@@ -32,7 +39,11 @@ export interface HpaSpec {
   behavior?: BehaviorSpec;
 }
 
-export interface HpaMemoryEntry { recommendations: TimestampedRecommendation[]; upEvents: ScaleEvent[]; downEvents: ScaleEvent[] }
+export interface HpaMemoryEntry {
+  recommendations: TimestampedRecommendation[];
+  upEvents: ScaleEvent[];
+  downEvents: ScaleEvent[];
+}
 export type HpaMemory = Record<string, HpaMemoryEntry>;
 
 export const HPA_SYNC_PERIOD_MS = 15_000;
@@ -72,8 +83,12 @@ export function metricPods(pods: KObject[], podCpuMilli: Record<string, number>,
     const usage = podCpuMilli[`${p.metadata.namespace}/${p.metadata.name}`];
     const lastTransitionTime = st.ready ? (st.readySince ?? start) : st.readySince !== undefined ? now : start;
     return {
-      name: p.metadata.name, phase: st.phase, deleting: p.metadata.deletionTimestamp !== undefined, startTime: start,
-      ready: { status: st.ready, lastTransitionTime }, request: specOf<PodSpec>(p).containers.reduce((s, c) => s + c.cpuMilli, 0),
+      name: p.metadata.name,
+      phase: st.phase,
+      deleting: p.metadata.deletionTimestamp !== undefined,
+      startTime: start,
+      ready: { status: st.ready, lastTransitionTime },
+      request: specOf<PodSpec>(p).containers.reduce((s, c) => s + c.cpuMilli, 0),
       metric: usage === undefined ? null : { value: usage, timestamp: now, windowMs: METRIC_WINDOW_MS },
     };
   });
@@ -85,13 +100,22 @@ function seedInstances(pods: readonly MetricPod[], created: ReadonlyMap<string, 
     const running = p.phase === 'Running' && !p.deleting && p.ready?.status === true;
     const gone = p.deleting || p.phase === 'Failed' || p.phase === 'Succeeded';
     return {
-      name: p.name, status: gone ? 'Stopped' : running ? 'Running' : 'Starting', owner: 'hpa',
-      memoryUsage: p.metric?.value ?? 0, memoryTotal: running && p.metric !== null ? (p.request ?? 0) : 0, createdAt: created.get(p.name) ?? 0,
+      name: p.name,
+      status: gone ? 'Stopped' : running ? 'Running' : 'Starting',
+      owner: 'hpa',
+      memoryUsage: p.metric?.value ?? 0,
+      memoryTotal: running && p.metric !== null ? (p.request ?? 0) : 0,
+      createdAt: created.get(p.name) ?? 0,
     };
   });
 }
 
-interface Condition { type: string; status: 'True' | 'False'; reason: string; message?: string }
+interface Condition {
+  type: string;
+  status: 'True' | 'False';
+  reason: string;
+  message?: string;
+}
 
 export const hpaReconciler: Reconciler<HpaMemory> = {
   name: 'hpa',
@@ -103,32 +127,51 @@ export const hpaReconciler: Reconciler<HpaMemory> = {
   mapEvent: (event, memory) => {
     if (event.object.kind !== 'HorizontalPodAutoscaler') return { requests: [], memory };
     const key = `${event.object.metadata.namespace}/${event.object.metadata.name}`;
-    if (event.type === 'DELETED') { const next = { ...memory }; delete next[key]; return { requests: [], memory: next }; }
+    if (event.type === 'DELETED') {
+      const next = { ...memory };
+      delete next[key];
+      return { requests: [], memory: next };
+    }
     return { requests: [key], memory, addAfterMs: HPA_SYNC_PERIOD_MS };
   },
 
   reconcile({ request, view, memory, now, options }): Plan<HpaMemory> {
     const { namespace, name } = splitKey(request);
     const period = typeof options.syncPeriodMs === 'number' ? options.syncPeriodMs : HPA_SYNC_PERIOD_MS;
-    const hpa = view.objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.namespace === namespace && o.metadata.name === name);
+    const hpa = view.objects.find(
+      (o) => o.kind === 'HorizontalPodAutoscaler' && o.metadata.namespace === namespace && o.metadata.name === name,
+    );
     if (!hpa) return { batches: [], outcome: { kind: 'ok' }, memory, summary: `${request} is gone` };
     const spec = specOf<HpaSpec>(hpa);
-    const target = view.objects.find((o) => o.kind === 'Deployment' && o.metadata.namespace === namespace && o.metadata.name === spec.scaleTargetRef.name);
+    const target = view.objects.find(
+      (o) => o.kind === 'Deployment' && o.metadata.namespace === namespace && o.metadata.name === spec.scaleTargetRef.name,
+    );
     if (!target) {
-      const status = { summary: `target deployment/${spec.scaleTargetRef.name} not found`, conditions: [{ type: 'AbleToScale', status: 'False', reason: 'FailedGetScale' }] };
-      return { batches: [[{ verb: 'updateStatus', object: { ...hpa, status }, retryOnConflict: true }]], outcome: { kind: 'error', message: `deployment ${spec.scaleTargetRef.name} not found` }, memory, summary: status.summary };
+      const status = {
+        summary: `target deployment/${spec.scaleTargetRef.name} not found`,
+        conditions: [{ type: 'AbleToScale', status: 'False', reason: 'FailedGetScale' }],
+      };
+      return {
+        batches: [[{ verb: 'updateStatus', object: { ...hpa, status }, retryOnConflict: true }]],
+        outcome: { kind: 'error', message: `deployment ${spec.scaleTargetRef.name} not found` },
+        memory,
+        summary: status.summary,
+      };
     }
     const dspec = specOf<DeploymentSpec>(target);
     const current = dspec.replicas;
     const opts = hpaOptionsOf(options);
-    const pods = view.objects.filter((o) => o.kind === 'Pod' && o.metadata.namespace === namespace && matches(dspec.selector, o.metadata.labels));
+    const pods = view.objects.filter(
+      (o) => o.kind === 'Pod' && o.metadata.namespace === namespace && matches(dspec.selector, o.metadata.labels),
+    );
     const observed = metricPods(pods, view.podCpuMilli, now);
     const known = memory[request];
     // recordInitialRecommendation: right after reading the scale, before anything else; only an HPA
     // with no entry is seeded (horizontal.go: `if a.recommendations[key] == nil`), never an entry
     // whose list is empty. (The seed rule reads no recommendations: it keeps none, so they do not
     // split the explorer's states.)
-    const seeded = options.policy === 'seed' ? (known?.recommendations ?? []) : recordInitialRecommendation(known?.recommendations, current, now);
+    const seeded =
+      options.policy === 'seed' ? (known?.recommendations ?? []) : recordInitialRecommendation(known?.recommendations, current, now);
     const entry: HpaMemoryEntry = { recommendations: seeded, upEvents: known?.upEvents ?? [], downEvents: known?.downEvents ?? [] };
     const conditions: Condition[] = [{ type: 'ScalingActive', status: 'True', reason: 'ValidMetricFound' }];
     let desired: number;
@@ -141,35 +184,64 @@ export const hpaReconciler: Reconciler<HpaMemory> = {
       conditions[0] = { type: 'ScalingActive', status: 'False', reason: 'ScalingDisabled' };
       how = 'scaling is disabled since the replica count of the target is zero';
     } else if (current > spec.maxReplicas) {
-      desired = spec.maxReplicas; how = `current ${current} > max ${spec.maxReplicas}`;
+      desired = spec.maxReplicas;
+      how = `current ${current} > max ${spec.maxReplicas}`;
     } else if (current < spec.minReplicas) {
-      desired = spec.minReplicas; how = `current ${current} < min ${spec.minReplicas}`;
+      desired = spec.minReplicas;
+      how = `current ${current} < min ${spec.minReplicas}`;
     } else if (options.policy === 'seed') {
-      const config: HpaConfig = { ...DEFAULT_CONFIG, minPods: spec.minReplicas, maxPods: spec.maxReplicas, memoryThreshold: spec.targetCPUUtilization, namePrefix: '' };
+      const config: HpaConfig = {
+        ...DEFAULT_CONFIG,
+        minPods: spec.minReplicas,
+        maxPods: spec.maxReplicas,
+        memoryThreshold: spec.targetCPUUtilization,
+        namePrefix: '',
+      };
       const created = new Map(pods.map((p) => [p.metadata.name, p.metadata.creationTimestamp]));
-      const d = seedPolicy({ observation: { at: now, instances: seedInstances(observed, created) }, config, memory: { recommendations: [] } });
+      const d = seedPolicy({
+        observation: { at: now, instances: seedInstances(observed, created) },
+        config,
+        memory: { recommendations: [] },
+      });
       utilization = d.averagePercent;
       desired = Math.min(spec.maxReplicas, Math.max(spec.minReplicas, current + (d.desired - d.running)));
       how = `seed rule: ${d.comparison} → ${d.desired > d.running ? 'one more pod' : d.desired < d.running ? 'one pod fewer' : 'no scale action'}`;
     } else {
       const calc = calculateReplicas({
-        pods: observed, currentReplicas: current, targetUtilization: spec.targetCPUUtilization, resource: 'cpu',
-        tolerances: tolerancesForHpa(opts.kubernetesRelease, opts.tolerance, spec.behavior), release: opts.kubernetesRelease,
-        timing: { now, cpuInitializationPeriodMs: opts.cpuInitializationPeriodMs, delayOfInitialReadinessStatusMs: opts.initialReadinessDelayMs },
+        pods: observed,
+        currentReplicas: current,
+        targetUtilization: spec.targetCPUUtilization,
+        resource: 'cpu',
+        tolerances: tolerancesForHpa(opts.kubernetesRelease, opts.tolerance, spec.behavior),
+        release: opts.kubernetesRelease,
+        timing: {
+          now,
+          cpuInitializationPeriodMs: opts.cpuInitializationPeriodMs,
+          delayOfInitialReadinessStatusMs: opts.initialReadinessDelayMs,
+        },
       });
       if (!calc.ok) {
         // computeReplicasForMetrics fails (every metric invalid): ScalingActive=False with the metric's
         // reason, setCurrentReplicasAndMetricsInStatus (desiredReplicas stays), no rescale.
         const message = `the HPA was unable to compute the replica count: failed to get cpu utilization: ${calc.error}`;
         const status = {
-          currentReplicas: current, desiredReplicas: (hpa.status as { desiredReplicas?: number }).desiredReplicas ?? 0, currentCPUUtilizationPercentage: null,
+          currentReplicas: current,
+          desiredReplicas: (hpa.status as { desiredReplicas?: number }).desiredReplicas ?? 0,
+          currentCPUUtilizationPercentage: null,
           ...(hpa.status.lastScaleTime !== undefined ? { lastScaleTime: hpa.status.lastScaleTime } : {}),
-          conditions: [{ type: 'AbleToScale', status: 'True', reason: 'SucceededGetScale' }, { type: 'ScalingActive', status: 'False', reason: 'FailedGetResourceMetric', message }],
+          conditions: [
+            { type: 'AbleToScale', status: 'True', reason: 'SucceededGetScale' },
+            { type: 'ScalingActive', status: 'False', reason: 'FailedGetResourceMetric', message },
+          ],
           summary: `cpu <unknown>, replicas ${current}: FailedGetResourceMetric`,
         };
         // The HPA's queue re-adds the key after the sync period whatever the result (NewDefaultHPARateLimiter).
-        return { batches: [[{ verb: 'updateStatus', object: { ...hpa, status }, retryOnConflict: true }]], outcome: { kind: 'ok', requeueAfterMs: period },
-          memory: { ...memory, [request]: entry }, summary: `FailedGetResourceMetric: ${calc.error} → keep ${current}` };
+        return {
+          batches: [[{ verb: 'updateStatus', object: { ...hpa, status }, retryOnConflict: true }]],
+          outcome: { kind: 'ok', requeueAfterMs: period },
+          memory: { ...memory, [request]: entry },
+          summary: `FailedGetResourceMetric: ${calc.error} → keep ${current}`,
+        };
       }
       utilization = calc.utilization;
       if (!spec.behavior) {
@@ -177,13 +249,30 @@ export const hpaReconciler: Reconciler<HpaMemory> = {
         const rule = convertDesiredReplicasWithRules(current, stab.replicas, spec.minReplicas, spec.maxReplicas);
         desired = rule.replicas;
         next = { ...entry, recommendations: stab.recommendations };
-        conditions.push({ type: 'AbleToScale', status: 'True', reason: stab.replicas !== calc.replicas ? 'ScaleDownStabilized' : 'ReadyForNewScale' });
-        conditions.push({ type: 'ScalingLimited', status: rule.condition === 'DesiredWithinRange' ? 'False' : 'True', reason: rule.condition });
+        conditions.push({
+          type: 'AbleToScale',
+          status: 'True',
+          reason: stab.replicas !== calc.replicas ? 'ScaleDownStabilized' : 'ReadyForNewScale',
+        });
+        conditions.push({
+          type: 'ScalingLimited',
+          status: rule.condition === 'DesiredWithinRange' ? 'False' : 'True',
+          reason: rule.condition,
+        });
         how = `${calc.note} → ${calc.replicas}${stab.replicas !== calc.replicas ? `, stabilised to ${stab.replicas}` : ''} (${rule.condition})`;
       } else {
         const behavior = withDefaults(spec.behavior);
         const stab = stabilizeWithBehaviors(entry.recommendations, now, current, calc.replicas, behavior);
-        const rate = convertWithBehaviorRate({ current, desired: stab.replicas, min: spec.minReplicas, max: spec.maxReplicas, upEvents: entry.upEvents, downEvents: entry.downEvents, behavior, now });
+        const rate = convertWithBehaviorRate({
+          current,
+          desired: stab.replicas,
+          min: spec.minReplicas,
+          max: spec.maxReplicas,
+          upEvents: entry.upEvents,
+          downEvents: entry.downEvents,
+          behavior,
+          now,
+        });
         desired = rate.replicas;
         next = { ...entry, recommendations: stab.recommendations };
         conditions.push({ type: 'AbleToScale', status: 'True', reason: stab.reason });
@@ -192,17 +281,26 @@ export const hpaReconciler: Reconciler<HpaMemory> = {
       }
     }
     const rescale = desired !== current;
-    if (rescale && spec.behavior) next = { ...next, ...recordScaleEvent(next.upEvents, next.downEvents, withDefaults(spec.behavior), current, desired, now) };
+    if (rescale && spec.behavior)
+      next = { ...next, ...recordScaleEvent(next.upEvents, next.downEvents, withDefaults(spec.behavior), current, desired, now) };
     const util = utilization === null ? 'cpu <unknown>' : `cpu ${utilization}%/${spec.targetCPUUtilization}%`;
     const status = {
-      currentReplicas: current, desiredReplicas: desired, currentCPUUtilizationPercentage: utilization,
-      ...(rescale ? { lastScaleTime: now } : (hpa.status.lastScaleTime !== undefined ? { lastScaleTime: hpa.status.lastScaleTime } : {})),
-      conditions, summary: `${util}, replicas ${current}${rescale ? ` → ${desired}` : ''}`,
+      currentReplicas: current,
+      desiredReplicas: desired,
+      currentCPUUtilizationPercentage: utilization,
+      ...(rescale ? { lastScaleTime: now } : hpa.status.lastScaleTime !== undefined ? { lastScaleTime: hpa.status.lastScaleTime } : {}),
+      conditions,
+      summary: `${util}, replicas ${current}${rescale ? ` → ${desired}` : ''}`,
     };
     const batches = [
       ...(rescale ? [[{ verb: 'scale' as const, kind: 'Deployment', namespace, name: target.metadata.name, replicas: desired }]] : []),
       [{ verb: 'updateStatus' as const, object: { ...hpa, status }, retryOnConflict: true }],
     ];
-    return { batches, outcome: { kind: 'ok', requeueAfterMs: period }, memory: { ...memory, [request]: next }, summary: `${util}: ${how}${rescale ? ` → scale ${current} → ${desired}` : ' → keep'}` };
+    return {
+      batches,
+      outcome: { kind: 'ok', requeueAfterMs: period },
+      memory: { ...memory, [request]: next },
+      summary: `${util}: ${how}${rescale ? ` → scale ${current} → ${desired}` : ' → keep'}`,
+    };
   },
 };

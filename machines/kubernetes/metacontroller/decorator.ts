@@ -22,17 +22,23 @@ import { sidecarSync } from './hooks';
 export const DECORATOR_SELECTOR = { sidecar: 'inject' };
 
 /** A hook's answer, or why there is none (a webhook that is down, times out or answers garbage). */
-export type DecoratorOutcome = {
-  labels: Record<string, string | null>;
-  annotations: Record<string, string | null>;
-  /** Replaces the target's status; null or absent leaves it. */
-  status?: Record<string, unknown> | null;
-  attachments: DesiredChild[];
-  resyncAfterMs?: number;
-  finalized?: boolean;
-} | { error: string };
+export type DecoratorOutcome =
+  | {
+      labels: Record<string, string | null>;
+      annotations: Record<string, string | null>;
+      /** Replaces the target's status; null or absent leaves it. */
+      status?: Record<string, unknown> | null;
+      attachments: DesiredChild[];
+      resyncAfterMs?: number;
+      finalized?: boolean;
+    }
+  | { error: string };
 
-export interface DecoratorSyncRequest { target: KObject; attachments: Record<string, Record<string, KObject>>; finalizing: boolean }
+export interface DecoratorSyncRequest {
+  target: KObject;
+  attachments: Record<string, Record<string, KObject>>;
+  finalizing: boolean;
+}
 
 export interface DecoratorSpec {
   targetKind: string;
@@ -49,19 +55,25 @@ export interface DecoratorSpec {
 const decoratorFinalizer = (name: string) => `metacontroller.io/decoratorcontroller-${name}`;
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const drifted = (current: Record<string, unknown>, desired: Record<string, unknown>) => Object.keys(desired).some((k) => !same(current[k], desired[k]));
+const drifted = (current: Record<string, unknown>, desired: Record<string, unknown>) =>
+  Object.keys(desired).some((k) => !same(current[k], desired[k]));
 
 /** The labels (or annotations) after the hook's map: a value sets, null removes. */
 function merged(have: Record<string, string>, answer: Record<string, string | null>): Record<string, string> {
   const out = { ...have };
-  for (const [k, v] of Object.entries(answer)) { if (v === null) delete out[k]; else out[k] = v; }
+  for (const [k, v] of Object.entries(answer)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
   return out;
 }
 const changes = (have: Record<string, string>, answer: Record<string, string | null>) =>
   Object.entries(answer).some(([k, v]) => (v === null ? k in have : have[k] !== v));
 
 export function decoratorController(name: string, spec: DecoratorSpec): Reconciler<null> {
-  const selectorText = Object.entries(spec.selector).map(([k, v]) => `${k}=${v}`).join(',');
+  const selectorText = Object.entries(spec.selector)
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
   const finalizer = decoratorFinalizer(spec.controllerName ?? name);
   return {
     name,
@@ -77,16 +89,35 @@ export function decoratorController(name: string, spec: DecoratorSpec): Reconcil
 
     reconcile({ request, view, options }): Plan<null> {
       const { namespace, name: targetName } = splitKey(request);
-      const target = view.objects.find((o) => o.kind === spec.targetKind && o.metadata.namespace === namespace && o.metadata.name === targetName);
-      const done = (batches: Write[][], summary: string, resyncAfterMs?: number): Plan<null> =>
-        ({ batches, outcome: { kind: 'ok', ...(resyncAfterMs ? { requeueAfterMs: resyncAfterMs } : {}) }, memory: null, summary });
-      const finalizing = target?.metadata.deletionTimestamp !== undefined && spec.finalize !== undefined && target.metadata.finalizers.includes(finalizer);
+      const target = view.objects.find(
+        (o) => o.kind === spec.targetKind && o.metadata.namespace === namespace && o.metadata.name === targetName,
+      );
+      const done = (batches: Write[][], summary: string, resyncAfterMs?: number): Plan<null> => ({
+        batches,
+        outcome: { kind: 'ok', ...(resyncAfterMs ? { requeueAfterMs: resyncAfterMs } : {}) },
+        memory: null,
+        summary,
+      });
+      const finalizing =
+        target?.metadata.deletionTimestamp !== undefined && spec.finalize !== undefined && target.metadata.finalizers.includes(finalizer);
       if (!target || (target.metadata.deletionTimestamp !== undefined && !finalizing)) return done([], `${request} is gone or going`);
       if (!matches(spec.selector, target.metadata.labels)) return done([], `${targetName} does not match ${selectorText}`);
       if (!finalizing && spec.finalize && !target.metadata.finalizers.includes(finalizer)) {
-        return done([[{ verb: 'update', object: { ...target, metadata: { ...target.metadata, finalizers: [...target.metadata.finalizers, finalizer] } } }]], `add finalizer ${finalizer}`);
+        return done(
+          [
+            [
+              {
+                verb: 'update',
+                object: { ...target, metadata: { ...target.metadata, finalizers: [...target.metadata.finalizers, finalizer] } },
+              },
+            ],
+          ],
+          `add finalizer ${finalizer}`,
+        );
       }
-      const attached = view.objects.filter((o: KObject) => spec.attachmentKinds.includes(o.kind) && controllerOf(o)?.uid === target.metadata.uid);
+      const attached = view.objects.filter(
+        (o: KObject) => spec.attachmentKinds.includes(o.kind) && controllerOf(o)?.uid === target.metadata.uid,
+      );
       const observed: Record<string, Record<string, KObject>> = {};
       for (const o of attached) (observed[o.kind] ??= {})[o.metadata.name] = o;
       const hook = finalizing && spec.finalize ? spec.finalize : spec.sync;
@@ -97,24 +128,44 @@ export function decoratorController(name: string, spec: DecoratorSpec): Reconcil
       const steps: string[] = [];
       const m = target.metadata;
       if (changes(m.labels, answer.labels) || changes(m.annotations, answer.annotations)) {
-        writes.push({ verb: 'update', object: { ...target, metadata: { ...m, labels: merged(m.labels, answer.labels), annotations: merged(m.annotations, answer.annotations) } } });
+        writes.push({
+          verb: 'update',
+          object: {
+            ...target,
+            metadata: { ...m, labels: merged(m.labels, answer.labels), annotations: merged(m.annotations, answer.annotations) },
+          },
+        });
         steps.push('add labels/annotations');
       }
       const strategies = (options.updateStrategy ?? {}) as Record<string, UpdateStrategy>;
       for (const a of answer.attachments) {
         const current = attached.find((o) => o.kind === a.kind && o.metadata.name === a.metadata.name);
         if (!current) {
-          writes.push({ verb: 'create', object: { ...a, metadata: { ...a.metadata, namespace, ownerReferences: [ownerRef(target)] } }, tolerate: ['AlreadyExists'] });
+          writes.push({
+            verb: 'create',
+            object: { ...a, metadata: { ...a.metadata, namespace, ownerReferences: [ownerRef(target)] } },
+            tolerate: ['AlreadyExists'],
+          });
           steps.push(`attach ${a.kind.toLowerCase()}/${a.metadata.name}`);
           continue;
         }
         if (current.metadata.deletionTimestamp !== undefined || !drifted(current.spec, a.spec)) continue;
         const strategy = strategies[a.kind] ?? 'OnDelete';
-        if (strategy === 'InPlace') { writes.push({ verb: 'update', object: { ...current, spec: { ...current.spec, ...structuredClone(a.spec) } } }); steps.push(`update ${a.metadata.name}`); }
-        if (strategy === 'Recreate') { writes.push({ verb: 'delete', kind: a.kind, namespace, name: a.metadata.name, tolerate: ['NotFound'] }); steps.push(`recreate ${a.metadata.name}`); }
+        if (strategy === 'InPlace') {
+          writes.push({ verb: 'update', object: { ...current, spec: { ...current.spec, ...structuredClone(a.spec) } } });
+          steps.push(`update ${a.metadata.name}`);
+        }
+        if (strategy === 'Recreate') {
+          writes.push({ verb: 'delete', kind: a.kind, namespace, name: a.metadata.name, tolerate: ['NotFound'] });
+          steps.push(`recreate ${a.metadata.name}`);
+        }
       }
       for (const o of attached) {
-        if (answer.attachments.some((a) => a.kind === o.kind && a.metadata.name === o.metadata.name) || o.metadata.deletionTimestamp !== undefined) continue;
+        if (
+          answer.attachments.some((a) => a.kind === o.kind && a.metadata.name === o.metadata.name) ||
+          o.metadata.deletionTimestamp !== undefined
+        )
+          continue;
         writes.push({ verb: 'delete', kind: o.kind, namespace, name: o.metadata.name, tolerate: ['NotFound'] });
         steps.push(`detach ${o.metadata.name}`);
       }
@@ -124,14 +175,23 @@ export function decoratorController(name: string, spec: DecoratorSpec): Reconcil
         steps.push('update status');
       }
       if (finalizing && answer.finalized) {
-        batches.push([{ verb: 'update', object: { ...target, metadata: { ...m, finalizers: m.finalizers.filter((f) => f !== finalizer) } } }]);
+        batches.push([
+          { verb: 'update', object: { ...target, metadata: { ...m, finalizers: m.finalizers.filter((f) => f !== finalizer) } } },
+        ]);
         steps.push('finalized: remove the finalizer');
       }
-      return done(batches, `${finalizing ? 'finalize' : 'decorate'} ${targetName}: ${steps.length ? steps.join(', ') : 'already decorated'}`, answer.resyncAfterMs);
+      return done(
+        batches,
+        `${finalizing ? 'finalize' : 'decorate'} ${targetName}: ${steps.length ? steps.join(', ') : 'already decorated'}`,
+        answer.resyncAfterMs,
+      );
     },
   };
 }
 
 export const decoratorReconciler: Reconciler<null> = decoratorController('decorator', {
-  targetKind: 'Pod', selector: DECORATOR_SELECTOR, attachmentKinds: ['ConfigMap'], sync: ({ target }) => sidecarSync(target),
+  targetKind: 'Pod',
+  selector: DECORATOR_SELECTOR,
+  attachmentKinds: ['ConfigMap'],
+  sync: ({ target }) => sidecarSync(target),
 });

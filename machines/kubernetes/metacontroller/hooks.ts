@@ -8,12 +8,25 @@ import { specOf } from '../types';
  */
 
 /** A desired child as a hook returns it: no owner, no server fields. */
-export type DesiredChild = Omit<NewObject, 'metadata'> & { metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> } };
+export type DesiredChild = Omit<NewObject, 'metadata'> & {
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+};
 
-export interface CompositeSyncRequest { parent: KObject; children: Record<string, Record<string, KObject>> }
-export interface CompositeSyncResponse { status: Record<string, unknown>; children: DesiredChild[] }
+export interface CompositeSyncRequest {
+  parent: KObject;
+  children: Record<string, Record<string, KObject>>;
+}
+export interface CompositeSyncResponse {
+  status: Record<string, unknown>;
+  children: DesiredChild[];
+}
 
-export interface PodServiceSpec { image: string; port: number; cpu: number; host?: string }
+export interface PodServiceSpec {
+  image: string;
+  port: number;
+  cpu: number;
+  host?: string;
+}
 
 /**
  * The seed's PodService: one Pod (image, port, resources) and one Service (port and selector),
@@ -26,16 +39,28 @@ export function podServiceSync({ parent, children }: CompositeSyncRequest): Comp
   const pod = children.Pod?.[name];
   const ready = (pod?.status as { ready?: boolean } | undefined)?.ready === true;
   return {
-    status: { phase: ready ? 'Running' : 'Pending', summary: `pod ${ready ? 'ready' : 'not ready'}, service ${children.Service?.[name] ? 'up' : 'pending'}` },
+    status: {
+      phase: ready ? 'Running' : 'Pending',
+      summary: `pod ${ready ? 'ready' : 'not ready'}, service ${children.Service?.[name] ? 'up' : 'pending'}`,
+    },
     children: [
-      { kind: 'Pod', metadata: { name, labels }, spec: { containers: [{ name: 'app', image: s.image, cpuMilli: s.cpu, port: s.port }] }, status: { phase: 'Pending', ready: false, restarts: 0 } },
+      {
+        kind: 'Pod',
+        metadata: { name, labels },
+        spec: { containers: [{ name: 'app', image: s.image, cpuMilli: s.cpu, port: s.port }] },
+        status: { phase: 'Pending', ready: false, restarts: 0 },
+      },
       { kind: 'Service', metadata: { name, labels }, spec: { selector: labels, port: s.port } },
       { kind: 'Ingress', metadata: { name, labels }, spec: { host: s.host ?? `${name}.local`, service: name, port: s.port } },
     ],
   };
 }
 
-export interface DecoratorSyncResponse { labels: Record<string, string>; annotations: Record<string, string>; attachments: DesiredChild[] }
+export interface DecoratorSyncResponse {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  attachments: DesiredChild[];
+}
 
 /**
  * A DecoratorController hook for pods labelled sidecar=inject: it marks the pod and attaches the
@@ -49,6 +74,12 @@ export function sidecarSync(target: KObject): DecoratorSyncResponse {
   return {
     labels: { 'sidecar.example.com/decorated': 'true' },
     annotations: { 'sidecar.example.com/log-shipper': 'fluent-bit:3.1' },
-    attachments: [{ kind: 'ConfigMap', metadata: { name: `${name}-log-shipper` }, spec: { data: { input: `/var/log/pods/${name}`, output: 'loki:3100' } } }],
+    attachments: [
+      {
+        kind: 'ConfigMap',
+        metadata: { name: `${name}-log-shipper` },
+        spec: { data: { input: `/var/log/pods/${name}`, output: 'loki:3100' } },
+      },
+    ],
   };
 }

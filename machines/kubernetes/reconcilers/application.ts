@@ -19,7 +19,11 @@ import { specOf, splitKey } from '../types';
 
 export const APPLICATION_FINALIZER = 'minetto.dev/application_controller_finalizer';
 
-export interface ApplicationSpec { image: string; replicas: number; port: number }
+export interface ApplicationSpec {
+  image: string;
+  replicas: number;
+  port: number;
+}
 
 const find = (objects: KObject[], kind: string, namespace: string, name: string) =>
   objects.find((o) => o.kind === kind && o.metadata.namespace === namespace && o.metadata.name === name);
@@ -30,19 +34,45 @@ function desiredDeployment(app: KObject): Write {
   const name = app.metadata.name;
   const labels = { label: name, app: name };
   const spec = {
-    replicas: s.replicas, selector: { label: name },
+    replicas: s.replicas,
+    selector: { label: name },
     template: { labels, containers: [{ name: `${name}-container`, image: s.image, cpuMilli: 100, port: s.port }] },
     strategy: { maxSurge: '25%', maxUnavailable: '25%' },
   } satisfies DeploymentSpec;
-  return { verb: 'create', object: { kind: 'Deployment', metadata: { namespace: name, name: `${name}-deployment`, labels, annotations: { imageregistry: 'https://hub.docker.com/' },
-    ownerReferences: [{ kind: 'Application', name, uid: app.metadata.uid, controller: false }] }, spec, status: {} } };
+  return {
+    verb: 'create',
+    object: {
+      kind: 'Deployment',
+      metadata: {
+        namespace: name,
+        name: `${name}-deployment`,
+        labels,
+        annotations: { imageregistry: 'https://hub.docker.com/' },
+        ownerReferences: [{ kind: 'Application', name, uid: app.metadata.uid, controller: false }],
+      },
+      spec,
+      status: {},
+    },
+  };
 }
 
 function desiredService(app: KObject): Write {
   const s = specOf<ApplicationSpec>(app);
   const name = app.metadata.name;
-  return { verb: 'create', object: { kind: 'Service', metadata: { namespace: name, name: `${name}-service`, labels: { app: name },
-    ownerReferences: [{ kind: 'Application', name, uid: app.metadata.uid, controller: false }] }, spec: { type: 'NodePort', selector: { app: name }, port: s.port }, status: {} } };
+  return {
+    verb: 'create',
+    object: {
+      kind: 'Service',
+      metadata: {
+        namespace: name,
+        name: `${name}-service`,
+        labels: { app: name },
+        ownerReferences: [{ kind: 'Application', name, uid: app.metadata.uid, controller: false }],
+      },
+      spec: { type: 'NodePort', selector: { app: name }, port: s.port },
+      status: {},
+    },
+  };
 }
 
 export const applicationReconciler: Reconciler<null> = {
@@ -51,15 +81,33 @@ export const applicationReconciler: Reconciler<null> = {
   // Read through the cached client (informers start on first Get) but no event handlers: no Owns.
   watches: ['Deployment', 'Service'],
   initialMemory: () => null,
-  mapEvent: (event, memory) => ({ requests: event.object.kind === 'Application' ? [`${event.object.metadata.namespace}/${event.object.metadata.name}`] : [], memory }),
+  mapEvent: (event, memory) => ({
+    requests: event.object.kind === 'Application' ? [`${event.object.metadata.namespace}/${event.object.metadata.name}`] : [],
+    memory,
+  }),
 
   reconcile({ request, view }): Plan<null> {
     const { namespace, name } = splitKey(request);
     const app = find(view.objects, 'Application', namespace, name);
-    const done = (batches: Write[][], summary: ReconcileSummary): Plan<null> => ({ batches, outcome: { kind: 'ok' }, memory: null, summary });
+    const done = (batches: Write[][], summary: ReconcileSummary): Plan<null> => ({
+      batches,
+      outcome: { kind: 'ok' },
+      memory: null,
+      summary,
+    });
     if (!app) return done([], { kind: 'applicationGone', request });
     if (!app.metadata.finalizers.includes(APPLICATION_FINALIZER)) {
-      return done([[{ verb: 'update', object: { ...app, metadata: { ...app.metadata, finalizers: [...app.metadata.finalizers, APPLICATION_FINALIZER] } } }]], { kind: 'applicationAddFinalizer' });
+      return done(
+        [
+          [
+            {
+              verb: 'update',
+              object: { ...app, metadata: { ...app.metadata, finalizers: [...app.metadata.finalizers, APPLICATION_FINALIZER] } },
+            },
+          ],
+        ],
+        { kind: 'applicationAddFinalizer' },
+      );
     }
     const deployment = find(view.objects, 'Deployment', name, `${name}-deployment`);
     const service = find(view.objects, 'Service', name, `${name}-service`);
@@ -67,8 +115,14 @@ export const applicationReconciler: Reconciler<null> = {
       const cleanup: Write[] = [];
       if (deployment) cleanup.push({ verb: 'delete', kind: 'Deployment', namespace: name, name: deployment.metadata.name });
       if (service) cleanup.push({ verb: 'delete', kind: 'Service', namespace: name, name: service.metadata.name });
-      const removeFinalizer: Write = { verb: 'update', object: { ...app, metadata: { ...app.metadata, finalizers: app.metadata.finalizers.filter((f) => f !== APPLICATION_FINALIZER) } } };
-      return done([...(cleanup.length ? [cleanup] : []), [removeFinalizer]], { kind: 'applicationDeleting', deleting: cleanup.map((w) => (w.verb === 'delete' ? w.name : '')) });
+      const removeFinalizer: Write = {
+        verb: 'update',
+        object: { ...app, metadata: { ...app.metadata, finalizers: app.metadata.finalizers.filter((f) => f !== APPLICATION_FINALIZER) } },
+      };
+      return done([...(cleanup.length ? [cleanup] : []), [removeFinalizer]], {
+        kind: 'applicationDeleting',
+        deleting: cleanup.map((w) => (w.verb === 'delete' ? w.name : '')),
+      });
     }
     const s = specOf<ApplicationSpec>(app);
     const writes: Write[] = [];
@@ -77,9 +131,19 @@ export const applicationReconciler: Reconciler<null> = {
       // The seed updates unconditionally (replicas, image, port), from the cached copy.
       const d = specOf<DeploymentSpec>(deployment);
       const containers = d.template.containers.map((c, i) => (i === 0 ? { ...c, image: s.image, port: s.port } : c));
-      writes.push({ verb: 'update', object: { ...deployment, spec: { ...deployment.spec, replicas: s.replicas, template: { ...d.template, containers } } } });
+      writes.push({
+        verb: 'update',
+        object: { ...deployment, spec: { ...deployment.spec, replicas: s.replicas, template: { ...d.template, containers } } },
+      });
     }
     if (!service) writes.push(desiredService(app));
-    return done([writes], { kind: 'applicationSync', name, replicas: s.replicas, image: s.image, deploymentExists: Boolean(deployment), serviceExists: Boolean(service) });
+    return done([writes], {
+      kind: 'applicationSync',
+      name,
+      replicas: s.replicas,
+      image: s.image,
+      deploymentExists: Boolean(deployment),
+      serviceExists: Boolean(service),
+    });
   },
 };

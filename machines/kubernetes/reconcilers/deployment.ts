@@ -20,10 +20,16 @@ export const TEMPLATE_HASH = 'pod-template-hash';
 export function templateHash(t: PodTemplate): string {
   const text = JSON.stringify(t);
   let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) { h ^= text.charCodeAt(i); h = Math.imul(h, 0x01000193) >>> 0; }
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
   const alphabet = 'bcdfghjklmnpqrstvwxz2456789';
   let out = '';
-  for (let i = 0; i < 10; i++) { out += alphabet[h % alphabet.length]; h = Math.floor(h / alphabet.length) || (h ^ 0x5bd1e995) >>> 0; }
+  for (let i = 0; i < 10; i++) {
+    out += alphabet[h % alphabet.length];
+    h = Math.floor(h / alphabet.length) || (h ^ 0x5bd1e995) >>> 0;
+  }
   return out;
 }
 
@@ -70,7 +76,9 @@ export function scaleDownOld(d: DeploymentSpec, oldRSs: KObject[], newRS: KObjec
   const newUnavailable = newReplicas - (newRS ? availableOf(newRS) : 0);
   const maxScaledDown = all - minAvailable - newUnavailable;
   if (maxScaledDown <= 0) return out;
-  const oldest = [...oldRSs].sort((a, b) => a.metadata.creationTimestamp - b.metadata.creationTimestamp || (a.metadata.name < b.metadata.name ? -1 : 1));
+  const oldest = [...oldRSs].sort(
+    (a, b) => a.metadata.creationTimestamp - b.metadata.creationTimestamp || (a.metadata.name < b.metadata.name ? -1 : 1),
+  );
   // cleanupUnhealthyReplicas: unavailable pods of old sets go first, they serve nobody.
   let cleaned = 0;
   for (const rs of oldest) {
@@ -101,9 +109,12 @@ function deploymentStatus(d: KObject, newRS: KObject | null, all: KObject[]): De
   const st = (rs: KObject) => statusOf<Partial<ReplicaSetStatus>>(rs);
   const available = sum(all, (rs) => st(rs).availableReplicas ?? 0);
   return {
-    replicas: sum(all, (rs) => st(rs).replicas ?? 0), updatedReplicas: newRS ? st(newRS).replicas ?? 0 : 0,
-    readyReplicas: sum(all, (rs) => st(rs).readyReplicas ?? 0), availableReplicas: available,
-    unavailableReplicas: Math.max(0, specOf<DeploymentSpec>(d).replicas - available), observedGeneration: d.metadata.generation,
+    replicas: sum(all, (rs) => st(rs).replicas ?? 0),
+    updatedReplicas: newRS ? (st(newRS).replicas ?? 0) : 0,
+    readyReplicas: sum(all, (rs) => st(rs).readyReplicas ?? 0),
+    availableReplicas: available,
+    unavailableReplicas: Math.max(0, specOf<DeploymentSpec>(d).replicas - available),
+    observedGeneration: d.metadata.generation,
   };
 }
 
@@ -131,8 +142,20 @@ export const deploymentReconciler: Reconciler<null> = {
       if (!newRS) {
         newReplicas = newRSNewReplicas(spec, owned, 0);
         const template = { labels: { ...spec.template.labels, [TEMPLATE_HASH]: hash }, containers: spec.template.containers };
-        writes.push({ verb: 'create', object: { kind: 'ReplicaSet', metadata: { namespace, name: `${name}-${hash}`, labels: { ...spec.template.labels, [TEMPLATE_HASH]: hash }, ownerReferences: [ownerRef(d)] },
-          spec: { replicas: newReplicas, selector: { ...spec.selector, [TEMPLATE_HASH]: hash }, template } satisfies ReplicaSetSpec, status: {} } });
+        writes.push({
+          verb: 'create',
+          object: {
+            kind: 'ReplicaSet',
+            metadata: {
+              namespace,
+              name: `${name}-${hash}`,
+              labels: { ...spec.template.labels, [TEMPLATE_HASH]: hash },
+              ownerReferences: [ownerRef(d)],
+            },
+            spec: { replicas: newReplicas, selector: { ...spec.selector, [TEMPLATE_HASH]: hash }, template } satisfies ReplicaSetSpec,
+            status: {},
+          },
+        });
         steps.push({ kind: 'createReplicaSet', name: `${name}-${hash}`, replicas: newReplicas });
       } else if (newReplicas !== spec.replicas) {
         const target = newReplicas > spec.replicas ? spec.replicas : newRSNewReplicas(spec, owned, newReplicas);
@@ -154,11 +177,29 @@ export const deploymentReconciler: Reconciler<null> = {
     const status = deploymentStatus(d, newRS, owned);
     const old = d.status as Partial<DeploymentStatus>;
     const batches: Write[][] = writes.length ? [writes] : [];
-    if (JSON.stringify(status) !== JSON.stringify({ replicas: old.replicas, updatedReplicas: old.updatedReplicas, readyReplicas: old.readyReplicas, availableReplicas: old.availableReplicas, unavailableReplicas: old.unavailableReplicas, observedGeneration: old.observedGeneration })) {
+    if (
+      JSON.stringify(status) !==
+      JSON.stringify({
+        replicas: old.replicas,
+        updatedReplicas: old.updatedReplicas,
+        readyReplicas: old.readyReplicas,
+        availableReplicas: old.availableReplicas,
+        unavailableReplicas: old.unavailableReplicas,
+        observedGeneration: old.observedGeneration,
+      })
+    ) {
       batches.push([{ verb: 'updateStatus', object: { ...d, status: { ...status } }, retryOnConflict: true }]);
     }
     const { maxSurge, maxUnavailable } = resolveFenceposts(spec);
-    const summary: ReconcileSummary = { kind: 'deploymentRollout', available: status.availableReplicas, desired: spec.replicas, updated: status.updatedReplicas, maxSurge, maxUnavailable, steps };
+    const summary: ReconcileSummary = {
+      kind: 'deploymentRollout',
+      available: status.availableReplicas,
+      desired: spec.replicas,
+      updated: status.updatedReplicas,
+      maxSurge,
+      maxUnavailable,
+      steps,
+    };
     return { batches, outcome: { kind: 'ok' }, memory: null, summary };
   },
 };

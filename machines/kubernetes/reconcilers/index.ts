@@ -36,5 +36,7 @@ export const builtinReconciler: ReconcilerLookup = (name) => {
 };
 
 /** The built-in controllers plus a user's own under its name (a module or a webhook, loaded with its scenario). */
-export const withUserReconciler = (name: string, reconciler: Reconciler<unknown>): ReconcilerLookup =>
-  (wanted) => (wanted === name ? reconciler : builtinReconciler(wanted));
+export const withUserReconciler =
+  (name: string, reconciler: Reconciler<unknown>): ReconcilerLookup =>
+  (wanted) =>
+    wanted === name ? reconciler : builtinReconciler(wanted);

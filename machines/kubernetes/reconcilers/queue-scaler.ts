@@ -22,15 +22,32 @@ export interface QueueScalerSpec {
   pollingIntervalSeconds: number;
   scaleDownDelaySeconds: number;
 }
-export interface QueueScalerStatus { desiredReplicas?: number; queueLength?: number; lastScaleUp?: number; summary?: string }
+export interface QueueScalerStatus {
+  desiredReplicas?: number;
+  queueLength?: number;
+  lastScaleUp?: number;
+  summary?: string;
+}
 
 /** The pure decision: workers for a queue length, clamped, with the scale-down delay. */
-export function workersFor(spec: QueueScalerSpec, length: number, current: number, lastScaleUp: number | undefined, now: number): { replicas: number; why: WorkersDecision } {
+export function workersFor(
+  spec: QueueScalerSpec,
+  length: number,
+  current: number,
+  lastScaleUp: number | undefined,
+  now: number,
+): { replicas: number; why: WorkersDecision } {
   const wanted = Math.min(spec.maxReplicas, Math.max(spec.minReplicas, Math.ceil(length / spec.messagesPerWorker)));
   if (wanted < current && lastScaleUp !== undefined && now - lastScaleUp < spec.scaleDownDelaySeconds * 1000) {
-    return { replicas: current, why: { kind: 'hold', wanted, agoSeconds: Math.round((now - lastScaleUp) / 1000), delaySeconds: spec.scaleDownDelaySeconds } };
+    return {
+      replicas: current,
+      why: { kind: 'hold', wanted, agoSeconds: Math.round((now - lastScaleUp) / 1000), delaySeconds: spec.scaleDownDelaySeconds },
+    };
   }
-  return { replicas: wanted, why: { kind: 'clamped', length, perWorker: spec.messagesPerWorker, min: spec.minReplicas, max: spec.maxReplicas, wanted } };
+  return {
+    replicas: wanted,
+    why: { kind: 'clamped', length, perWorker: spec.messagesPerWorker, min: spec.minReplicas, max: spec.maxReplicas, wanted },
+  };
 }
 
 export const queueScalerReconciler: Reconciler<null> = {
@@ -52,7 +69,9 @@ export const queueScalerReconciler: Reconciler<null> = {
     const spec = specOf<QueueScalerSpec>(qs);
     const status = qs.status as QueueScalerStatus;
     const poll = { kind: 'ok' as const, requeueAfterMs: spec.pollingIntervalSeconds * 1000 };
-    const target = view.objects.find((o) => o.kind === 'Deployment' && o.metadata.namespace === namespace && o.metadata.name === spec.scaleTargetRef.name);
+    const target = view.objects.find(
+      (o) => o.kind === 'Deployment' && o.metadata.namespace === namespace && o.metadata.name === spec.scaleTargetRef.name,
+    );
     const length = view.external[spec.queue];
     if (!target || length === undefined) {
       const why = !target ? `deployment ${spec.scaleTargetRef.name} not found` : `queue ${spec.queue} has no metric`;
@@ -61,13 +80,21 @@ export const queueScalerReconciler: Reconciler<null> = {
     const current = specOf<DeploymentSpec>(target).replicas;
     const d = workersFor(spec, length, current, status.lastScaleUp, now);
     const writes: Write[] = [];
-    if (d.replicas !== current) writes.push({ verb: 'scale', kind: 'Deployment', namespace, name: target.metadata.name, replicas: d.replicas });
+    if (d.replicas !== current)
+      writes.push({ verb: 'scale', kind: 'Deployment', namespace, name: target.metadata.name, replicas: d.replicas });
     const next: QueueScalerStatus = {
-      desiredReplicas: d.replicas, queueLength: length, ...(d.replicas > current ? { lastScaleUp: now } : status.lastScaleUp !== undefined ? { lastScaleUp: status.lastScaleUp } : {}),
+      desiredReplicas: d.replicas,
+      queueLength: length,
+      ...(d.replicas > current ? { lastScaleUp: now } : status.lastScaleUp !== undefined ? { lastScaleUp: status.lastScaleUp } : {}),
       summary: `queue ${spec.queue}: ${length} messages, workers ${current}${d.replicas !== current ? ` → ${d.replicas}` : ''}`,
     };
     const batches = writes.length ? [writes] : [];
     batches.push([{ verb: 'updateStatus', object: { ...qs, status: { ...next } }, retryOnConflict: true }]);
-    return { batches, outcome: poll, memory: null, summary: { kind: 'queueScaled', length, current, why: d.why, to: d.replicas !== current ? d.replicas : null } };
+    return {
+      batches,
+      outcome: poll,
+      memory: null,
+      summary: { kind: 'queueScaled', length, current, why: d.why, to: d.replicas !== current ? d.replicas : null },
+    };
   },
 };

@@ -18,7 +18,9 @@ import { controllerOf, isPodReady, keyOf, ownerRef, specOf, splitKey, statusOf }
 export const BURST_REPLICAS = 500;
 const SLOW_START_INITIAL_BATCH = 1;
 
-export interface ReplicaSetMemory { expectations: Expectations }
+export interface ReplicaSetMemory {
+  expectations: Expectations;
+}
 
 /** FilterActivePods: not Succeeded/Failed and not being deleted. */
 export const isActive = (p: KObject) => {
@@ -55,11 +57,16 @@ export function getPodsToDelete(active: KObject[], count: number): KObject[] {
     const node = specOf<PodSpec>(p).nodeName;
     if (node) onNode.set(node, (onNode.get(node) ?? 0) + 1);
   }
-  const rank = (p: KObject) => { const n = specOf<PodSpec>(p).nodeName; return n ? onNode.get(n) ?? 0 : 0; };
+  const rank = (p: KObject) => {
+    const n = specOf<PodSpec>(p).nodeName;
+    return n ? (onNode.get(n) ?? 0) : 0;
+  };
   const cost = (p: KObject) => Number(p.metadata.annotations[DELETION_COST] ?? 0);
   const sorted = [...active].sort((a, b) => {
-    const sa = specOf<PodSpec>(a); const sb = specOf<PodSpec>(b);
-    const ta = statusOf<PodStatus>(a); const tb = statusOf<PodStatus>(b);
+    const sa = specOf<PodSpec>(a);
+    const sb = specOf<PodSpec>(b);
+    const ta = statusOf<PodStatus>(a);
+    const tb = statusOf<PodStatus>(b);
     if (!sa.nodeName !== !sb.nodeName) return sa.nodeName ? 1 : -1;
     if (PHASE_RANK[ta.phase] !== PHASE_RANK[tb.phase]) return (PHASE_RANK[ta.phase] ?? 1) - (PHASE_RANK[tb.phase] ?? 1);
     if (isPodReady(a) !== isPodReady(b)) return isPodReady(a) ? 1 : -1;
@@ -78,7 +85,12 @@ function podFromTemplate(rs: KObject): NewObject {
   const spec = specOf<ReplicaSetSpec>(rs);
   return {
     kind: 'Pod',
-    metadata: { namespace: rs.metadata.namespace, generateName: `${rs.metadata.name}-`, labels: { ...spec.template.labels }, ownerReferences: [ownerRef(rs)] },
+    metadata: {
+      namespace: rs.metadata.namespace,
+      generateName: `${rs.metadata.name}-`,
+      labels: { ...spec.template.labels },
+      ownerReferences: [ownerRef(rs)],
+    },
     spec: { containers: spec.template.containers.map((c) => ({ ...c })) },
     status: { phase: 'Pending', ready: false, restarts: 0 },
   };
@@ -89,11 +101,19 @@ function replicaSetStatus(rs: KObject, active: KObject[], now: number): ReplicaS
   const minReady = (specOf<ReplicaSetSpec>(rs).minReadySeconds ?? 0) * 1000;
   const ready = active.filter(isPodReady);
   const available = ready.filter((p) => now - (statusOf<PodStatus>(p).readySince ?? now) >= minReady);
-  return { replicas: active.length, readyReplicas: ready.length, availableReplicas: available.length, observedGeneration: rs.metadata.generation };
+  return {
+    replicas: active.length,
+    readyReplicas: ready.length,
+    availableReplicas: available.length,
+    observedGeneration: rs.metadata.generation,
+  };
 }
 
 const sameStatus = (a: ReplicaSetStatus, b: Partial<ReplicaSetStatus>) =>
-  a.replicas === b.replicas && a.readyReplicas === b.readyReplicas && a.availableReplicas === b.availableReplicas && a.observedGeneration === b.observedGeneration;
+  a.replicas === b.replicas &&
+  a.readyReplicas === b.readyReplicas &&
+  a.availableReplicas === b.availableReplicas &&
+  a.observedGeneration === b.observedGeneration;
 
 export const replicaSetReconciler: Reconciler<ReplicaSetMemory> = {
   name: 'replicaset',
@@ -105,7 +125,8 @@ export const replicaSetReconciler: Reconciler<ReplicaSetMemory> = {
   mapEvent(event, memory) {
     const o = event.object;
     if (o.kind === 'ReplicaSet') {
-      if (event.type === 'DELETED') return { requests: [keyOf(o)], memory: { expectations: deleteExpectations(memory.expectations, keyOf(o)) } };
+      if (event.type === 'DELETED')
+        return { requests: [keyOf(o)], memory: { expectations: deleteExpectations(memory.expectations, keyOf(o)) } };
       return { requests: [keyOf(o)], memory };
     }
     const owner = controllerOf(o);
@@ -115,7 +136,11 @@ export const replicaSetReconciler: Reconciler<ReplicaSetMemory> = {
     if (owner?.kind === 'ReplicaSet') {
       const rsKey = `${o.metadata.namespace}/${owner.name}`;
       keys.add(rsKey);
-      if (event.type === 'ADDED') expectations = o.metadata.deletionTimestamp !== undefined ? deletionObserved(expectations, rsKey, keyOf(o)) : creationObserved(expectations, rsKey);
+      if (event.type === 'ADDED')
+        expectations =
+          o.metadata.deletionTimestamp !== undefined
+            ? deletionObserved(expectations, rsKey, keyOf(o))
+            : creationObserved(expectations, rsKey);
       if (event.type === 'DELETED') expectations = deletionObserved(expectations, rsKey, keyOf(o));
       // updatePod: a pod that just got a deletionTimestamp counts as deleted (graceful deletion).
       if (event.type === 'MODIFIED' && o.metadata.deletionTimestamp !== undefined && event.old?.metadata.deletionTimestamp === undefined) {
@@ -131,7 +156,12 @@ export const replicaSetReconciler: Reconciler<ReplicaSetMemory> = {
     const { namespace, name } = splitKey(request);
     const rs = view.objects.find((o) => o.kind === 'ReplicaSet' && o.metadata.namespace === namespace && o.metadata.name === name);
     if (!rs) {
-      return { batches: [], outcome: { kind: 'ok' }, memory: { expectations: deleteExpectations(memory.expectations, request) }, summary: { kind: 'replicaSetGone', request } };
+      return {
+        batches: [],
+        outcome: { kind: 'ok' },
+        memory: { expectations: deleteExpectations(memory.expectations, request) },
+        summary: { kind: 'replicaSetGone', request },
+      };
     }
     const spec = specOf<ReplicaSetSpec>(rs);
     const active = podsOwnedBy(rs, view.objects).filter(isActive);
@@ -147,7 +177,8 @@ export const replicaSetReconciler: Reconciler<ReplicaSetMemory> = {
     } else if (diff < 0) {
       const n = Math.min(-diff, BURST_REPLICAS);
       expectations = expect(expectations, request, n, [], now);
-      for (const size of slowStartBatches(n)) batches.push(Array.from({ length: size }, () => ({ verb: 'create' as const, object: podFromTemplate(rs) })));
+      for (const size of slowStartBatches(n))
+        batches.push(Array.from({ length: size }, () => ({ verb: 'create' as const, object: podFromTemplate(rs) })));
       summary = { kind: 'replicaSetCreate', active: active.length, desired: spec.replicas, count: n, batches: slowStartBatches(n) };
     } else if (diff > 0) {
       const victims = getPodsToDelete(active, Math.min(diff, BURST_REPLICAS));
@@ -168,11 +199,12 @@ export const replicaSetReconciler: Reconciler<ReplicaSetMemory> = {
    * observed, so lower the expectations for them; same for failed deletions. */
   afterWrites(memory, request, done, skipped) {
     let expectations = memory.expectations;
-    const failedCreates = done.filter((d) => d.error !== undefined && d.write.verb === 'create').length
-      + skipped.filter((w) => w.verb === 'create').length;
+    const failedCreates =
+      done.filter((d) => d.error !== undefined && d.write.verb === 'create').length + skipped.filter((w) => w.verb === 'create').length;
     for (let i = 0; i < failedCreates; i++) expectations = creationObserved(expectations, request);
     for (const d of done) {
-      if (d.error !== undefined && d.write.verb === 'delete') expectations = deletionObserved(expectations, request, `${d.write.namespace}/${d.write.name}`);
+      if (d.error !== undefined && d.write.verb === 'delete')
+        expectations = deletionObserved(expectations, request, `${d.write.namespace}/${d.write.name}`);
     }
     return { expectations };
   },

@@ -27,7 +27,8 @@ export function settleBoundMs(config: ControllerConfig, alphabet: readonly Move[
   const faults = faultsOf(alphabet);
   let k = p.heartbeatMs;
   for (const f of faults) if (f.kind === 'delayWatch') k += f.forMs + f.extraMs;
-  if (faults.some((f) => f.kind === 'dropWatch')) k += p.resyncMs + (config.reconciler === 'replicaset' && config.options.expectations !== false ? EXPECTATIONS_TIMEOUT_MS : 0);
+  if (faults.some((f) => f.kind === 'dropWatch'))
+    k += p.resyncMs + (config.reconciler === 'replicaset' && config.options.expectations !== false ? EXPECTATIONS_TIMEOUT_MS : 0);
   const crashes = faults.filter((f) => f.kind === 'crashPod').length;
   for (let i = 0; i < crashes; i++) k += Math.min(p.crashBackoffMs * 2 ** i, 300_000);
   // The environment may stop before a node's recover move: its pods are then evicted.

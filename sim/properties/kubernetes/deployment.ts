@@ -21,7 +21,8 @@ const podsOf = (w: KubeWorld, d: KObject) => replicaSetsOf(w, d).flatMap((rs) =>
 
 /** At most replicas + maxSurge active pods, at every instant (no move may lower replicas). */
 export const maxSurge: Property = {
-  name: 'max-surge', kind: 'always',
+  name: 'max-surge',
+  kind: 'always',
   claim: 'no Deployment ever has more than spec.replicas + maxSurge active pods',
   holds: (v) => {
     const w = worldAt(v);
@@ -40,14 +41,17 @@ export const maxSurge: Property = {
  * node failure): then only the controller's decisions remove ready pods.
  */
 export const minAvailable: Property = {
-  name: 'min-available', kind: 'always',
+  name: 'min-available',
+  kind: 'always',
   claim: 'the controller never scales a ReplicaSet down so far that fewer than spec.replicas − maxUnavailable pods stay ready',
   holds: (v) => {
     const ctx = contextOf(v);
     if (!v.snapshot.matches('writing') || !ctx.plan) return true;
     const batch = ctx.plan.batches[ctx.batchIndex] ?? [];
     const target = new Map<string, number>();
-    for (const write of batch) if (write.verb === 'update' && write.object.kind === 'ReplicaSet') target.set(write.object.metadata.uid, specOf<ReplicaSetSpec>(write.object).replicas);
+    for (const write of batch)
+      if (write.verb === 'update' && write.object.kind === 'ReplicaSet')
+        target.set(write.object.metadata.uid, specOf<ReplicaSetSpec>(write.object).replicas);
     if (target.size === 0) return true;
     const w = worldAt(v);
     return objectsOf(w, 'Deployment').every((d) => {
@@ -71,20 +75,27 @@ function deploymentsRolledOut(w: KubeWorld): boolean {
     const current = rss.find((rs) => rs.metadata.labels[TEMPLATE_HASH] === hash);
     if (!current) return false;
     const active = rss.flatMap((rs) => ownedBy(w, rs, 'Pod').filter(isActive));
-    return active.length === spec.replicas && active.every((p) => isPodReady(p) && p.metadata.labels[TEMPLATE_HASH] === hash)
-      && rss.every((rs) => rs === current || specOf<ReplicaSetSpec>(rs).replicas === 0);
+    return (
+      active.length === spec.replicas &&
+      active.every((p) => isPodReady(p) && p.metadata.labels[TEMPLATE_HASH] === hash) &&
+      rss.every((rs) => rs === current || specOf<ReplicaSetSpec>(rs).replicas === 0)
+    );
   });
 }
 
 export const rollsOut: Property = {
-  name: 'rolls-out', kind: 'sometimes',
+  name: 'rolls-out',
+  kind: 'sometimes',
   claim: 'some run reaches a finished rollout of the current template (the bounds let it work)',
   holds: (v) => deploymentsRolledOut(worldAt(v)),
 };
 
 export function deploymentConverges(withinMs: number, within: string): Property {
   return {
-    name: 'converges', kind: 'eventually', withinMs, within,
+    name: 'converges',
+    kind: 'eventually',
+    withinMs,
+    within,
     claim: `once the environment stops, within ${within}: every Deployment runs spec.replicas ready pods of its current template, old ReplicaSets at 0, and it stays so`,
     holds: (v) => deploymentsRolledOut(worldAt(v)),
   };

@@ -38,7 +38,11 @@ function stable(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
   if (typeof v === 'object' && v !== null) {
     const o = v as Record<string, unknown>; // cast: a non-null object, read only by its own keys
-    return `{${Object.keys(o).sort().filter((k) => o[k] !== undefined).map((k) => `${JSON.stringify(k)}:${stable(o[k])}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .sort()
+      .filter((k) => o[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${stable(o[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v);
 }
@@ -54,8 +58,13 @@ function normalObject(o: KObject): { id: string; fields: Record<string, string> 
   return {
     id: `${o.kind} ${m.namespace}/${normalName(m.name)}`,
     fields: {
-      deleting: String(m.deletionTimestamp !== undefined), labels: stable(m.labels), annotations: stable(m.annotations), finalizers: stable(m.finalizers),
-      owners: stable(m.ownerReferences.map((r) => ({ kind: r.kind, name: normalName(r.name), controller: r.controller }))), spec: stable(spec), status: stable(status),
+      deleting: String(m.deletionTimestamp !== undefined),
+      labels: stable(m.labels),
+      annotations: stable(m.annotations),
+      finalizers: stable(m.finalizers),
+      owners: stable(m.ownerReferences.map((r) => ({ kind: r.kind, name: normalName(r.name), controller: r.controller }))),
+      spec: stable(spec),
+      status: stable(status),
     },
   };
 }
@@ -68,10 +77,14 @@ function describeDifference(have: ReturnType<typeof normalObject>[], want: Retur
   for (const id of ids) {
     const h = have.filter((o) => o.id === id);
     const w = want.filter((o) => o.id === id);
-    if (h.length !== w.length) { out.push(`${id}: ${h.length} here, ${w.length} from the start`); continue; }
+    if (h.length !== w.length) {
+      out.push(`${id}: ${h.length} here, ${w.length} from the start`);
+      continue;
+    }
     h.forEach((x, i) => {
       const y = w[i]!;
-      for (const f of Object.keys(x.fields)) if (x.fields[f] !== y.fields[f]) out.push(`${id} ${f}: ${x.fields[f]} here, ${y.fields[f]} from the start`);
+      for (const f of Object.keys(x.fields))
+        if (x.fields[f] !== y.fields[f]) out.push(`${id} ${f}: ${x.fields[f]} here, ${y.fields[f]} from the start`);
     });
   }
   return out.join('; ');
@@ -84,13 +97,27 @@ function settled(v: View): boolean {
 }
 
 /** `binding` runs the user's controller (its machine has it); `r` is that controller. */
-export function differential(binding: LoopBinding<KubeWorld, KubeFault, ControllerConfig>, r: Reconciler<unknown>, config: ControllerConfig, start: KubeWorld, withinMs: number): ComparesHistories<KubeWorld, ControllerConfig, ControllerContext> {
+export function differential(
+  binding: LoopBinding<KubeWorld, KubeFault, ControllerConfig>,
+  r: Reconciler<unknown>,
+  config: ControllerConfig,
+  start: KubeWorld,
+  withinMs: number,
+): ComparesHistories<KubeWorld, ControllerConfig, ControllerContext> {
   const kinds = [r.forKind, ...r.watches];
-  const live = (w: KubeWorld) => Object.values(w.store.objects).filter((o) => o.kind === r.forKind && o.metadata.deletionTimestamp === undefined)
-    .sort((a, b) => (st.storeKeyOf(a) < st.storeKeyOf(b) ? -1 : 1));
-  const desiredOf = (w: KubeWorld) => live(w).map((o) => `${st.storeKeyOf(o)} ${stable(authoredSpec(o))}`).join('\n');
-  const outcomeOf = (w: KubeWorld) => Object.values(w.store.objects).filter((o) => kinds.includes(o.kind)).map(normalObject)
-    .sort((a, b) => (line(a) < line(b) ? -1 : line(a) > line(b) ? 1 : 0));
+  const live = (w: KubeWorld) =>
+    Object.values(w.store.objects)
+      .filter((o) => o.kind === r.forKind && o.metadata.deletionTimestamp === undefined)
+      .sort((a, b) => (st.storeKeyOf(a) < st.storeKeyOf(b) ? -1 : 1));
+  const desiredOf = (w: KubeWorld) =>
+    live(w)
+      .map((o) => `${st.storeKeyOf(o)} ${stable(authoredSpec(o))}`)
+      .join('\n');
+  const outcomeOf = (w: KubeWorld) =>
+    Object.values(w.store.objects)
+      .filter((o) => kinds.includes(o.kind))
+      .map(normalObject)
+      .sort((a, b) => (line(a) < line(b) ? -1 : line(a) > line(b) ? 1 : 0));
 
   /** The start world with the desired state in place of the start's `For` objects (kubectl apply / delete before t = 0). */
   function referenceStart(desired: KObject[]): KubeWorld {
@@ -101,7 +128,11 @@ export function differential(binding: LoopBinding<KubeWorld, KubeFault, Controll
       const current = w.store.objects[st.storeKeyOf(o)];
       if (current && stable(authoredSpec(current)) === stable(authoredSpec(o))) continue;
       const spec = JSON.parse(stable(authoredSpec(o))) as Record<string, unknown>; // cast: stable() of an object's spec is a JSON object
-      const object: NewObject = { kind: o.kind, metadata: { namespace: o.metadata.namespace, name: o.metadata.name, labels: o.metadata.labels }, spec };
+      const object: NewObject = {
+        kind: o.kind,
+        metadata: { namespace: o.metadata.namespace, name: o.metadata.name, labels: o.metadata.labels },
+        spec,
+      };
       w = kubectlApply(w, object, 0).world;
     }
     return w;
@@ -109,7 +140,12 @@ export function differential(binding: LoopBinding<KubeWorld, KubeFault, Controll
 
   const runReference = (desired: KObject[], record: boolean) => {
     const runner = new Runner<KubeWorld, KubeFault, ControllerConfig>(binding, {
-      scenario: 'the same desired state applied from the start, no faults', seed: 0, world: referenceStart(desired), config, timeline: [], recordFrames: record,
+      scenario: 'the same desired state applied from the start, no faults',
+      seed: 0,
+      world: referenceStart(desired),
+      config,
+      timeline: [],
+      recordFrames: record,
     });
     const view = (): View => ({ t: runner.t, snapshot: runner.snapshot, world: runner.world, config: runner.config });
     while (!settled(view()) && runner.t <= withinMs && runner.processNext());
@@ -133,8 +169,10 @@ export function differential(binding: LoopBinding<KubeWorld, KubeFault, Controll
   };
 
   return {
-    name: 'differential', kind: 'always',
-    claim: 'every settled state equals the world its desired state reaches from the start without faults (Acto\'s differential oracle; names, uids, versions and times normalised)',
+    name: 'differential',
+    kind: 'always',
+    claim:
+      "every settled state equals the world its desired state reaches from the start without faults (Acto's differential oracle; names, uids, versions and times normalised)",
     holds: (v) => differs(v) === undefined,
     other(v) {
       const difference = differs(v);

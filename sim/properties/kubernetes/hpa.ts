@@ -19,12 +19,15 @@ type Property = CheckProperty<KubeWorld, ControllerConfig, ControllerContext>;
 
 const targetOf = (w: KubeWorld, hpa: KObject): KObject | undefined => {
   const ref = specOf<HpaSpec>(hpa).scaleTargetRef;
-  return Object.values(w.store.objects).find((o) => o.kind === ref.kind && o.metadata.namespace === hpa.metadata.namespace && o.metadata.name === ref.name);
+  return Object.values(w.store.objects).find(
+    (o) => o.kind === ref.kind && o.metadata.namespace === hpa.metadata.namespace && o.metadata.name === ref.name,
+  );
 };
 
 export const withinBounds: Property = {
-  name: 'within-bounds', kind: 'always',
-  claim: 'every HPA target\'s spec.replicas stays within [minReplicas, maxReplicas]',
+  name: 'within-bounds',
+  kind: 'always',
+  claim: "every HPA target's spec.replicas stays within [minReplicas, maxReplicas]",
   holds: (v) => {
     const w = worldAt(v);
     return objectsOf(w, 'HorizontalPodAutoscaler').every((hpa) => {
@@ -43,21 +46,32 @@ function hpasSteady(w: KubeWorld): boolean {
     if (!target) return false;
     const spec = specOf<DeploymentSpec>(target);
     const status = hpa.status as { desiredReplicas?: number; currentReplicas?: number }; // cast: unchecked: the status fields the model's HPA reconciler writes
-    const pods = objectsOf(w, 'Pod').filter((p) => p.metadata.namespace === target.metadata.namespace && matches(spec.selector, p.metadata.labels) && isActive(p));
-    return status.desiredReplicas === spec.replicas && status.currentReplicas === spec.replicas && pods.length === spec.replicas && pods.every(isPodReady);
+    const pods = objectsOf(w, 'Pod').filter(
+      (p) => p.metadata.namespace === target.metadata.namespace && matches(spec.selector, p.metadata.labels) && isActive(p),
+    );
+    return (
+      status.desiredReplicas === spec.replicas &&
+      status.currentReplicas === spec.replicas &&
+      pods.length === spec.replicas &&
+      pods.every(isPodReady)
+    );
   });
 }
 
 export function hpaConverges(withinMs: number, within: string): Property {
   return {
-    name: 'converges', kind: 'eventually', withinMs, within,
+    name: 'converges',
+    kind: 'eventually',
+    withinMs,
+    within,
     claim: `once the load stops changing, within ${within}: every HPA wants the replicas its target has, they run ready, and it stays so (no flapping)`,
     holds: (v) => hpasSteady(worldAt(v)),
   };
 }
 
 export const scalesToMax: Property = {
-  name: 'scales-to-max', kind: 'sometimes',
+  name: 'scales-to-max',
+  kind: 'sometimes',
   claim: 'some run scales a target to maxReplicas (the load moves reach the bound)',
   holds: (v) => {
     const w = worldAt(v);
@@ -78,8 +92,9 @@ export const scalesToMax: Property = {
  */
 export function noWarmUpOverscale(demandByApp: Readonly<Record<string, number>>): Property {
   return {
-    name: 'no-warm-up-overscale', kind: 'always',
-    claim: 'a warming pod\'s start-up CPU does not scale the target above what its demand needs',
+    name: 'no-warm-up-overscale',
+    kind: 'always',
+    claim: "a warming pod's start-up CPU does not scale the target above what its demand needs",
     holds: (v) => {
       const w = worldAt(v);
       const { tolerance } = hpaOptionsOf(v.config.options);

@@ -44,9 +44,20 @@ function afterBatch(world: KubeWorld, r: ReconcileWatch, batch: readonly WriteOu
     if (error !== undefined || tolerated !== undefined || w.verb === 'event') continue;
     if (w.verb === 'create') {
       const m = w.object.metadata;
-      const key = m.name !== undefined ? st.storeKey(w.object.kind, m.namespace, m.name)
-        : watchedObjects(world).filter((o) => o.kind === w.object.kind && o.metadata.namespace === m.namespace && o.metadata.name.startsWith(m.generateName ?? '')
-          && !(st.storeKeyOf(o) in r.view) && !(st.storeKeyOf(o) in ours)).sort((a, b) => b.metadata.resourceVersion - a.metadata.resourceVersion).map(st.storeKeyOf)[0];
+      const key =
+        m.name !== undefined
+          ? st.storeKey(w.object.kind, m.namespace, m.name)
+          : watchedObjects(world)
+              .filter(
+                (o) =>
+                  o.kind === w.object.kind &&
+                  o.metadata.namespace === m.namespace &&
+                  o.metadata.name.startsWith(m.generateName ?? '') &&
+                  !(st.storeKeyOf(o) in r.view) &&
+                  !(st.storeKeyOf(o) in ours),
+              )
+              .sort((a, b) => b.metadata.resourceVersion - a.metadata.resourceVersion)
+              .map(st.storeKeyOf)[0];
       if (key !== undefined) ours[key] = world.store.objects[key]?.metadata.resourceVersion ?? null;
       continue;
     }
@@ -56,9 +67,13 @@ function afterBatch(world: KubeWorld, r: ReconcileWatch, batch: readonly WriteOu
   }
   const next = { ...r, ours, deleted };
   const present = watchedObjects(world);
-  const clean = r.clean && present.every((o) => flagOf(next, st.storeKeyOf(o), o.metadata.resourceVersion) !== 'x')
+  const clean =
+    r.clean &&
+    present.every((o) => flagOf(next, st.storeKeyOf(o), o.metadata.resourceVersion) !== 'x') &&
     // Gone since the read: deleted by this reconcile, or collected with an owner it deleted.
-    && Object.entries(r.view).every(([key, [, , owners]]) => world.store.objects[key] !== undefined || key in ours || owners.some((u) => deleted.includes(u)));
+    Object.entries(r.view).every(
+      ([key, [, , owners]]) => world.store.objects[key] !== undefined || key in ours || owners.some((u) => deleted.includes(u)),
+    );
   return { ...next, clean };
 }
 
@@ -69,7 +84,8 @@ export function observeIdempotence(world: KubeWorld, event: EventObject, snapsho
   const m = world.idempotence ?? { reading: null, armed: null };
   if (event.type === 'xstate.done.actor.readCache' && ctx.current !== null && ctx.view) {
     const view: ReconcileWatch['view'] = {};
-    for (const o of ctx.view.objects) view[st.storeKeyOf(o)] = [o.metadata.resourceVersion, o.metadata.uid, o.metadata.ownerReferences.map((r) => r.uid)];
+    for (const o of ctx.view.objects)
+      view[st.storeKeyOf(o)] = [o.metadata.resourceVersion, o.metadata.uid, o.metadata.ownerReferences.map((r) => r.uid)];
     return { ...world, idempotence: { ...m, reading: { key: ctx.current, view, ours: {}, deleted: [], clean: true } } };
   }
   if (event.type === 'xstate.done.actor.apiWrite' && m.reading) {
@@ -88,9 +104,16 @@ export function observeIdempotence(world: KubeWorld, event: EventObject, snapsho
  * during a reconcile, how each watched object stands against it. */
 export function idempotenceKey(world: KubeWorld): string {
   const r = world.idempotence?.reading;
-  const reading = !r ? '' : `${r.key}${r.clean ? '' : '!'}|${watchedObjects(world).map((o) => [st.storeKeyOf(o), flagOf(r, st.storeKeyOf(o), o.metadata.resourceVersion)] as const)
-    .filter(([, f]) => f !== 'v').map(([k, f]) => `${k}${f}`).join(',')}|${Object.keys(r.view).filter((k) => !world.store.objects[k]).map((k) => `${k}${k in r.ours ? 'o' : ''}`).join(',')}`
-    + `|${r.deleted.length}`;
+  const reading = !r
+    ? ''
+    : `${r.key}${r.clean ? '' : '!'}|${watchedObjects(world)
+        .map((o) => [st.storeKeyOf(o), flagOf(r, st.storeKeyOf(o), o.metadata.resourceVersion)] as const)
+        .filter(([, f]) => f !== 'v')
+        .map(([k, f]) => `${k}${f}`)
+        .join(',')}|${Object.keys(r.view)
+        .filter((k) => !world.store.objects[k])
+        .map((k) => `${k}${k in r.ours ? 'o' : ''}`)
+        .join(',')}` + `|${r.deleted.length}`;
   return `armed ${armedKey(world) ?? ''} ${reading}`;
 }
 
@@ -104,31 +127,54 @@ function armedKey(world: KubeWorld): string | undefined {
 function stable(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
   if (typeof v === 'object' && v !== null) {
-    return `{${Object.keys(v).sort().filter((k) => (v as Record<string, unknown>)[k] !== undefined) // cast: a non-null object, read only by its own keys
-      .map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(',')}}`; // cast: as on the line above
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined) // cast: a non-null object, read only by its own keys
+      .map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`; // cast: as on the line above
   }
   return JSON.stringify(v);
 }
 const same = (a: unknown, b: unknown) => stable(a) === stable(b);
-const putFields = (o: KObject) => ({ l: o.metadata.labels, a: o.metadata.annotations, f: o.metadata.finalizers, o: o.metadata.ownerReferences, s: o.spec });
+const putFields = (o: KObject) => ({
+  l: o.metadata.labels,
+  a: o.metadata.annotations,
+  f: o.metadata.finalizers,
+  o: o.metadata.ownerReferences,
+  s: o.spec,
+});
 
 /** Whether a write would change the objects `seen` (the state the reconcile read). */
 function changes(w: Write, seen: readonly KObject[]): boolean {
   const find = (kind: string, namespace: string, name: string) =>
     seen.find((o) => o.kind === kind && o.metadata.namespace === namespace && o.metadata.name === name);
   switch (w.verb) {
-    case 'create': return w.object.metadata.name === undefined || !find(w.object.kind, w.object.metadata.namespace, w.object.metadata.name);
-    case 'update': { const c = find(w.object.kind, w.object.metadata.namespace, w.object.metadata.name); return !!c && !same(putFields(c), putFields(w.object)); }
-    case 'updateStatus': { const c = find(w.object.kind, w.object.metadata.namespace, w.object.metadata.name); return !!c && !same(c.status, w.object.status); }
+    case 'create':
+      return w.object.metadata.name === undefined || !find(w.object.kind, w.object.metadata.namespace, w.object.metadata.name);
+    case 'update': {
+      const c = find(w.object.kind, w.object.metadata.namespace, w.object.metadata.name);
+      return !!c && !same(putFields(c), putFields(w.object));
+    }
+    case 'updateStatus': {
+      const c = find(w.object.kind, w.object.metadata.namespace, w.object.metadata.name);
+      return !!c && !same(c.status, w.object.status);
+    }
     case 'patch': {
       const c = find(w.kind, w.namespace, w.name);
       if (!c) return false;
       const after = patched(c, w.patch, w.status === true);
       return w.status ? !same(c.status, after.status) : !same(putFields(c), putFields(after));
     }
-    case 'delete': { const c = find(w.kind, w.namespace, w.name); return !!c && c.metadata.deletionTimestamp === undefined; }
-    case 'scale': { const c = find(w.kind, w.namespace, w.name); return !!c && c.spec.replicas !== w.replicas; }
-    case 'event': return false;
+    case 'delete': {
+      const c = find(w.kind, w.namespace, w.name);
+      return !!c && c.metadata.deletionTimestamp === undefined;
+    }
+    case 'scale': {
+      const c = find(w.kind, w.namespace, w.name);
+      return !!c && c.spec.replicas !== w.replicas;
+    }
+    case 'event':
+      return false;
   }
 }
 
@@ -142,7 +188,8 @@ function viewIsStore(world: KubeWorld, seen: readonly KObject[]): boolean {
 }
 
 export const idempotent: Property = {
-  name: 'idempotent', kind: 'always',
+  name: 'idempotent',
+  kind: 'always',
   claim: 'level-triggered: reconciling the state its own last writes left (nothing else changed, the cache caught up) changes nothing',
   holds: (v) => {
     if (v.snapshot.value !== 'deciding') return true;

@@ -13,7 +13,17 @@ import { kubernetesApplicable, kubernetesLabel, validateKubernetesCheck } from '
 import { deploymentConverges, maxSurge, minAvailable, rollsOut } from './deployment';
 import { hpaConverges, noWarmUpOverscale, scalesToMax, withinBounds } from './hpa';
 import { compositeConverges, decoratorConverges, decorates, oneAttachment, onePodPerParent, recreatesPod } from './metacontroller';
-import { applicationConverges, cleanupBeforeFinalizer, databaseConverges, deletesApplication, failsOver, onePrimary, queueScalerConverges, scalesWorkersUp, workersWithinBounds } from './operators';
+import {
+  applicationConverges,
+  cleanupBeforeFinalizer,
+  databaseConverges,
+  deletesApplication,
+  failsOver,
+  onePrimary,
+  queueScalerConverges,
+  scalesWorkersUp,
+  workersWithinBounds,
+} from './operators';
 import type { UserControllerRun } from './module';
 import { moduleProperties, modulePromises, userControllerOf } from './module';
 import { isUserController } from '../../user-controller/declared';
@@ -49,11 +59,14 @@ function lowersReplicas(kind: string, alphabet: readonly Move[], world: KubeWorl
 }
 
 /** Whether a move takes pods down on its own (then availability is not the controller's alone). */
-const killsPods = (alphabet: readonly Move[]) => faultsOf(alphabet).some((f) => f.kind === 'crashPod' || f.kind === 'deletePod' || f.kind === 'nodeFail');
+const killsPods = (alphabet: readonly Move[]) =>
+  faultsOf(alphabet).some((f) => f.kind === 'crashPod' || f.kind === 'deletePod' || f.kind === 'nodeFail');
 
 /** The largest spec.replicas an object of `kind` has at the start or gets from a move. */
 function mostReplicas(kind: string, alphabet: readonly Move[], world: KubeWorld | undefined): number {
-  const start = Object.values(world?.store.objects ?? {}).flatMap((o) => (o.kind === kind && typeof o.spec.replicas === 'number' ? [o.spec.replicas] : []));
+  const start = Object.values(world?.store.objects ?? {}).flatMap((o) =>
+    o.kind === kind && typeof o.spec.replicas === 'number' ? [o.spec.replicas] : [],
+  );
   const moved = faultsOf(alphabet).flatMap((f) => (f.kind === 'scale' && f.objectKind === kind ? [f.replicas] : []));
   return Math.max(1, ...start, ...moved);
 }
@@ -63,7 +76,13 @@ function mostReplicas(kind: string, alphabet: readonly Move[], world: KubeWorld 
  * settleBoundMs: what the moves of the alphabet can still cost once the environment stops, plus
  * what the controller itself needs; each controller's term is explained where it is added.
  */
-export function kubernetesProperties(config: ControllerConfig, alphabet: readonly Move[], withinPeriods?: number, world?: KubeWorld, user?: UserControllerRun): Property[] {
+export function kubernetesProperties(
+  config: ControllerConfig,
+  alphabet: readonly Move[],
+  withinPeriods?: number,
+  world?: KubeWorld,
+  user?: UserControllerRun,
+): Property[] {
   const params: KubeParams = world?.params ?? DEFAULT_KUBE_PARAMS;
   const bound = (extraMs: number) => {
     const withinMs = withinPeriods !== undefined ? withinPeriods * params.heartbeatMs : settleBoundMs(config, alphabet, params, extraMs);
@@ -82,7 +101,8 @@ export function kubernetesProperties(config: ControllerConfig, alphabet: readonl
       // Deployment: a rollout replaces one pod per step (maxSurge/maxUnavailable of a small set):
       // scale the new ReplicaSet, its pod starts and becomes ready, the ReplicaSet's status and the
       // watch bring that back, the old one is scaled down — per pod of the largest replicas.
-      const step = params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs);
+      const step =
+        params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs);
       const { withinMs, within } = bound(mostReplicas('Deployment', alphabet, world) * step);
       const out: Property[] = [deploymentConverges(withinMs, within), rollsOut];
       if (!killsPods(alphabet)) out.unshift(minAvailable);
@@ -94,10 +114,13 @@ export function kubernetesProperties(config: ControllerConfig, alphabet: readonl
       // maxReplicas − minReplicas syncs with the seed rule's one pod a period); a scale-down waits
       // out the stabilisation window (300 s, or the longest behavior window); the pods then start.
       const period = typeof config.options.syncPeriodMs === 'number' ? config.options.syncPeriodMs : HPA_SYNC_PERIOD_MS;
-      const hpas = Object.values(world?.store.objects ?? {}).filter((o) => o.kind === 'HorizontalPodAutoscaler').map((o) => specOf<HpaSpec>(o));
+      const hpas = Object.values(world?.store.objects ?? {})
+        .filter((o) => o.kind === 'HorizontalPodAutoscaler')
+        .map((o) => specOf<HpaSpec>(o));
       const span = Math.max(1, ...hpas.map((h) => h.maxReplicas - h.minReplicas));
       const window = Math.max(300_000, ...hpas.map((h) => (h.behavior?.scaleDown?.stabilizationWindowSeconds ?? 0) * 1000));
-      const step = params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs);
+      const step =
+        params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs);
       const { withinMs, within } = bound(window + (span + 2) * period + span * step);
       const out: Property[] = [hpaConverges(withinMs, within), scalesToMax];
       if (!faultsOf(alphabet).some((f) => f.kind === 'scale' || f.kind === 'apply')) out.unshift(withinBounds);
@@ -119,16 +142,21 @@ export function kubernetesProperties(config: ControllerConfig, alphabet: readonl
       // is promoted away after failoverAfter, noticed by the ready poll.
       const failover = typeof config.options.failoverAfterMs === 'number' ? config.options.failoverAfterMs : DB_FAILOVER_AFTER_MS;
       const life = params.schedulerDelayMs + params.startMs + params.readyMs;
-      const { withinMs, within } = bound(params.provisionMs + failover + DB_READY_POLL_MS + (mostReplicas('Database', alphabet, world) + 1) * life);
+      const { withinMs, within } = bound(
+        params.provisionMs + failover + DB_READY_POLL_MS + (mostReplicas('Database', alphabet, world) + 1) * life,
+      );
       return [onePrimary, databaseConverges(withinMs, within), failsOver];
     }
     case 'queue-scaler': {
       // QueueScaler: the backlog drains at perWorker messages/s per ready worker (at least one, as
       // the scaler adds them), then the scale-down waits scaleDownDelay; each step is one poll.
-      const scalers = Object.values(world?.store.objects ?? {}).filter((o) => o.kind === 'QueueScaler').map((o) => specOf<QueueScalerSpec>(o));
+      const scalers = Object.values(world?.store.objects ?? {})
+        .filter((o) => o.kind === 'QueueScaler')
+        .map((o) => specOf<QueueScalerSpec>(o));
       const drain = (world?.queues ?? []).reduce((ms, q) => ms + (q.length / Math.max(q.perWorkerPerSec, 1e-9)) * 1000, 0);
       const delays = Math.max(0, ...scalers.map((q) => (q.scaleDownDelaySeconds + 2 * q.pollingIntervalSeconds) * 1000));
-      const life = params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs);
+      const life =
+        params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs);
       const { withinMs, within } = bound(drain + delays + Math.max(1, ...scalers.map((q) => q.maxReplicas)) * life);
       const out: Property[] = [queueScalerConverges(withinMs, within), scalesWorkersUp];
       if (!faultsOf(alphabet).some((f) => f.kind === 'scale' || f.kind === 'apply')) out.unshift(workersWithinBounds);
@@ -147,7 +175,9 @@ export function kubernetesProperties(config: ControllerConfig, alphabet: readonl
     default: {
       // A user's controller module: pods it creates still have to start, so allow one pod's life.
       if (!isUserController(config.reconciler)) return [];
-      const { withinMs, within } = bound(params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs));
+      const { withinMs, within } = bound(
+        params.schedulerDelayMs + params.startMs + params.readyMs + 4 * (params.builtinDelayMs + params.watchDelayMs + params.apiLatencyMs),
+      );
       return moduleProperties(userControllerOf(config, user), config, world, withinMs, within);
     }
   }
@@ -160,7 +190,9 @@ export function kubernetesPromises(config: ControllerConfig, user?: UserControll
     // its own writes; without them (options.expectations: false) only the level-triggered
     // convergence and the rest state are promised.
     case 'replicaset':
-      return config.options.expectations === false ? ['no-surplus-at-rest', 'converges'] : ['no-extra-pods', 'no-surplus-at-rest', 'converges'];
+      return config.options.expectations === false
+        ? ['no-surplus-at-rest', 'converges']
+        : ['no-extra-pods', 'no-surplus-at-rest', 'converges'];
     // The documented RollingUpdate bounds (maxSurge, maxUnavailable) and the finished rollout.
     case 'deployment':
       return ['max-surge', 'min-available', 'converges'];
@@ -171,7 +203,8 @@ export function kubernetesPromises(config: ControllerConfig, user?: UserControll
       // groupPods' CPU initialisation period and readiness delay keep a warm-up before Ready from
       // reading as load; with either flag at 0 that is not promised.
       return hpaOptionsOf(config.options).cpuInitializationPeriodMs > 0 && hpaOptionsOf(config.options).initialReadinessDelayMs > 0
-        ? ['within-bounds', 'converges', 'no-warm-up-overscale'] : ['within-bounds', 'converges'];
+        ? ['within-bounds', 'converges', 'no-warm-up-overscale']
+        : ['within-bounds', 'converges'];
     // A finalizer's purpose is to clean up before the object goes (controller-runtime's finalizer
     // pattern); the operator also promises to converge.
     case 'application':
@@ -197,11 +230,14 @@ export const kubernetesCheck: LoopCheck<KubeWorld, KubeFault, ControllerConfig, 
   label: kubernetesLabel,
   applicable: kubernetesApplicable,
   canonicalizer: (start) => {
-    const failoverAfterMs = typeof start.config.options.failoverAfterMs === 'number' ? start.config.options.failoverAfterMs : DB_FAILOVER_AFTER_MS;
+    const failoverAfterMs =
+      typeof start.config.options.failoverAfterMs === 'number' ? start.config.options.failoverAfterMs : DB_FAILOVER_AFTER_MS;
     return (state) => kubernetesKey(state, failoverAfterMs);
   },
   // Symmetry (sim/check/symmetry.ts): object names are ordered and the order is read, so pods are not interchangeable.
-  symmetry: { none: 'names are ordered and the order is read (informer lists and resyncs go in key order, a ReplicaSet breaks its last tie by name, deletePod by app takes the first by name); generated names come from the seeded generator, which the key keeps' },
+  symmetry: {
+    none: 'names are ordered and the order is read (informer lists and resyncs go in key order, a ReplicaSet breaks its last tie by name, deletePod by app takes the first by name); generated names come from the seeded generator, which the key keeps',
+  },
   properties: (config, alphabet, withinPeriods, world) => kubernetesProperties(config, alphabet, withinPeriods, world),
   promises: (config) => kubernetesPromises(config),
 };

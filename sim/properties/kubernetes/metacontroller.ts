@@ -21,7 +21,8 @@ type Property = CheckProperty<KubeWorld, ControllerConfig, ControllerContext>;
 // ---- CompositeController (PodService → Pod + Service + Ingress) ----------------------------------
 
 export const onePodPerParent: Property = {
-  name: 'one-pod', kind: 'always',
+  name: 'one-pod',
+  kind: 'always',
   claim: 'no PodService ever has two active pods (Recreate deletes, then creates)',
   holds: (v) => {
     const w = worldAt(v);
@@ -37,28 +38,42 @@ function compositeMatches(w: KubeWorld): boolean {
     const child = (kind: string) => w.store.objects[st.storeKey(kind, ps.metadata.namespace, ps.metadata.name)];
     const pod = child('Pod');
     const image = (pod?.spec as { containers?: { image: string }[] } | undefined)?.containers?.[0]?.image; // cast: unchecked: the spec fields the model's Pods carry
-    return pod !== undefined && isActive(pod) && isPodReady(pod) && image === s.image
-      && (child('Service')?.spec as { port?: number } | undefined)?.port === s.port && child('Ingress') !== undefined; // cast: unchecked: the spec fields the model's Services carry
+    return (
+      pod !== undefined &&
+      isActive(pod) &&
+      isPodReady(pod) &&
+      image === s.image &&
+      (child('Service')?.spec as { port?: number } | undefined)?.port === s.port &&
+      child('Ingress') !== undefined
+    ); // cast: unchecked: the spec fields the model's Services carry
   });
 }
 
 export function compositeConverges(withinMs: number, within: string): Property {
   return {
-    name: 'converges', kind: 'eventually', withinMs, within,
+    name: 'converges',
+    kind: 'eventually',
+    withinMs,
+    within,
     claim: `once the environment stops, within ${within}: every PodService has a ready Pod of its image, its Service and its Ingress, and it stays so`,
     holds: (v) => compositeMatches(worldAt(v)),
   };
 }
 
 export const recreatesPod: Property = {
-  name: 'recreates', kind: 'sometimes',
-  claim: 'some run replaces a PodService\'s pod after its image changed (the Recreate path is reached)',
+  name: 'recreates',
+  kind: 'sometimes',
+  claim: "some run replaces a PodService's pod after its image changed (the Recreate path is reached)",
   holds: (v) => {
     const w = worldAt(v);
     return objectsOf(w, 'PodService').some((ps) => {
       const pod = w.store.objects[st.storeKey('Pod', ps.metadata.namespace, ps.metadata.name)];
       // generation > 1: the spec was changed; a pod of the new image is then a recreated one.
-      return ps.metadata.generation > 1 && pod !== undefined && (pod.spec as { containers: { image: string }[] }).containers[0]?.image === specOf<PodServiceSpec>(ps).image; // cast: unchecked: the spec fields the model's Pods carry
+      return (
+        ps.metadata.generation > 1 &&
+        pod !== undefined &&
+        (pod.spec as { containers: { image: string }[] }).containers[0]?.image === specOf<PodServiceSpec>(ps).image
+      ); // cast: unchecked: the spec fields the model's Pods carry
     });
   },
 };
@@ -73,15 +88,23 @@ function podsDecorated(w: KubeWorld): boolean {
     if (pod.metadata.deletionTimestamp !== undefined || !matches(DECORATOR_SELECTOR, pod.metadata.labels)) return true;
     const want = sidecarSync(pod);
     const has = (have: Record<string, string>, need: Record<string, string>) => Object.entries(need).every(([k, x]) => have[k] === x);
-    const names = attachmentsOf(w, pod).map((a) => a.metadata.name).sort();
-    return has(pod.metadata.labels, want.labels) && has(pod.metadata.annotations, want.annotations)
-      && JSON.stringify(names) === JSON.stringify(want.attachments.map((a) => a.metadata.name).sort());
+    const names = attachmentsOf(w, pod)
+      .map((a) => a.metadata.name)
+      .sort();
+    return (
+      has(pod.metadata.labels, want.labels) &&
+      has(pod.metadata.annotations, want.annotations) &&
+      JSON.stringify(names) === JSON.stringify(want.attachments.map((a) => a.metadata.name).sort())
+    );
   });
 }
 
 export function decoratorConverges(withinMs: number, within: string): Property {
   return {
-    name: 'converges', kind: 'eventually', withinMs, within,
+    name: 'converges',
+    kind: 'eventually',
+    withinMs,
+    within,
     claim: `once the environment stops, within ${within}: every pod labelled sidecar=inject is marked and has exactly its log-shipper attachment, and it stays so`,
     holds: (v) => podsDecorated(worldAt(v)),
   };
@@ -89,7 +112,8 @@ export function decoratorConverges(withinMs: number, within: string): Property {
 
 /** An attachment per pod, never two: the hook names it after the pod (a create from a stale cache meets AlreadyExists). */
 export const oneAttachment: Property = {
-  name: 'one-attachment', kind: 'always',
+  name: 'one-attachment',
+  kind: 'always',
   claim: 'no pod ever has more than one log-shipper attachment',
   holds: (v) => {
     const w = worldAt(v);
@@ -98,7 +122,8 @@ export const oneAttachment: Property = {
 };
 
 export const decorates: Property = {
-  name: 'decorates', kind: 'sometimes',
+  name: 'decorates',
+  kind: 'sometimes',
   claim: 'some run decorates a pod (labels, annotations and its attachment)',
   holds: (v) => {
     const w = worldAt(v);

@@ -36,8 +36,10 @@ const appChildren = (w: KubeWorld, app: KObject) => {
  * (sim/worlds/kubernetes removeObject); history the state keeps, so the explorer can check it.
  */
 export const cleanupBeforeFinalizer: Property = {
-  name: 'cleanup-before-finalizer', kind: 'always',
-  claim: 'the operator deletes an Application\'s Deployment and Service before it removes its finalizer (nothing is left for the garbage collector)',
+  name: 'cleanup-before-finalizer',
+  kind: 'always',
+  claim:
+    "the operator deletes an Application's Deployment and Service before it removes its finalizer (nothing is left for the garbage collector)",
   holds: (v) => (worldAt(v).collected.Application ?? 0) === 0,
 };
 
@@ -48,21 +50,29 @@ function applicationsConverged(w: KubeWorld): boolean {
     const { deployment, service } = appChildren(w, app);
     const s = specOf<ApplicationSpec>(app);
     const d = deployment?.spec as { replicas?: number; template?: { containers: { image: string }[] } } | undefined; // cast: unchecked: the spec fields the model's Deployments carry
-    return app.metadata.finalizers.includes(APPLICATION_FINALIZER) && service !== undefined
-      && d?.replicas === s.replicas && d.template?.containers[0]?.image === s.image;
+    return (
+      app.metadata.finalizers.includes(APPLICATION_FINALIZER) &&
+      service !== undefined &&
+      d?.replicas === s.replicas &&
+      d.template?.containers[0]?.image === s.image
+    );
   });
 }
 
 export function applicationConverges(withinMs: number, within: string): Property {
   return {
-    name: 'converges', kind: 'eventually', withinMs, within,
+    name: 'converges',
+    kind: 'eventually',
+    withinMs,
+    within,
     claim: `once the environment stops, within ${within}: every Application has its finalizer, its Deployment (replicas, image) and Service, or is gone; and it stays so`,
     holds: (v) => applicationsConverged(worldAt(v)),
   };
 }
 
 export const deletesApplication: Property = {
-  name: 'deletes-application', kind: 'sometimes',
+  name: 'deletes-application',
+  kind: 'sometimes',
   claim: 'some run deletes an Application all the way (its finalizer is removed, it leaves the store)',
   holds: (v) => objectsOf(worldAt(v), 'Application').length === 0,
 };
@@ -73,7 +83,8 @@ const livePods = (w: KubeWorld, db: KObject) => ownedBy(w, db, 'Pod').filter((p)
 
 /** Split brain is the failure a database failover must never cause. */
 export const onePrimary: Property = {
-  name: 'one-primary', kind: 'always',
+  name: 'one-primary',
+  kind: 'always',
   claim: 'no Database ever has two pods labelled role=primary that are not being deleted (no split brain)',
   holds: (v) => {
     const w = worldAt(v);
@@ -87,21 +98,31 @@ function databasesReady(w: KubeWorld): boolean {
     const pods = livePods(w, db);
     const primary = pods.filter((p) => p.metadata.labels.role === 'primary');
     const replicas = pods.filter((p) => p.metadata.labels.role === 'replica');
-    return (status.phase === 'Ready' || status.phase === 'Degraded') && primary.length === 1 && isPodReady(primary[0]!)
-      && status.primary === primary[0]!.metadata.name && replicas.length === specOf<DatabaseSpec>(db).replicas && replicas.every(isPodReady);
+    return (
+      (status.phase === 'Ready' || status.phase === 'Degraded') &&
+      primary.length === 1 &&
+      isPodReady(primary[0]!) &&
+      status.primary === primary[0]!.metadata.name &&
+      replicas.length === specOf<DatabaseSpec>(db).replicas &&
+      replicas.every(isPodReady)
+    );
   });
 }
 
 export function databaseConverges(withinMs: number, within: string): Property {
   return {
-    name: 'converges', kind: 'eventually', withinMs, within,
+    name: 'converges',
+    kind: 'eventually',
+    withinMs,
+    within,
     claim: `once the environment stops, within ${within}: every Database has one ready primary (the one its status names) and spec.replicas ready replicas, and it stays so`,
     holds: (v) => databasesReady(worldAt(v)),
   };
 }
 
 export const failsOver: Property = {
-  name: 'fails-over', kind: 'sometimes',
+  name: 'fails-over',
+  kind: 'sometimes',
   claim: 'some run promotes a replica (the failover path is reached)',
   holds: (v) => objectsOf(worldAt(v), 'Database').some((db) => ((db.status as DatabaseStatus).failovers ?? 0) > 0), // cast: unchecked: the status the database operator writes
 };
@@ -114,8 +135,9 @@ const scalerTarget = (w: KubeWorld, qs: KObject) => {
 };
 
 export const workersWithinBounds: Property = {
-  name: 'within-bounds', kind: 'always',
-  claim: 'every QueueScaler keeps its Deployment\'s spec.replicas within [minReplicas, maxReplicas]',
+  name: 'within-bounds',
+  kind: 'always',
+  claim: "every QueueScaler keeps its Deployment's spec.replicas within [minReplicas, maxReplicas]",
   holds: (v) => {
     const w = worldAt(v);
     return objectsOf(w, 'QueueScaler').every((qs) => {
@@ -134,24 +156,40 @@ function queuesDrained(w: KubeWorld): boolean {
     const queue = w.queues.find((q) => q.name === spec.queue);
     const target = scalerTarget(w, qs);
     if (!queue || !target) return false;
-    const workers = objectsOf(w, 'Pod').filter((p) => p.metadata.namespace === qs.metadata.namespace && matches((target.spec as { selector: Record<string, string> }).selector, p.metadata.labels) && isActive(p)); // cast: unchecked: the spec field a scaler's target carries
-    return queue.length === 0 && (target.spec as { replicas: number }).replicas === spec.minReplicas && workers.length === spec.minReplicas && workers.every(isPodReady); // cast: unchecked: the spec field a scaler's target carries
+    const workers = objectsOf(w, 'Pod').filter(
+      (p) =>
+        p.metadata.namespace === qs.metadata.namespace &&
+        matches((target.spec as { selector: Record<string, string> }).selector, p.metadata.labels) &&
+        isActive(p),
+    ); // cast: unchecked: the spec field a scaler's target carries
+    return (
+      queue.length === 0 &&
+      (target.spec as { replicas: number }).replicas === spec.minReplicas &&
+      workers.length === spec.minReplicas &&
+      workers.every(isPodReady)
+    ); // cast: unchecked: the spec field a scaler's target carries
   });
 }
 
 export function queueScalerConverges(withinMs: number, within: string): Property {
   return {
-    name: 'converges', kind: 'eventually', withinMs, within,
+    name: 'converges',
+    kind: 'eventually',
+    withinMs,
+    within,
     claim: `once the environment stops, within ${within}: every queue is drained and its workers are back at minReplicas, ready, and it stays so`,
     holds: (v) => queuesDrained(worldAt(v)),
   };
 }
 
 export const scalesWorkersUp: Property = {
-  name: 'scales-up', kind: 'sometimes',
+  name: 'scales-up',
+  kind: 'sometimes',
   claim: 'some run gives a queue more workers than minReplicas (the backlog is worth scaling for)',
   holds: (v) => {
     const w = worldAt(v);
-    return objectsOf(w, 'QueueScaler').some((qs) => ((scalerTarget(w, qs)?.spec as { replicas?: number } | undefined)?.replicas ?? 0) > specOf<QueueScalerSpec>(qs).minReplicas); // cast: unchecked: the spec field a scaler's target carries
+    return objectsOf(w, 'QueueScaler').some(
+      (qs) => ((scalerTarget(w, qs)?.spec as { replicas?: number } | undefined)?.replicas ?? 0) > specOf<QueueScalerSpec>(qs).minReplicas,
+    ); // cast: unchecked: the spec field a scaler's target carries
   },
 };

@@ -21,14 +21,19 @@ function fulfilled(exp: Expectations, key: string): boolean {
   return !e || (e.add <= 0 && e.del <= 0);
 }
 
-const expectationsOf = (v: KubeView): Expectations => (contextOf(v).memory as { expectations?: Expectations } | undefined)?.expectations ?? {}; // cast: unchecked: the replicaset reconciler's memory
+const expectationsOf = (v: KubeView): Expectations =>
+  (contextOf(v).memory as { expectations?: Expectations } | undefined)?.expectations ?? {}; // cast: unchecked: the replicaset reconciler's memory
 
 /** Never more active pods than spec.replicas: only claimed when no move can lower spec.replicas
  * (then a surplus can only come from the controller creating past its target). */
 export const noExtraPods: Property = {
-  name: 'no-extra-pods', kind: 'always',
+  name: 'no-extra-pods',
+  kind: 'always',
   claim: 'no ReplicaSet ever has more active pods than spec.replicas (the controller never creates past its target)',
-  holds: (v) => { const w = worldAt(v); return objectsOf(w, 'ReplicaSet').every((rs) => activePods(w, rs).length <= replicasOf(rs)); },
+  holds: (v) => {
+    const w = worldAt(v);
+    return objectsOf(w, 'ReplicaSet').every((rs) => activePods(w, rs).length <= replicasOf(rs));
+  },
 };
 
 /**
@@ -39,8 +44,10 @@ export const noExtraPods: Property = {
  * the ReplicaSet when it passes), so upstream too may hold surplus pods until the next event.
  */
 export const noSurplusAtRest: Property = {
-  name: 'no-surplus-at-rest', kind: 'always',
-  claim: 'once the controller is idle with fulfilled expectations and a fresh ReplicaSet in its cache, no ReplicaSet has more active pods than spec.replicas',
+  name: 'no-surplus-at-rest',
+  kind: 'always',
+  claim:
+    'once the controller is idle with fulfilled expectations and a fresh ReplicaSet in its cache, no ReplicaSet has more active pods than spec.replicas',
   holds: (v) => {
     const w = worldAt(v);
     const ctx = contextOf(v);
@@ -65,14 +72,16 @@ function replicaSetsConverged(world: KubeWorld): boolean {
 }
 
 export const reachesReplicas: Property = {
-  name: 'reaches-replicas', kind: 'sometimes',
+  name: 'reaches-replicas',
+  kind: 'sometimes',
   claim: 'some run reaches spec.replicas ready pods for every ReplicaSet (the bounds let it work)',
   holds: (v) => replicaSetsConverged(worldAt(v)),
 };
 
 /** The expectations at work: a reconcile that acts on nothing because its own writes are not yet seen. */
 export const waitsForExpectations: Property = {
-  name: 'waits-for-expectations', kind: 'sometimes',
+  name: 'waits-for-expectations',
+  kind: 'sometimes',
   claim: 'some run has a reconcile hold back because the watch has not yet shown the controller its own creations/deletions',
   holds: (v) => {
     const ctx = contextOf(v);
@@ -84,7 +93,10 @@ export const waitsForExpectations: Property = {
 
 export function replicaSetConverges(withinMs: number, within: string): Property {
   return {
-    name: 'converges', kind: 'eventually', withinMs, within,
+    name: 'converges',
+    kind: 'eventually',
+    withinMs,
+    within,
     claim: `once the environment stops, within ${within}: every ReplicaSet has exactly spec.replicas active pods, all ready, and it stays so`,
     holds: (v) => replicaSetsConverged(worldAt(v)),
   };

@@ -20,8 +20,7 @@ export function worldAt(v: { t: number; world: KubeWorld }): KubeWorld {
 
 export const contextOf = (v: KubeView) => v.snapshot.context;
 
-export const objectsOf = (world: KubeWorld, kind: string): KObject[] =>
-  Object.values(world.store.objects).filter((o) => o.kind === kind);
+export const objectsOf = (world: KubeWorld, kind: string): KObject[] => Object.values(world.store.objects).filter((o) => o.kind === kind);
 
 /** Objects whose controlling owner is `owner` (by uid, as the garbage collector sees ownership). */
 export const ownedBy = (world: KubeWorld, owner: KObject, kind: string): KObject[] =>
@@ -34,7 +33,14 @@ export const ownedBy = (world: KubeWorld, owner: KObject, kind: string): KObject
  */
 export function controllerQuiescent(world: KubeWorld, ctx: ControllerContext): boolean {
   const q = ctx.queue;
-  return ctx.synced && ctx.current === null && q.queue.length === 0 && q.processing.length === 0 && q.waiting.length === 0
-    && (world.informer?.pending.length ?? 0) === 0 && !world.agenda.some((a) => a.kind === 'deliver')
-    && !world.ops.some((op) => op.kind === 'write');
+  return (
+    ctx.synced &&
+    ctx.current === null &&
+    q.queue.length === 0 &&
+    q.processing.length === 0 &&
+    q.waiting.length === 0 &&
+    (world.informer?.pending.length ?? 0) === 0 &&
+    !world.agenda.some((a) => a.kind === 'deliver') &&
+    !world.ops.some((op) => op.kind === 'write')
+  );
 }

@@ -1,8 +1,32 @@
-import type { ApiWriteInput, ApiWriteOutput, KObject, NewObject, PodStatus, ReadCacheInput, ReadCacheOutput, WatchEvent, WatchNextInput, WatchNextOutput, WriteOutcome } from '../../../machines/kubernetes';
+import type {
+  ApiWriteInput,
+  ApiWriteOutput,
+  KObject,
+  NewObject,
+  PodStatus,
+  ReadCacheInput,
+  ReadCacheOutput,
+  WatchEvent,
+  WatchNextInput,
+  WatchNextOutput,
+  WriteOutcome,
+} from '../../../machines/kubernetes';
 import { outcomeOf, statusOf } from '../../../machines/kubernetes';
 import type { OpResult, WorldModel } from '../../model';
 import type { KubeWorld, MessageQueue } from './world';
-import { applyWrite, deleteObject, emit, kubectlApply, kubeletResync, nextAgendaAt, recordEvent, schedule, settle, store as st, viewOf } from './world';
+import {
+  applyWrite,
+  deleteObject,
+  emit,
+  kubectlApply,
+  kubeletResync,
+  nextAgendaAt,
+  recordEvent,
+  schedule,
+  settle,
+  store as st,
+  viewOf,
+} from './world';
 import type { KubeSummary } from '../../loops/kubernetes-world-schema';
 import type { KubernetesNote } from '../../notes/kubernetes';
 import { kubernetesNote } from '../../notes/kubernetes';
@@ -38,14 +62,26 @@ export type KubeFault =
 const nextResync = (world: KubeWorld, t: number) => (world.params.resyncMs > 0 ? t + world.params.resyncMs : Number.POSITIVE_INFINITY);
 
 function initialList(world: KubeWorld, kinds: string[], t: number): KubeWorld {
-  const objects = Object.values(world.store.objects).filter((o) => kinds.includes(o.kind))
+  const objects = Object.values(world.store.objects)
+    .filter((o) => kinds.includes(o.kind))
     .sort((a, b) => (st.storeKeyOf(a) < st.storeKeyOf(b) ? -1 : 1));
   const cache: Record<string, KObject> = {};
   for (const o of objects) cache[st.storeKeyOf(o)] = o;
   const pending: WatchEvent[] = objects.map((object) => ({ type: 'ADDED', object }));
   // Deliveries queued for an earlier informer are obsolete: the list replaces them.
   const agenda = world.agenda.filter((a) => a.kind !== 'deliver');
-  return { ...world, agenda, informer: { generation: (world.informer?.generation ?? 0) + 1, kinds, cache, pending, lastDeliverAt: {}, nextResyncAt: nextResync(world, t) } };
+  return {
+    ...world,
+    agenda,
+    informer: {
+      generation: (world.informer?.generation ?? 0) + 1,
+      kinds,
+      cache,
+      pending,
+      lastDeliverAt: {},
+      nextResyncAt: nextResync(world, t),
+    },
+  };
 }
 
 /** Relist + resync: the cache is replaced by the server's state (repairing dropped events), and
@@ -66,11 +102,15 @@ function resync(world: KubeWorld, t: number): KubeWorld {
 }
 
 type Op = KubeWorld['ops'][number];
-type NewOp = Op extends infer O ? O extends Op ? Omit<O, 'id'> : never : never;
+type NewOp = Op extends infer O ? (O extends Op ? Omit<O, 'id'> : never) : never;
 
 function addOp(world: KubeWorld, op: NewOp) {
   const id = world.nextOpId;
-  return { world: { ...world, nextOpId: id + 1, ops: [...world.ops, { ...op, id } as KubeWorld['ops'][number]] }, opId: id, doneAt: op.doneAt };
+  return {
+    world: { ...world, nextOpId: id + 1, ops: [...world.ops, { ...op, id } as KubeWorld['ops'][number]] },
+    opId: id,
+    doneAt: op.doneAt,
+  };
 }
 
 function begin(world0: KubeWorld, src: string, input: unknown, t: number) {
@@ -79,13 +119,21 @@ function begin(world0: KubeWorld, src: string, input: unknown, t: number) {
     const { kinds, initial, wakeAt } = input as WatchNextInput;
     if (initial || !world.informer) world = initialList(world, kinds, t);
     const inf = world.informer!;
-    if (inf.pending.length > 0 || (wakeAt !== null && wakeAt <= t)) return addOp(world, { kind: 'watch', doneAt: t, informer: inf.generation });
-    const candidates = [t + world.params.heartbeatMs, inf.nextResyncAt, nextAgendaAt(world), wakeAt ?? undefined, world.wakeups.find((w) => w > t)];
+    if (inf.pending.length > 0 || (wakeAt !== null && wakeAt <= t))
+      return addOp(world, { kind: 'watch', doneAt: t, informer: inf.generation });
+    const candidates = [
+      t + world.params.heartbeatMs,
+      inf.nextResyncAt,
+      nextAgendaAt(world),
+      wakeAt ?? undefined,
+      world.wakeups.find((w) => w > t),
+    ];
     const doneAt = Math.max(t, Math.min(...candidates.filter((c): c is number => c !== undefined)));
     return addOp(world, { kind: 'watch', doneAt, informer: inf.generation });
   }
   if (src === 'readCache') return addOp(world, { kind: 'read', doneAt: t, request: (input as ReadCacheInput).request });
-  if (src === 'apiWrite') return addOp(world, { kind: 'write', doneAt: t + world.params.apiLatencyMs, batch: (input as ApiWriteInput).batch });
+  if (src === 'apiWrite')
+    return addOp(world, { kind: 'write', doneAt: t + world.params.apiLatencyMs, batch: (input as ApiWriteInput).batch });
   throw new Error(`kubernetes world has no actor "${src}"`);
 }
 
@@ -98,7 +146,10 @@ function complete(world0: KubeWorld, opId: number, t: number): { world: KubeWorl
     // The answer to a controller that has since restarted: it goes nowhere and takes nothing.
     if (world.informer?.generation !== op.informer) return { world, result: { ok: true, output: { now: t, events: [], resync: false } } };
     let resynced = false;
-    if (world.informer && t >= world.informer.nextResyncAt) { world = resync(world, t); resynced = true; }
+    if (world.informer && t >= world.informer.nextResyncAt) {
+      world = resync(world, t);
+      resynced = true;
+    }
     const events = world.informer?.pending ?? [];
     if (world.informer) world = { ...world, informer: { ...world.informer, pending: [] } };
     const output: WatchNextOutput = { now: t, events, resync: resynced };
@@ -111,7 +162,11 @@ function complete(world0: KubeWorld, opId: number, t: number): { world: KubeWorl
   const results: WriteOutcome[] = [];
   for (const write of op.batch) {
     if (world.faults.failWrites > 0) {
-      world = { ...world, faults: { ...world.faults, failWrites: world.faults.failWrites - 1 }, counters: { ...world.counters, apiWrites: world.counters.apiWrites + 1 } };
+      world = {
+        ...world,
+        faults: { ...world.faults, failWrites: world.faults.failWrites - 1 },
+        counters: { ...world.counters, apiWrites: world.counters.apiWrites + 1 },
+      };
       results.push({ write, error: 'InternalError: etcdserver: request timed out (injected)' });
       continue;
     }
@@ -126,7 +181,14 @@ function complete(world0: KubeWorld, opId: number, t: number): { world: KubeWorl
 export function findPod(world: KubeWorld, namespace: string, sel: PodSelector): KObject | undefined {
   if ('name' in sel) return world.store.objects[st.storeKey('Pod', namespace, sel.name)];
   return Object.values(world.store.objects)
-    .filter((o) => o.kind === 'Pod' && o.metadata.namespace === namespace && o.metadata.labels.app === sel.app && o.metadata.deletionTimestamp === undefined && statusOf<PodStatus>(o).ready)
+    .filter(
+      (o) =>
+        o.kind === 'Pod' &&
+        o.metadata.namespace === namespace &&
+        o.metadata.labels.app === sel.app &&
+        o.metadata.deletionTimestamp === undefined &&
+        statusOf<PodStatus>(o).ready,
+    )
     .sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : 1))[0];
 }
 
@@ -151,31 +213,61 @@ function applyFault(world0: KubeWorld, fault: KubeFault, t: number): { world: Ku
     case 'apply': {
       const r = kubectlApply(world, fault.object, t);
       const what = `${fault.object.kind.toLowerCase()}/${fault.object.metadata.name}`;
-      return { world: r.world, note: kubernetesNote('kubernetes.kubectl', { output: r.error ? `kubectl apply ${what}: ${r.error}` : `kubectl apply ${what}` }) };
+      return {
+        world: r.world,
+        note: kubernetesNote('kubernetes.kubectl', { output: r.error ? `kubectl apply ${what}: ${r.error}` : `kubectl apply ${what}` }),
+      };
     }
     case 'delete': {
       const r = deleteObject(world, st.storeKey(fault.objectKind, fault.namespace, fault.name), t);
-      return { world: r.world, note: kubernetesNote('kubernetes.kubectl', { output: r.error ? `kubectl delete: ${r.error}` : `kubectl delete ${fault.objectKind.toLowerCase()}/${fault.name}` }) };
+      return {
+        world: r.world,
+        note: kubernetesNote('kubernetes.kubectl', {
+          output: r.error ? `kubectl delete: ${r.error}` : `kubectl delete ${fault.objectKind.toLowerCase()}/${fault.name}`,
+        }),
+      };
     }
     case 'scale': {
       const o = world.store.objects[st.storeKey(fault.objectKind, fault.namespace, fault.name)];
-      if (!o) return { world, note: kubernetesNote('kubernetes.kubectlNotFound', { command: 'kubectl scale', object: `${fault.objectKind} ${fault.name}` }) };
+      if (!o)
+        return {
+          world,
+          note: kubernetesNote('kubernetes.kubectlNotFound', { command: 'kubectl scale', object: `${fault.objectKind} ${fault.name}` }),
+        };
       const r = applyWrite(world, { verb: 'update', object: { ...o, spec: { ...o.spec, replicas: fault.replicas } } }, t);
-      return { world: r.world, note: kubernetesNote('kubernetes.kubectl', { output: `kubectl scale ${fault.objectKind.toLowerCase()}/${fault.name} --replicas=${fault.replicas}` }) };
+      return {
+        world: r.world,
+        note: kubernetesNote('kubernetes.kubectl', {
+          output: `kubectl scale ${fault.objectKind.toLowerCase()}/${fault.name} --replicas=${fault.replicas}`,
+        }),
+      };
     }
     case 'setImage': {
       const o = world.store.objects[st.storeKey('Deployment', fault.namespace, fault.name)];
-      if (!o) return { world, note: kubernetesNote('kubernetes.kubectlNotFound', { command: 'kubectl set image', object: `deployment ${fault.name}` }) };
+      if (!o)
+        return {
+          world,
+          note: kubernetesNote('kubernetes.kubectlNotFound', { command: 'kubectl set image', object: `deployment ${fault.name}` }),
+        };
       const spec = o.spec as { template: { labels: Record<string, string>; containers: { image: string }[] } };
       const template = { ...spec.template, containers: spec.template.containers.map((c) => ({ ...c, image: fault.image })) };
       const r = applyWrite(world, { verb: 'update', object: { ...o, spec: { ...o.spec, template } } }, t);
-      return { world: r.world, note: kubernetesNote('kubernetes.kubectl', { output: `kubectl set image deployment/${fault.name} *=${fault.image}` }) };
+      return {
+        world: r.world,
+        note: kubernetesNote('kubernetes.kubectl', { output: `kubectl set image deployment/${fault.name} *=${fault.image}` }),
+      };
     }
     case 'load':
-      return { world: { ...world, load: { ...world.load, [fault.app]: fault.cpuMilli } }, note: kubernetesNote('kubernetes.load', { app: fault.app, cpuMilli: fault.cpuMilli }) };
+      return {
+        world: { ...world, load: { ...world.load, [fault.app]: fault.cpuMilli } },
+        note: kubernetesNote('kubernetes.load', { app: fault.app, cpuMilli: fault.cpuMilli }),
+      };
     case 'queue': {
       const queues = world.queues.map((q): MessageQueue => (q.name === fault.queue ? { ...q, arrivalsPerSec: fault.arrivalsPerSec } : q));
-      return { world: { ...world, queues }, note: kubernetesNote('kubernetes.queueRate', { queue: fault.queue, perSecond: fault.arrivalsPerSec }) };
+      return {
+        world: { ...world, queues },
+        note: kubernetesNote('kubernetes.queueRate', { queue: fault.queue, perSecond: fault.arrivalsPerSec }),
+      };
     }
     case 'crashPod': {
       const pod = findPod(world, fault.namespace, fault.pod);
@@ -185,14 +277,26 @@ function applyFault(world0: KubeWorld, fault: KubeFault, t: number): { world: Ku
       let w = mutate(world, key, t, (o) => ({ ...o, status: { ...o.status, ready: false, restarts } }));
       const backoff = Math.min(world.params.crashBackoffMs * 2 ** (restarts - 1), 300_000);
       w = schedule(w, { at: t + backoff, kind: 'kubeletReady', pod: key });
-      w = recordEvent(w, { t, type: 'Warning', object: `pod/${pod.metadata.name}`, reason: 'BackOff', message: `container crashed; restarting in ${backoff / 1000}s` });
-      return { world: w, note: kubernetesNote('kubernetes.podCrashed', { pod: pod.metadata.name ?? '', restarts, backoffSeconds: backoff / 1000 }) };
+      w = recordEvent(w, {
+        t,
+        type: 'Warning',
+        object: `pod/${pod.metadata.name}`,
+        reason: 'BackOff',
+        message: `container crashed; restarting in ${backoff / 1000}s`,
+      });
+      return {
+        world: w,
+        note: kubernetesNote('kubernetes.podCrashed', { pod: pod.metadata.name ?? '', restarts, backoffSeconds: backoff / 1000 }),
+      };
     }
     case 'deletePod': {
       const pod = findPod(world, fault.namespace, fault.pod);
       if (!pod) return { world, note: kubernetesNote('kubernetes.noSuchPod', { action: 'delete', pod: JSON.stringify(fault.pod) }) };
       const r = deleteObject(world, st.storeKeyOf(pod), t);
-      return { world: r.world, note: kubernetesNote('kubernetes.kubectl', { output: r.error ?? `kubectl delete pod/${pod.metadata.name}` }) };
+      return {
+        world: r.world,
+        note: kubernetesNote('kubernetes.kubectl', { output: r.error ?? `kubectl delete pod/${pod.metadata.name}` }),
+      };
     }
     case 'nodeFail': {
       let w = mutate(world, st.storeKey('Node', '', fault.node), t, (o) => ({ ...o, status: { ...o.status, ready: false } }));
@@ -204,23 +308,50 @@ function applyFault(world0: KubeWorld, fault: KubeFault, t: number): { world: Ku
       return { world: kubeletResync(back, fault.node, t), note: kubernetesNote('kubernetes.nodeBack', { node: fault.node }) };
     }
     case 'delayWatch':
-      return { world: { ...world, faults: { ...world.faults, delays: [...world.faults.delays, { kind: fault.objectKind, extraMs: fault.extraMs, until: t + fault.forMs }] } },
-        note: kubernetesNote('kubernetes.watchDelayed', { kind: fault.objectKind ?? null, bySeconds: fault.extraMs / 1000, forSeconds: fault.forMs / 1000 }) };
+      return {
+        world: {
+          ...world,
+          faults: {
+            ...world.faults,
+            delays: [...world.faults.delays, { kind: fault.objectKind, extraMs: fault.extraMs, until: t + fault.forMs }],
+          },
+        },
+        note: kubernetesNote('kubernetes.watchDelayed', {
+          kind: fault.objectKind ?? null,
+          bySeconds: fault.extraMs / 1000,
+          forSeconds: fault.forMs / 1000,
+        }),
+      };
     case 'dropWatch':
-      return { world: { ...world, faults: { ...world.faults, drops: [...world.faults.drops, { kind: fault.objectKind, count: fault.count }] } },
-        note: kubernetesNote('kubernetes.watchDropped', { count: fault.count, kind: fault.objectKind ?? null }) };
+      return {
+        world: { ...world, faults: { ...world.faults, drops: [...world.faults.drops, { kind: fault.objectKind, count: fault.count }] } },
+        note: kubernetesNote('kubernetes.watchDropped', { count: fault.count, kind: fault.objectKind ?? null }),
+      };
     case 'reorderWatch':
-      return { world: { ...world, faults: { ...world.faults, reorder: { count: fault.count, maxMs: fault.maxMs } } }, note: kubernetesNote('kubernetes.watchReordered', { count: fault.count, maxMs: fault.maxMs }) };
+      return {
+        world: { ...world, faults: { ...world.faults, reorder: { count: fault.count, maxMs: fault.maxMs } } },
+        note: kubernetesNote('kubernetes.watchReordered', { count: fault.count, maxMs: fault.maxMs }),
+      };
     case 'failWrites':
-      return { world: { ...world, faults: { ...world.faults, failWrites: world.faults.failWrites + fault.count } }, note: kubernetesNote('kubernetes.writesFail', { count: fault.count }) };
+      return {
+        world: { ...world, faults: { ...world.faults, failWrites: world.faults.failWrites + fault.count } },
+        note: kubernetesNote('kubernetes.writesFail', { count: fault.count }),
+      };
   }
 }
 
 /** A write that was on the wire when the process died and never reached the API server: its batch is gone (the op still ends, answering nobody). */
 function crashController(world: KubeWorld, write: 'lands' | 'lost' | undefined): { world: KubeWorld; note: KubernetesNote } {
   const onTheWire = world.ops.filter((op) => op.kind === 'write' && op.batch.length > 0);
-  if (write !== 'lost' || onTheWire.length === 0) return { world, note: kubernetesNote(write === 'lands' && onTheWire.length ? 'kubernetes.crashWriteLands' : 'kubernetes.controllerRestart', {}) };
-  return { world: { ...world, ops: world.ops.map((op) => (op.kind === 'write' ? { ...op, batch: [] } : op)) }, note: kubernetesNote('kubernetes.crashWriteLost', {}) };
+  if (write !== 'lost' || onTheWire.length === 0)
+    return {
+      world,
+      note: kubernetesNote(write === 'lands' && onTheWire.length ? 'kubernetes.crashWriteLands' : 'kubernetes.controllerRestart', {}),
+    };
+  return {
+    world: { ...world, ops: world.ops.map((op) => (op.kind === 'write' ? { ...op, batch: [] } : op)) },
+    note: kubernetesNote('kubernetes.crashWriteLost', {}),
+  };
 }
 
 /**
@@ -244,5 +375,8 @@ function inject(world0: KubeWorld, fault: KubeFault, t: number) {
 }
 
 export const kubeWorldModel: WorldModel<KubeWorld, KubeFault, KubeSummary> = {
-  begin, complete, inject, summary: (world, t) => kubeSummary(settle(world, t), t),
+  begin,
+  complete,
+  inject,
+  summary: (world, t) => kubeSummary(settle(world, t), t),
 };

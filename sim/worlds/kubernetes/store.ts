@@ -52,9 +52,16 @@ export function create(store: Store, obj: NewObject, t: number, rng: RngState): 
   const object: KObject = {
     kind: obj.kind,
     metadata: {
-      namespace: obj.metadata.namespace, name, uid: `uid-${String(uidSeq).padStart(4, '0')}`, resourceVersion: revision,
-      generation: 1, creationTimestamp: t, labels: { ...(obj.metadata.labels ?? {}) }, annotations: { ...(obj.metadata.annotations ?? {}) },
-      ownerReferences: [...(obj.metadata.ownerReferences ?? [])], finalizers: [...(obj.metadata.finalizers ?? [])],
+      namespace: obj.metadata.namespace,
+      name,
+      uid: `uid-${String(uidSeq).padStart(4, '0')}`,
+      resourceVersion: revision,
+      generation: 1,
+      creationTimestamp: t,
+      labels: { ...(obj.metadata.labels ?? {}) },
+      annotations: { ...(obj.metadata.annotations ?? {}) },
+      ownerReferences: [...(obj.metadata.ownerReferences ?? [])],
+      finalizers: [...(obj.metadata.finalizers ?? [])],
     },
     spec: structuredClone(obj.spec),
     // A pod's status is the server's: pod strategy PrepareForCreate (pkg/registry/core/pod/strategy.go)
@@ -68,7 +75,9 @@ function precondition(store: Store, obj: KObject): { current: KObject } | { erro
   const current = store.objects[storeKeyOf(obj)];
   if (!current) return { error: `NotFound: ${obj.kind} "${obj.metadata.name}" not found` };
   if (current.metadata.resourceVersion !== obj.metadata.resourceVersion) {
-    return { error: `Conflict: ${obj.kind.toLowerCase()} ${obj.metadata.name} was modified (resourceVersion ${obj.metadata.resourceVersion}, now ${current.metadata.resourceVersion})` };
+    return {
+      error: `Conflict: ${obj.kind.toLowerCase()} ${obj.metadata.name} was modified (resourceVersion ${obj.metadata.resourceVersion}, now ${current.metadata.resourceVersion})`,
+    };
   }
   return { current };
 }
@@ -83,9 +92,13 @@ export function update(store: Store, obj: KObject): StoreResult {
   const object: KObject = {
     ...current,
     metadata: {
-      ...current.metadata, labels: { ...obj.metadata.labels }, annotations: { ...obj.metadata.annotations },
-      ownerReferences: [...obj.metadata.ownerReferences], finalizers: [...obj.metadata.finalizers],
-      resourceVersion: revision, generation: current.metadata.generation + (specChanged ? 1 : 0),
+      ...current.metadata,
+      labels: { ...obj.metadata.labels },
+      annotations: { ...obj.metadata.annotations },
+      ownerReferences: [...obj.metadata.ownerReferences],
+      finalizers: [...obj.metadata.finalizers],
+      resourceVersion: revision,
+      generation: current.metadata.generation + (specChanged ? 1 : 0),
     },
     spec: structuredClone(obj.spec),
   };
@@ -97,7 +110,11 @@ export function updateStatus(store: Store, obj: KObject): StoreResult {
   const pre = precondition(store, obj);
   if ('error' in pre) return { store, error: pre.error };
   const revision = store.revision + 1;
-  const object: KObject = { ...pre.current, metadata: { ...pre.current.metadata, resourceVersion: revision }, status: structuredClone(obj.status) };
+  const object: KObject = {
+    ...pre.current,
+    metadata: { ...pre.current.metadata, resourceVersion: revision },
+    status: structuredClone(obj.status),
+  };
   return { store: { ...store, objects: { ...store.objects, [storeKeyOf(object)]: object }, revision }, object };
 }
 

@@ -30,11 +30,17 @@ function baseState(o: KObject): string {
   if (typeof st.summary === 'string') return st.summary;
   if (typeof st.phase === 'string') return st.phase;
   const spec = o.spec as Record<string, unknown>;
-  if (o.kind === 'ConfigMap') return Object.entries((spec.data ?? {}) as Record<string, string>).map(([k, v]) => `${k}=${v}`).join(' ');
+  if (o.kind === 'ConfigMap')
+    return Object.entries((spec.data ?? {}) as Record<string, string>)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(' ');
   if (o.kind === 'CronJob') return `schedule "${String(spec.schedule)}"${spec.target ? `, from ${String(spec.target)}` : ''}`;
   if (o.kind === 'Ingress') return `host ${String(spec.host)} → ${String(spec.service)}:${String(spec.port)}`;
   if (o.kind === 'Namespace') return 'Active';
-  if (o.kind === 'Service') return `selector ${Object.entries((o.spec as { selector?: Record<string, string> }).selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',')}`;
+  if (o.kind === 'Service')
+    return `selector ${Object.entries((o.spec as { selector?: Record<string, string> }).selector ?? {})
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',')}`;
   return `generation ${o.metadata.generation}, observed ${num(st.observedGeneration)}`;
 }
 
@@ -46,28 +52,60 @@ export function kubeSummary(world: KubeWorld, _t: number): KubeSummary {
     pods: pods.map((p) => {
       const s = statusOf<PodStatus>(p);
       const owner = p.metadata.ownerReferences.find((r) => r.controller);
-      return { name: p.metadata.name, ready: s.ready === true && p.metadata.deletionTimestamp === undefined, status: podState(p), restarts: s.restarts ?? 0,
-        node: specOf<PodSpec>(p).nodeName ?? '<none>', owner: owner ? `${owner.kind}/${owner.name}` : '' };
+      return {
+        name: p.metadata.name,
+        ready: s.ready === true && p.metadata.deletionTimestamp === undefined,
+        status: podState(p),
+        restarts: s.restarts ?? 0,
+        node: specOf<PodSpec>(p).nodeName ?? '<none>',
+        owner: owner ? `${owner.kind}/${owner.name}` : '',
+      };
     }),
-    replicasets: objectsOf(world, 'ReplicaSet').sort(byName).map((rs) => ({
-      name: rs.metadata.name, desired: num((rs.spec as { replicas?: number }).replicas), current: num(rs.status.replicas), ready: num(rs.status.readyReplicas),
-    })),
-    deployments: objectsOf(world, 'Deployment').sort(byName).map((d) => ({
-      name: d.metadata.name, ready: `${num(d.status.readyReplicas)}/${num((d.spec as { replicas?: number }).replicas)}`,
-      upToDate: num(d.status.updatedReplicas), available: num(d.status.availableReplicas),
-      generation: d.metadata.generation, observedGeneration: num(d.status.observedGeneration),
-    })),
-    nodes: objectsOf(world, 'Node').sort(byName).map((n) => {
-      const onNode = pods.filter((p) => specOf<PodSpec>(p).nodeName === n.metadata.name && p.metadata.deletionTimestamp === undefined);
-      return { name: n.metadata.name, ready: (n.status as { ready?: boolean }).ready === true,
-        cpu: `${onNode.reduce((s, p) => s + podRequestMilli(p), 0)}m/${num((n.spec as { cpuMilli?: number }).cpuMilli)}m`, pods: onNode.length };
-    }),
-    resources: Object.values(world.store.objects).filter((o) => !shown.has(o.kind))
+    replicasets: objectsOf(world, 'ReplicaSet')
+      .sort(byName)
+      .map((rs) => ({
+        name: rs.metadata.name,
+        desired: num((rs.spec as { replicas?: number }).replicas),
+        current: num(rs.status.replicas),
+        ready: num(rs.status.readyReplicas),
+      })),
+    deployments: objectsOf(world, 'Deployment')
+      .sort(byName)
+      .map((d) => ({
+        name: d.metadata.name,
+        ready: `${num(d.status.readyReplicas)}/${num((d.spec as { replicas?: number }).replicas)}`,
+        upToDate: num(d.status.updatedReplicas),
+        available: num(d.status.availableReplicas),
+        generation: d.metadata.generation,
+        observedGeneration: num(d.status.observedGeneration),
+      })),
+    nodes: objectsOf(world, 'Node')
+      .sort(byName)
+      .map((n) => {
+        const onNode = pods.filter((p) => specOf<PodSpec>(p).nodeName === n.metadata.name && p.metadata.deletionTimestamp === undefined);
+        return {
+          name: n.metadata.name,
+          ready: (n.status as { ready?: boolean }).ready === true,
+          cpu: `${onNode.reduce((s, p) => s + podRequestMilli(p), 0)}m/${num((n.spec as { cpuMilli?: number }).cpuMilli)}m`,
+          pods: onNode.length,
+        };
+      }),
+    resources: Object.values(world.store.objects)
+      .filter((o) => !shown.has(o.kind))
       .sort((a, b) => (a.kind + a.metadata.name < b.kind + b.metadata.name ? -1 : 1))
-      .map((o) => ({ kind: o.kind, name: o.metadata.name, state: stateOf(o), ...(o.metadata.deletionTimestamp !== undefined ? { deleting: true } : {}) })),
+      .map((o) => ({
+        kind: o.kind,
+        name: o.metadata.name,
+        state: stateOf(o),
+        ...(o.metadata.deletionTimestamp !== undefined ? { deleting: true } : {}),
+      })),
     queues: world.queues.map((q) => ({ name: q.name, length: Math.round(q.length) })),
     events: world.events.slice(-5),
-    watch: { cached: Object.keys(world.informer?.cache ?? {}).length, inFlight: world.agenda.filter((a) => a.kind === 'deliver').length, dropped: world.counters.watchDropped },
+    watch: {
+      cached: Object.keys(world.informer?.cache ?? {}).length,
+      inFlight: world.agenda.filter((a) => a.kind === 'deliver').length,
+      dropped: world.counters.watchDropped,
+    },
     apiWrites: world.counters.apiWrites,
     conflicts: world.counters.conflicts,
   };

@@ -38,9 +38,19 @@ export interface KubeParams {
 }
 
 export const DEFAULT_KUBE_PARAMS: KubeParams = {
-  apiLatencyMs: 20, watchDelayMs: 50, schedulerDelayMs: 10, startMs: 2_000, readyMs: 3_000,
-  terminationGraceMs: 2_000, nodeMonitorGraceMs: 40_000, podEvictionMs: 300_000, builtinDelayMs: 100,
-  resyncMs: 10 * 60_000, heartbeatMs: 10_000, crashBackoffMs: 10_000, provisionMs: 3_000,
+  apiLatencyMs: 20,
+  watchDelayMs: 50,
+  schedulerDelayMs: 10,
+  startMs: 2_000,
+  readyMs: 3_000,
+  terminationGraceMs: 2_000,
+  nodeMonitorGraceMs: 40_000,
+  podEvictionMs: 300_000,
+  builtinDelayMs: 100,
+  resyncMs: 10 * 60_000,
+  heartbeatMs: 10_000,
+  crashBackoffMs: 10_000,
+  provisionMs: 3_000,
 };
 
 export interface Informer {
@@ -63,12 +73,25 @@ export type AgendaItem =
   | { at: number; seq: number; kind: 'nodeNotReady' | 'evict'; node: string }
   | { at: number; seq: number; kind: 'builtin'; controller: ReconcilerName; key: string };
 
-type NewAgendaItem = AgendaItem extends infer A ? A extends AgendaItem ? Omit<A, 'seq'> : never : never;
+type NewAgendaItem = AgendaItem extends infer A ? (A extends AgendaItem ? Omit<A, 'seq'> : never) : never;
 
-export interface KubeEventRecord { t: number; type: 'Normal' | 'Warning'; object: string; reason: string; message: string }
+export interface KubeEventRecord {
+  t: number;
+  type: 'Normal' | 'Warning';
+  object: string;
+  reason: string;
+  message: string;
+}
 
 /** A message queue whose length the talk's worker scaler reads (an external metric). */
-export interface MessageQueue { name: string; length: number; arrivalsPerSec: number; perWorkerPerSec: number; workerSelector: Record<string, string>; at: number }
+export interface MessageQueue {
+  name: string;
+  length: number;
+  arrivalsPerSec: number;
+  perWorkerPerSec: number;
+  workerSelector: Record<string, string>;
+  at: number;
+}
 
 export interface WatchFaults {
   /** Extra delay on the watch of a kind (or of every kind), until a time. */
@@ -132,10 +155,23 @@ export function createKubeWorld(seed: number, params: KubeParams, builtins: Reco
   const builtinMemory: Record<string, unknown> = {};
   for (const b of builtins) builtinMemory[b] = RECONCILERS[b].initialMemory();
   return {
-    rng: seedRng(seed), params, store: st.emptyStore(), agenda: [], seq: 0, informer: null, builtins, builtinMemory,
-    ops: [], nextOpId: 1, faults: { delays: [], drops: [], reorder: { count: 0, maxMs: 0 }, failWrites: 0 },
-    load: {}, queues: [], wakeups: [...wakeups].sort((a, b) => a - b), events: [],
-    counters: { apiWrites: 0, conflicts: 0, podsCreated: 0, watchDropped: 0 }, collected: {},
+    rng: seedRng(seed),
+    params,
+    store: st.emptyStore(),
+    agenda: [],
+    seq: 0,
+    informer: null,
+    builtins,
+    builtinMemory,
+    ops: [],
+    nextOpId: 1,
+    faults: { delays: [], drops: [], reorder: { count: 0, maxMs: 0 }, failWrites: 0 },
+    load: {},
+    queues: [],
+    wakeups: [...wakeups].sort((a, b) => a - b),
+    events: [],
+    counters: { apiWrites: 0, conflicts: 0, podsCreated: 0, watchDropped: 0 },
+    collected: {},
   };
 }
 
@@ -169,7 +205,8 @@ export function emit(world0: KubeWorld, changes: WatchEvent[], now: number): Kub
       world = { ...world, builtinMemory: { ...world.builtinMemory, [name]: mapped.memory } };
       for (const key of mapped.requests) {
         const queued = world.agenda.some((a) => a.kind === 'builtin' && a.controller === name && a.key === key);
-        if (!queued) world = schedule(world, { at: now + (mapped.addAfterMs ?? world.params.builtinDelayMs), kind: 'builtin', controller: name, key });
+        if (!queued)
+          world = schedule(world, { at: now + (mapped.addAfterMs ?? world.params.builtinDelayMs), kind: 'builtin', controller: name, key });
       }
     }
   }
@@ -197,17 +234,18 @@ function toInformer(world: KubeWorld, event: WatchEvent, now: number): KubeWorld
   const informer = w.informer!;
   // One watch stream per kind is ordered: a later event is never delivered before an earlier one.
   const at = reordered ? now + delay : Math.max(now + delay, informer.lastDeliverAt[kind] ?? 0);
-  w = { ...w, informer: { ...informer, lastDeliverAt: { ...informer.lastDeliverAt, [kind]: Math.max(at, informer.lastDeliverAt[kind] ?? 0) } } };
+  w = {
+    ...w,
+    informer: { ...informer, lastDeliverAt: { ...informer.lastDeliverAt, [kind]: Math.max(at, informer.lastDeliverAt[kind] ?? 0) } },
+  };
   return schedule(w, { at, kind: 'deliver', event });
 }
 
 export const podRequestMilli = (p: KObject) => specOf<PodSpec>(p).containers.reduce((s, c) => s + c.cpuMilli, 0);
 
-export const objectsOf = (world: KubeWorld, kind: string) =>
-  Object.values(world.store.objects).filter((o) => o.kind === kind);
+export const objectsOf = (world: KubeWorld, kind: string) => Object.values(world.store.objects).filter((o) => o.kind === kind);
 
-const podsOnNode = (world: KubeWorld, node: string) =>
-  objectsOf(world, 'Pod').filter((p) => specOf<PodSpec>(p).nodeName === node);
+const podsOnNode = (world: KubeWorld, node: string) => objectsOf(world, 'Pod').filter((p) => specOf<PodSpec>(p).nodeName === node);
 
 function change(world: KubeWorld, r: st.StoreResult, type: WatchEvent['type'], now: number, old?: KObject): KubeWorld {
   if (r.error !== undefined) return world;
@@ -233,9 +271,13 @@ export function deleteObject(world: KubeWorld, key: string, now: number): { worl
   const onNode = obj.kind === 'Pod' && !!specOf<PodSpec>(obj).nodeName;
   if (obj.metadata.finalizers.length > 0 || onNode) {
     if (obj.metadata.deletionTimestamp !== undefined) return { world };
-    let w = mutateObject(world, key, now, (o) => ({ ...o, metadata: { ...o.metadata, deletionTimestamp: now },
-      ...(o.kind === 'Pod' ? { status: { ...o.status, ready: false } } : {}) }));
-    if (onNode && obj.metadata.finalizers.length === 0) w = schedule(w, { at: now + w.params.terminationGraceMs, kind: 'kubeletKill', pod: key });
+    let w = mutateObject(world, key, now, (o) => ({
+      ...o,
+      metadata: { ...o.metadata, deletionTimestamp: now },
+      ...(o.kind === 'Pod' ? { status: { ...o.status, ready: false } } : {}),
+    }));
+    if (onNode && obj.metadata.finalizers.length === 0)
+      w = schedule(w, { at: now + w.params.terminationGraceMs, kind: 'kubeletKill', pod: key });
     return { world: w };
   }
   return { world: removeObject(world, key, now) };
@@ -319,7 +361,8 @@ export function kubectlApply(world: KubeWorld, obj: NewObject, now: number): { w
   const current = world.store.objects[key];
   if (!current) return applyWrite(world, { verb: 'create', object: obj }, now);
   const next: KObject = {
-    ...current, metadata: { ...current.metadata, labels: { ...(obj.metadata.labels ?? current.metadata.labels) } },
+    ...current,
+    metadata: { ...current.metadata, labels: { ...(obj.metadata.labels ?? current.metadata.labels) } },
     spec: structuredClone(obj.spec),
   };
   return applyWrite(world, { verb: 'update', object: next }, now);
@@ -363,7 +406,13 @@ function schedulePod(world: KubeWorld, key: string, now: number): KubeWorld {
     if (!best || free > best.free || (free === best.free && node.metadata.name < best.name)) best = { name: node.metadata.name, free };
   }
   if (!best) {
-    const w = recordEvent(world, { t: now, type: 'Warning', object: `pod/${pod.metadata.name}`, reason: 'FailedScheduling', message: `0 nodes available: insufficient cpu (needs ${need}m)` });
+    const w = recordEvent(world, {
+      t: now,
+      type: 'Warning',
+      object: `pod/${pod.metadata.name}`,
+      reason: 'FailedScheduling',
+      message: `0 nodes available: insufficient cpu (needs ${need}m)`,
+    });
     return schedule(w, { at: now + 10_000, kind: 'schedule', pod: key });
   }
   const node = best.name;
@@ -407,7 +456,13 @@ function process(world: KubeWorld, item: AgendaItem): KubeWorld {
       if (nodeReady(world, item.node)) return world;
       let w = world;
       for (const p of podsOnNode(w, item.node)) w = mutateObject(w, st.storeKeyOf(p), now, (o) => setPodStatus(o, { ready: false }));
-      w = recordEvent(w, { t: now, type: 'Warning', object: `node/${item.node}`, reason: 'NodeNotReady', message: 'Node is not ready; pods marked NotReady' });
+      w = recordEvent(w, {
+        t: now,
+        type: 'Warning',
+        object: `node/${item.node}`,
+        reason: 'NodeNotReady',
+        message: 'Node is not ready; pods marked NotReady',
+      });
       return schedule(w, { at: now + w.params.podEvictionMs, kind: 'evict', node: item.node });
     }
     case 'evict': {
@@ -415,7 +470,13 @@ function process(world: KubeWorld, item: AgendaItem): KubeWorld {
       if (nodeReady(world, item.node)) return world;
       let w = world;
       for (const p of podsOnNode(w, item.node)) {
-        w = recordEvent(w, { t: now, type: 'Warning', object: `pod/${p.metadata.name}`, reason: 'TaintManagerEviction', message: `evicting from ${item.node}` });
+        w = recordEvent(w, {
+          t: now,
+          type: 'Warning',
+          object: `pod/${p.metadata.name}`,
+          reason: 'TaintManagerEviction',
+          message: `evicting from ${item.node}`,
+        });
         w = deleteObject(w, st.storeKeyOf(p), now).world;
       }
       return w;
@@ -432,9 +493,15 @@ export function viewOf(world: KubeWorld, objects: KObject[], now: number): Cache
   // only 10m; a pod of an app with a startup load uses that much more for its first seconds
   // after creation (a JVM warming up), ready or not.
   const podCpuMilli: Record<string, number> = {};
-  const running = objects.filter((o) => o.kind === 'Pod' && statusOf<PodStatus>(o).phase === 'Running' && nodeReady(world, specOf<PodSpec>(o).nodeName));
+  const running = objects.filter(
+    (o) => o.kind === 'Pod' && statusOf<PodStatus>(o).phase === 'Running' && nodeReady(world, specOf<PodSpec>(o).nodeName),
+  );
   const readyByApp = new Map<string, number>();
-  for (const p of running) if (statusOf<PodStatus>(p).ready) { const app = p.metadata.labels.app ?? ''; readyByApp.set(app, (readyByApp.get(app) ?? 0) + 1); }
+  for (const p of running)
+    if (statusOf<PodStatus>(p).ready) {
+      const app = p.metadata.labels.app ?? '';
+      readyByApp.set(app, (readyByApp.get(app) ?? 0) + 1);
+    }
   for (const p of running) {
     const app = p.metadata.labels.app ?? '';
     const share = statusOf<PodStatus>(p).ready ? (world.load[app] ?? 0) / (readyByApp.get(app) ?? 1) : 0;
@@ -450,7 +517,13 @@ export function viewOf(world: KubeWorld, objects: KObject[], now: number): Cache
 
 function runBuiltin(world: KubeWorld, name: ReconcilerName, key: string, now: number): KubeWorld {
   const r = RECONCILERS[name];
-  const plan = r.reconcile({ request: key, view: viewOf(world, Object.values(world.store.objects), now), memory: world.builtinMemory[name], now, options: {} });
+  const plan = r.reconcile({
+    request: key,
+    view: viewOf(world, Object.values(world.store.objects), now),
+    memory: world.builtinMemory[name],
+    now,
+    options: {},
+  });
   let w: KubeWorld = { ...world, builtinMemory: { ...world.builtinMemory, [name]: plan.memory } };
   const done: WriteOutcome[] = [];
   for (const batch of plan.batches) {
@@ -473,7 +546,9 @@ function advanceQueues(world: KubeWorld, t: number): KubeWorld {
   const pods = objectsOf(world, 'Pod');
   const queues = world.queues.map((q) => {
     if (t <= q.at) return q;
-    const workers = pods.filter((p) => statusOf<PodStatus>(p).ready && Object.entries(q.workerSelector).every(([k, v]) => p.metadata.labels[k] === v)).length;
+    const workers = pods.filter(
+      (p) => statusOf<PodStatus>(p).ready && Object.entries(q.workerSelector).every(([k, v]) => p.metadata.labels[k] === v),
+    ).length;
     const dt = (t - q.at) / 1000;
     return { ...q, length: Math.max(0, q.length + (q.arrivalsPerSec - workers * q.perWorkerPerSec) * dt), at: t };
   });

@@ -53,7 +53,12 @@ export function killMember(cluster: Cluster, i: number): void {
 
 /** Starts member i's incusd again and waits until it answers. */
 export function restartMember(cluster: Cluster, i: number): void {
-  const pid = Number(run(['start', String(i + 1)], 90_000).trim().split('\n').pop());
+  const pid = Number(
+    run(['start', String(i + 1)], 90_000)
+      .trim()
+      .split('\n')
+      .pop(),
+  );
   cluster.members[i]!.pid = pid;
 }
 

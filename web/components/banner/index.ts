@@ -13,5 +13,8 @@ export const bannerOf = (loop: string): BannerOf => (isLoopId(loop) ? bannerOn(l
 
 function bannerOn<L extends LoopId>(loop: L): BannerOf {
   const banner: BannerOf<FrameOf<L>> = LOOP_UI[loop].banner;
-  return (frames, index, lang) => { const typed = framesOf(loop, loop, frames); return typed ? banner(typed, index, lang) : EMPTY; };
+  return (frames, index, lang) => {
+    const typed = framesOf(loop, loop, frames);
+    return typed ? banner(typed, index, lang) : EMPTY;
+  };
 }

@@ -2,7 +2,12 @@ import type { Frame } from '../../../sim/trace';
 import type { Language } from '../../i18n/messages';
 
 /** The banner's four lines, each from the controller summary (never from an older cycle's note). '' = nothing yet. */
-export interface BannerLines { observed: string; compared: string; decided: string; acted: string }
+export interface BannerLines {
+  observed: string;
+  compared: string;
+  decided: string;
+  acted: string;
+}
 
 export const EMPTY: BannerLines = { observed: '', compared: '', decided: '', acted: '' };
 

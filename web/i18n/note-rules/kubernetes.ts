@@ -32,8 +32,14 @@ const RECONCILE: Rule[] = [
   [/^(\S+) is gone \(children are garbage collected\)$/, '$1 não existe mais (os filhos são removidos pelo coletor de lixo)'],
   [/^(\S+) is gone or going$/, '$1 não existe mais ou está sendo apagado'],
   [/^((?:create|update|recreate|delete) .+)$/, (_m, list = '') => actions(list)],
-  [/^sync hook → (\d+) desired children; (?:children match|(.+))$/, (_m, n, list) => `hook de sync → ${n} filhos desejados; ${list ? actions(list) : 'os filhos conferem'}`],
-  [/^decorate (\S+): add labels\/annotations(?:, attach (\S+))?$/, (_m, pod, cm) => `decorar ${pod}: adicionar labels/anotações${opt(cm, (c) => `, anexar ${c}`)}`],
+  [
+    /^sync hook → (\d+) desired children; (?:children match|(.+))$/,
+    (_m, n, list) => `hook de sync → ${n} filhos desejados; ${list ? actions(list) : 'os filhos conferem'}`,
+  ],
+  [
+    /^decorate (\S+): add labels\/annotations(?:, attach (\S+))?$/,
+    (_m, pod, cm) => `decorar ${pod}: adicionar labels/anotações${opt(cm, (c) => `, anexar ${c}`)}`,
+  ],
   [/^decorate (\S+): already decorated$/, 'decorar $1: já decorado'],
   [/^failover: primary (\S+) unready for (\S+) → promote (\S+)$/, 'failover: primário $1 não pronto há $2 → promover $3'],
   [/^primary unready for (\S+) \(failover after (\S+)\)$/, 'primário não pronto há $1 (failover após $2)'],
@@ -51,6 +57,4 @@ function reconcileBody(body: string): string {
  * What one Reconcile found and decided (sim/loops/kubernetes-notes.ts: the reconciler's summary, still
  * English text); the controller's other notes and the cluster's faults are messages (sim/notes/kubernetes.ts).
  */
-export const KUBERNETES: Rule[] = [
-  [/^reconcile (\S+): (.+)$/, (_m, key, body = '') => `reconcile ${key}: ${reconcileBody(body)}`],
-];
+export const KUBERNETES: Rule[] = [[/^reconcile (\S+): (.+)$/, (_m, key, body = '') => `reconcile ${key}: ${reconcileBody(body)}`]];

@@ -19,20 +19,29 @@ export function firstMatch(rules: readonly Rule[], text: string): string | undef
 /** `text` split at `separator` where it is not inside brackets ("update web (replicas 3, image x), create y"). */
 function splitTop(text: string, separator: string): string[] {
   const out: string[] = [];
-  let depth = 0, from = 0;
+  let depth = 0,
+    from = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '(' || c === '[') depth++;
     else if (c === ')' || c === ']') depth = Math.max(0, depth - 1);
-    else if (depth === 0 && text.startsWith(separator, i)) { out.push(text.slice(from, i)); from = i + separator.length; i += separator.length - 1; }
+    else if (depth === 0 && text.startsWith(separator, i)) {
+      out.push(text.slice(from, i));
+      from = i + separator.length;
+      i += separator.length - 1;
+    }
   }
   out.push(text.slice(from));
   return out;
 }
 
 /** A list ("a, b, c" or "a; b") translated item by item; an item no rule knows stays as it is (unmarked: a test finds it). */
-export const eachOf = (rules: readonly Rule[], separator: string) => (text: string): string =>
-  splitTop(text, separator).map((item) => firstMatch(rules, item) ?? item).join(separator);
+export const eachOf =
+  (rules: readonly Rule[], separator: string) =>
+  (text: string): string =>
+    splitTop(text, separator)
+      .map((item) => firstMatch(rules, item) ?? item)
+      .join(separator);
 
 /** A group an optional part of a pattern did not match is undefined at run time. */
 export const opt = (group: string | undefined, f: (g: string) => string): string => (group ? f(group) : '');

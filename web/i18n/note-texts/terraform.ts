@@ -11,7 +11,8 @@ export const TERRAFORM_PT = {
   'terraform.lockAcquired': ({ run, lockId, serial, resources }) =>
     `execução ${run}: ${verbatim('Acquiring state lock…')} ID ${lockId}; serial do estado ${serial}, ${ptCount(resources, 'resource')}`,
   'terraform.lockFailed': ({ run, error }) => `execução ${run}: ${verbatim(error)}`,
-  'terraform.refreshed': ({ objects }) => `${verbatim('Refreshing state…')} ${ptCount(objects, 'object')}, nenhuma mudança fora do Terraform`,
+  'terraform.refreshed': ({ objects }) =>
+    `${verbatim('Refreshing state…')} ${ptCount(objects, 'object')}, nenhuma mudança fora do Terraform`,
   'terraform.refreshOnly': ({ objects }) =>
     `${verbatim('refresh-only')}: o estado será atualizado para corresponder a ${objects} ${isOne(objects, 'pt-BR') ? 'objeto remoto' : 'objetos remotos'}; nenhuma mudança na infraestrutura`,
   'terraform.changeFailed': ({ error, tainted }) => `${verbatim(error)}${tainted ? ' — o objeto existe: marcado como tainted' : ''}`,
@@ -23,7 +24,8 @@ export const TERRAFORM_PT = {
     `${verbatim(unlock)} O apply falhou (saída 1): ${added} criados, ${changed} alterados, ${destroyed} destruídos${notApplied ? `; ${notApplied} não aplicados (suas dependências falharam)` : ''}. A próxima execução planeja a partir deste estado parcial.`,
   'terraform.scheduled': ({ run }) => `agendador: começa a execução ${run}`,
   'terraform.byHand': ({ command }) => `${verbatim(command)} (à mão)`,
-  'terraform.configEdited': ({ resources, command, every }) => `configuração editada: ${ptCount(resources, 'resource')}, ${verbatim(command)}${every === null ? '' : ` a cada ${every}`}`,
+  'terraform.configEdited': ({ resources, command, every }) =>
+    `configuração editada: ${ptCount(resources, 'resource')}, ${verbatim(command)}${every === null ? '' : ` a cada ${every}`}`,
   'terraform.consoleEdit': ({ change }) => `alterado no console, fora do Terraform: ${verbatim(change)}`,
   'terraform.consoleEditMissing': ({ address }) => `edição de ${address} no console: objeto inexistente`,
   'terraform.deletedOutside': ({ address, id }) => `apagado fora do Terraform: ${address} (${id})`,
@@ -33,6 +35,7 @@ export const TERRAFORM_PT = {
   'terraform.dataWritten': ({ gb, address, id }) => `a aplicação grava ${gb} GB em ${address} (${id})`,
   'terraform.writeMissing': ({ address }) => `nenhum objeto de ${address} onde gravar`,
   'terraform.forceUnlockNoLock': () => `${verbatim('terraform force-unlock')}: nenhum lock ativo`,
-  'terraform.forceUnlocked': ({ lockId }) => `${verbatim(`terraform force-unlock ${lockId}`)}: ${verbatim('Terraform state has been successfully unlocked!')}`,
+  'terraform.forceUnlocked': ({ lockId }) =>
+    `${verbatim(`terraform force-unlock ${lockId}`)}: ${verbatim('Terraform state has been successfully unlocked!')}`,
   'terraform.killed': () => 'o processo terraform é morto',
 } satisfies TranslationOf<typeof TERRAFORM_NOTES>;

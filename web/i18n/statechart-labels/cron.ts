@@ -14,7 +14,10 @@ export const CRON_LABELS: ChartLabels<typeof cronMachine> = {
   },
   actors: {
     readClock: { done: { en: 'clock read', 'pt-BR': 'relógio lido' }, error: { en: 'clock unreadable', 'pt-BR': 'relógio ilegível' } },
-    runJobs: { done: { en: 'jobs started', 'pt-BR': 'tarefas iniciadas' }, error: { en: 'jobs failed to start', 'pt-BR': 'tarefas não iniciaram' } },
+    runJobs: {
+      done: { en: 'jobs started', 'pt-BR': 'tarefas iniciadas' },
+      error: { en: 'jobs failed to start', 'pt-BR': 'tarefas não iniciaram' },
+    },
   },
   delays: {
     untilNextMinute: { en: 'next minute', 'pt-BR': 'próximo minuto' },

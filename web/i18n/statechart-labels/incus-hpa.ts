@@ -17,7 +17,10 @@ export const INCUS_HPA_LABELS: ChartLabels<typeof incusHpaMachine> = {
     'CONFIG.UPDATE': { en: 'hpa.yaml edited', 'pt-BR': 'hpa.yaml editado' },
   },
   actors: {
-    observe: { done: { en: 'instances listed', 'pt-BR': 'instâncias listadas' }, error: { en: 'listing failed', 'pt-BR': 'a listagem falhou' } },
+    observe: {
+      done: { en: 'instances listed', 'pt-BR': 'instâncias listadas' },
+      error: { en: 'listing failed', 'pt-BR': 'a listagem falhou' },
+    },
     createPod: { done: { en: 'pod created', 'pt-BR': 'pod criado' }, error: { en: 'create failed', 'pt-BR': 'a criação falhou' } },
     deletePod: { done: { en: 'pod deleted', 'pt-BR': 'pod apagado' }, error: { en: 'delete failed', 'pt-BR': 'a remoção falhou' } },
   },

@@ -20,7 +20,10 @@ export const KUBERNETES_LABELS: ChartLabels<typeof controllerMachine> = {
   },
   actors: {
     watchNext: { done: { en: 'watch event', 'pt-BR': 'evento do watch' }, error: { en: 'watch failed', 'pt-BR': 'o watch falhou' } },
-    readCache: { done: { en: 'cache read', 'pt-BR': 'cache lido' }, error: { en: 'cache read failed', 'pt-BR': 'a leitura do cache falhou' } },
+    readCache: {
+      done: { en: 'cache read', 'pt-BR': 'cache lido' },
+      error: { en: 'cache read failed', 'pt-BR': 'a leitura do cache falhou' },
+    },
     apiWrite: { done: { en: 'written', 'pt-BR': 'escrito' }, error: { en: 'write failed', 'pt-BR': 'a escrita falhou' } },
   },
   delays: {

@@ -23,10 +23,22 @@ export const PUPPET_LABELS: ChartLabels<typeof puppetMachine> = {
   actors: {
     drawSplay: { done: { en: 'splay drawn', 'pt-BR': 'splay sorteado' }, error: { en: 'splay failed', 'pt-BR': 'o sorteio falhou' } },
     readClock: { done: { en: 'clock read', 'pt-BR': 'relógio lido' }, error: { en: 'clock unreadable', 'pt-BR': 'relógio ilegível' } },
-    retrieve: { done: { en: 'catalog received', 'pt-BR': 'catálogo recebido' }, error: { en: 'catalog failed', 'pt-BR': 'o catálogo falhou' } },
-    syncResource: { done: { en: 'resource synced', 'pt-BR': 'recurso sincronizado' }, error: { en: 'sync failed', 'pt-BR': 'a sincronização falhou' } },
-    refreshResource: { done: { en: 'service refreshed', 'pt-BR': 'serviço reiniciado' }, error: { en: 'refresh failed', 'pt-BR': 'o reinício falhou' } },
-    sendReport: { done: { en: 'report sent', 'pt-BR': 'relatório enviado' }, error: { en: 'report failed', 'pt-BR': 'o relatório falhou' } },
+    retrieve: {
+      done: { en: 'catalog received', 'pt-BR': 'catálogo recebido' },
+      error: { en: 'catalog failed', 'pt-BR': 'o catálogo falhou' },
+    },
+    syncResource: {
+      done: { en: 'resource synced', 'pt-BR': 'recurso sincronizado' },
+      error: { en: 'sync failed', 'pt-BR': 'a sincronização falhou' },
+    },
+    refreshResource: {
+      done: { en: 'service refreshed', 'pt-BR': 'serviço reiniciado' },
+      error: { en: 'refresh failed', 'pt-BR': 'o reinício falhou' },
+    },
+    sendReport: {
+      done: { en: 'report sent', 'pt-BR': 'relatório enviado' },
+      error: { en: 'report failed', 'pt-BR': 'o relatório falhou' },
+    },
     clockAtEnd: { done: { en: 'run timed', 'pt-BR': 'duração medida' }, error: { en: 'clock unreadable', 'pt-BR': 'relógio ilegível' } },
   },
   delays: {

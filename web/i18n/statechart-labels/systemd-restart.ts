@@ -44,9 +44,15 @@ export const SYSTEMD_RESTART_LABELS: ChartLabels<typeof systemdMachine> = {
   actors: {
     readClock: { done: { en: 'clock read', 'pt-BR': 'relógio lido' }, error: { en: 'clock unreadable', 'pt-BR': 'relógio ilegível' } },
     spawnMain: { done: { en: 'process started', 'pt-BR': 'processo iniciado' }, error: { en: 'exec failed', 'pt-BR': 'o exec falhou' } },
-    watchMain: { done: { en: 'process changed', 'pt-BR': 'mudança no processo' }, error: { en: 'watch failed', 'pt-BR': 'a observação falhou' } },
+    watchMain: {
+      done: { en: 'process changed', 'pt-BR': 'mudança no processo' },
+      error: { en: 'watch failed', 'pt-BR': 'a observação falhou' },
+    },
     signalMain: { done: { en: 'signal sent', 'pt-BR': 'sinal enviado' }, error: { en: 'signal failed', 'pt-BR': 'o sinal falhou' } },
-    drawRestartDelay: { done: { en: 'delay drawn', 'pt-BR': 'atraso sorteado' }, error: { en: 'draw failed', 'pt-BR': 'o sorteio falhou' } },
+    drawRestartDelay: {
+      done: { en: 'delay drawn', 'pt-BR': 'atraso sorteado' },
+      error: { en: 'draw failed', 'pt-BR': 'o sorteio falhou' },
+    },
   },
   delays: {
     compareTime: { en: 'decided', 'pt-BR': 'decidiu' },

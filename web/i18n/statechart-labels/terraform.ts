@@ -25,7 +25,10 @@ export const TERRAFORM_LABELS: ChartLabels<typeof terraformMachine> = {
   actors: {
     acquireLock: { done: { en: 'lock acquired', 'pt-BR': 'lock obtido' }, error: { en: 'lock refused', 'pt-BR': 'lock recusado' } },
     refresh: { done: { en: 'refreshed', 'pt-BR': 'refresh feito' }, error: { en: 'refresh failed', 'pt-BR': 'o refresh falhou' } },
-    applyChange: { done: { en: 'change applied', 'pt-BR': 'mudança aplicada' }, error: { en: 'change failed', 'pt-BR': 'a mudança falhou' } },
+    applyChange: {
+      done: { en: 'change applied', 'pt-BR': 'mudança aplicada' },
+      error: { en: 'change failed', 'pt-BR': 'a mudança falhou' },
+    },
     persistState: { done: { en: 'state saved', 'pt-BR': 'estado salvo' }, error: { en: 'saving failed', 'pt-BR': 'falha ao salvar' } },
     releaseLock: { done: { en: 'lock released', 'pt-BR': 'lock liberado' }, error: { en: 'unlock failed', 'pt-BR': 'falha ao liberar' } },
   },
@@ -35,8 +38,12 @@ export const TERRAFORM_LABELS: ChartLabels<typeof terraformMachine> = {
   },
   guards: {
     planFailed: { en: 'plan failed', 'pt-BR': 'o plano falhou' },
-    modeIs: ({ mode }) => (mode === 'plan' ? { en: 'plan only', 'pt-BR': 'só o plano' }
-      : mode === 'refresh-only' ? { en: 'refresh only', 'pt-BR': 'só o refresh' } : { en: 'apply', 'pt-BR': 'aplicar' }),
+    modeIs: ({ mode }) =>
+      mode === 'plan'
+        ? { en: 'plan only', 'pt-BR': 'só o plano' }
+        : mode === 'refresh-only'
+          ? { en: 'refresh only', 'pt-BR': 'só o refresh' }
+          : { en: 'apply', 'pt-BR': 'aplicar' },
     hasOp: { en: 'changes left', 'pt-BR': 'restam mudanças' },
     workingStateChanged: { en: 'state changed', 'pt-BR': 'o estado mudou' },
     mustWrite: { en: 'state to write', 'pt-BR': 'há estado a gravar' },

@@ -5,12 +5,33 @@ import type { Language } from '../messages';
 export type Text = Record<Language, string>;
 
 /** Every state key in a machine's state value type: "acting" and its children "next", "creating" … */
-type StateKeys<V> = V extends string ? V : V extends Record<string, unknown> ? { [K in keyof V & string]: K | StateKeys<V[K]> }[keyof V & string] : never;
+type StateKeys<V> = V extends string
+  ? V
+  : V extends Record<string, unknown>
+    ? { [K in keyof V & string]: K | StateKeys<V[K]> }[keyof V & string]
+    : never;
 
 /** What the machine's own types name: its states, the events it accepts, its invoked actors, delays and guards. */
-type Names<M> = M extends StateMachine<infer _C, infer E extends EventObject, infer _Ch, infer A extends ProvidedActor, infer _Ac, infer G extends ParameterizedObject,
-  infer D extends string, infer V extends StateValue, infer _Tag, infer _In, infer _Out, infer _Em, infer _Meta, infer _Schema, infer _TMeta>
-  ? { states: StateKeys<V>; events: E['type']; actors: A['src']; delays: D; guards: G } : never;
+type Names<M> =
+  M extends StateMachine<
+    infer _C,
+    infer E extends EventObject,
+    infer _Ch,
+    infer A extends ProvidedActor,
+    infer _Ac,
+    infer G extends ParameterizedObject,
+    infer D extends string,
+    infer V extends StateValue,
+    infer _Tag,
+    infer _In,
+    infer _Out,
+    infer _Em,
+    infer _Meta,
+    infer _Schema,
+    infer _TMeta
+  >
+    ? { states: StateKeys<V>; events: E['type']; actors: A['src']; delays: D; guards: G }
+    : never;
 
 /** A guard's label; a guard with parameters (stepIs { kind }) says which, so its label is a function of them. */
 type GuardLabel<G> = G extends { params: infer P } ? (unknown extends P ? Text : P extends undefined ? Text : (params: P) => Text) : Text;

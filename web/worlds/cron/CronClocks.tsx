@@ -11,8 +11,14 @@ export function CronClocks({ world, controller }: { world: CronWorldSummary; con
     <div className="cron-clocks">
       <div className="clock-card">
         <div className="muted">{t('wallClock')}</div>
-        <div className="clock-big" data-testid="wall-clock">{world.clock}</div>
-        {!world.up && <div className="down" data-testid="host-down">{t('hostIsDown')}</div>}
+        <div className="clock-big" data-testid="wall-clock">
+          {world.clock}
+        </div>
+        {!world.up && (
+          <div className="down" data-testid="host-down">
+            {t('hostIsDown')}
+          </div>
+        )}
       </div>
       <div className={`clock-card${apart ? ' apart' : ''}`}>
         <div className="muted">{t('crondClock')}</div>

@@ -20,7 +20,9 @@ export function CronWorldView({ session, frame }: WorldViewProps<FrameOf<'cron'>
   const bars = useMemo(() => runBars(session.framesOf('cron') ?? [], index), [session, index, frame]);
   return (
     <section className="world cron-world" data-testid="world">
-      <h3>{t('world')}: {world.running.length} {t('running')}</h3>
+      <h3>
+        {t('world')}: {world.running.length} {t('running')}
+      </h3>
       <CronClocks world={world} controller={controllerOf(frame, 'cron')} />
       {entries.length > 0 && <CrontabTable entries={entries} world={world} />}
       <RunTimeline bars={bars} now={frame.t} />

@@ -10,14 +10,29 @@ export function CrontabTable({ entries, world }: { entries: CronEntry[]; world: 
   const rows = useMemo(() => nextRuns(entries, world.clock), [entries, world.clock]);
   return (
     <table className="world-table" data-testid="crontab">
-      <thead><tr><th>{t('job')}</th><th>{t('schedule')}</th><th>{t('nextRun')}</th><th>{t('runs')}</th><th>{t('skippedRuns')}</th><th>{t('maxConcurrent')}</th></tr></thead>
+      <thead>
+        <tr>
+          <th>{t('job')}</th>
+          <th>{t('schedule')}</th>
+          <th>{t('nextRun')}</th>
+          <th>{t('runs')}</th>
+          <th>{t('skippedRuns')}</th>
+          <th>{t('maxConcurrent')}</th>
+        </tr>
+      </thead>
       <tbody>
         {rows.map(({ entry, next }) => {
           const c = world.counts[entry.name];
           return (
             <tr key={entry.name} data-testid="crontab-row" data-job={entry.name}>
-              <td>{entry.name}</td><td><code>{entry.schedule}</code></td><td data-testid="next-run">{next ?? t('never')}</td>
-              <td>{c?.runs ?? 0}</td><td>{c?.skipped ?? 0}</td><td>{c?.maxConcurrent ?? 0}</td>
+              <td>{entry.name}</td>
+              <td>
+                <code>{entry.schedule}</code>
+              </td>
+              <td data-testid="next-run">{next ?? t('never')}</td>
+              <td>{c?.runs ?? 0}</td>
+              <td>{c?.skipped ?? 0}</td>
+              <td>{c?.maxConcurrent ?? 0}</td>
             </tr>
           );
         })}

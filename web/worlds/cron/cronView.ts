@@ -19,7 +19,14 @@ export function nextRuns(entries: CronEntry[], clock: string): { entry: CronEntr
 
 export const crontabOf = (config: unknown): CronEntry[] => (config as CronConfig | undefined)?.entries ?? []; // cast: the cron loop's config
 
-export interface RunBar { job: string; minute: string; start: number; end: number | null; skipped: boolean; lane: number }
+export interface RunBar {
+  job: string;
+  minute: string;
+  start: number;
+  end: number | null;
+  skipped: boolean;
+  lane: number;
+}
 
 const runKey = (job: string, since: number) => `${job}@${since}`;
 
@@ -45,15 +52,27 @@ export function runBars(frames: readonly FrameOf<'cron'>[], index: number): RunB
     bars.push({ job: r.job, minute: r.minute, start: r.at, end, skipped: r.skipped, lane: 0 });
   }
   for (const b of bars) {
-    const busy = bars.filter((o) => o !== b && o.job === b.job && o.lane >= 0 && bars.indexOf(o) < bars.indexOf(b)
-      && o.start <= b.start && (o.end === null || o.end > b.start));
+    const busy = bars.filter(
+      (o) =>
+        o !== b &&
+        o.job === b.job &&
+        o.lane >= 0 &&
+        bars.indexOf(o) < bars.indexOf(b) &&
+        o.start <= b.start &&
+        (o.end === null || o.end > b.start),
+    );
     b.lane = busy.length ? Math.max(...busy.map((o) => o.lane)) + 1 : 0;
   }
   return bars;
 }
 
 function firstFrameAt(frames: readonly FrameOf<'cron'>[], t: number, max: number): number {
-  let lo = 0, hi = max;
-  while (lo < hi) { const mid = (lo + hi) >> 1; if (frames[mid]!.t < t) lo = mid + 1; else hi = mid; }
+  let lo = 0,
+    hi = max;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (frames[mid]!.t < t) lo = mid + 1;
+    else hi = mid;
+  }
   return lo;
 }

@@ -13,21 +13,27 @@ export const CRON_UI: LoopUi<'cron'> = {
     const jobs = fromCrontab.length ? fromCrontab : last ? Object.keys(last.world.counts).sort() : [];
     return {
       series: jobs.map((job, i) => ({ label: job, stroke: strokeAt(i) })),
-      valuesOf: (f) => { const c = f.world.counts; return jobs.map((j) => c[j]?.runs ?? 0); },
+      valuesOf: (f) => {
+        const c = f.world.counts;
+        return jobs.map((j) => c[j]?.runs ?? 0);
+      },
     };
   },
   banner: cronBanner,
   card: {
-    year: 1975, name: 'cron',
+    year: 1975,
+    name: 'cron',
     observe: { en: 'the clock, once a minute', 'pt-BR': 'o relógio, uma vez por minuto' },
     compare: { en: 'the time against each crontab line', 'pt-BR': 'a hora com cada linha do crontab' },
     act: { en: 'run the jobs that match', 'pt-BR': 'executa as tarefas que casam' },
   },
   tour: {
-    scenario: 'cron-normal', moment: 'seven-oclock',
+    scenario: 'cron-normal',
+    moment: 'seven-oclock',
     point: {
       en: 'The oldest loop: wake every minute, compare the clock with each crontab line, run what matches. It never checks that a job worked.',
-      'pt-BR': 'O laço mais antigo: acorda a cada minuto, compara o relógio com cada linha do crontab, executa o que casa. Nunca verifica se a tarefa funcionou.',
+      'pt-BR':
+        'O laço mais antigo: acorda a cada minuto, compara o relógio com cada linha do crontab, executa o que casa. Nunca verifica se a tarefa funcionou.',
     },
   },
   labels: CRON_LABELS,

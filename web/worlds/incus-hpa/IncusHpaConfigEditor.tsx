@@ -8,13 +8,18 @@ export function IncusHpaConfigEditor({ session }: WorldViewProps) {
   const t = useT();
   const running = () => session.runnerOf('incus-hpa')!.config;
   return (
-    <TextConfigEditor title={t('desiredState')} applyLabel={t('apply')} appliedLabel={t('applied')} rows={7}
+    <TextConfigEditor
+      title={t('desiredState')}
+      applyLabel={t('apply')}
+      appliedLabel={t('applied')}
+      rows={7}
       initialText={() => configToYaml(running())}
       submit={(text) => {
         const result = parseConfigEdit(text, running());
         if (!result.ok) return result.errors;
         session.update(result.change);
         return [];
-      }} />
+      }}
+    />
   );
 }

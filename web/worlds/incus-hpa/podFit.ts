@@ -3,7 +3,14 @@ import type { RefObject } from 'react';
 
 /** How the pods are drawn in a box of a given size: a grid of `cols` columns of `width`×`height` boxes `gap`
  * apart, with type of `font` px. `compact` boxes are only the bar, the percentage's number across it (many pods). */
-export interface PodFit { cols: number; width: number; height: number; gap: number; font: number; compact: boolean }
+export interface PodFit {
+  cols: number;
+  width: number;
+  height: number;
+  gap: number;
+  font: number;
+  compact: boolean;
+}
 
 const GAP = 4;
 const COMPACT_GAP = 1;
@@ -58,8 +65,12 @@ export function usePodFit(ref: RefObject<HTMLElement | null>, count: number, nam
   const [size, setSize] = useState<{ w: number; h: number } | null>(null);
   useLayoutEffect(() => {
     const el = ref.current;
-    if (!el || !el.closest('.presenter')) { setSize(null); return; }
-    const measure = () => setSize((s) => (s && s.w === el.clientWidth && s.h === el.clientHeight ? s : { w: el.clientWidth, h: el.clientHeight }));
+    if (!el || !el.closest('.presenter')) {
+      setSize(null);
+      return;
+    }
+    const measure = () =>
+      setSize((s) => (s && s.w === el.clientWidth && s.h === el.clientHeight ? s : { w: el.clientWidth, h: el.clientHeight }));
     measure();
     const observer = new ResizeObserver(measure);
     observer.observe(el);

@@ -12,20 +12,26 @@ export const INCUS_HPA_UI: LoopUi<'incus-hpa'> = {
       { label: t('threshold'), stroke: '#1b1f24', scale: 'pct', dash: [6, 4] },
       { label: t('replicas'), stroke: '#cf6a00' },
     ],
-    valuesOf: (f) => { const n = incusHpaNumbers(f); return [n.avg, n.threshold, n.running]; },
+    valuesOf: (f) => {
+      const n = incusHpaNumbers(f);
+      return [n.avg, n.threshold, n.running];
+    },
   }),
   banner: incusHpaBanner,
   card: {
-    year: null, name: { en: 'Incus HPA (the talk’s lab)', 'pt-BR': 'Incus HPA (o laboratório da palestra)' },
+    year: null,
+    name: { en: 'Incus HPA (the talk’s lab)', 'pt-BR': 'Incus HPA (o laboratório da palestra)' },
     observe: { en: 'list instances and their memory', 'pt-BR': 'lista instâncias e sua memória' },
     compare: { en: 'average memory % against the threshold', 'pt-BR': 'memória média % contra o limite' },
     act: { en: 'create or delete one pod', 'pt-BR': 'cria ou apaga um pod' },
   },
   tour: {
-    scenario: 'talk-lab', moment: 'first-scale-up',
+    scenario: 'talk-lab',
+    moment: 'first-scale-up',
     point: {
       en: 'The talk’s lab: a memory autoscaler for Incus containers. Load arrives, the average crosses the threshold, the loop creates a pod.',
-      'pt-BR': 'O laboratório da palestra: um autoscaler de memória para contêineres Incus. A carga chega, a média passa do limite, o laço cria um pod.',
+      'pt-BR':
+        'O laboratório da palestra: um autoscaler de memória para contêineres Incus. A carga chega, a média passa do limite, o laço cria um pod.',
     },
   },
   comparison: {

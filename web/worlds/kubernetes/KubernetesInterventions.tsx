@@ -18,21 +18,53 @@ export function KubernetesInterventions({ session, frame }: WorldViewProps<Frame
   const nodeReady = nodes.find((n) => n.name === nodeName)?.ready ?? false;
   const inject = (fault: KubeFault) => session.inject(fault);
   // The summary drops namespaces; the live world (interventions only show on a live run) has them.
-  const namespaceOf = (name: string) => objectsOf(session.runnerOf('kubernetes')!.world, 'Pod').find((p) => p.metadata.name === name)?.metadata.namespace ?? 'default';
+  const namespaceOf = (name: string) =>
+    objectsOf(session.runnerOf('kubernetes')!.world, 'Pod').find((p) => p.metadata.name === name)?.metadata.namespace ?? 'default';
   return (
     <section className="interventions" data-testid="interventions">
       <h3>{t('interventions')}</h3>
       <div className="row">
-        <select data-testid="k8s-pod" value={podName} onChange={(e) => setPod(e.target.value)}>{pods.map((n) => <option key={n} value={n}>{n}</option>)}</select>
-        <button data-testid="k8s-crash-pod" disabled={!podName} onClick={() => inject({ kind: 'crashPod', namespace: namespaceOf(podName), pod: { name: podName } })}>{t('crashPod')}</button>
+        <select data-testid="k8s-pod" value={podName} onChange={(e) => setPod(e.target.value)}>
+          {pods.map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+        <button
+          data-testid="k8s-crash-pod"
+          disabled={!podName}
+          onClick={() => inject({ kind: 'crashPod', namespace: namespaceOf(podName), pod: { name: podName } })}
+        >
+          {t('crashPod')}
+        </button>
       </div>
       <div className="row">
-        <select data-testid="k8s-node" value={nodeName} onChange={(e) => setNode(e.target.value)}>{nodes.map((n) => <option key={n.name} value={n.name}>{n.name}</option>)}</select>
-        <button data-testid="k8s-fail-node" disabled={!nodeName || !nodeReady} onClick={() => inject({ kind: 'nodeFail', node: nodeName })}>{t('failNode')}</button>
-        <button data-testid="k8s-recover-node" disabled={!nodeName || nodeReady} onClick={() => inject({ kind: 'nodeRecover', node: nodeName })}>{t('recoverNode')}</button>
+        <select data-testid="k8s-node" value={nodeName} onChange={(e) => setNode(e.target.value)}>
+          {nodes.map((n) => (
+            <option key={n.name} value={n.name}>
+              {n.name}
+            </option>
+          ))}
+        </select>
+        <button data-testid="k8s-fail-node" disabled={!nodeName || !nodeReady} onClick={() => inject({ kind: 'nodeFail', node: nodeName })}>
+          {t('failNode')}
+        </button>
+        <button
+          data-testid="k8s-recover-node"
+          disabled={!nodeName || nodeReady}
+          onClick={() => inject({ kind: 'nodeRecover', node: nodeName })}
+        >
+          {t('recoverNode')}
+        </button>
       </div>
       <div className="row">
-        <button data-testid="k8s-delay-watch" onClick={() => inject({ kind: 'delayWatch', objectKind: null, extraMs: 5_000, forMs: 60_000 })}>{t('delayWatch')}</button>
+        <button
+          data-testid="k8s-delay-watch"
+          onClick={() => inject({ kind: 'delayWatch', objectKind: null, extraMs: 5_000, forMs: 60_000 })}
+        >
+          {t('delayWatch')}
+        </button>
       </div>
     </section>
   );

@@ -19,10 +19,15 @@ export function KubernetesReplicasEditor({ session }: WorldViewProps) {
   const t = useT();
   // The summary drops namespaces and spec; the live world (editors only show on a live run) has them.
   const live = session.runnerOf('kubernetes')!.world;
-  const targets = SCALABLE.flatMap((kind) => objectsOf(live, kind).map((o) => ({
-    key: `${kind}/${o.metadata.namespace}/${o.metadata.name}`, kind, namespace: o.metadata.namespace, name: o.metadata.name,
-    replicas: (o.spec as { replicas?: unknown }).replicas, // cast: only an optional unknown field
-  })));
+  const targets = SCALABLE.flatMap((kind) =>
+    objectsOf(live, kind).map((o) => ({
+      key: `${kind}/${o.metadata.namespace}/${o.metadata.name}`,
+      kind,
+      namespace: o.metadata.namespace,
+      name: o.metadata.name,
+      replicas: (o.spec as { replicas?: unknown }).replicas, // cast: only an optional unknown field
+    })),
+  );
   const [picked, setPicked] = useState('');
   const target = targets.find((x) => x.key === picked) ?? targets[0];
   const [text, setText] = useState<string | null>(null);
@@ -32,9 +37,19 @@ export function KubernetesReplicasEditor({ session }: WorldViewProps) {
   const apply = () => {
     if (!target) return;
     const r = parseReplicas(shown);
-    if (!r.ok) { setError(r.error); setApplied(false); return; }
+    if (!r.ok) {
+      setError(r.error);
+      setApplied(false);
+      return;
+    }
     setError(null);
-    session.inject({ kind: 'scale', objectKind: target.kind, namespace: target.namespace, name: target.name, replicas: r.replicas } satisfies KubeFault);
+    session.inject({
+      kind: 'scale',
+      objectKind: target.kind,
+      namespace: target.namespace,
+      name: target.name,
+      replicas: r.replicas,
+    } satisfies KubeFault);
     setText(null);
     setApplied(true);
   };
@@ -42,15 +57,49 @@ export function KubernetesReplicasEditor({ session }: WorldViewProps) {
     <section className="editor" data-testid="config-editor">
       <h3>{t('replicasEditor')}</h3>
       <div className="row">
-        <select data-testid="k8s-scale-target" value={target?.key ?? ''} onChange={(e) => { setPicked(e.target.value); setText(null); setError(null); setApplied(false); }}>
-          {targets.map((x) => <option key={x.key} value={x.key}>{x.kind.toLowerCase()}/{x.name}</option>)}
+        <select
+          data-testid="k8s-scale-target"
+          value={target?.key ?? ''}
+          onChange={(e) => {
+            setPicked(e.target.value);
+            setText(null);
+            setError(null);
+            setApplied(false);
+          }}
+        >
+          {targets.map((x) => (
+            <option key={x.key} value={x.key}>
+              {x.kind.toLowerCase()}/{x.name}
+            </option>
+          ))}
         </select>
-        <label>spec.replicas <input data-testid="k8s-replicas" value={shown} size={4} aria-invalid={error !== null}
-          onChange={(e) => { setText(e.target.value); setApplied(false); }} /></label>
-        <button data-testid="config-apply" disabled={!target} onClick={apply}>{t('apply')}</button>
-        {applied && <span className="ok" data-testid="config-applied">{t('applied')}</span>}
+        <label>
+          spec.replicas{' '}
+          <input
+            data-testid="k8s-replicas"
+            value={shown}
+            size={4}
+            aria-invalid={error !== null}
+            onChange={(e) => {
+              setText(e.target.value);
+              setApplied(false);
+            }}
+          />
+        </label>
+        <button data-testid="config-apply" disabled={!target} onClick={apply}>
+          {t('apply')}
+        </button>
+        {applied && (
+          <span className="ok" data-testid="config-applied">
+            {t('applied')}
+          </span>
+        )}
       </div>
-      {error && <ul className="errors" data-testid="config-error"><li>{error}</li></ul>}
+      {error && (
+        <ul className="errors" data-testid="config-error">
+          <li>{error}</li>
+        </ul>
+      )}
     </section>
   );
 }

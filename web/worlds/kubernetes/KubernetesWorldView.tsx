@@ -23,7 +23,9 @@ export function KubernetesWorldView({ frame }: WorldViewProps<FrameOf<'kubernete
   const events = Math.max(0, room - 2);
   return (
     <section className="world kubernetes-world" data-testid="world" ref={box} data-fitting={!fitted}>
-      <h3>{t('pods')}: <span data-testid="kubernetes-ready">{ready}</span>/{world.pods.length} {k.ready} · {t('nodes')}: {world.nodes.length}</h3>
+      <h3>
+        {t('pods')}: <span data-testid="kubernetes-ready">{ready}</span>/{world.pods.length} {k.ready} · {t('nodes')}: {world.nodes.length}
+      </h3>
       <NodeColumns world={world} compact={compact} />
       <KubernetesTables world={world} />
       {room >= 2 && <KubernetesEvents world={world} shown={events} />}

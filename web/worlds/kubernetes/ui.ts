@@ -7,18 +7,23 @@ import { replicaCounts } from './kubernetesView';
 /** Kubernetes controllers in the lab: one entry of LOOP_UI (web/loop-ui.ts). */
 export const KUBERNETES_UI: LoopUi<'kubernetes'> = {
   chart: ({ t }) => ({
-    series: [{ label: t('desiredReplicas'), stroke: strokeAt(1) }, { label: t('readyPods'), stroke: strokeAt(0) }],
+    series: [
+      { label: t('desiredReplicas'), stroke: strokeAt(1) },
+      { label: t('readyPods'), stroke: strokeAt(0) },
+    ],
     valuesOf: (f) => replicaCounts(f.world),
   }),
   banner: kubernetesBanner,
   card: {
-    year: 2014, name: 'Kubernetes',
+    year: 2014,
+    name: 'Kubernetes',
     observe: { en: 'informers watch objects', 'pt-BR': 'informers observam os objetos' },
     compare: { en: 'spec against status in syncHandler', 'pt-BR': 'spec contra status no syncHandler' },
     act: { en: 'create/delete, requeue with backoff', 'pt-BR': 'cria/apaga, reenfileira com backoff' },
   },
   tour: {
-    scenario: 'kubernetes-replicaset', moment: 'pod-crashed',
+    scenario: 'kubernetes-replicaset',
+    moment: 'pod-crashed',
     point: {
       en: 'The pattern made general: informers observe, the reconcile compares spec with status, the workqueue retries with backoff.',
       'pt-BR': 'O padrão generalizado: informers observam, o reconcile compara spec com status, a workqueue tenta de novo com backoff.',

@@ -16,7 +16,17 @@ export function PuppetWorldView({ frame }: WorldViewProps<FrameOf<'puppet'>>) {
       <dl className="facts">
         <dt>{t('lastRun')}</dt>
         <dd data-testid="puppet-last" data-status={last?.status ?? ''} data-exit={last?.exitCode ?? ''}>
-          {last ? <><b className={`report-${last.status}`}>{lang === 'pt-BR' ? 'execução' : 'run'} {last.run}: {reportStatusText(last.status, lang)}</b> · {t('exitCode')} {last.exitCode}{last.noop ? ' · noop' : ''}</> : <span className="muted">{t('noReportYet')}</span>}
+          {last ? (
+            <>
+              <b className={`report-${last.status}`}>
+                {lang === 'pt-BR' ? 'execução' : 'run'} {last.run}: {reportStatusText(last.status, lang)}
+              </b>{' '}
+              · {t('exitCode')} {last.exitCode}
+              {last.noop ? ' · noop' : ''}
+            </>
+          ) : (
+            <span className="muted">{t('noReportYet')}</span>
+          )}
         </dd>
         <dt>{t('agentChanges')}</dt>
         <dd>{world.agentChanges}</dd>
@@ -30,9 +40,16 @@ export function PuppetWorldView({ frame }: WorldViewProps<FrameOf<'puppet'>>) {
             const badge = badgeOf(r);
             return (
               <tr key={r.ref} data-testid="puppet-resource" data-ref={r.ref} data-badge={badge}>
-                <td><code>{r.ref}</code></td>
-                <td><span className={`badge badge-${badge}`}>{t(BADGE_TEXT[badge])}</span>{r.restarted ? ' ↻' : ''}</td>
-                <td className="message" lang="en">{r.message}</td>
+                <td>
+                  <code>{r.ref}</code>
+                </td>
+                <td>
+                  <span className={`badge badge-${badge}`}>{t(BADGE_TEXT[badge])}</span>
+                  {r.restarted ? ' ↻' : ''}
+                </td>
+                <td className="message" lang="en">
+                  {r.message}
+                </td>
               </tr>
             );
           })}

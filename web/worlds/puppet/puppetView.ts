@@ -10,9 +10,14 @@ export function badgeOf(row: PuppetResourceRow): PuppetBadge {
 }
 
 export const BADGE_TEXT: Record<PuppetBadge, MessageKey> = {
-  'in-sync': 'inSync', corrective: 'corrective', intentional: 'intentional', failed: 'failedStatus', skipped: 'skippedStatus', noop: 'noopStatus',
+  'in-sync': 'inSync',
+  corrective: 'corrective',
+  intentional: 'intentional',
+  failed: 'failedStatus',
+  skipped: 'skippedStatus',
+  noop: 'noopStatus',
 };
 
 /** A report's status (Puppet's changed / unchanged / failed) as the UI language says it. */
 const REPORT_PT: Record<string, string> = { changed: 'alterado', unchanged: 'inalterado', failed: 'falhou' };
-export const reportStatusText = (status: string, lang: string): string => (lang === 'pt-BR' ? REPORT_PT[status] ?? status : status);
+export const reportStatusText = (status: string, lang: string): string => (lang === 'pt-BR' ? (REPORT_PT[status] ?? status) : status);

@@ -17,14 +17,25 @@ export function SystemdRestartInterventions({ session }: WorldViewProps) {
       <h3>{t('interventions')}</h3>
       <div className="row">
         {VERBS.map((verb) => (
-          <button key={verb} data-testid={`systemctl-${verb}`} onClick={() => send({ verb })}><code>systemctl {verb}</code></button>
+          <button key={verb} data-testid={`systemctl-${verb}`} onClick={() => send({ verb })}>
+            <code>systemctl {verb}</code>
+          </button>
         ))}
       </div>
       <div className="row">
-        <label>{t('signal')} <select data-testid="systemctl-signal" value={signal} onChange={(e) => setSignal(e.target.value)}>
-          {KNOWN_SIGNALS.map((s) => <option key={s} value={s}>{s}</option>)}
-        </select></label>
-        <button data-testid="systemctl-kill" onClick={() => send({ verb: 'kill', signal })}><code>systemctl kill --signal={signal}</code></button>
+        <label>
+          {t('signal')}{' '}
+          <select data-testid="systemctl-signal" value={signal} onChange={(e) => setSignal(e.target.value)}>
+            {KNOWN_SIGNALS.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button data-testid="systemctl-kill" onClick={() => send({ verb: 'kill', signal })}>
+          <code>systemctl kill --signal={signal}</code>
+        </button>
       </div>
     </section>
   );

@@ -10,13 +10,18 @@ export function SystemdRestartUnitEditor({ session }: WorldViewProps) {
   const t = useT();
   const running = () => session.runnerOf('systemd-restart')!.config.unit;
   return (
-    <TextConfigEditor title={t('unitFileEditor')} applyLabel={t('apply')} appliedLabel={t('unitReloaded')} rows={8}
+    <TextConfigEditor
+      title={t('unitFileEditor')}
+      applyLabel={t('apply')}
+      appliedLabel={t('unitReloaded')}
+      rows={8}
       initialText={() => unitToText(running())}
       submit={(text) => {
         const result = parseUnitEdit(text, running());
         if (!result.ok) return result.errors;
         session.update({ unit: result.unit } satisfies Partial<SystemdConfig>);
         return [];
-      }} />
+      }}
+    />
   );
 }

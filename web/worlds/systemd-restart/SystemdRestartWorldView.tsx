@@ -18,15 +18,26 @@ export function SystemdRestartWorldView({ frame }: WorldViewProps<FrameOf<'syste
   return (
     <section className="world systemd-restart-world" data-testid="world">
       <pre className={`unit-status unit-${active}`} data-testid="unit-status" data-active={active} data-sub={sub}>
-        <span className="unit-dot">●</span> {view.name ?? 'unit'}{'\n'}
-        {'     Active: '}<b>{active} ({sub})</b>{active === 'failed' ? failedResult : ''}{'\n'}
-        {'   Main PID: '}<span data-testid="main-pid">{world.main ? `${world.main.pid}${world.main.hung ? ` (${t('notAnswering')})` : ''}` : t('noMainProcess')}</span>
+        <span className="unit-dot">●</span> {view.name ?? 'unit'}
+        {'\n'}
+        {'     Active: '}
+        <b>
+          {active} ({sub})
+        </b>
+        {active === 'failed' ? failedResult : ''}
+        {'\n'}
+        {'   Main PID: '}
+        <span data-testid="main-pid">
+          {world.main ? `${world.main.pid}${world.main.hung ? ` (${t('notAnswering')})` : ''}` : t('noMainProcess')}
+        </span>
       </pre>
       <dl className="facts">
         <dt>{t('nRestarts')}</dt>
         <dd data-testid="n-restarts">{view.nRestarts ?? <Unknown />}</dd>
         <dt>{t('lastResult')}</dt>
-        <dd data-testid="last-result" data-result={view.result ?? ''}>{view.result ? resultText(view.result, lang) : '—'}</dd>
+        <dd data-testid="last-result" data-result={view.result ?? ''}>
+          {view.result ? resultText(view.result, lang) : '—'}
+        </dd>
         <dt>{t('startLimit')}</dt>
         <dd>{view.window ? <StartLimitBar window={view.window} now={frame.t} /> : <Unknown />}</dd>
         <dt>{t('startsSeries')}</dt>
@@ -34,7 +45,11 @@ export function SystemdRestartWorldView({ frame }: WorldViewProps<FrameOf<'syste
       </dl>
       <h4>{t('recentExits')}</h4>
       <ol className="exits" data-testid="exits">
-        {world.exits.map((e) => <li key={`${e.at}-${e.pid}`}>{clock(e.at)} · PID {e.pid} · {e.how}</li>)}
+        {world.exits.map((e) => (
+          <li key={`${e.at}-${e.pid}`}>
+            {clock(e.at)} · PID {e.pid} · {e.how}
+          </li>
+        ))}
       </ol>
     </section>
   );
@@ -42,5 +57,9 @@ export function SystemdRestartWorldView({ frame }: WorldViewProps<FrameOf<'syste
 
 function Unknown() {
   const t = useT();
-  return <span className="muted" title={t('notRecorded')}>—</span>;
+  return (
+    <span className="muted" title={t('notRecorded')}>
+      —
+    </span>
+  );
 }

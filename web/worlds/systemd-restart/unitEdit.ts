@@ -11,7 +11,14 @@ export function unitToText(u: UnitConfig): string {
   if (u.restartSteps > 0) service.push(`RestartSteps=${u.restartSteps}`);
   if (u.restartMaxDelayMs !== null) service.push(`RestartMaxDelaySec=${span(u.restartMaxDelayMs)}`);
   if (u.watchdogMs > 0) service.push(`WatchdogSec=${span(u.watchdogMs)}`);
-  return ['[Unit]', `StartLimitIntervalSec=${span(u.startLimitIntervalMs)}`, `StartLimitBurst=${u.startLimitBurst}`, '', '[Service]', ...service].join('\n');
+  return [
+    '[Unit]',
+    `StartLimitIntervalSec=${span(u.startLimitIntervalMs)}`,
+    `StartLimitBurst=${u.startLimitBurst}`,
+    '',
+    '[Service]',
+    ...service,
+  ].join('\n');
 }
 
 export type UnitEditResult = { ok: true; unit: UnitConfig } | { ok: false; errors: string[] };
@@ -25,11 +32,15 @@ export function parseUnitEdit(text: string, running: UnitConfig): UnitEditResult
     const line = raw.trim();
     if (!line || line.startsWith('#') || line.startsWith(';')) return;
     if (/^\[.*\]$/.test(line)) {
-      if (line !== '[Unit]' && line !== '[Service]') errors.push(`${name}: line ${i + 1}: expected the section [Unit] or [Service], got ${line}`);
+      if (line !== '[Unit]' && line !== '[Service]')
+        errors.push(`${name}: line ${i + 1}: expected the section [Unit] or [Service], got ${line}`);
       return;
     }
     const eq = line.indexOf('=');
-    if (eq <= 0) { errors.push(`${name}: line ${i + 1}: expected Key=value, got ${JSON.stringify(line)}`); return; }
+    if (eq <= 0) {
+      errors.push(`${name}: line ${i + 1}: expected Key=value, got ${JSON.stringify(line)}`);
+      return;
+    }
     keys[line.slice(0, eq).trim()] = line.slice(eq + 1).trim();
   });
   if (errors.length) return { ok: false, errors };

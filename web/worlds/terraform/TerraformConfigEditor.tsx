@@ -10,13 +10,19 @@ import { TERRAFORM_TEXT } from './messages';
 export function TerraformConfigEditor({ session }: WorldViewProps) {
   const text = TERRAFORM_TEXT[useLanguage()];
   return (
-    <TextConfigEditor title={text.editor} applyLabel={text.apply} appliedLabel={text.applied} rows={10} lang="en"
+    <TextConfigEditor
+      title={text.editor}
+      applyLabel={text.apply}
+      appliedLabel={text.applied}
+      rows={10}
+      lang="en"
       initialText={() => resourcesToYaml(session.runnerOf('terraform')!.config.resources)}
       submit={(source) => {
         const result = parseResourcesEdit(source);
         if (!result.ok) return result.errors;
         session.update({ resources: result.resources } satisfies Partial<TerraformLoopConfig>);
         return [];
-      }} />
+      }}
+    />
   );
 }

@@ -17,28 +17,58 @@ export function TerraformWorldView({ frame }: WorldViewProps<FrameOf<'terraform'
       <dl className="facts">
         <dt>{t('stateLock')}</dt>
         <dd data-testid="terraform-lock" data-holder={world.lockHolder ?? ''}>
-          {world.lock ? <><b className="terraform-locked"><LockIcon /> {world.lock.who}</b> · {world.lock.operation} · ID {world.lock.id.slice(0, 8)}… · {clock(world.lock.since)}</> : <span className="muted">{t('unlocked')}</span>}
+          {world.lock ? (
+            <>
+              <b className="terraform-locked">
+                <LockIcon /> {world.lock.who}
+              </b>{' '}
+              · {world.lock.operation} · ID {world.lock.id.slice(0, 8)}… · {clock(world.lock.since)}
+            </>
+          ) : (
+            <span className="muted">{t('unlocked')}</span>
+          )}
         </dd>
         <dt>{t('stateSerial')}</dt>
         <dd data-testid="terraform-serial">{world.serial}</dd>
         <dt>{t('cloudCalls')}</dt>
-        <dd>{world.calls}{world.unmanaged ? ` · ${world.unmanaged} unmanaged` : ''}</dd>
+        <dd>
+          {world.calls}
+          {world.unmanaged ? ` · ${world.unmanaged} unmanaged` : ''}
+        </dd>
         <dt>{t('dataLost')}</dt>
         <dd className={world.dataLostGb > 0 ? 'down' : ''}>{world.dataLostGb}</dd>
       </dl>
-      <h4>{t('terraformPlan')}{world.plan ? ` · ${lang === 'pt-BR' ? 'execução' : 'run'} ${world.plan.run}` : ''}</h4>
+      <h4>
+        {t('terraformPlan')}
+        {world.plan ? ` · ${lang === 'pt-BR' ? 'execução' : 'run'} ${world.plan.run}` : ''}
+      </h4>
       {world.plan ? (
         <pre className="terraform-plan" data-testid="terraform-plan">
           {world.plan.changes.map((c) => (
-            <div key={c.address} className={`terraform-change ${SYMBOL_CLASS[c.symbol]}`} data-testid="terraform-change" data-address={c.address} data-symbol={c.symbol} data-status={c.status}>
-              <span className="terraform-symbol">{c.symbol.padStart(3)}</span> {c.address} <span className={`terraform-status terraform-${c.status}`}>({t(c.status === 'failed' ? 'failedStatus' : c.status)})</span>
+            <div
+              key={c.address}
+              className={`terraform-change ${SYMBOL_CLASS[c.symbol]}`}
+              data-testid="terraform-change"
+              data-address={c.address}
+              data-symbol={c.symbol}
+              data-status={c.status}
+            >
+              <span className="terraform-symbol">{c.symbol.padStart(3)}</span> {c.address}{' '}
+              <span className={`terraform-status terraform-${c.status}`}>({t(c.status === 'failed' ? 'failedStatus' : c.status)})</span>
               {c.attrs.map((a) => (
-                <div key={a.name} className="terraform-attr">{'      '}{a.name} = {attrChange(a.before, a.after)}</div>
+                <div key={a.name} className="terraform-attr">
+                  {'      '}
+                  {a.name} = {attrChange(a.before, a.after)}
+                </div>
               ))}
             </div>
           ))}
         </pre>
-      ) : <p className="muted" data-testid="terraform-plan">{t('noPlanYet')}</p>}
+      ) : (
+        <p className="muted" data-testid="terraform-plan">
+          {t('noPlanYet')}
+        </p>
+      )}
     </section>
   );
 }

@@ -69,7 +69,10 @@ export const thermostatMachine = setup({
     },
     comparing: {
       tags: ['compare'],
-      entry: assign({ wantHeating: ({ context }) => (context.readingC === null ? context.heating : wantsHeat(context.readingC, context.heating, context.config)) }),
+      entry: assign({
+        wantHeating: ({ context }) =>
+          context.readingC === null ? context.heating : wantsHeat(context.readingC, context.heating, context.config),
+      }),
       always: [{ guard: 'switchNeeded', target: 'acting' }, { target: 'waiting' }],
     },
     acting: {

@@ -11,7 +11,14 @@ import type { ThermostatWorldSummary } from './thermostat-world-schema';
 import { createThermostatWorld, thermostatWorldModel } from '../worlds/thermostat';
 import type { ThermostatController } from './thermostat-controller-schema';
 
-export const thermostatBinding: LoopBinding<ThermostatWorld, ThermostatFault, ThermostatConfig, ThermostatController, typeof thermostatMachine, ThermostatWorldSummary> = {
+export const thermostatBinding: LoopBinding<
+  ThermostatWorld,
+  ThermostatFault,
+  ThermostatConfig,
+  ThermostatController,
+  typeof thermostatMachine,
+  ThermostatWorldSummary
+> = {
   loop: 'thermostat',
   machine: thermostatMachine,
   world: thermostatWorldModel,
@@ -33,7 +40,10 @@ const celsius = z.number({ error: 'expected a temperature in °C (a number)' }).
 
 const thermostatSchema = z.strictObject({
   setpoint: celsius,
-  hysteresis: z.number({ error: 'expected a number of degrees ≥ 0' }).int({ error: 'expected whole degrees' }).min(0, { error: 'expected a number of degrees ≥ 0' }),
+  hysteresis: z
+    .number({ error: 'expected a number of degrees ≥ 0' })
+    .int({ error: 'expected whole degrees' })
+    .min(0, { error: 'expected a number of degrees ≥ 0' }),
   period: durationField,
 });
 
@@ -46,12 +56,14 @@ const roomSchema = z.strictObject({
   switch: durationField.optional(),
 });
 
-const timelineEntrySchema = z.strictObject({
-  at: durationField,
-  draught: z.number({ error: 'expected the degrees the room loses' }).int().min(1, { error: 'expected at least 1 degree' }).optional(),
-  outside: celsius.optional(),
-  setpoint: celsius.optional(),
-}).refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (draught, outside or setpoint)' });
+const timelineEntrySchema = z
+  .strictObject({
+    at: durationField,
+    draught: z.number({ error: 'expected the degrees the room loses' }).int().min(1, { error: 'expected at least 1 degree' }).optional(),
+    outside: celsius.optional(),
+    setpoint: celsius.optional(),
+  })
+  .refine((e) => Object.keys(e).length === 2, { error: 'expected "at" and exactly one change (draught, outside or setpoint)' });
 
 const scenarioSchema = z.strictObject({
   ...headerShape('thermostat'),
@@ -61,8 +73,14 @@ const scenarioSchema = z.strictObject({
 });
 
 export interface ThermostatScenario {
-  file: string; name: string; description: string; seed: number; durationMs: number;
-  config: ThermostatConfig; world: ThermostatWorld; timeline: TimelineEntry<ThermostatFault, ThermostatConfig>[];
+  file: string;
+  name: string;
+  description: string;
+  seed: number;
+  durationMs: number;
+  config: ThermostatConfig;
+  world: ThermostatWorld;
+  timeline: TimelineEntry<ThermostatFault, ThermostatConfig>[];
 }
 
 export function parseThermostatScenario(file: string, name: string, doc: unknown, seedOverride?: number): ThermostatScenario {
@@ -81,7 +99,10 @@ export function parseThermostatScenario(file: string, name: string, doc: unknown
     ...headerOf(file, name, s, seedOverride, 3_600_000),
     config: { setpointC: s.thermostat.setpoint, hysteresisC: s.thermostat.hysteresis, periodMs: s.thermostat.period },
     world: createThermostatWorld(s.room.temperature, s.room.outside, {
-      stepMs, readMs: s.room.read ?? 1_000, switchMs: s.room.switch ?? 2_000, maxC: s.room.max ?? 35,
+      stepMs,
+      readMs: s.room.read ?? 1_000,
+      switchMs: s.room.switch ?? 2_000,
+      maxC: s.room.max ?? 35,
     }),
     timeline,
   };

@@ -38,7 +38,9 @@ function settles(config: ThermostatConfig, world: ThermostatWorld, withinPeriods
   const low = config.setpointC - config.hysteresisC - margin;
   const high = config.setpointC + config.hysteresisC + margin;
   // From the farthest the room can be (the outside, or the heater's maximum) back into the band, plus a cycle per `--within`.
-  const withinMs = (Math.max(world.maxC, config.setpointC) - Math.min(world.outsideC, config.setpointC) + 2) * world.stepMs + withinPeriods * cycleMs(config, world);
+  const withinMs =
+    (Math.max(world.maxC, config.setpointC) - Math.min(world.outsideC, config.setpointC) + 2) * world.stepMs +
+    withinPeriods * cycleMs(config, world);
   return {
     name: 'settles',
     kind: 'eventually',
@@ -49,8 +51,13 @@ function settles(config: ThermostatConfig, world: ThermostatWorld, withinPeriods
   };
 }
 
-function properties(config: ThermostatConfig, _alphabet: readonly EnvMove<ThermostatFault, ThermostatConfig>[], withinPeriods?: number, world?: ThermostatWorld): Property[] {
-  if (!world) throw new Error('the thermostat\'s properties read the start world\'s timings');
+function properties(
+  config: ThermostatConfig,
+  _alphabet: readonly EnvMove<ThermostatFault, ThermostatConfig>[],
+  withinPeriods?: number,
+  world?: ThermostatWorld,
+): Property[] {
+  if (!world) throw new Error("the thermostat's properties read the start world's timings");
   return [withinADegree(config), heats, settles(config, world, withinPeriods)];
 }
 
@@ -67,7 +74,12 @@ function label(entry: Entry): string {
 
 function validate(scenario: LoadedScenario<ThermostatWorld, ThermostatFault, ThermostatConfig>): void {
   scenario.timeline.forEach((e, i) => {
-    if ('config' in e) throw new InputError(scenario.file, `timeline[${i}].setpoint`, 'expected no set point changes for check: the properties are judged against one set point');
+    if ('config' in e)
+      throw new InputError(
+        scenario.file,
+        `timeline[${i}].setpoint`,
+        'expected no set point changes for check: the properties are judged against one set point',
+      );
   });
 }
 

@@ -27,7 +27,12 @@ type ThermostatOp = { id: number; kind: 'read' } | { id: number; kind: 'switch';
 /** A window opened for a moment (the room loses `dropC` at once) or a new outside temperature. */
 export type ThermostatFault = { kind: 'draught'; dropC: number } | { kind: 'outside'; temperatureC: number };
 
-export interface ThermostatTimings { stepMs: number; readMs: number; switchMs: number; maxC: number }
+export interface ThermostatTimings {
+  stepMs: number;
+  readMs: number;
+  switchMs: number;
+  maxC: number;
+}
 
 export function createThermostatWorld(temperatureC: number, outsideC: number, timings: ThermostatTimings): ThermostatWorld {
   return { temperatureC, since: 0, heaterOn: false, outsideC, ...timings, nextOpId: 1, ops: [], switches: 0 };
@@ -48,7 +53,8 @@ function settled(world: ThermostatWorld, t: number): ThermostatWorld {
 function begin(world: ThermostatWorld, src: string, input: unknown, t: number) {
   const id = world.nextOpId;
   const base = { ...world, nextOpId: id + 1 };
-  if (src === 'readTemperature') return { world: { ...base, ops: [...base.ops, { id, kind: 'read' as const }] }, opId: id, doneAt: t + world.readMs };
+  if (src === 'readTemperature')
+    return { world: { ...base, ops: [...base.ops, { id, kind: 'read' as const }] }, opId: id, doneAt: t + world.readMs };
   if (src === 'setHeater') {
     const on = typeof input === 'object' && input !== null && 'on' in input && input.on === true;
     return { world: { ...base, ops: [...base.ops, { id, kind: 'switch' as const, on }] }, opId: id, doneAt: t + world.switchMs };

@@ -9,12 +9,19 @@ export function ThermostatWorldView({ frame }: WorldViewProps<FrameOf<'thermosta
   const lang = useLanguage();
   const w = frame.world;
   const band = controllerOf(frame, 'thermostat')?.band;
-  const heater = w.heaterOn ? (lang === 'pt-BR' ? 'aquecedor ligado' : 'heater on') : (lang === 'pt-BR' ? 'aquecedor desligado' : 'heater off');
+  const heater = w.heaterOn
+    ? lang === 'pt-BR'
+      ? 'aquecedor ligado'
+      : 'heater on'
+    : lang === 'pt-BR'
+      ? 'aquecedor desligado'
+      : 'heater off';
   return (
     <section className="world thermostat-world" data-testid="world">
       <h3>{t('world')}</h3>
       <p data-testid="thermostat-room" data-temperature={w.temperatureC} data-heater={w.heaterOn ? 'on' : 'off'}>
-        {w.temperatureC} °C · {heater}{band ? ` · ${band.lowC}–${band.highC} °C` : ''}
+        {w.temperatureC} °C · {heater}
+        {band ? ` · ${band.lowC}–${band.highC} °C` : ''}
       </p>
     </section>
   );

@@ -14,8 +14,14 @@ const LABELS: ChartLabels<typeof thermostatMachine> = {
   },
   events: { 'CONFIG.UPDATE': { en: 'new set point', 'pt-BR': 'novo ponto de ajuste' } },
   actors: {
-    readTemperature: { done: { en: 'temperature read', 'pt-BR': 'temperatura lida' }, error: { en: 'sensor failed', 'pt-BR': 'o sensor falhou' } },
-    setHeater: { done: { en: 'heater switched', 'pt-BR': 'aquecedor acionado' }, error: { en: 'switch failed', 'pt-BR': 'o acionamento falhou' } },
+    readTemperature: {
+      done: { en: 'temperature read', 'pt-BR': 'temperatura lida' },
+      error: { en: 'sensor failed', 'pt-BR': 'o sensor falhou' },
+    },
+    setHeater: {
+      done: { en: 'heater switched', 'pt-BR': 'aquecedor acionado' },
+      error: { en: 'switch failed', 'pt-BR': 'o acionamento falhou' },
+    },
   },
   delays: { period: { en: 'period elapsed', 'pt-BR': 'fim do período' } },
   guards: { switchNeeded: { en: 'heater must change', 'pt-BR': 'o aquecedor precisa mudar' } },
@@ -39,13 +45,15 @@ export const THERMOSTAT_UI: LoopUi<'thermostat'> = {
     };
   },
   card: {
-    year: 1885, name: { en: 'thermostat', 'pt-BR': 'termostato' },
+    year: 1885,
+    name: { en: 'thermostat', 'pt-BR': 'termostato' },
     observe: { en: 'the room’s temperature', 'pt-BR': 'a temperatura da sala' },
     compare: { en: 'the reading against the set point’s band', 'pt-BR': 'a leitura com a faixa do ponto de ajuste' },
     act: { en: 'switch the heater on or off', 'pt-BR': 'liga ou desliga o aquecedor' },
   },
   tour: {
-    scenario: 'thermostat-morning', moment: 'draught',
+    scenario: 'thermostat-morning',
+    moment: 'draught',
     point: {
       en: 'The smallest loop: read, compare with a band, switch — and the room moves between readings.',
       'pt-BR': 'O menor laço: lê, compara com uma faixa, aciona — e a sala muda entre as leituras.',
