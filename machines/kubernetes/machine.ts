@@ -98,9 +98,9 @@ export type { HandledResult } from './reconcile-handler';
 export const createControllerMachine = (reconcilerFor: ReconcilerLookup) =>
   setup({
     types: {
-      context: {} as ControllerContext,
-      events: {} as ControllerEvent,
-      input: {} as { config?: Partial<ControllerConfig> } | undefined,
+      context: {} as ControllerContext, // cast: XState's setup() types idiom: a type carrier, never read as a value
+      events: {} as ControllerEvent, // cast: XState's setup() types idiom: a type carrier, never read as a value
+      input: {} as { config?: Partial<ControllerConfig> } | undefined, // cast: XState's setup() types idiom: a type carrier, never read as a value
     },
     actors: {
       watchNext: namedActor<WatchNextOutput, WatchNextInput>('watchNext'),
@@ -122,7 +122,7 @@ export const createControllerMachine = (reconcilerFor: ReconcilerLookup) =>
         let memory = context.memory;
         const enqueued = new Set<string>();
         for (const event of out.events) {
-          const mapped = reconciler.mapEvent(event, memory as never, out.now);
+          const mapped = reconciler.mapEvent(event, memory as never, out.now); // cast: a reconciler's memory is erased in the machine's context; it only ever gets back the memory it returned
           memory = mapped.memory;
           // handler/enqueue.go addToQueueCreate/Update: the initial list and unchanged (resync) updates go in at LowPriority.
           const priority =
@@ -149,10 +149,10 @@ export const createControllerMachine = (reconcilerFor: ReconcilerLookup) =>
         const plan = reconciler.reconcile({
           request: context.current!,
           view: out.view,
-          memory: context.memory as never,
+          memory: context.memory as never, // cast: a reconciler's memory is erased in the machine's context; it only ever gets back the memory it returned
           now: out.now,
           options: context.config.options,
-        }) as Plan;
+        }) as Plan; // cast: reconcile returns its own memory type's Plan, erased here like the memory
         return { view: out.view, now: out.now, plan, memory: plan.memory, outcome: plan.outcome, reconciles: context.reconciles + 1 };
       }),
       recordBatch: assign(({ context }, out: ApiWriteOutput) => {
@@ -162,7 +162,7 @@ export const createControllerMachine = (reconcilerFor: ReconcilerLookup) =>
         const skipped = (context.plan?.batches ?? []).slice(context.batchIndex + 1).flat();
         const reconciler = reconcilerFor(context.config.reconciler);
         const memory = reconciler.afterWrites
-          ? reconciler.afterWrites(context.memory as never, context.current!, writes, skipped, out.now)
+          ? reconciler.afterWrites(context.memory as never, context.current!, writes, skipped, out.now) // cast: a reconciler's memory is erased in the machine's context; it only ever gets back the memory it returned
           : context.memory;
         return {
           writes,
@@ -175,7 +175,7 @@ export const createControllerMachine = (reconcilerFor: ReconcilerLookup) =>
       writesDone: assign(({ context }) => {
         const reconciler = reconcilerFor(context.config.reconciler);
         if (!reconciler.afterWrites || context.writes.some((w) => w.error !== undefined)) return {};
-        return { memory: reconciler.afterWrites(context.memory as never, context.current!, context.writes, [], context.now) };
+        return { memory: reconciler.afterWrites(context.memory as never, context.current!, context.writes, [], context.now) }; // cast: a reconciler's memory is erased in the machine's context; it only ever gets back the memory it returned
       }),
       applyResult: assign(({ context }) => {
         if (!context.current || !context.outcome) return {};

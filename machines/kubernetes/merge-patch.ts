@@ -29,7 +29,7 @@ export function patchProblem(patch: Record<string, unknown>, status: boolean): s
   if (meta === undefined) return undefined;
   if (!isRecord(meta)) return 'patches metadata with something that is not an object';
   const field = Object.keys(meta).find(
-    (k) => !(PATCHABLE_METADATA as readonly string[]).includes(k) || (status && k !== 'resourceVersion'),
+    (k) => !(PATCHABLE_METADATA as readonly string[]).includes(k) || (status && k !== 'resourceVersion'), // cast: widened to call includes() with any key
   );
   return field
     ? `patches metadata.${field}: ${status ? 'a status patch changes only the status' : `only ${PATCHABLE_METADATA.slice(0, 4).join(', ')} are modelled`}`
@@ -38,7 +38,7 @@ export function patchProblem(patch: Record<string, unknown>, status: boolean): s
 
 /** The object after the patch: metadata and spec (main resource) or status (status subresource). */
 export function patched(current: KObject, patch: Record<string, unknown>, status: boolean): KObject {
-  if (status) return { ...current, status: (applyMergePatch(current.status, patch.status ?? {}) ?? {}) as Record<string, unknown> };
+  if (status) return { ...current, status: (applyMergePatch(current.status, patch.status ?? {}) ?? {}) as Record<string, unknown> }; // cast: a JSON merge patch of a record onto a record is a record (RFC 7386)
   // resourceVersion in a patch is a precondition (patchPrecondition), not a field to set.
   const metaPatch = Object.fromEntries(
     Object.entries(isRecord(patch.metadata) ? patch.metadata : {}).filter(([k]) => k !== 'resourceVersion'),
@@ -47,7 +47,7 @@ export function patched(current: KObject, patch: Record<string, unknown>, status
   const meta = applyMergePatch(
     { labels: m.labels, annotations: m.annotations, finalizers: m.finalizers, ownerReferences: m.ownerReferences },
     metaPatch,
-  ) as Partial<KObject['metadata']>;
+  ) as Partial<KObject['metadata']>; // cast: a JSON merge patch of metadata's fields onto them keeps their shape (RFC 7386)
   return {
     ...current,
     metadata: {
@@ -57,7 +57,7 @@ export function patched(current: KObject, patch: Record<string, unknown>, status
       finalizers: meta.finalizers ?? [],
       ownerReferences: meta.ownerReferences ?? [],
     },
-    spec: (applyMergePatch(current.spec, patch.spec ?? {}) ?? {}) as Record<string, unknown>,
+    spec: (applyMergePatch(current.spec, patch.spec ?? {}) ?? {}) as Record<string, unknown>, // cast: a JSON merge patch of a record onto a record is a record (RFC 7386)
   };
 }
 

@@ -180,10 +180,10 @@ const kinds = {
 } as const;
 
 export type ManifestKind = keyof typeof kinds;
-const MANIFEST_KINDS = Object.keys(kinds) as ManifestKind[];
+const MANIFEST_KINDS = Object.keys(kinds) as ManifestKind[]; // cast: Object.keys says string[]; these are the object's own keys
 
 export function manifestSchemaFor(kind: string): z.ZodType | undefined {
-  return (kinds as Record<string, z.ZodType>)[kind];
+  return (kinds as Record<string, z.ZodType>)[kind]; // cast: widened to look a kind up by any name (undefined when unknown)
 }
 export const knownKinds = () => [...MANIFEST_KINDS];
 
@@ -194,14 +194,14 @@ const templateOf = (t: z.output<typeof templateSchema>) => ({
 
 /** A validated manifest → the object kubectl would send. */
 export function toNewObject(kind: string, m: unknown): NewObject {
-  const ns = (m as { metadata: { namespace?: string } }).metadata.namespace ?? 'default';
-  const meta = (m as { metadata: z.output<typeof metadata> }).metadata;
+  const ns = (m as { metadata: { namespace?: string } }).metadata.namespace ?? 'default'; // cast: m was parsed by kinds[kind] (parseManifest) before it gets here; the switch is on that kind
+  const meta = (m as { metadata: z.output<typeof metadata> }).metadata; // cast: m was parsed by kinds[kind] (parseManifest) before it gets here; the switch is on that kind
   const base = (namespace: string) => ({ namespace, name: meta.name, labels: meta.labels ?? {}, annotations: meta.annotations ?? {} });
   switch (kind) {
     case 'Namespace':
       return { kind, metadata: base(''), spec: {}, status: { phase: 'Active' } };
     case 'Node': {
-      const n = m as z.output<typeof kinds.Node>;
+      const n = m as z.output<typeof kinds.Node>; // cast: m was parsed by kinds[kind] (parseManifest) before it gets here; the switch is on that kind
       return {
         kind,
         metadata: base(''),
@@ -210,7 +210,7 @@ export function toNewObject(kind: string, m: unknown): NewObject {
       };
     }
     case 'ReplicaSet': {
-      const r = (m as z.output<typeof kinds.ReplicaSet>).spec;
+      const r = (m as z.output<typeof kinds.ReplicaSet>).spec; // cast: m was parsed by kinds[kind] (parseManifest) before it gets here; the switch is on that kind
       return {
         kind,
         metadata: base(ns),
@@ -224,7 +224,7 @@ export function toNewObject(kind: string, m: unknown): NewObject {
       };
     }
     case 'Deployment': {
-      const d = (m as z.output<typeof kinds.Deployment>).spec;
+      const d = (m as z.output<typeof kinds.Deployment>).spec; // cast: m was parsed by kinds[kind] (parseManifest) before it gets here; the switch is on that kind
       const ru = d.strategy?.rollingUpdate;
       return {
         kind,
@@ -239,11 +239,11 @@ export function toNewObject(kind: string, m: unknown): NewObject {
       };
     }
     case 'Service': {
-      const s = (m as z.output<typeof kinds.Service>).spec;
+      const s = (m as z.output<typeof kinds.Service>).spec; // cast: m was parsed by kinds[kind] (parseManifest) before it gets here; the switch is on that kind
       return { kind, metadata: base(ns), spec: { selector: { ...s.selector }, port: s.ports?.[0]?.port ?? 80 }, status: {} };
     }
     case 'HorizontalPodAutoscaler': {
-      const h = (m as z.output<typeof kinds.HorizontalPodAutoscaler>).spec;
+      const h = (m as z.output<typeof kinds.HorizontalPodAutoscaler>).spec; // cast: m was parsed by kinds[kind] (parseManifest) before it gets here; the switch is on that kind
       return {
         kind,
         metadata: base(ns),
@@ -258,11 +258,11 @@ export function toNewObject(kind: string, m: unknown): NewObject {
       };
     }
     case 'Application': {
-      const a = (m as z.output<typeof kinds.Application>).spec;
+      const a = (m as z.output<typeof kinds.Application>).spec; // cast: m was parsed by kinds[kind] (parseManifest) before it gets here; the switch is on that kind
       return { kind, metadata: base(ns), spec: { image: a.image, replicas: a.replicas, port: a.port }, status: {} };
     }
     case 'Database': {
-      const d = (m as z.output<typeof kinds.Database>).spec;
+      const d = (m as z.output<typeof kinds.Database>).spec; // cast: m was parsed by kinds[kind] (parseManifest) before it gets here; the switch is on that kind
       return {
         kind,
         metadata: base(ns),
@@ -276,7 +276,7 @@ export function toNewObject(kind: string, m: unknown): NewObject {
       };
     }
     case 'PodService': {
-      const p = (m as z.output<typeof kinds.PodService>).spec;
+      const p = (m as z.output<typeof kinds.PodService>).spec; // cast: m was parsed by kinds[kind] (parseManifest) before it gets here; the switch is on that kind
       return {
         kind,
         metadata: base(ns),
@@ -285,7 +285,7 @@ export function toNewObject(kind: string, m: unknown): NewObject {
       };
     }
     case 'QueueScaler': {
-      const q = (m as z.output<typeof kinds.QueueScaler>).spec;
+      const q = (m as z.output<typeof kinds.QueueScaler>).spec; // cast: m was parsed by kinds[kind] (parseManifest) before it gets here; the switch is on that kind
       return {
         kind,
         metadata: base(ns),
@@ -302,7 +302,7 @@ export function toNewObject(kind: string, m: unknown): NewObject {
       };
     }
     case 'Pod': {
-      const p = (m as z.output<typeof kinds.Pod>).spec;
+      const p = (m as z.output<typeof kinds.Pod>).spec; // cast: m was parsed by kinds[kind] (parseManifest) before it gets here; the switch is on that kind
       return {
         kind,
         metadata: base(ns),

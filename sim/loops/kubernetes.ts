@@ -59,7 +59,8 @@ export const kubernetesBindingFor = (
   machine: createControllerMachine(withUserReconciler(user.name, user.reconciler)),
 });
 
-const reconcilerName = z.enum(RECONCILER_NAMES as [ReconcilerName, ...ReconcilerName[]], {
+const NAMES = RECONCILER_NAMES as [ReconcilerName, ...ReconcilerName[]]; // cast: z.enum wants a non-empty tuple; the registry has eight names
+const reconcilerName = z.enum(NAMES, {
   error: `expected one of ${RECONCILER_NAMES.join(', ')}`,
 });
 
@@ -225,7 +226,7 @@ function parseManifest(file: string, field: string, doc: { kind: string }): NewO
   return toNewObject(doc.kind, parsed.data);
 }
 
-const pick = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const pick = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>; // cast: Object.fromEntries says Record<string, unknown>; the entries are o's own, some dropped
 
 export function parseKubernetesScenario(
   file: string,

@@ -18,7 +18,7 @@ export function LanguageProvider({ value, children }: { value: Language; childre
 const TRANSLATORS = Object.fromEntries(LANGUAGES.map((l) => [l, (key: MessageKey) => MESSAGES[l][key]])) as Record<
   Language,
   (key: MessageKey) => string
->;
+>; // cast: Object.fromEntries says Record<string, …>; one entry per language
 
 /** The translator for the current UI language. */
 export function useT(): (key: MessageKey) => string {

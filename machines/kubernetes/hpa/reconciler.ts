@@ -62,7 +62,7 @@ export interface HpaOptions {
 export function hpaOptionsOf(options: Record<string, unknown>): HpaOptions {
   const num = (v: unknown, d: number) => (typeof v === 'number' ? v : d);
   return {
-    kubernetesRelease: (options.kubernetesRelease as KubernetesRelease | undefined) ?? DEFAULT_KUBERNETES_RELEASE,
+    kubernetesRelease: (options.kubernetesRelease as KubernetesRelease | undefined) ?? DEFAULT_KUBERNETES_RELEASE, // cast: unchecked: options come from the scenario's controller options; release names are checked where they are parsed
     tolerance: num(options.tolerance, DEFAULT_TOLERANCE),
     cpuInitializationPeriodMs: num(options.cpuInitializationPeriodMs, DEFAULT_CPU_INITIALIZATION_PERIOD_MS),
     initialReadinessDelayMs: num(options.initialReadinessDelayMs, DEFAULT_INITIAL_READINESS_DELAY_MS),
@@ -226,7 +226,7 @@ export const hpaReconciler: Reconciler<HpaMemory> = {
         const message = `the HPA was unable to compute the replica count: failed to get cpu utilization: ${calc.error}`;
         const status = {
           currentReplicas: current,
-          desiredReplicas: (hpa.status as { desiredReplicas?: number }).desiredReplicas ?? 0,
+          desiredReplicas: (hpa.status as { desiredReplicas?: number }).desiredReplicas ?? 0, // cast: unchecked: KObject's status is an untyped record; this kind's as its controller writes it
           currentCPUUtilizationPercentage: null,
           ...(hpa.status.lastScaleTime !== undefined ? { lastScaleTime: hpa.status.lastScaleTime } : {}),
           conditions: [

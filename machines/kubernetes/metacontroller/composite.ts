@@ -83,7 +83,7 @@ export function compositeController(name: string, spec: CompositeSpec): Reconcil
           summary: `add finalizer ${finalizer}`,
         };
       }
-      const strategies = { ...DEFAULT_STRATEGY, ...((options.updateStrategy ?? {}) as Record<string, UpdateStrategy>) };
+      const strategies = { ...DEFAULT_STRATEGY, ...((options.updateStrategy ?? {}) as Record<string, UpdateStrategy>) }; // cast: unchecked: updateStrategy as the scenario's controller options give it
       const observed: Record<string, Record<string, KObject>> = {};
       for (const o of view.objects) {
         if (!spec.childKinds.includes(o.kind) || controllerOf(o)?.uid !== parent.metadata.uid) continue;

@@ -137,7 +137,7 @@ export function decoratorController(name: string, spec: DecoratorSpec): Reconcil
         });
         steps.push('add labels/annotations');
       }
-      const strategies = (options.updateStrategy ?? {}) as Record<string, UpdateStrategy>;
+      const strategies = (options.updateStrategy ?? {}) as Record<string, UpdateStrategy>; // cast: unchecked: updateStrategy as the scenario's controller options give it
       for (const a of answer.attachments) {
         const current = attached.find((o) => o.kind === a.kind && o.metadata.name === a.metadata.name);
         if (!current) {

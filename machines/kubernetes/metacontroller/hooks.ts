@@ -37,7 +37,7 @@ export function podServiceSync({ parent, children }: CompositeSyncRequest): Comp
   const name = parent.metadata.name;
   const labels = { app: name };
   const pod = children.Pod?.[name];
-  const ready = (pod?.status as { ready?: boolean } | undefined)?.ready === true;
+  const ready = (pod?.status as { ready?: boolean } | undefined)?.ready === true; // cast: unchecked: KObject's status is an untyped record; this kind's as its controller writes it
   return {
     status: {
       phase: ready ? 'Running' : 'Pending',

@@ -77,7 +77,7 @@ export const databaseReconciler: Reconciler<null> = {
       return { batches: [], outcome: { kind: 'ok' }, memory: null, summary: `${request} not found (its objects are garbage collected)` };
     const failoverAfter = typeof options.failoverAfterMs === 'number' ? options.failoverAfterMs : DB_FAILOVER_AFTER_MS;
     const spec = specOf<DatabaseSpec>(db);
-    const status = db.status as DatabaseStatus;
+    const status = db.status as DatabaseStatus; // cast: unchecked: KObject's status is an untyped record; this kind's as its controller writes it
     const owned = (kind: string) => view.objects.filter((o) => o.kind === kind && controllerOf(o)?.uid === db.metadata.uid);
     const setStatus = (s: DatabaseStatus): Write => ({
       verb: 'updateStatus',
@@ -123,8 +123,8 @@ export const databaseReconciler: Reconciler<null> = {
         `1. provision volume ${name}-data (${spec.storage})`,
       );
     }
-    if ((pvc.status as { phase?: string }).phase !== 'Bound')
-      return plan([], `1. volume ${pvc.metadata.name} is ${(pvc.status as { phase?: string }).phase}: wait for it`);
+    const pvcPhase = (pvc.status as { phase?: string }).phase; // cast: unchecked: KObject's status is an untyped record; this kind's as its controller writes it
+    if (pvcPhase !== 'Bound') return plan([], `1. volume ${pvc.metadata.name} is ${pvcPhase}: wait for it`);
 
     const allPods = owned('Pod');
     const pods = allPods.filter((p) => p.metadata.deletionTimestamp === undefined && statusOf<PodStatus>(p).phase !== 'Failed');
@@ -209,7 +209,7 @@ export const databaseReconciler: Reconciler<null> = {
         tolerate: ['AlreadyExists'],
       });
       steps.push('5. configure replication');
-    } else if (JSON.stringify((cm.spec as { data?: unknown }).data) !== JSON.stringify(config)) {
+    } else if (JSON.stringify(configMapData(cm)) !== JSON.stringify(config)) {
       writes.push({ verb: 'update', object: { ...cm, spec: { data: config } } });
       steps.push(`5. replication: ${config.primary} ← [${config.replicas}]`);
     }
@@ -227,7 +227,7 @@ export const databaseReconciler: Reconciler<null> = {
         tolerate: ['AlreadyExists'],
       });
       steps.push(`6. schedule backups (${spec.backupSchedule})`);
-    } else if ((cron.spec as { target?: string }).target !== primary.metadata.name) {
+    } else if (backupTarget(cron) !== primary.metadata.name) {
       writes.push({ verb: 'update', object: { ...cron, spec: { ...cron.spec, target: primary.metadata.name } } });
       steps.push(`6. backups now from ${primary.metadata.name}`);
     }
@@ -245,3 +245,6 @@ export const databaseReconciler: Reconciler<null> = {
     return plan(writes, steps.length ? steps.join('; ') : `${phase}: nothing to do`);
   },
 };
+
+const configMapData = (cm: KObject) => (cm.spec as { data?: unknown }).data; // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
+const backupTarget = (cron: KObject) => (cron.spec as { target?: string }).target; // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it

@@ -175,7 +175,7 @@ export const deploymentReconciler: Reconciler<null> = {
       }
     }
     const status = deploymentStatus(d, newRS, owned);
-    const old = d.status as Partial<DeploymentStatus>;
+    const old = d.status as Partial<DeploymentStatus>; // cast: unchecked: KObject's status is an untyped record; this kind's as its controller writes it
     const batches: Write[][] = writes.length ? [writes] : [];
     if (
       JSON.stringify(status) !==

@@ -22,7 +22,7 @@ const ALL = {
 export type ReconcilerName = keyof typeof ALL;
 /** Every controller the machine can run, by name (memory types erased: each keeps its own). */
 export const RECONCILERS: Record<ReconcilerName, Reconciler<unknown>> = ALL;
-export const RECONCILER_NAMES = Object.keys(ALL) as ReconcilerName[];
+export const RECONCILER_NAMES = Object.keys(ALL) as ReconcilerName[]; // cast: Object.keys says string[]; these are the object's own keys
 
 /** Finds the focal controller by the name in the machine's config (createControllerMachine). */
 export type ReconcilerLookup = (name: string) => Reconciler<unknown>;

@@ -67,7 +67,7 @@ export const queueScalerReconciler: Reconciler<null> = {
     const qs = view.objects.find((o) => o.kind === 'QueueScaler' && o.metadata.namespace === namespace && o.metadata.name === name);
     if (!qs) return { batches: [], outcome: { kind: 'ok' }, memory: null, summary: `${request} is gone` };
     const spec = specOf<QueueScalerSpec>(qs);
-    const status = qs.status as QueueScalerStatus;
+    const status = qs.status as QueueScalerStatus; // cast: unchecked: KObject's status is an untyped record; this kind's as its controller writes it
     const poll = { kind: 'ok' as const, requeueAfterMs: spec.pollingIntervalSeconds * 1000 };
     const target = view.objects.find(
       (o) => o.kind === 'Deployment' && o.metadata.namespace === namespace && o.metadata.name === spec.scaleTargetRef.name,

@@ -189,7 +189,8 @@ export const replicaSetReconciler: Reconciler<ReplicaSetMemory> = {
       summary = { kind: 'replicaSetInSync', active: active.length, desired: spec.replicas };
     }
     const status = replicaSetStatus(rs, active, now);
-    if (!sameStatus(status, rs.status as Partial<ReplicaSetStatus>)) {
+    const written = rs.status as Partial<ReplicaSetStatus>; // cast: unchecked: KObject's status is an untyped record; this kind's as its controller writes it
+    if (!sameStatus(status, written)) {
       batches.push([{ verb: 'updateStatus', object: { ...rs, status: { ...status } }, retryOnConflict: true }]);
     }
     return { batches, outcome: { kind: 'ok' }, memory: { expectations }, summary };

@@ -130,7 +130,7 @@ function stable(v: unknown): string {
     return `{${Object.keys(v)
       .sort()
       .filter((k) => (v as Record<string, unknown>)[k] !== undefined) // cast: a non-null object, read only by its own keys
-      .map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`)
+      .map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`) // cast: a non-null object, read only by its own keys
       .join(',')}}`; // cast: as on the line above
   }
   return JSON.stringify(v);

@@ -321,7 +321,7 @@ function memoryKey(reconciler: string, memory: unknown, world: KubeWorld, t: num
   }
   if (reconciler === 'hpa') {
     const { recWindow, eventWindow, behavior } = hpaWindows(world);
-    return Object.entries(memory as HpaMemory)
+    return Object.entries(memory as HpaMemory) // cast: unchecked: the hpa reconciler's memory, by its name
       .map(([k, e]) => {
         // cast: unchecked: the hpa reconciler's memory, by its name
         let live = e.recommendations.filter((r) => t - r.at <= recWindow).sort((a, b) => b.at - a.at);

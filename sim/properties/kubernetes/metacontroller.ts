@@ -43,7 +43,7 @@ function compositeMatches(w: KubeWorld): boolean {
       isActive(pod) &&
       isPodReady(pod) &&
       image === s.image &&
-      (child('Service')?.spec as { port?: number } | undefined)?.port === s.port &&
+      (child('Service')?.spec as { port?: number } | undefined)?.port === s.port && // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
       child('Ingress') !== undefined
     ); // cast: unchecked: the spec fields the model's Services carry
   });
@@ -72,7 +72,7 @@ export const recreatesPod: Property = {
       return (
         ps.metadata.generation > 1 &&
         pod !== undefined &&
-        (pod.spec as { containers: { image: string }[] }).containers[0]?.image === specOf<PodServiceSpec>(ps).image
+        (pod.spec as { containers: { image: string }[] }).containers[0]?.image === specOf<PodServiceSpec>(ps).image // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
       ); // cast: unchecked: the spec fields the model's Pods carry
     });
   },

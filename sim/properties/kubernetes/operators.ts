@@ -159,12 +159,12 @@ function queuesDrained(w: KubeWorld): boolean {
     const workers = objectsOf(w, 'Pod').filter(
       (p) =>
         p.metadata.namespace === qs.metadata.namespace &&
-        matches((target.spec as { selector: Record<string, string> }).selector, p.metadata.labels) &&
+        matches((target.spec as { selector: Record<string, string> }).selector, p.metadata.labels) && // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
         isActive(p),
     ); // cast: unchecked: the spec field a scaler's target carries
     return (
       queue.length === 0 &&
-      (target.spec as { replicas: number }).replicas === spec.minReplicas &&
+      (target.spec as { replicas: number }).replicas === spec.minReplicas && // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
       workers.length === spec.minReplicas &&
       workers.every(isPodReady)
     ); // cast: unchecked: the spec field a scaler's target carries
@@ -189,7 +189,7 @@ export const scalesWorkersUp: Property = {
   holds: (v) => {
     const w = worldAt(v);
     return objectsOf(w, 'QueueScaler').some(
-      (qs) => ((scalerTarget(w, qs)?.spec as { replicas?: number } | undefined)?.replicas ?? 0) > specOf<QueueScalerSpec>(qs).minReplicas,
+      (qs) => ((scalerTarget(w, qs)?.spec as { replicas?: number } | undefined)?.replicas ?? 0) > specOf<QueueScalerSpec>(qs).minReplicas, // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
     ); // cast: unchecked: the spec field a scaler's target carries
   },
 };

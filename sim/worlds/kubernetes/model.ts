@@ -107,7 +107,7 @@ type NewOp = Op extends infer O ? (O extends Op ? Omit<O, 'id'> : never) : never
 function addOp(world: KubeWorld, op: NewOp) {
   const id = world.nextOpId;
   return {
-    world: { ...world, nextOpId: id + 1, ops: [...world.ops, { ...op, id } as KubeWorld['ops'][number]] },
+    world: { ...world, nextOpId: id + 1, ops: [...world.ops, { ...op, id } as KubeWorld['ops'][number]] }, // cast: op plus its id is one member of the ops union (TypeScript does not distribute the spread)
     opId: id,
     doneAt: op.doneAt,
   };
@@ -116,7 +116,7 @@ function addOp(world: KubeWorld, op: NewOp) {
 function begin(world0: KubeWorld, src: string, input: unknown, t: number) {
   let world = settle(world0, t);
   if (src === 'watchNext') {
-    const { kinds, initial, wakeAt } = input as WatchNextInput;
+    const { kinds, initial, wakeAt } = input as WatchNextInput; // cast: the input of the actor setup() names with this src (machines/kubernetes/machine.ts)
     if (initial || !world.informer) world = initialList(world, kinds, t);
     const inf = world.informer!;
     if (inf.pending.length > 0 || (wakeAt !== null && wakeAt <= t))
@@ -131,9 +131,9 @@ function begin(world0: KubeWorld, src: string, input: unknown, t: number) {
     const doneAt = Math.max(t, Math.min(...candidates.filter((c): c is number => c !== undefined)));
     return addOp(world, { kind: 'watch', doneAt, informer: inf.generation });
   }
-  if (src === 'readCache') return addOp(world, { kind: 'read', doneAt: t, request: (input as ReadCacheInput).request });
+  if (src === 'readCache') return addOp(world, { kind: 'read', doneAt: t, request: (input as ReadCacheInput).request }); // cast: the input of the actor setup() names with this src (machines/kubernetes/machine.ts)
   if (src === 'apiWrite')
-    return addOp(world, { kind: 'write', doneAt: t + world.params.apiLatencyMs, batch: (input as ApiWriteInput).batch });
+    return addOp(world, { kind: 'write', doneAt: t + world.params.apiLatencyMs, batch: (input as ApiWriteInput).batch }); // cast: the input of the actor setup() names with this src (machines/kubernetes/machine.ts)
   throw new Error(`kubernetes world has no actor "${src}"`);
 }
 
@@ -249,7 +249,7 @@ function applyFault(world0: KubeWorld, fault: KubeFault, t: number): { world: Ku
           world,
           note: kubernetesNote('kubernetes.kubectlNotFound', { command: 'kubectl set image', object: `deployment ${fault.name}` }),
         };
-      const spec = o.spec as { template: { labels: Record<string, string>; containers: { image: string }[] } };
+      const spec = o.spec as { template: { labels: Record<string, string>; containers: { image: string }[] } }; // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
       const template = { ...spec.template, containers: spec.template.containers.map((c) => ({ ...c, image: fault.image })) };
       const r = applyWrite(world, { verb: 'update', object: { ...o, spec: { ...o.spec, template } } }, t);
       return {

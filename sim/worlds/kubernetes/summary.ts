@@ -22,23 +22,24 @@ function stateOf(o: KObject): string {
 }
 
 function baseState(o: KObject): string {
-  const st = o.status as Record<string, unknown>;
+  const st = o.status as Record<string, unknown>; // cast: unchecked: KObject's status is an untyped record; this kind's as its controller writes it
   if (o.kind === 'Application') {
-    const s = o.spec as { image?: string; replicas?: number; port?: number };
+    const s = o.spec as { image?: string; replicas?: number; port?: number }; // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
     return `image ${s.image}, replicas ${s.replicas}, port ${s.port}`;
   }
   if (typeof st.summary === 'string') return st.summary;
   if (typeof st.phase === 'string') return st.phase;
-  const spec = o.spec as Record<string, unknown>;
+  const spec = o.spec as Record<string, unknown>; // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
   if (o.kind === 'ConfigMap')
-    return Object.entries((spec.data ?? {}) as Record<string, string>)
+    return Object.entries((spec.data ?? {}) as Record<string, string>) // cast: unchecked: a ConfigMap's data is string → string (its schema)
       .map(([k, v]) => `${k}=${v}`)
       .join(' ');
   if (o.kind === 'CronJob') return `schedule "${String(spec.schedule)}"${spec.target ? `, from ${String(spec.target)}` : ''}`;
   if (o.kind === 'Ingress') return `host ${String(spec.host)} → ${String(spec.service)}:${String(spec.port)}`;
   if (o.kind === 'Namespace') return 'Active';
+  const selector = (o.spec as { selector?: Record<string, string> } | undefined)?.selector; // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
   if (o.kind === 'Service')
-    return `selector ${Object.entries((o.spec as { selector?: Record<string, string> }).selector ?? {})
+    return `selector ${Object.entries(selector ?? {})
       .map(([k, v]) => `${k}=${v}`)
       .join(',')}`;
   return `generation ${o.metadata.generation}, observed ${num(st.observedGeneration)}`;
@@ -65,7 +66,7 @@ export function kubeSummary(world: KubeWorld, _t: number): KubeSummary {
       .sort(byName)
       .map((rs) => ({
         name: rs.metadata.name,
-        desired: num((rs.spec as { replicas?: number }).replicas),
+        desired: num((rs.spec as { replicas?: number }).replicas), // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
         current: num(rs.status.replicas),
         ready: num(rs.status.readyReplicas),
       })),
@@ -73,7 +74,7 @@ export function kubeSummary(world: KubeWorld, _t: number): KubeSummary {
       .sort(byName)
       .map((d) => ({
         name: d.metadata.name,
-        ready: `${num(d.status.readyReplicas)}/${num((d.spec as { replicas?: number }).replicas)}`,
+        ready: `${num(d.status.readyReplicas)}/${num((d.spec as { replicas?: number }).replicas)}`, // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
         upToDate: num(d.status.updatedReplicas),
         available: num(d.status.availableReplicas),
         generation: d.metadata.generation,
@@ -85,8 +86,8 @@ export function kubeSummary(world: KubeWorld, _t: number): KubeSummary {
         const onNode = pods.filter((p) => specOf<PodSpec>(p).nodeName === n.metadata.name && p.metadata.deletionTimestamp === undefined);
         return {
           name: n.metadata.name,
-          ready: (n.status as { ready?: boolean }).ready === true,
-          cpu: `${onNode.reduce((s, p) => s + podRequestMilli(p), 0)}m/${num((n.spec as { cpuMilli?: number }).cpuMilli)}m`,
+          ready: (n.status as { ready?: boolean }).ready === true, // cast: unchecked: a Node's status/spec as the cluster model writes them (sim/worlds/kubernetes/world.ts)
+          cpu: `${onNode.reduce((s, p) => s + podRequestMilli(p), 0)}m/${num((n.spec as { cpuMilli?: number }).cpuMilli)}m`, // cast: unchecked: a Node's status/spec as the cluster model writes them (sim/worlds/kubernetes/world.ts)
           pods: onNode.length,
         };
       }),

@@ -179,7 +179,7 @@ const byTime = (a: AgendaItem, b: AgendaItem) => a.at - b.at || a.seq - b.seq;
 
 export function schedule(world: KubeWorld, item: NewAgendaItem): KubeWorld {
   const seq = world.seq + 1;
-  return { ...world, seq, agenda: [...world.agenda, { ...item, seq } as AgendaItem] };
+  return { ...world, seq, agenda: [...world.agenda, { ...item, seq } as AgendaItem] }; // cast: item plus its seq is one member of the agenda union (TypeScript does not distribute the spread)
 }
 
 export function recordEvent(world: KubeWorld, e: KubeEventRecord): KubeWorld {
@@ -371,7 +371,7 @@ export function kubectlApply(world: KubeWorld, obj: NewObject, now: number): { w
 function nodeReady(world: KubeWorld, name: string | undefined): boolean {
   if (!name) return false;
   const node = world.store.objects[st.storeKey('Node', '', name)];
-  return !!node && (node.status as { ready?: boolean }).ready === true;
+  return !!node && (node.status as { ready?: boolean }).ready === true; // cast: unchecked: a Node's status/spec as the cluster model writes them (sim/worlds/kubernetes/world.ts)
 }
 
 /** kube-scheduler: filter nodes that fit (ready, CPU, pod count), score LeastAllocated, bind. */
@@ -398,8 +398,8 @@ function schedulePod(world: KubeWorld, key: string, now: number): KubeWorld {
   const need = podRequestMilli(pod);
   let best: { name: string; free: number } | undefined;
   for (const node of objectsOf(world, 'Node')) {
-    if ((node.status as { ready?: boolean }).ready !== true) continue;
-    const spec = node.spec as { cpuMilli: number; maxPods: number };
+    if ((node.status as { ready?: boolean }).ready !== true) continue; // cast: unchecked: a Node's status/spec as the cluster model writes them (sim/worlds/kubernetes/world.ts)
+    const spec = node.spec as { cpuMilli: number; maxPods: number }; // cast: unchecked: a Node's status/spec as the cluster model writes them (sim/worlds/kubernetes/world.ts)
     const pods = podsOnNode(world, node.metadata.name).filter((p) => p.metadata.deletionTimestamp === undefined);
     const free = spec.cpuMilli - pods.reduce((s, p) => s + podRequestMilli(p), 0);
     if (free < need || pods.length >= spec.maxPods) continue;
