@@ -4,7 +4,7 @@ import type { LoadedScenario } from '../../scenario/loaded-scenario';
 import type { TimelineEntry } from '../../runner';
 import { InputError } from '../../scenario/errors';
 import type { KubeFault, KubeWorld, PodSelector } from '../../worlds/kubernetes';
-import { findPod, store as st } from '../../worlds/kubernetes';
+import { findPod, store as st, writeOnTheWire } from '../../worlds/kubernetes';
 import { worldAt } from './view';
 import type { CheckState } from '../../check/model';
 
@@ -74,7 +74,7 @@ export function kubernetesApplicable(state: CheckState<KubeWorld, ControllerConf
   const world = worldAt(state);
   switch (f.kind) {
     case 'restartController': {
-      if (f.write !== undefined) return world.ops.some((op) => op.kind === 'write' && op.batch.length > 0);
+      if (f.write !== undefined) return writeOnTheWire(world);
       const ctx = state.snapshot.context;
       return (
         (state.snapshot.matches('result') || state.snapshot.matches('failed')) &&

@@ -340,13 +340,16 @@ function applyFault(world0: KubeWorld, fault: KubeFault, t: number): { world: Ku
   }
 }
 
+/** Whether a write is on the wire: sent and not yet answered (a crash now is a crash mid-write). */
+export const writeOnTheWire = (world: KubeWorld): boolean => world.ops.some((op) => op.kind === 'write' && op.batch.length > 0);
+
 /** A write that was on the wire when the process died and never reached the API server: its batch is gone (the op still ends, answering nobody). */
 function crashController(world: KubeWorld, write: 'lands' | 'lost' | undefined): { world: KubeWorld; note: KubernetesNote } {
-  const onTheWire = world.ops.filter((op) => op.kind === 'write' && op.batch.length > 0);
-  if (write !== 'lost' || onTheWire.length === 0)
+  const onTheWire = writeOnTheWire(world);
+  if (write !== 'lost' || !onTheWire)
     return {
       world,
-      note: kubernetesNote(write === 'lands' && onTheWire.length ? 'kubernetes.crashWriteLands' : 'kubernetes.controllerRestart', {}),
+      note: kubernetesNote(write === 'lands' && onTheWire ? 'kubernetes.crashWriteLands' : 'kubernetes.controllerRestart', {}),
     };
   return {
     world: { ...world, ops: world.ops.map((op) => (op.kind === 'write' ? { ...op, batch: [] } : op)) },
