@@ -63,12 +63,14 @@ export function prepareCheck(entry: LoopEntry, scenario: LoadedScenario, options
   check.validate(scenario);
   const policy = options.policy ?? (config as { policy?: string }).policy; // cast: every loop's config names its policy, if any, in policy
   const repeating = new Set(scenario.repeating ?? []);
-  const alphabet = scenario.timeline.map((e, index) => ({
+  const alphabet: EnvMove<unknown, unknown>[] = scenario.timeline.map((e, index) => ({
     index,
     label: check.label(e),
     entry: e,
     ...(repeating.has(index) ? { repeats: true } : {}),
   }));
+  for (const e of check.choices?.({ config, world: scenario.world }, scenario.timeline) ?? [])
+    alphabet.push({ index: alphabet.length, label: check.label(e), entry: e, repeats: true, choice: true });
   const properties = check.properties(config, alphabet, options.withinPeriods, scenario.world);
   // Liveness is claimed only when the environment may act for ever (sim/check/liveness.ts).
   const live = repeating.size > 0 ? check.liveness?.(config, alphabet) : undefined;
@@ -82,7 +84,7 @@ export function prepareCheck(entry: LoopEntry, scenario: LoadedScenario, options
     ...(policy ? { policy } : {}),
     config,
     world: scenario.world,
-    alphabet: scenario.timeline,
+    alphabet: alphabet.map((m) => m.entry),
     key: check.canonicalizer({ config, world: scenario.world }, alphabet),
   };
   return { check, config, ...(policy ? { policy } : {}), alphabet, properties, promises, replayInput };

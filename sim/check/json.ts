@@ -19,7 +19,8 @@ export function runJson(run: CheckRun, files: (ce: Counterexample) => Artifacts)
     loop: run.loop,
     ...(run.policy !== undefined ? { policy: run.policy } : {}),
     outcome: runOutcome(run),
-    environment: run.alphabet.map((m) => m.label),
+    environment: run.alphabet.filter((m) => !m.choice).map((m) => m.label),
+    ...(run.alphabet.some((m) => m.choice) ? { choices: run.alphabet.filter((m) => m.choice).map((m) => m.label) } : {}),
     stats: run.result.stats,
     verdicts: run.result.verdicts.map((v) => ({
       property: v.property.name,

@@ -50,6 +50,8 @@ export interface EnvMove<F, C> {
   entry: TimelineEntry<F, C>;
   /** `repeat: true` in the scenario: the environment may make this move any number of times, for ever. */
   repeats?: boolean;
+  /** A choice the loop's check adds (LoopCheck.choices), not an entry of the scenario's timeline. */
+  choice?: true;
 }
 
 /**
@@ -84,6 +86,13 @@ export interface LoopCheck<W, F, C, X = unknown> {
   validate(scenario: LoadedScenario<W, F, C>): void;
   /** A short label for an environment move, e.g. "kill pod-a"; equal labels are interchangeable. */
   label(entry: TimelineEntry<F, C>): string;
+  /**
+   * What the real system leaves to chance and the simulated world draws from its seed, as moves the
+   * environment may make any number of times (e.g. where a created name sorts): the search takes
+   * every choice, where one seed would show one. Appended to the scenario's moves; `applicable`
+   * keeps them to the states where they make a difference.
+   */
+  choices?(start: { config: C; world: W }, timeline: readonly TimelineEntry<F, C>[]): TimelineEntry<F, C>[];
   /** Whether the move can happen in this state (e.g. a kill needs its instance to be there). */
   applicable(state: CheckState<W, C, X>, entry: TimelineEntry<F, C>): boolean;
   /**

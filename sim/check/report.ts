@@ -14,14 +14,22 @@ const STOPPED: Record<StopReason, string> = {
 };
 const mark: Record<VerdictStatus, string> = { holds: '✓', violated: '✗', unknown: '?' };
 
+const movesLine = (moves: CheckRun['alphabet']) =>
+  moves.some((m) => m.repeats)
+    ? `environment moves (at any instant; each at most once, or for ever when it repeats): ${moves.map((m) => `${m.label}${m.repeats ? ' (repeats)' : ''}`).join('; ')}`
+    : `environment moves (each at most once, at any instant): ${moves.map((m) => m.label).join('; ') || 'none'}`;
+
+/** What the loop's check adds: the real system's chance outcomes, each taken every way, every time it arises. */
+const choicesLine = (choices: CheckRun['alphabet']) =>
+  choices.length ? [`environment choices (every one, whenever it arises): ${choices.map((m) => m.label).join('; ')}`] : [];
+
 /** The verdicts and the search statistics, as `loopscope check` prints them. */
 export function formatReport(run: CheckRun, workersLine?: string): string {
   const s = run.result.stats;
   const lines = [
     `# check ${run.scenario.name}${run.policy ? ` · policy ${run.policy}` : ''}`,
-    run.alphabet.some((m) => m.repeats)
-      ? `environment moves (at any instant; each at most once, or for ever when it repeats): ${run.alphabet.map((m) => `${m.label}${m.repeats ? ' (repeats)' : ''}`).join('; ')}`
-      : `environment moves (each at most once, at any instant): ${run.alphabet.map((m) => m.label).join('; ') || 'none'}`,
+    movesLine(run.alphabet.filter((m) => !m.choice)),
+    ...choicesLine(run.alphabet.filter((m) => m.choice)),
     `states: ${s.generated} generated, ${s.distinct} distinct, depth ${s.depth}${s.complete ? ' (complete)' : ` (${STOPPED[s.stopped]}: verdicts hold up to it)`}`,
     ...(s.fingerprint ? [fingerprintLine(s.fingerprint)] : []),
     symmetryLine(s),

@@ -8,6 +8,7 @@ import { InputError } from '../scenario/errors';
 import { formatBytes } from '../units';
 import type { HpaFault, HpaWorld, SimInstance } from '../worlds/incus-hpa';
 import { longestOpMs, settle } from '../worlds/incus-hpa';
+import { nameChoiceApplies, nameChoicePending, nameChoices } from './incus-hpa-name-choice';
 
 type View = CheckView<HpaWorld, HpaConfig, HpaContext>;
 type Property = CheckProperty<HpaWorld, HpaConfig, HpaContext>;
@@ -186,13 +187,16 @@ function hpaLabel(entry: Entry): string {
       return `someone deletes ${f.instance}`;
     case 'restartController':
       return 'controller restart';
+    case 'nameNext':
+      return `the next created name sorts after ${f.rank} instance${f.rank === 1 ? '' : 's'}`;
   }
 }
 
 function applicable(state: CheckState<HpaWorld, HpaConfig, HpaContext>, entry: Entry): boolean {
+  const world = settle(state.world, state.t);
+  if (nameChoicePending(state, world)) return false;
   if ('config' in entry) return true;
   const f = entry.fault;
-  const world = settle(state.world, state.t);
   const find = (name: string) => world.instances.find((i) => i.name === name);
   switch (f.kind) {
     case 'demand':
@@ -207,6 +211,8 @@ function applicable(state: CheckState<HpaWorld, HpaConfig, HpaContext>, entry: E
       return find(f.instance) !== undefined;
     case 'addInstance':
       return find(f.name) === undefined;
+    case 'nameNext':
+      return nameChoiceApplies(state, world, f.rank);
     default:
       return true;
   }
@@ -240,8 +246,8 @@ const STATUS_CODE: Record<InstanceStatus, string> = { Starting: 's', Running: 'R
  * The canonical key: everything the future depends on, with times relative to now.
  * - instance names: kept when the scenario names them; a created name (prefix + random hex) is
  *   replaced by its position in Incus's name-ordered list — its order is all that matters. The
- *   name generator's state is left out, so two states that differ only there are merged: the
- *   explorer follows the generator's first choice of where the next name sorts (documented limit).
+ *   name generator's state is left out: where the next name sorts is the environment's choice
+ *   (incus-hpa-name-choice.ts), so every place is searched whatever the generator would draw.
  * - createdAt → its rank among the instances (policies only compare creation times).
  * - context.observation / decision / lastError / periods are not read again once the decision is
  *   taken (only by notes), so they are left out; consecutiveErrors is capped where the backoff
@@ -299,6 +305,7 @@ function canonicalizer(start: { config: HpaConfig; world: HpaWorld }, alphabet: 
     // A policy module's own state is opaque: all of it matters (its times are not made relative).
     if (ctx.policyMemory.state !== undefined) key += `|m${JSON.stringify(ctx.policyMemory.state)}`;
     if (ctx.policyFailed) key += '|failed';
+    if (w.nextNameRank !== undefined) key += `|r${w.nextNameRank}`;
     key += `|${configId(ctx.config)}|${state.config === ctx.config ? '=' : configId(state.config)}`;
     key += `|${w.demandBytes},${w.failNext},${w.slowUntil > t ? `${w.slowFactor}@${w.slowUntil - t}` : ''},${w.unownedTouched > 0 ? 1 : 0}`;
     for (const i of w.instances) {
@@ -316,6 +323,7 @@ export const hpaCheck: LoopCheck<HpaWorld, HpaFault, HpaConfig, HpaContext> = {
   validate,
   label: hpaLabel,
   applicable,
+  choices: nameChoices,
   canonicalizer,
   // Symmetry (sim/check/symmetry.ts): the order of created names is read, so they are not interchangeable;
   // the canonical key already keeps only that order (a created name becomes its position).

@@ -4,6 +4,7 @@ import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawFloat, drawHex, seedRng } from '../random';
 import { formatBytes } from '../units';
+import { nameAtRank } from './incus-hpa-names';
 import type { HpaWorldSummary } from '../loops/incus-hpa-world-schema';
 
 /** One simulated Incus instance. */
@@ -61,6 +62,12 @@ export interface HpaWorld {
   /** Counters the checker and the lab read. */
   apiCalls: number;
   unownedTouched: number;
+  /**
+   * Where the next created name sorts (how many instances sort before it), when the environment
+   * chose it (fault "nameNext", made by the model checker: incus-hpa-names.ts); otherwise the seeded
+   * generator's name sorts where it falls.
+   */
+  nextNameRank?: number;
 }
 
 export type HpaFault =
@@ -71,7 +78,8 @@ export type HpaFault =
   | { kind: 'slowApi'; factor: number; forMs: number }
   | { kind: 'addInstance'; name: string; owner: string | null; limitBytes: number; stressBytes: number; serves: boolean }
   | { kind: 'deleteInstance'; instance: string }
-  | { kind: 'restartController' };
+  | { kind: 'restartController' }
+  | { kind: 'nameNext'; rank: number };
 
 export function createHpaWorld(seed: number, params: HpaWorldParams, instances: SimInstance[], demandBytes = 0): HpaWorld {
   return {
@@ -176,7 +184,18 @@ function begin(world0: HpaWorld, src: string, input: unknown, t: number) {
     if (error)
       return { world: { ...world, ops: [...world.ops, { id, kind: 'create' as const, doneAt, error, name: '' }] }, opId: id, doneAt };
     const [hex, rng] = drawHex(world.rng, 8);
-    const name = `${config.namePrefix}${hex}`;
+    const { nextNameRank: rank, ...rest } = world;
+    // A rank the environment chose wins over the generator's draw (still drawn: later names stay the seed's).
+    const ranked =
+      rank === undefined
+        ? undefined
+        : nameAtRank(
+            config.namePrefix,
+            world.instances.map((i) => i.name),
+            rank,
+          );
+    world = rest;
+    const name = ranked ?? `${config.namePrefix}${hex}`;
     const instance: SimInstance = {
       name,
       owner: config.name,
@@ -322,6 +341,11 @@ function inject(world0: HpaWorld, fault: HpaFault, t: number): { world: HpaWorld
       };
     case 'restartController':
       return { world, note: 'controller restart' }; // handled by the runner
+    case 'nameNext':
+      return {
+        world: { ...world, nextNameRank: fault.rank },
+        note: `the next created name sorts after ${fault.rank} instance${fault.rank === 1 ? '' : 's'}`,
+      };
   }
 }
 

@@ -76,6 +76,10 @@ export const HPA: Rule[] = [
   ],
   [/^someone deleted (\S+)$/, 'alguém apagou $1'],
   [/^controller restart$/, 'reinício do controlador'],
+  [
+    /^the next created name sorts after (\d+) instances?$/,
+    (_m, n) => `o próximo nome criado fica depois de ${n} ${n === '1' ? 'instância' : 'instâncias'}`,
+  ],
   [/^config: min (\d+), max (\d+), threshold ([\d.]+%), policy (\S+)$/, 'configuração: mín. $1, máx. $2, limite $3, política $4'],
   [/^deleted$/, 'apagado'],
   [/^killed (\S+)$/, '$1 morto (kill)'],
