@@ -27,6 +27,9 @@ const asPattern = (listed: string) =>
       .replace(/<loop>/g, LOOP)}${listed.endsWith('/') ? '.+' : ''}$`,
   );
 
+/** Source files parsed so far, by path and text. */
+const parsed = new Map<string, ts.SourceFile>();
+
 /** Type errors of `files` (all when omitted) in the workspace, each file read through `read`. */
 function typeErrors(dir: string, read: (file: string) => string | undefined, files?: readonly string[]): string[] {
   const config = ts.getParsedCommandLineOfConfigFile(
@@ -37,6 +40,18 @@ function typeErrors(dir: string, read: (file: string) => string | undefined, fil
   if (!config) throw new Error('tsconfig.json: not readable');
   const host = ts.createCompilerHost(config.options);
   host.readFile = (file) => read(file) ?? ts.sys.readFile(file);
+  // Each program differs from the others in one file: the rest are parsed once and shared, as an editor's do.
+  host.getSourceFile = (file, language) => {
+    const text = host.readFile(file);
+    if (text === undefined) return undefined;
+    const key = `${file}\u0000${text}`;
+    let source = parsed.get(key);
+    if (!source) {
+      source = ts.createSourceFile(file, text, language);
+      parsed.set(key, source);
+    }
+    return source;
+  };
   const program = ts.createProgram({ rootNames: config.fileNames, options: config.options, host });
   const sources = files ? files.map((f) => program.getSourceFile(join(dir, f))).filter((s) => s !== undefined) : program.getSourceFiles();
   return sources
