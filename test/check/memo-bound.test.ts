@@ -34,3 +34,29 @@ describe('the transition memo is bounded (sim/memo-machine.ts)', () => {
     expect(memo.stats.hits).toBeGreaterThan(0);
   });
 });
+
+describe('the transition memo stops when it does not pay', () => {
+  // Every INC reaches a new count: no transition is ever asked twice, so the memo never hits.
+  it('a memo with too few hits lets XState answer, and still answers as XState does', () => {
+    const memo = new MemoMachine(counter);
+    const pure = new PureMachine(counter);
+    let [s] = memo.initial(undefined);
+    for (let i = 0; i < 5000; i++) {
+      const [next] = memo.transition(s, { type: 'INC' });
+      expect((next.context as { n: number }).n).toBe((pure.transition(s, { type: 'INC' })[0].context as { n: number }).n);
+      s = next;
+    }
+    expect(memo.stats.stoppedAfter).toBe(1024);
+    expect(memo.stats.misses).toBe(1023);
+  });
+
+  it('a memo that hits keeps going', () => {
+    const memo = new MemoMachine(counter);
+    const [start] = memo.initial(undefined);
+    // Up and down between the same few counts: after the first round, every transition is a hit.
+    let s = start;
+    for (let i = 0; i < 5000; i++) s = memo.transition(s, { type: i % 8 < 4 ? 'INC' : 'DEC' })[0];
+    expect(memo.stats.stoppedAfter).toBeUndefined();
+    expect(memo.stats.hits).toBeGreaterThan(4900);
+  });
+});
