@@ -61,7 +61,18 @@ function testsuite(run: CheckRun, columns: (f: Frame) => string, files: (ce: Cou
     file: run.scenario.file,
     loop: run.loop,
     ...(run.policy ? { policy: run.policy } : {}),
-    environment: run.alphabet.map((m) => m.label).join('; '),
+    environment: run.alphabet
+      .filter((m) => !m.choice)
+      .map((m) => m.label)
+      .join('; '),
+    ...(run.alphabet.some((m) => m.choice)
+      ? {
+          choices: run.alphabet
+            .filter((m) => m.choice)
+            .map((m) => m.label)
+            .join('; '),
+        }
+      : {}),
     'states.generated': s.generated,
     'states.distinct': s.distinct,
     depth: s.depth,
