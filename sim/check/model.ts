@@ -209,6 +209,8 @@ export interface ExploreStats {
   fingerprint?: FingerprintStats;
   /** The search went on from a checkpoint (checkpoint.ts): the level and states it held. */
   resumedFrom?: { depth: number; distinct: number };
+  /** The parallel search went on from the sequential one (it searched while the workers booted): the level and states it handed over. */
+  handedOverAt?: { depth: number; distinct: number };
 }
 
 export interface ExploreResult<W, C> {
