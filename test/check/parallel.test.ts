@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { CheckOptions, CheckRun } from '../../sim/check/check';
 import { checkScenario, checkScenarioAsync, variantNames } from '../../sim/check/check';
 import { readCheckpoint, writeCheckpoint } from '../../sim/check/checkpoint';
+import { formatReport } from '../../sim/check/report';
 import { SearchBook } from '../../sim/check/search-book';
 import type { VisitedTables } from '../../sim/check/visited-set';
 import { VisitedSet } from '../../sim/check/visited-set';
@@ -80,6 +81,7 @@ describe('the thread that searched while the workers booted hands its work over 
       expect(parallel.result.stats.handedOverAt).toEqual({ depth, distinct: upTo });
       expect(upTo).toBeLessThan(sequential.result.stats.distinct);
       expect(same(parallel)).toEqual(same(sequential));
+      expect(formatReport(parallel)).toContain(`hand-over: this thread searched ${upTo} states to level ${depth} while the workers booted`);
     }, 600_000);
   }
 
