@@ -33,7 +33,8 @@ const same = (r: CheckRun) => ({
 function scenarioOf(file: string) {
   const { entry, scenario } = loadScenario(file);
   const variant = variantNames(entry)[0];
-  return { entry, scenario, base: (variant ? { policy: variant } : {}) as CheckOptions };
+  const base: CheckOptions = variant ? { policy: variant } : {};
+  return { entry, scenario, base };
 }
 
 describe('workers sharing one visited set search as one thread does', () => {
@@ -87,7 +88,8 @@ describe('the thread that searched while the workers booted hands its work over 
 
   it('a bound met after the hand-over stops both alike', async () => {
     const { entry, scenario, base } = scenarioOf('scenarios/incus-hpa-check-small.yaml');
-    for (const bound of [{ maxStates: 1_500 }, { maxDepth: 9 }] as CheckOptions[]) {
+    const bounds: CheckOptions[] = [{ maxStates: 1_500 }, { maxDepth: 9 }];
+    for (const bound of bounds) {
       const sequential = checkScenario(entry, scenario, { ...base, ...bound });
       const parallel = await checkScenarioAsync(entry, scenario, { ...base, ...bound, workers: 2, handOverAtDepth: 4 });
       expect(parallel.result.stats.handedOverAt?.depth).toBe(4);
