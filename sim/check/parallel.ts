@@ -148,6 +148,9 @@ export async function exploreParallel<W, C>(
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
   let batches: { records: Int32Array; count: number }[] = [];
   let owners: number[] = [];
+  // New states stay with the worker that made them, so from the initial state (worker 0's) all would stay in
+  // worker 0: once a level is wide enough, the workers share it out as they share a handed-over one.
+  let shared = from !== undefined || pool.size === 1;
   if (from) frontierSize = await rebuildFrontier(pool, book, from.frontierFrom);
   else {
     batches = [records(await pool.ask(0, { type: 'root' }))];
@@ -178,6 +181,10 @@ export async function exploreParallel<W, C>(
     }
     const decidedAlways = book.firstViolation.reduce((m, id, i) => (id === -1 ? m : m | (1 << i)), 0);
     const decidedSometimes = book.firstWitness.reduce((m, id, i) => (id === -1 ? m : m | (1 << i)), 0);
+    if (!shared && frontierSize >= SHARE_FROM * pool.size) {
+      await rebuildFrontier(pool, book, book.visited.size - frontierSize);
+      shared = true;
+    }
     const visited = book.visited.tables();
     owners = Array.from({ length: pool.size }, (_, i) => i);
     try {
@@ -199,6 +206,9 @@ export async function exploreParallel<W, C>(
   const result = book.result(memo, workers);
   return handedOverAt ? { ...result, stats: { ...result.stats, handedOverAt } } : result;
 }
+
+/** States a worker's share of a level has at least when the workers first share one out (each re-derives its share once). */
+const SHARE_FROM = 32;
 
 /**
  * The workers re-derive a handed-over level (ids frontierFrom … distinct − 1), each a consecutive
