@@ -201,6 +201,8 @@ export interface ExploreStats {
   tableBytes: number;
   /** Threads that expanded states (1: the sequential search). */
   workers: number;
+  /** The parallel search: the states each worker expanded (how evenly they shared the work). */
+  expandedBy?: number[];
   /** Transition memo: hits, misses (XState ran), interned snapshots, unkeyable calls. */
   memo?: MemoStats;
   /** Symmetry reduction: on, off, or none for this loop (and why); `distinct` counts representatives when on. */

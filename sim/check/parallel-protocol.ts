@@ -38,5 +38,5 @@ export type FromWorker =
   | { type: 'ready' }
   | { type: 'rebuilt'; count: number }
   | { type: 'records'; records: Int32Array; count: number }
-  | { type: 'stats'; memo?: { hits: number; misses: number; snapshots: number; unkeyable: number; flushes: number } }
+  | { type: 'stats'; expanded: number; memo?: { hits: number; misses: number; snapshots: number; unkeyable: number; flushes: number } }
   | { type: 'error'; message: string };

@@ -50,6 +50,8 @@ let records = new Int32Array(STRIDE * 1024);
 let count = 0;
 /** The main thread's visited set, read while a level is expanded (it writes it only between levels: parallel.ts). */
 let visited: Pick<VisitedSet, 'get'> | undefined;
+/** States this worker expanded (stats.expandedBy: how evenly the workers shared the search). */
+let expanded = 0;
 
 function record(
   parent: number,
@@ -123,6 +125,7 @@ parentPort!.on('message', (message: ToWorker) => {
       } else if (message.type === 'expand') {
         pending = [];
         visited = VisitedSet.reader(message.visited);
+        expanded += frontier.length;
         for (const node of frontier) {
           const ticks = expander.successors(node, (run, remaining, order, via, dt) =>
             record(node.id, order, via, dt, run, remaining, message.decidedAlways, message.decidedSometimes),
@@ -141,7 +144,7 @@ parentPort!.on('message', (message: ToWorker) => {
         pending = [];
       } else {
         const { pure } = expander.stepper;
-        send({ type: 'stats', ...(pure instanceof MemoMachine ? { memo: { ...pure.stats } } : {}) });
+        send({ type: 'stats', expanded, ...(pure instanceof MemoMachine ? { memo: { ...pure.stats } } : {}) });
       }
     });
   } catch (e) {

@@ -202,9 +202,9 @@ export async function exploreParallel<W, C>(
       break;
     }
   }
-  const memo = book.stopped === 'max-memory' ? undefined : await memoStats(pool);
+  const { memo, expandedBy } = book.stopped === 'max-memory' ? {} : await workerStats(pool);
   const result = book.result(memo, workers);
-  return handedOverAt ? { ...result, stats: { ...result.stats, handedOverAt } } : result;
+  return { ...result, stats: { ...result.stats, ...(expandedBy ? { expandedBy } : {}), ...(handedOverAt ? { handedOverAt } : {}) } };
 }
 
 /** States a worker's share of a level has at least when the workers first share one out (each re-derives its share once). */
@@ -233,16 +233,18 @@ async function rebuildFrontier<W, C>(pool: Pool, book: SearchBook<W, C>, frontie
     }),
   );
   const rebuilt = counts.reduce((n, m) => n + (m.type === 'rebuilt' ? m.count : 0), 0);
-  if (rebuilt !== size) throw new Error(`explorer: the workers rebuilt ${rebuilt} of the ${size} states handed over`);
+  if (rebuilt !== size) throw new Error(`explorer: the workers rebuilt ${rebuilt} of the level's ${size} states`);
   return size;
 }
 
 /** Node's error for a worker past its heap limit (ERR_WORKER_OUT_OF_MEMORY), as it reaches ask(). */
 const isOutOfMemory = (e: unknown) => e instanceof Error && /reaching memory limit|ERR_WORKER_OUT_OF_MEMORY/.test(e.message);
 
-async function memoStats(pool: Pool): Promise<MemoStats | undefined> {
+/** The workers' memos, summed, and the states each expanded. */
+async function workerStats(pool: Pool): Promise<{ memo?: MemoStats; expandedBy: number[] }> {
   const all = await Promise.all(Array.from({ length: pool.size }, (_, i) => pool.ask(i, { type: 'stats' })));
   const sum: MemoStats = { hits: 0, misses: 0, snapshots: 0, unkeyable: 0, flushes: 0 };
+  const expandedBy = all.map((m) => (m.type === 'stats' ? m.expanded : 0));
   let any = false;
   for (const m of all) {
     if (m.type !== 'stats' || !m.memo) continue;
@@ -253,7 +255,7 @@ async function memoStats(pool: Pool): Promise<MemoStats | undefined> {
     sum.unkeyable += m.memo.unkeyable;
     sum.flushes += m.memo.flushes;
   }
-  return any ? sum : undefined;
+  return { ...(any ? { memo: sum } : {}), expandedBy };
 }
 
 /**

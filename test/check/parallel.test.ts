@@ -30,6 +30,8 @@ const same = (r: CheckRun) => ({
   counterexamples: r.counterexamples.map((c) => [c.property, c.path, c.trace]),
 });
 
+const sum = (ns: readonly number[]) => ns.reduce((a, b) => a + b, 0);
+
 function scenarioOf(file: string) {
   const { entry, scenario } = loadScenario(file);
   const variant = variantNames(entry)[0];
@@ -39,16 +41,17 @@ function scenarioOf(file: string) {
 
 describe('workers sharing one visited set search as one thread does', () => {
   // Five loops' check scenarios of a few thousand states at most; the flapping HPA (a repeating move) has liveness properties and edges.
-  const cases: [string, CheckOptions][] = [
-    ['scenarios/incus-hpa-check-flapping.yaml', {}],
-    ['scenarios/incus-hpa-check-small.yaml', {}],
-    ['scenarios/terraform-check-crashed-lock.yaml', {}],
-    ['scenarios/systemd-restart-check-timeout.yaml', {}],
-    ['scenarios/kubernetes-check-replicaset.yaml', {}],
+  // Whether a level is wide enough (32 states a worker) for the workers to share it out: below, worker 0 expands every state.
+  const cases: [string, CheckOptions, boolean][] = [
+    ['scenarios/incus-hpa-check-flapping.yaml', {}, false],
+    ['scenarios/incus-hpa-check-small.yaml', {}, true],
+    ['scenarios/terraform-check-crashed-lock.yaml', {}, false],
+    ['scenarios/systemd-restart-check-timeout.yaml', {}, true],
+    ['scenarios/kubernetes-check-replicaset.yaml', {}, true],
     // A state bound met in the middle of a level: the sequential search finishes the state it was expanding.
-    ['scenarios/incus-hpa-check-small.yaml', { maxStates: 1_000 }],
+    ['scenarios/incus-hpa-check-small.yaml', { maxStates: 1_000 }, true],
   ];
-  for (const [file, bound] of cases) {
+  for (const [file, bound, sharesOut] of cases) {
     it(`${file}${bound.maxStates ? ` (max ${bound.maxStates} states)` : ''}: 2 and 3 workers = 1 thread`, async () => {
       const { entry, scenario, base } = scenarioOf(file);
       const options = { ...base, ...bound };
@@ -58,20 +61,26 @@ describe('workers sharing one visited set search as one thread does', () => {
         expect(parallel.result.stats.workers).toBe(workers);
         expect(parallel.result.stats.handedOverAt).toBeUndefined();
         expect(same(parallel)).toEqual(same(sequential));
+        const expandedBy = parallel.result.stats.expandedBy!;
+        expect(expandedBy).toHaveLength(workers);
+        expect(expandedBy.filter((n) => n > 0)).toHaveLength(sharesOut ? workers : 1);
+        // Each state expanded once, by one worker: every state of a complete search.
+        if (sequential.result.stats.complete) expect(sum(expandedBy)).toBe(sequential.result.stats.distinct);
       }
     }, 600_000);
   }
 });
 
 describe('the thread that searched while the workers booted hands its work over at a level boundary', () => {
-  const cases: [string, number, number][] = [
-    ['scenarios/incus-hpa-check-small.yaml', 2, 6],
-    ['scenarios/incus-hpa-check-flapping.yaml', 3, 4],
-    ['scenarios/terraform-check-crashed-lock.yaml', 2, 12],
+  // The last: whether every worker gets states (the flapping HPA's levels are a few states wide; at depth 1, two for three workers).
+  const cases: [string, number, number, boolean][] = [
+    ['scenarios/incus-hpa-check-small.yaml', 2, 6, true],
+    ['scenarios/incus-hpa-check-flapping.yaml', 3, 4, false],
+    ['scenarios/terraform-check-crashed-lock.yaml', 2, 12, true],
     // More workers than the handed-over level has states: some rebuild nothing.
-    ['scenarios/incus-hpa-check-flapping.yaml', 3, 1],
+    ['scenarios/incus-hpa-check-flapping.yaml', 3, 1, false],
   ];
-  for (const [file, workers, depth] of cases) {
+  for (const [file, workers, depth, everyWorker] of cases) {
     it(`${file}: ${workers} workers, handed over at depth ${depth} = 1 thread`, async () => {
       const { entry, scenario, base } = scenarioOf(file);
       const sequential = checkScenario(entry, scenario, base);
@@ -82,6 +91,11 @@ describe('the thread that searched while the workers booted hands its work over 
       expect(parallel.result.stats.handedOverAt).toEqual({ depth, distinct: upTo });
       expect(upTo).toBeLessThan(sequential.result.stats.distinct);
       expect(same(parallel)).toEqual(same(sequential));
+      // The workers expanded what the calling thread had not: more than the states found after the hand-over, fewer than all.
+      const expanded = sum(parallel.result.stats.expandedBy!);
+      expect(expanded).toBeGreaterThan(sequential.result.stats.distinct - upTo);
+      expect(expanded).toBeLessThan(sequential.result.stats.distinct);
+      if (everyWorker) expect(parallel.result.stats.expandedBy!.every((n) => n > 0)).toBe(true);
       expect(formatReport(parallel)).toContain(`hand-over: this thread searched ${upTo} states to level ${depth} while the workers booted`);
     }, 600_000);
   }
