@@ -8,7 +8,7 @@ import { withLassos } from './lasso-trace';
 import type { OtherHistory } from './other-history';
 import { comparesHistories } from './other-history';
 import type { ExploreOptions, ExploreResult, PathStep } from './model';
-import { explore, exploreAsync } from './explorer';
+import { explore, exploreAsync, isHandOver } from './explorer';
 import { Pool, exploreParallel } from './parallel';
 import type { CheckProperty, EnvMove, LoopCheck } from './model';
 import { stateKey } from './symmetry';
@@ -110,25 +110,33 @@ export function checkScenario(entry: LoopEntry, scenario: LoadedScenario, option
 export async function checkScenarioAsync(
   entry: LoopEntry,
   scenario: LoadedScenario,
-  options: CheckOptions & { signal?: AbortSignal; sliceMs?: number; parallelNow?: boolean } = {},
+  options: CheckOptions & {
+    signal?: AbortSignal;
+    sliceMs?: number;
+    /** Tests of the parallel search: the workers search from the initial state, no thread searches first. */
+    parallelNow?: boolean;
+    /** Tests of the hand-over: the workers boot at once and this thread hands over at the first level boundary at this depth or deeper. */
+    handOverAtDepth?: number;
+  } = {},
 ): Promise<CheckRun> {
   const prepared = prepareCheck(entry, scenario, options);
   const { check, config, alphabet, properties, replayInput } = prepared;
   const workers = options.workers ?? 1;
   if (workers > 1 && (options.spillDir !== undefined || options.checkpoint))
     throw new Error('explorer: spilling and checkpoints are not supported by the parallel search (workers: 1)');
-  const explore = (handOver?: () => boolean) =>
-    exploreAsync(replayInput.binding, check, { config, world: scenario.world }, alphabet, properties, {
-      ...options,
-      ...(handOver ? { handOver } : {}),
-    });
-  let result: ExploreResult<unknown, unknown> | undefined;
-  if (workers <= 1) result = await explore();
-  else {
+  const explore = (hooks: { onSlice?: () => void; handOver?: (depth: number) => boolean } = {}) =>
+    exploreAsync(replayInput.binding, check, { config, world: scenario.world }, alphabet, properties, { ...options, ...hooks });
+  let result: ExploreResult<unknown, unknown>;
+  if (workers <= 1) {
+    const alone = await explore();
+    if (isHandOver(alone)) throw new Error('explorer: a search of one thread handed over');
+    result = alone;
+  } else {
     // Workers take a while to boot (loading the loop through tsx), so this thread searches alone
-    // first; a search still running after a second boots them, and the first of the two to finish
-    // wins: this search, or the parallel one, which then starts over (at once with parallelNow,
-    // for tests of the parallel search itself). Searches under a second never start a worker.
+    // first; a search still running after a second boots them, and once they are ready this search
+    // finishes the level it is expanding and hands its book over: the workers go on from there
+    // (parallel.ts). Searches under a second never start a worker; with parallelNow (tests of the
+    // parallel search itself) the workers search from the initial state.
     const began = performance.now();
     let pool: Pool | undefined;
     const boot = () =>
@@ -140,24 +148,31 @@ export async function checkScenarioAsync(
         memo: options.memo ?? true,
         symmetry: options.symmetry ?? true,
       });
+    const { handOverAtDepth } = options;
     try {
-      if (options.parallelNow) pool = boot();
-      else
-        result = await explore(() => {
-          if (!pool && performance.now() - began > 1000) pool = boot();
-          return pool?.isReady ?? false;
-        });
-      if (!result) {
-        const parallel = await exploreParallel(pool!, properties, options);
+      if (options.parallelNow || handOverAtDepth !== undefined) pool = boot();
+      const first = options.parallelNow
+        ? undefined
+        : await explore(
+            handOverAtDepth !== undefined
+              ? { handOver: (depth) => depth >= handOverAtDepth }
+              : {
+                  onSlice: () => {
+                    if (!pool && performance.now() - began > 1000) pool = boot();
+                  },
+                  handOver: () => pool?.isReady ?? false,
+                },
+          );
+      if (first === undefined || isHandOver(first)) {
+        const parallel = await exploreParallel(pool!, properties, options, first);
         // The workers merge states by the same key (symmetry.ts): what they did is decided here alike.
         const { symmetry } = stateKey(check, { config, world: scenario.world }, alphabet, options.symmetry ?? true);
         result = { ...parallel, stats: { ...parallel.stats, symmetry } };
-      }
+      } else result = first;
     } finally {
       await pool?.close();
     }
   }
-  if (!result) throw new Error('explorer: the search handed over to no one');
   return checkRun(scenario, prepared, options, result);
 }
 

@@ -33,9 +33,22 @@ export function explore<W, F, C>(
 }
 
 /**
+ * A sequential search stopped at a level boundary for the parallel search to go on from
+ * (parallel.ts): its book — ids, parents and moves, verdicts so far — and where the level about to
+ * be expanded starts (BFS numbers a level's states consecutively: they are frontierFrom … distinct − 1).
+ */
+export interface HandOver<W, C> {
+  book: SearchBook<W, C>;
+  frontierFrom: number;
+}
+
+export const isHandOver = <W, C>(r: ExploreResult<W, C> | HandOver<W, C>): r is HandOver<W, C> => 'frontierFrom' in r;
+
+/**
  * The same search in slices of about `sliceMs`, giving the event loop a turn between slices, so
  * a signal (Ctrl-C) can stop it: `signal` aborted → the partial result, undecided verdicts unknown.
- * `handOver` returning true between slices abandons the search (the result is undefined).
+ * `onSlice` runs between slices; `handOver`, asked at each level boundary with the depth of the
+ * level about to be expanded, returning true stops the search there and hands its work over.
  */
 export async function exploreAsync<W, F, C>(
   binding: LoopBinding<W, F, C>,
@@ -43,8 +56,8 @@ export async function exploreAsync<W, F, C>(
   start: { config: C; world: W },
   alphabet: readonly EnvMove<F, C>[],
   properties: readonly CheckProperty<W, C>[],
-  options: ExploreOptions & { signal?: AbortSignal; sliceMs?: number; handOver?: () => boolean } = {},
-): Promise<ExploreResult<W, C> | undefined> {
+  options: ExploreOptions & { signal?: AbortSignal; sliceMs?: number; onSlice?: () => void; handOver?: (depth: number) => boolean } = {},
+): Promise<ExploreResult<W, C> | HandOver<W, C>> {
   const search = new Search(binding, check, start, alphabet, properties, options);
   while (search.run(options.sliceMs ?? 50)) {
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -52,10 +65,9 @@ export async function exploreAsync<W, F, C>(
       search.book.stop('interrupted');
       break;
     }
-    // The parallel search is ready to take over (parallel.ts): this one is dropped, unfinished.
-    if (options.handOver?.()) return undefined;
+    options.onSlice?.();
   }
-  return search.result();
+  return search.handedOver ? search.handOver() : search.result();
 }
 
 /** Failed operations reach the machine as Error objects; their stack traces are never read here. */
@@ -96,6 +108,10 @@ class Search<W, F, C> {
   /** The node being expanded: the parent of the states discovered now (none while the start is discovered). */
   private expanding: SearchNode<W, C> | undefined;
   private expandingOrder = 0;
+  /** Asked at each level boundary (exploreAsync's handOver). */
+  private readonly wantsHandOver: (depth: number) => boolean;
+  /** Stopped at a level boundary to hand its work over (handOver()). */
+  handedOver = false;
 
   constructor(
     binding: LoopBinding<W, F, C>,
@@ -103,8 +119,9 @@ class Search<W, F, C> {
     start: { config: C; world: W },
     alphabet: readonly EnvMove<F, C>[],
     properties: readonly CheckProperty<W, C>[],
-    options: ExploreOptions,
+    options: ExploreOptions & { handOver?: (depth: number) => boolean },
   ) {
+    this.wantsHandOver = options.handOver ?? (() => false);
     this.expander = new Expander(binding, check, start, alphabet, properties, options.memo ?? true, options.symmetry ?? true);
     const { always, sometimes, targets, liveness } = this.expander;
     this.book = new SearchBook(always, sometimes, targets, options, () => this.frontier.length - this.at + this.next.length, liveness);
@@ -165,6 +182,10 @@ class Search<W, F, C> {
             return false;
           }
           this.maybeCheckpoint();
+          if (this.wantsHandOver(book.depth)) {
+            this.handedOver = true;
+            return false;
+          }
         }
         const node = this.frontier.take(this.at++, (parent, order) => this.expander.successor(parent, order));
         this.expanding = node;
@@ -200,6 +221,16 @@ class Search<W, F, C> {
       else this.next.pushWhole({ id, run, remaining });
     }
     return id;
+  }
+
+  /** What a search stopped at a level boundary (handedOver) passes on: the level is re-derived from the book (resume.ts). */
+  handOver(): HandOver<W, C> {
+    if (!this.handedOver || this.at !== 0 || this.next.length !== 0) throw new Error('explorer: a hand-over between level boundaries');
+    const frontierFrom = this.book.visited.size - this.frontier.length;
+    this.frontier.dispose?.();
+    this.frontier = this.level();
+    if (this.spill !== undefined) rmSync(this.spill, { recursive: true, force: true });
+    return { book: this.book, frontierFrom };
   }
 
   result(): ExploreResult<W, C> {

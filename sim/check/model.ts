@@ -210,6 +210,8 @@ export interface ExploreStats {
   tableBytes: number;
   /** Threads that expanded states (1: the sequential search). */
   workers: number;
+  /** The parallel search: the states each worker expanded (how evenly they shared the work). */
+  expandedBy?: number[];
   /** Transition memo: hits, misses (XState ran), interned snapshots, unkeyable calls. */
   memo?: MemoStats;
   /** Symmetry reduction: on, off, or none for this loop (and why); `distinct` counts representatives when on. */
@@ -218,6 +220,8 @@ export interface ExploreStats {
   fingerprint?: FingerprintStats;
   /** The search went on from a checkpoint (checkpoint.ts): the level and states it held. */
   resumedFrom?: { depth: number; distinct: number };
+  /** The parallel search went on from the sequential one (it searched while the workers booted): the level and states it handed over. */
+  handedOverAt?: { depth: number; distinct: number };
 }
 
 export interface ExploreResult<W, C> {

@@ -9,6 +9,9 @@ import { prepareCheck } from './check';
 import type { SearchNode } from './expander';
 import { Expander } from './expander';
 import { quietStacks } from './explorer';
+import { LazyLevel } from './frontier';
+import { rebuildLevel } from './resume';
+import { VisitedSet } from './visited-set';
 import type { FromWorker, ToWorker, WorkerSetup } from './parallel-protocol';
 import { NO_TICK, R, STRIDE } from './parallel-protocol';
 
@@ -45,6 +48,10 @@ let frontier: Node[] = [];
 let pending: { run: StepState<unknown, unknown>; remaining: Uint8Array }[] = [];
 let records = new Int32Array(STRIDE * 1024);
 let count = 0;
+/** The main thread's visited set, read while a level is expanded (it writes it only between levels: parallel.ts). */
+let visited: Pick<VisitedSet, 'get'> | undefined;
+/** States this worker expanded (stats.expandedBy: how evenly the workers shared the search). */
+let expanded = 0;
 
 function record(
   parent: number,
@@ -69,10 +76,14 @@ function record(
   let always = 0;
   let sometimes = 0;
   let eventually = 0;
+  let known = -1;
   if (run && remaining) {
     expander.hash(run, remaining, hash);
     records[o + R.hi] = hash[0]!;
     records[o + R.lo] = hash[1]!;
+    known = visited?.get(hash[0]!, hash[1]!) ?? -1;
+  }
+  if (run && remaining && known === -1) {
     // Judged here, where the state is; properties already decided are skipped as in the sequential search.
     expander.always.forEach((p, i) => {
       if (!(decidedAlways & (1 << i)) && !p.holds(run)) always |= 1 << i;
@@ -84,10 +95,11 @@ function record(
       if (p.holds(run)) eventually |= 1 << i;
     });
     pending.push({ run, remaining });
-  } else pending.push(undefined as never); // keeps records and pending aligned
+  } else pending.push(undefined as never); // keeps records and pending aligned: a seen state is never kept
   records[o + R.always] = always;
   records[o + R.sometimes] = sometimes;
   records[o + R.eventually] = eventually;
+  records[o + R.known] = known;
   count++;
 }
 
@@ -107,8 +119,13 @@ parentPort!.on('message', (message: ToWorker) => {
         const { run, remaining } = expander.initial();
         record(-1, 0, -1, 0, run, remaining, 0, 0);
         flush();
+      } else if (message.type === 'rebuild') {
+        frontier = rebuilt(message.from, message.to, message.parent, message.move);
+        send({ type: 'rebuilt', count: frontier.length });
       } else if (message.type === 'expand') {
         pending = [];
+        visited = VisitedSet.reader(message.visited);
+        expanded += frontier.length;
         for (const node of frontier) {
           const ticks = expander.successors(node, (run, remaining, order, via, dt) =>
             record(node.id, order, via, dt, run, remaining, message.decidedAlways, message.decidedSometimes),
@@ -116,6 +133,7 @@ parentPort!.on('message', (message: ToWorker) => {
           if (!ticks) record(node.id, NO_TICK, 0, 0, undefined, undefined, 0, 0);
         }
         frontier = [];
+        visited = undefined;
         flush();
       } else if (message.type === 'keep') {
         const next: Node[] = [];
@@ -126,10 +144,18 @@ parentPort!.on('message', (message: ToWorker) => {
         pending = [];
       } else {
         const { pure } = expander.stepper;
-        send({ type: 'stats', ...(pure instanceof MemoMachine ? { memo: { ...pure.stats } } : {}) });
+        send({ type: 'stats', expanded, ...(pure instanceof MemoMachine ? { memo: { ...pure.stats } } : {}) });
       }
     });
   } catch (e) {
     send({ type: 'error', message: e instanceof Error ? e.message : String(e) });
   }
 });
+
+/** This worker's share (ids from … to − 1) of a handed-over level, re-derived from the book's records as a resumed search does (resume.ts). */
+function rebuilt(from: number, to: number, parent: Int32Array, move: Int32Array): Node[] {
+  if (from >= to) return [];
+  const records = { parentOf: (id: number) => parent[id]!, moveOf: (id: number) => move[id]! };
+  const level = rebuildLevel(expander, records, from, to, new LazyLevel<unknown, unknown>());
+  return Array.from({ length: level.length }, (_, i) => level.take(i, (p, order) => expander.successor(p, order)));
+}

@@ -7,6 +7,8 @@ import type { CheckProperty } from './model';
 import type { FromWorker, ToWorker, WorkerSetup } from './parallel-protocol';
 import { NO_TICK, R, STRIDE } from './parallel-protocol';
 import { SearchBook } from './search-book';
+import type { HandOver } from './explorer';
+import { VisitedSet } from './visited-set';
 import { judgedColumns } from './judged';
 
 // Compiled, the worker is its own entry of the bundle (dist/node/check-worker.js, next to every chunk);
@@ -107,15 +109,28 @@ const records = (m: FromWorker) => {
  * Breadth-first search over worker threads, level by level. The states live in the workers:
  * each expands its part of the frontier — XState, the world, the canonical key and its hash,
  * the properties: the per-state work — and sends one small record per successor. The main thread
- * owns the visited set (so it is partitioned from the states' memory) and walks the records in
- * (parent id, successor order) — exactly the sequential search's discovery order — so ids,
- * verdicts, shortest counterexamples and state counts equal the sequential search's for any
- * number of workers. New states stay with the worker that made them for the next level.
+ * alone writes the visited set, a shared one (VisitedSet.shared) the workers read: a successor a
+ * worker finds there is a state of an earlier level, sent as its id, unjudged. The main thread
+ * walks the records in (parent id, successor order) — exactly the sequential search's discovery
+ * order — so ids, verdicts, shortest counterexamples and state counts equal the sequential
+ * search's for any number of workers. New states stay with the worker that made them for the
+ * next level.
+ *
+ * Why the shared table needs no atomics: the main thread writes it (admitLevel, growing it too)
+ * only after every worker has answered the level's 'expand', and posts the next 'expand' — with the
+ * table's current buffers — only after it is done; a worker reads it only while it expands. The
+ * messages order the two (no write while a worker reads), and a hash a worker finds there maps to
+ * the id the sequential search would find, since entries are never changed once written.
+ *
+ * `from`: a sequential search stopped at a level boundary (explorer.ts HandOver) — its book
+ * becomes this search's, and the workers re-derive the level it was about to expand, each a
+ * consecutive block of its ids, instead of starting over from the initial state.
  */
 export async function exploreParallel<W, C>(
   pool: Pool,
   properties: readonly CheckProperty<W, C>[],
   options: ExploreOptions & { signal?: AbortSignal } = {},
+  from?: HandOver<W, C>,
 ): Promise<ExploreResult<W, C>> {
   await pool.ready;
   const workers = pool.size;
@@ -126,12 +141,24 @@ export async function exploreParallel<W, C>(
   if (Math.max(always.length, sometimes.length, columns.length) > 31)
     throw new Error('the parallel search judges at most 31 properties of a kind');
   let frontierSize = 0;
-  const book = new SearchBook(always, sometimes, targets, options, () => frontierSize, liveness);
+  const handedOverAt = from ? { depth: from.book.depth, distinct: from.book.visited.size } : undefined;
+  const book = from?.book ?? new SearchBook(always, sometimes, targets, options, () => frontierSize, liveness);
+  book.frontierSize = () => frontierSize;
+  book.visited = VisitedSet.shared(book.visited);
   const maxDepth = options.maxDepth ?? Number.POSITIVE_INFINITY;
-  {
-    let batches = [records(await pool.ask(0, { type: 'root' }))];
-    let owners = [0];
-    for (let level = 0; ; level++) {
+  let batches: { records: Int32Array; count: number }[] = [];
+  let owners: number[] = [];
+  // New states stay with the worker that made them, so from the initial state (worker 0's) all would stay in
+  // worker 0: once a level is wide enough, the workers share it out as they share a handed-over one.
+  let shared = from !== undefined || pool.size === 1;
+  if (from) frontierSize = await rebuildFrontier(pool, book, from.frontierFrom);
+  else {
+    batches = [records(await pool.ask(0, { type: 'root' }))];
+    owners = [0];
+  }
+  // A handed-over search stopped where a level was about to be expanded: it was admitted, counted and bounded already.
+  for (let level = from ? book.depth : 0, admitted = !from; ; level++, admitted = true) {
+    if (admitted) {
       const kept = admitLevel(book, batches);
       frontierSize = kept.reduce((n, k) => n + k.kept, 0);
       owners.forEach((w, i) => {
@@ -147,37 +174,77 @@ export async function exploreParallel<W, C>(
           break;
         }
       }
-      if (options.signal?.aborted) {
-        book.stop('interrupted');
-        break;
-      }
-      const decidedAlways = book.firstViolation.reduce((m, id, i) => (id === -1 ? m : m | (1 << i)), 0);
-      const decidedSometimes = book.firstWitness.reduce((m, id, i) => (id === -1 ? m : m | (1 << i)), 0);
-      owners = Array.from({ length: pool.size }, (_, i) => i);
-      try {
-        batches = (await Promise.all(owners.map((w) => pool.ask(w, { type: 'expand', decidedAlways, decidedSometimes })))).map(records);
-      } catch (e) {
-        // A worker whose heap filled up stops the search as --max-memory would: verdicts so far, the rest unknown.
-        if (!isOutOfMemory(e)) throw e;
-        book.stop('max-memory');
-        break;
-      }
-      if (options.signal?.aborted) {
-        book.stop('interrupted');
-        break;
-      }
     }
-    const memo = book.stopped === 'max-memory' ? undefined : await memoStats(pool);
-    return book.result(memo, workers);
+    if (options.signal?.aborted) {
+      book.stop('interrupted');
+      break;
+    }
+    const decidedAlways = book.firstViolation.reduce((m, id, i) => (id === -1 ? m : m | (1 << i)), 0);
+    const decidedSometimes = book.firstWitness.reduce((m, id, i) => (id === -1 ? m : m | (1 << i)), 0);
+    if (!shared && frontierSize >= SHARE_FROM * pool.size) {
+      await rebuildFrontier(pool, book, book.visited.size - frontierSize);
+      shared = true;
+    }
+    const visited = book.visited.tables();
+    owners = Array.from({ length: pool.size }, (_, i) => i);
+    try {
+      batches = (await Promise.all(owners.map((w) => pool.ask(w, { type: 'expand', decidedAlways, decidedSometimes, visited })))).map(
+        records,
+      );
+    } catch (e) {
+      // A worker whose heap filled up stops the search as --max-memory would: verdicts so far, the rest unknown.
+      if (!isOutOfMemory(e)) throw e;
+      book.stop('max-memory');
+      break;
+    }
+    if (options.signal?.aborted) {
+      book.stop('interrupted');
+      break;
+    }
   }
+  const { memo, expandedBy } = book.stopped === 'max-memory' ? {} : await workerStats(pool);
+  const result = book.result(memo, workers);
+  return { ...result, stats: { ...result.stats, ...(expandedBy ? { expandedBy } : {}), ...(handedOverAt ? { handedOverAt } : {}) } };
+}
+
+/** States a worker's share of a level has at least when the workers first share one out (each re-derives its share once). */
+const SHARE_FROM = 32;
+
+/**
+ * The workers re-derive a handed-over level (ids frontierFrom … distinct − 1), each a consecutive
+ * block (fewer shared ancestors to step again than every N-th id), from the book's (parent, move)
+ * records, shared once; returns the level's size.
+ */
+async function rebuildFrontier<W, C>(pool: Pool, book: SearchBook<W, C>, frontierFrom: number): Promise<number> {
+  const { parent, move, distinct } = book.tables();
+  const shared = (a: Int32Array) => {
+    const s = new Int32Array(new SharedArrayBuffer(a.byteLength));
+    s.set(a);
+    return s;
+  };
+  const records = { parent: shared(parent), move: shared(move) };
+  const size = distinct - frontierFrom;
+  const block = Math.ceil(size / pool.size);
+  const counts = await Promise.all(
+    Array.from({ length: pool.size }, (_, w) => {
+      const lo = Math.min(distinct, frontierFrom + w * block);
+      const hi = Math.min(distinct, lo + block);
+      return pool.ask(w, { type: 'rebuild', from: lo, to: hi, ...records });
+    }),
+  );
+  const rebuilt = counts.reduce((n, m) => n + (m.type === 'rebuilt' ? m.count : 0), 0);
+  if (rebuilt !== size) throw new Error(`explorer: the workers rebuilt ${rebuilt} of the level's ${size} states`);
+  return size;
 }
 
 /** Node's error for a worker past its heap limit (ERR_WORKER_OUT_OF_MEMORY), as it reaches ask(). */
 const isOutOfMemory = (e: unknown) => e instanceof Error && /reaching memory limit|ERR_WORKER_OUT_OF_MEMORY/.test(e.message);
 
-async function memoStats(pool: Pool): Promise<MemoStats | undefined> {
+/** The workers' memos, summed, and the states each expanded. */
+async function workerStats(pool: Pool): Promise<{ memo?: MemoStats; expandedBy: number[] }> {
   const all = await Promise.all(Array.from({ length: pool.size }, (_, i) => pool.ask(i, { type: 'stats' })));
   const sum: MemoStats = { hits: 0, misses: 0, snapshots: 0, unkeyable: 0, flushes: 0 };
+  const expandedBy = all.map((m) => (m.type === 'stats' ? m.expanded : 0));
   let any = false;
   for (const m of all) {
     if (m.type !== 'stats' || !m.memo) continue;
@@ -188,7 +255,7 @@ async function memoStats(pool: Pool): Promise<MemoStats | undefined> {
     sum.unkeyable += m.memo.unkeyable;
     sum.flushes += m.memo.flushes;
   }
-  return any ? sum : undefined;
+  return { ...(any ? { memo: sum } : {}), expandedBy };
 }
 
 /**
@@ -218,14 +285,18 @@ function admitLevel<W, C>(book: SearchBook<W, C>, batches: { records: Int32Array
       book.stutter(parent);
       continue;
     }
-    const id = book.admit(r[o + R.hi]! >>> 0, r[o + R.lo]! >>> 0, parent, r[o + R.via]!, (id) => {
-      const a = r[o + R.always]!;
-      const s = r[o + R.sometimes]!;
-      const e = r[o + R.eventually]!;
-      for (let k = 0; k < book.always.length; k++) if (a & (1 << k)) book.violates(k, id);
-      for (let k = 0; k < book.sometimes.length; k++) if (s & (1 << k)) book.witnesses(k, id);
-      for (let k = 0; k < book.targetOk.length; k++) book.targetOk[k]!.set(id, (e & (1 << k)) !== 0);
-    });
+    const known = r[o + R.known]!;
+    const id =
+      known >= 0
+        ? book.admitKnown(parent, known, r[o + R.via]!)
+        : book.admit(r[o + R.hi]! >>> 0, r[o + R.lo]! >>> 0, parent, r[o + R.via]!, (id) => {
+            const a = r[o + R.always]!;
+            const s = r[o + R.sometimes]!;
+            const e = r[o + R.eventually]!;
+            for (let k = 0; k < book.always.length; k++) if (a & (1 << k)) book.violates(k, id);
+            for (let k = 0; k < book.sometimes.length; k++) if (s & (1 << k)) book.witnesses(k, id);
+            for (let k = 0; k < book.targetOk.length; k++) book.targetOk[k]!.set(id, (e & (1 << k)) !== 0);
+          });
     if (book.isNew) {
       out[best]!.ids[i] = id;
       out[best]!.kept++;

@@ -35,6 +35,11 @@ export function formatReport(run: CheckRun, workersLine?: string): string {
     symmetryLine(s),
     `time: ${(s.timeMs / 1000).toFixed(2)}s, ${Math.round(s.distinctPerSecond)} distinct states/s, peak rss ${Math.round(s.peakRssBytes / MiB)} MiB, peak heap ${Math.round(s.peakHeapBytes / MiB)} MiB, ${Math.round(s.peakRssBytes / Math.max(s.distinct, 1))} bytes/state (rss), search tables ${Math.round(s.tableBytes / Math.max(s.distinct, 1))} bytes/state`,
     ...(workersLine ? [workersLine] : []),
+    ...(s.handedOverAt
+      ? [
+          `hand-over: this thread searched ${s.handedOverAt.distinct} states to level ${s.handedOverAt.depth} while the workers booted; they went on from there`,
+        ]
+      : []),
     '',
   ];
   for (const v of run.result.verdicts) {

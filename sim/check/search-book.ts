@@ -2,6 +2,7 @@ import type { MemoStats } from '../memo-machine';
 import { BitColumn, IntColumn, settleTimes } from './columns';
 import { TICK } from './expander';
 import type { CheckProperty, ExploreOptions, ExploreResult, Fairness, PathStep, StopReason, Verdict } from './model';
+import type { VisitedTables } from './visited-set';
 import { VisitedSet } from './visited-set';
 import { EdgeList } from './edges';
 import { findLasso } from './liveness';
@@ -17,7 +18,7 @@ export interface BookTables {
   depth: number;
   firstViolation: number[];
   firstWitness: number[];
-  visited: { hi: Uint32Array; lo: Uint32Array; ids: Int32Array };
+  visited: VisitedTables;
   parent: Int32Array;
   move: Int32Array;
   quietNext: Int32Array;
@@ -60,7 +61,8 @@ export class SearchBook<W, C> {
     readonly sometimes: readonly CheckProperty<W, C>[],
     readonly eventually: readonly CheckProperty<W, C>[],
     private readonly options: ExploreOptions,
-    private readonly frontierSize: () => number,
+    /** The states waiting to be expanded, for progress reports (set anew when another search takes the book over). */
+    public frontierSize: () => number,
     /** Liveness properties (leads-to, eventually-always): their bits follow the targets' in targetOk (judged.ts). */
     readonly liveness: readonly CheckProperty<W, C>[] = [],
   ) {
@@ -161,6 +163,17 @@ export class SearchBook<W, C> {
     judge(id);
     if ((id & 0xfff) === 0) this.sample();
     return id;
+  }
+
+  /**
+   * A successor already known to be state `known` (a parallel worker found it in the shared visited
+   * set): counted and linked as admit() counts and links a state it finds in the visited set.
+   */
+  admitKnown(from: number, known: number, via: number): number {
+    this.generated++;
+    this.isNew = false;
+    if (from >= 0) this.edges?.add(from, known, via);
+    return known;
   }
 
   /** The quiet successor of `id` (what happens when the environment does nothing more). */

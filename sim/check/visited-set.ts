@@ -1,7 +1,17 @@
+/** The slots of a visited set: a hash's two halves and its id, one entry each (see VisitedSet). */
+export interface VisitedTables {
+  hi: Uint32Array;
+  lo: Uint32Array;
+  ids: Int32Array;
+}
+
 /**
  * The explorer's visited set: 64-bit state hashes → state ids, in one open-addressing table of
  * typed arrays (12 bytes a slot, load ≤ 1/2: ~24 bytes a state) instead of a Map of strings
  * (~80 bytes a state plus garbage). Hash 0:0 is remapped, as 0:0 marks an empty slot.
+ *
+ * A shared set (VisitedSet.shared) keeps its slots in SharedArrayBuffers, so the parallel search's
+ * workers read the table the main thread writes (VisitedSet.reader) without a copy.
  */
 export class VisitedSet {
   private hi: Uint32Array;
@@ -10,13 +20,33 @@ export class VisitedSet {
   private mask: number;
   size = 0;
 
-  constructor(capacity = 1 << 14) {
+  constructor(
+    capacity = 1 << 14,
+    /** Slots in SharedArrayBuffers (grown into new ones: the readers need the new tables() then). */
+    readonly isShared = false,
+  ) {
     let n = 1 << 4;
     while (n < capacity * 2) n <<= 1;
-    this.hi = new Uint32Array(n);
-    this.lo = new Uint32Array(n);
-    this.ids = new Int32Array(n);
+    this.hi = new Uint32Array(this.buffer(n));
+    this.lo = new Uint32Array(this.buffer(n));
+    this.ids = new Int32Array(this.buffer(n));
     this.mask = n - 1;
+  }
+
+  /** An empty shared set, or a shared copy of `from` (the same slots, so the same probes). */
+  static shared(from?: VisitedSet): VisitedSet {
+    if (!from) return new VisitedSet(undefined, true);
+    const v = new VisitedSet(1, true);
+    const n = from.hi.length;
+    v.hi = new Uint32Array(v.buffer(n));
+    v.lo = new Uint32Array(v.buffer(n));
+    v.ids = new Int32Array(v.buffer(n));
+    v.hi.set(from.hi);
+    v.lo.set(from.lo);
+    v.ids.set(from.ids);
+    v.mask = n - 1;
+    v.size = from.size;
+    return v;
   }
 
   /** The id stored for this hash, or -1. */
@@ -40,13 +70,13 @@ export class VisitedSet {
     return this.hi.byteLength + this.lo.byteLength + this.ids.byteLength;
   }
 
-  /** The table as it is (views, for a checkpoint: checkpoint.ts). */
-  tables(): { hi: Uint32Array; lo: Uint32Array; ids: Int32Array } {
+  /** The table as it is (views, for a checkpoint: checkpoint.ts, or a shared set's readers). */
+  tables(): VisitedTables {
     return { hi: this.hi, lo: this.lo, ids: this.ids };
   }
 
   /** Back from a checkpoint: the same slots, so the same probes. */
-  static of(t: { hi: Uint32Array; lo: Uint32Array; ids: Int32Array }, size: number): VisitedSet {
+  static of(t: VisitedTables, size: number): VisitedSet {
     if (t.hi.length !== t.lo.length || t.hi.length !== t.ids.length || (t.hi.length & (t.hi.length - 1)) !== 0)
       throw new Error('visited set: a checkpoint with tables of unequal or non-power-of-two sizes');
     const v = new VisitedSet(1);
@@ -56,6 +86,18 @@ export class VisitedSet {
     v.mask = t.hi.length - 1;
     v.size = size;
     return v;
+  }
+
+  /**
+   * Lookups in another thread's shared set, on its tables() as posted (the memory itself, not a
+   * copy). Read only: the owner writes only while no reader reads (parallel.ts says when).
+   */
+  static reader(t: VisitedTables): Pick<VisitedSet, 'get'> {
+    return VisitedSet.of(t, 0);
+  }
+
+  private buffer(slots: number): ArrayBuffer | SharedArrayBuffer {
+    return this.isShared ? new SharedArrayBuffer(slots * 4) : new ArrayBuffer(slots * 4);
   }
 
   private slot(h: number, l: number): number {
@@ -73,9 +115,9 @@ export class VisitedSet {
   private grow(): void {
     const { hi, lo, ids } = this;
     const n = hi.length * 2;
-    this.hi = new Uint32Array(n);
-    this.lo = new Uint32Array(n);
-    this.ids = new Int32Array(n);
+    this.hi = new Uint32Array(this.buffer(n));
+    this.lo = new Uint32Array(this.buffer(n));
+    this.ids = new Int32Array(this.buffer(n));
     this.mask = n - 1;
     for (let i = 0; i < hi.length; i++) if (hi[i] !== 0 || lo[i] !== 0) this.put(hi[i]!, lo[i]!, ids[i]!);
   }
