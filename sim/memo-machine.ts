@@ -28,15 +28,18 @@ const MEMO_MAX_KEY_CHARS = 16_000_000;
 /**
  * A memo pays only when most transitions are hits: a miss costs XState's transition plus the
  * snapshot's key (its whole context as text), a hit the event's key. Measured 2026-11-28 on every
- * shipped check scenario (compiled CLI, memo always on vs --no-memo): at 81–85 % hits the memo is
- * 1.2–1.35× faster (systemd, Kubernetes' ReplicaSet, decorator and queue scaler), at 70–73 % about
- * even (the Incus HPA, Puppet), at 60 % and below 1.2–3× slower (cron, the Kubernetes Deployment,
- * HPA and database: large contexts, 4–35 % hits). So from JUDGED_FROM transitions on, at each
- * doubling, a memo below MIN_HIT_SHARE stops; judged that early, each scenario ran within noise of
- * the faster of the two (kubernetes-check-hpa 12.0 s always on, 6.7 s off, 4.8 s judged).
+ * shipped check scenario and the HPA bench configuration (compiled CLI, memo always on vs
+ * --no-memo): at 81–85 % hits the memo is 1.2–1.35× faster (systemd, Kubernetes' ReplicaSet and
+ * queue scaler), at 98 % (the HPA at 10⁶ states) 1.32×; at 70–78 % even or slower (the Incus HPA
+ * 0.79× at 75 %, Puppet), at 60 % and below 1.2–3× slower (cron, the Kubernetes Deployment, HPA and
+ * database: large contexts, 4–35 % hits). A search's hit share falls as it goes (new states late
+ * in a search are less alike), so the memo judges its first FIRST_JUDGED transitions, then each
+ * JUDGE_EVERY on their own, and stops for good after the first run of them below MIN_HIT_SHARE
+ * (judged early: with few hits even the first thousands of misses cost a cron or database check ~50 %).
  */
-const JUDGED_FROM = 1024;
-const MIN_HIT_SHARE = 0.75;
+const FIRST_JUDGED = 1024;
+const JUDGE_EVERY = 4096;
+const MIN_HIT_SHARE = 0.8;
 
 /**
  * A PureMachine whose transitions are memoised by (snapshot, event): the machine is pure, so a
@@ -57,9 +60,11 @@ export class MemoMachine {
   private nextId = 0;
   /** Characters of the keys held (interned and memo). */
   private chars = 0;
-  /** Transitions asked for, and at how many the memo next judges its hits. */
+  /** Transitions asked for; at the last judgement, how many and how many hits; when the next is. */
   private calls = 0;
-  private judgeAt = JUDGED_FROM;
+  private callsBefore = 0;
+  private hitsBefore = 0;
+  private judgeAt = FIRST_JUDGED;
   private stopped = false;
 
   constructor(
@@ -120,16 +125,20 @@ export class MemoMachine {
     return snapshot;
   }
 
-  /** Stops for good when too few transitions were hits (see MIN_HIT_SHARE); otherwise judges again at twice as many. */
+  /** Stops for good when too few of the transitions since the last judgement were hits (see MIN_HIT_SHARE). */
   private judge(): void {
-    const { hits, misses } = this.stats;
-    if (hits < MIN_HIT_SHARE * (hits + misses)) {
-      this.stopped = true;
-      this.stats.stoppedAfter = this.calls;
-      this.interned.clear();
-      this.memo.clear();
-      this.chars = 0;
-    } else this.judgeAt *= 2;
+    // The transition being asked is not answered yet: the window ends with the one before it.
+    const answered = this.calls - 1 - this.callsBefore;
+    const hits = this.stats.hits - this.hitsBefore;
+    this.callsBefore = this.calls - 1;
+    this.hitsBefore = this.stats.hits;
+    this.judgeAt += JUDGE_EVERY;
+    if (hits >= MIN_HIT_SHARE * answered) return;
+    this.stopped = true;
+    this.stats.stoppedAfter = this.calls;
+    this.interned.clear();
+    this.memo.clear();
+    this.chars = 0;
   }
 
   /** Forgets every interned snapshot and memoised step: only misses follow, never a wrong step (ids are not reused). */
