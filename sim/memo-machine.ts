@@ -26,19 +26,22 @@ export interface MemoStats {
 const MEMO_MAX_KEY_CHARS = 16_000_000;
 
 /**
- * A memo pays only when most transitions are hits: a miss costs XState's transition plus the
- * snapshot's key (its whole context as text), a hit the event's key. Measured 2026-11-28 on every
- * shipped check scenario and the HPA bench configuration (compiled CLI, memo always on vs
- * --no-memo): at 81–85 % hits the memo is 1.2–1.35× faster (systemd, Kubernetes' ReplicaSet and
- * queue scaler), at 98 % (the HPA at 10⁶ states) 1.32×; at 70–78 % even or slower (the Incus HPA
- * 0.79× at 75 %, Puppet), at 60 % and below 1.2–3× slower (cron, the Kubernetes Deployment, HPA and
- * database: large contexts, 4–35 % hits). A search's hit share falls as it goes (new states late
- * in a search are less alike), so the memo judges its first FIRST_JUDGED transitions, then each
- * JUDGE_EVERY on their own, and stops for good after the first run of them below MIN_HIT_SHARE
- * (judged early: with few hits even the first thousands of misses cost a cron or database check ~50 %).
+ * A memo pays only when its hits save more than its keys cost: a miss costs XState's transition plus
+ * the snapshot's key (its whole context as text), a hit the event's key, which for a large payload
+ * (an observation, a Kubernetes object) is itself most of a transition. Measured 2026-11-28 on every
+ * shipped check scenario and the HPA bench configuration (compiled CLI, memo always on vs --no-memo):
+ * 1.2–1.35× faster for systemd and Kubernetes' ReplicaSet and queue scaler (81–85 % hits), but 0.8×
+ * for the Incus HPA's bench configuration at 88 % hits and 0.3–0.8× for cron and the Kubernetes
+ * Deployment, HPA and database (large contexts, 4–35 % hits): the share of hits does not say it.
+ * So the memo times itself: over its first FIRST_JUDGED transitions, then each JUDGE_EVERY, what it
+ * spent (keys, lookups and the misses' transitions) against what XState alone would have (every
+ * transition at the misses' mean cost), and stops for good the first time it spent more or had
+ * fewer than MIN_HIT_SHARE hits. The timing makes `stoppedAfter` vary from run to run; what the
+ * search finds never does.
  */
 const FIRST_JUDGED = 1024;
 const JUDGE_EVERY = 4096;
+/** Below this share of hits the memo stops without timing itself: its keys retain memory the timing does not see (more garbage collection elsewhere). */
 const MIN_HIT_SHARE = 0.8;
 
 /**
@@ -60,12 +63,15 @@ export class MemoMachine {
   private nextId = 0;
   /** Characters of the keys held (interned and memo). */
   private chars = 0;
-  /** Transitions asked for; at the last judgement, how many and how many hits; when the next is. */
+  /** Transitions asked for, and when the memo next judges itself. */
   private calls = 0;
-  private callsBefore = 0;
-  private hitsBefore = 0;
   private judgeAt = FIRST_JUDGED;
   private stopped = false;
+  /** Since the last judgement: ms the memo spent, ms of it in XState (the misses), and the misses. */
+  private spentMs = 0;
+  private xstateMs = 0;
+  private windowMisses = 0;
+  private windowAnswered = 0;
 
   constructor(
     readonly machine: AnyStateMachine,
@@ -82,6 +88,7 @@ export class MemoMachine {
   transition(snapshot: AnyMachineSnapshot, event: EventObject): Step {
     if (++this.calls === this.judgeAt) this.judge();
     if (this.stopped) return this.pure.transition(snapshot, event);
+    const began = performance.now();
     const id = this.idOf(snapshot);
     const eventKey = id === undefined ? undefined : this.eventKey(event);
     if (id === undefined || eventKey === undefined) {
@@ -90,15 +97,21 @@ export class MemoMachine {
     }
     const key = `${id}:${eventKey}`;
     const hit = this.memo.get(key);
+    this.windowAnswered++;
     if (hit) {
       this.stats.hits++;
+      this.spentMs += performance.now() - began;
       return hit;
     }
     this.stats.misses++;
+    this.windowMisses++;
+    const xstateBegan = performance.now();
     const [next, actions] = this.pure.transition(snapshot, event);
+    this.xstateMs += performance.now() - xstateBegan;
     const step: Step = [this.intern(next), actions];
     this.memo.set(key, step);
     this.chars += key.length;
+    this.spentMs += performance.now() - began;
     return step;
   }
 
@@ -125,15 +138,14 @@ export class MemoMachine {
     return snapshot;
   }
 
-  /** Stops for good when too few of the transitions since the last judgement were hits (see MIN_HIT_SHARE). */
+  /** Stops for good when the memo spent more since the last judgement than XState alone would have (see above). */
   private judge(): void {
-    // The transition being asked is not answered yet: the window ends with the one before it.
-    const answered = this.calls - 1 - this.callsBefore;
-    const hits = this.stats.hits - this.hitsBefore;
-    this.callsBefore = this.calls - 1;
-    this.hitsBefore = this.stats.hits;
+    const withoutMemo = this.windowMisses === 0 ? Number.POSITIVE_INFINITY : (this.windowAnswered * this.xstateMs) / this.windowMisses;
+    const spent = this.spentMs;
+    const hitShare = 1 - this.windowMisses / Math.max(1, this.windowAnswered);
     this.judgeAt += JUDGE_EVERY;
-    if (hits >= MIN_HIT_SHARE * answered) return;
+    this.spentMs = this.xstateMs = this.windowMisses = this.windowAnswered = 0;
+    if (hitShare >= MIN_HIT_SHARE && spent <= withoutMemo) return;
     this.stopped = true;
     this.stats.stoppedAfter = this.calls;
     this.interned.clear();
