@@ -2,6 +2,7 @@ import type { CheckRun } from './check';
 import type { Artifacts, Counterexample } from './artifacts';
 import { otherTracePath } from './artifacts';
 import type { PathStep } from './model';
+import { movesAndChoices } from './model';
 import { exitCode, isPromised, outcomeOf, runOutcome } from './outcome';
 import { lassoOf } from './lasso-trace';
 
@@ -13,14 +14,15 @@ const stepLabel = (run: CheckRun, s: PathStep) => (s.kind === 'tick' ? 'tick' : 
 
 /** One run as `--format json` reports it. */
 export function runJson(run: CheckRun, files: (ce: Counterexample) => Artifacts) {
+  const { moves, choices } = movesAndChoices(run.alphabet);
   return {
     scenario: run.scenario.name,
     file: run.scenario.file,
     loop: run.loop,
     ...(run.policy !== undefined ? { policy: run.policy } : {}),
     outcome: runOutcome(run),
-    environment: run.alphabet.filter((m) => !m.choice).map((m) => m.label),
-    ...(run.alphabet.some((m) => m.choice) ? { choices: run.alphabet.filter((m) => m.choice).map((m) => m.label) } : {}),
+    environment: moves.map((m) => m.label),
+    ...(choices.length ? { choices: choices.map((m) => m.label) } : {}),
     stats: run.result.stats,
     verdicts: run.result.verdicts.map((v) => ({
       property: v.property.name,

@@ -2,6 +2,7 @@ import { formatTimeline } from '../format';
 import type { Frame } from '../trace';
 import type { CheckRun } from './check';
 import type { Artifacts, Counterexample } from './artifacts';
+import { movesAndChoices } from './model';
 import { outcomeOf } from './outcome';
 import { lassoOf } from './lasso-trace';
 
@@ -56,23 +57,14 @@ function testcase(run: CheckRun, index: number, columns: (f: Frame) => string, f
 function testsuite(run: CheckRun, columns: (f: Frame) => string, files: (ce: Counterexample) => Artifacts, timestamp: string): string {
   const outcomes = run.result.verdicts.map((v) => outcomeOf(run, v));
   const s = run.result.stats;
+  const { moves, choices } = movesAndChoices(run.alphabet);
   const properties: Record<string, string | number> = {
     scenario: run.scenario.name,
     file: run.scenario.file,
     loop: run.loop,
     ...(run.policy ? { policy: run.policy } : {}),
-    environment: run.alphabet
-      .filter((m) => !m.choice)
-      .map((m) => m.label)
-      .join('; '),
-    ...(run.alphabet.some((m) => m.choice)
-      ? {
-          choices: run.alphabet
-            .filter((m) => m.choice)
-            .map((m) => m.label)
-            .join('; '),
-        }
-      : {}),
+    environment: moves.map((m) => m.label).join('; '),
+    ...(choices.length ? { choices: choices.map((m) => m.label).join('; ') } : {}),
     'states.generated': s.generated,
     'states.distinct': s.distinct,
     depth: s.depth,

@@ -54,6 +54,11 @@ export interface EnvMove<F, C> {
   choice?: true;
 }
 
+/** The scenario's moves and the choices the loop's check added, apart (as the reports list them). */
+export function movesAndChoices<M extends { choice?: true }>(alphabet: readonly M[]): { moves: M[]; choices: M[] } {
+  return { moves: alphabet.filter((m) => !m.choice), choices: alphabet.filter((m) => m.choice) };
+}
+
 /**
  * Symmetry reduction: a loop may declare that some of its objects (pods, nodes, jobs …) are
  * interchangeable — the machine, the world and every property it claims are invariant under

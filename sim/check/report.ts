@@ -1,5 +1,6 @@
 import type { CheckRun } from './check';
 import type { StopReason, VerdictStatus } from './model';
+import { movesAndChoices } from './model';
 import { outcomeOf } from './outcome';
 import { symmetryLine } from './symmetry';
 import { fingerprintLine } from './collision';
@@ -26,10 +27,11 @@ const choicesLine = (choices: CheckRun['alphabet']) =>
 /** The verdicts and the search statistics, as `loopscope check` prints them. */
 export function formatReport(run: CheckRun, workersLine?: string): string {
   const s = run.result.stats;
+  const { moves, choices } = movesAndChoices(run.alphabet);
   const lines = [
     `# check ${run.scenario.name}${run.policy ? ` · policy ${run.policy}` : ''}`,
-    movesLine(run.alphabet.filter((m) => !m.choice)),
-    ...choicesLine(run.alphabet.filter((m) => m.choice)),
+    movesLine(moves),
+    ...choicesLine(choices),
     `states: ${s.generated} generated, ${s.distinct} distinct, depth ${s.depth}${s.complete ? ' (complete)' : ` (${STOPPED[s.stopped]}: verdicts hold up to it)`}`,
     ...(s.fingerprint ? [fingerprintLine(s.fingerprint)] : []),
     symmetryLine(s),

@@ -142,13 +142,10 @@ export class SearchBook<W, C> {
    */
   isNew = false;
   admit(h: number, l: number, from: number, via: number, judge: (id: number) => void): number {
+    const known = this.visited.get(h, l);
+    if (known !== -1) return this.admitKnown(from, known, via);
     this.generated++;
     this.isNew = false;
-    const known = this.visited.get(h, l);
-    if (known !== -1) {
-      if (from >= 0) this.edges?.add(from, known, via);
-      return known;
-    }
     if (this.visited.size >= this.maxStates) {
       this.stop('max-states');
       return UNKNOWN;
@@ -166,8 +163,8 @@ export class SearchBook<W, C> {
   }
 
   /**
-   * A successor already known to be state `known` (a parallel worker found it in the shared visited
-   * set): counted and linked as admit() counts and links a state it finds in the visited set.
+   * A successor already known to be state `known` (found in the visited set by admit(), or by a
+   * parallel worker in the shared one): counted, and linked when liveness keeps the edges.
    */
   admitKnown(from: number, known: number, via: number): number {
     this.generated++;

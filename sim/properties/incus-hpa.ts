@@ -8,6 +8,7 @@ import { InputError } from '../scenario/errors';
 import { formatBytes } from '../units';
 import type { HpaFault, HpaWorld, SimInstance } from '../worlds/incus-hpa';
 import { longestOpMs, settle } from '../worlds/incus-hpa';
+import { nameNextText } from '../worlds/incus-hpa-names';
 import { nameChoiceApplies, nameChoicePending, nameChoices } from './incus-hpa-name-choice';
 
 type View = CheckView<HpaWorld, HpaConfig, HpaContext>;
@@ -188,7 +189,7 @@ function hpaLabel(entry: Entry): string {
     case 'restartController':
       return 'controller restart';
     case 'nameNext':
-      return `the next created name sorts after ${f.rank} instance${f.rank === 1 ? '' : 's'}`;
+      return nameNextText(f.rank);
   }
 }
 

@@ -56,6 +56,9 @@ export function nameAtRank(prefix: string, sorted: readonly string[], rank: numb
   return nameOf(prefix, from + Math.floor((until - from - 1) / 2));
 }
 
+/** The choice in words: the move's label in a check report and the note of its frame. */
+export const nameNextText = (rank: number) => `the next created name sorts after ${rank} instance${rank === 1 ? '' : 's'}`;
+
 /** How many of `sorted` sort before `name` (its rank once added). */
 export function rankOf(name: string, sorted: readonly string[]): number {
   let n = 0;

@@ -4,7 +4,7 @@ import type { OpResult, WorldModel } from '../model';
 import type { RngState } from '../random';
 import { drawFloat, drawHex, seedRng } from '../random';
 import { formatBytes } from '../units';
-import { nameAtRank } from './incus-hpa-names';
+import { nameAtRank, nameNextText } from './incus-hpa-names';
 import type { HpaWorldSummary } from '../loops/incus-hpa-world-schema';
 
 /** One simulated Incus instance. */
@@ -344,7 +344,7 @@ function inject(world0: HpaWorld, fault: HpaFault, t: number): { world: HpaWorld
     case 'nameNext':
       return {
         world: { ...world, nextNameRank: fault.rank },
-        note: `the next created name sorts after ${fault.rank} instance${fault.rank === 1 ? '' : 's'}`,
+        note: nameNextText(fault.rank),
       };
   }
 }
