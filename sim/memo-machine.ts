@@ -76,6 +76,8 @@ export class MemoMachine {
   constructor(
     readonly machine: AnyStateMachine,
     private readonly maxKeyChars = MEMO_MAX_KEY_CHARS,
+    /** Milliseconds, for the memo's judgement of itself (a test gives a clock it controls). */
+    private readonly now: () => number = () => performance.now(),
   ) {
     this.pure = new PureMachine(machine);
   }
@@ -88,7 +90,7 @@ export class MemoMachine {
   transition(snapshot: AnyMachineSnapshot, event: EventObject): Step {
     if (++this.calls === this.judgeAt) this.judge();
     if (this.stopped) return this.pure.transition(snapshot, event);
-    const began = performance.now();
+    const began = this.now();
     const id = this.idOf(snapshot);
     const eventKey = id === undefined ? undefined : this.eventKey(event);
     if (id === undefined || eventKey === undefined) {
@@ -100,18 +102,18 @@ export class MemoMachine {
     this.windowAnswered++;
     if (hit) {
       this.stats.hits++;
-      this.spentMs += performance.now() - began;
+      this.spentMs += this.now() - began;
       return hit;
     }
     this.stats.misses++;
     this.windowMisses++;
-    const xstateBegan = performance.now();
+    const xstateBegan = this.now();
     const [next, actions] = this.pure.transition(snapshot, event);
-    this.xstateMs += performance.now() - xstateBegan;
+    this.xstateMs += this.now() - xstateBegan;
     const step: Step = [this.intern(next), actions];
     this.memo.set(key, step);
     this.chars += key.length;
-    this.spentMs += performance.now() - began;
+    this.spentMs += this.now() - began;
     return step;
   }
 
@@ -148,17 +150,19 @@ export class MemoMachine {
     if (hitShare >= MIN_HIT_SHARE && spent <= withoutMemo) return;
     this.stopped = true;
     this.stats.stoppedAfter = this.calls;
-    this.interned.clear();
-    this.memo.clear();
-    this.chars = 0;
+    this.forget();
   }
 
   /** Forgets every interned snapshot and memoised step: only misses follow, never a wrong step (ids are not reused). */
   private flush(): void {
+    this.forget();
+    this.stats.flushes++;
+  }
+
+  private forget(): void {
     this.interned.clear();
     this.memo.clear();
     this.chars = 0;
-    this.stats.flushes++;
   }
 
   private eventKey(event: EventObject): string | undefined {

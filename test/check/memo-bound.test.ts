@@ -36,10 +36,27 @@ describe('the transition memo is bounded (sim/memo-machine.ts)', () => {
 });
 
 describe('the transition memo stops when it does not pay', () => {
+  // The memo times itself; these clocks make its judgement the test's. `xstate` advances only while
+  // XState computes a transition (the machine's own action moves it), `everyRead` at each reading.
+  let virtual = 0;
+  const costly = setup({ types: { context: {} as { n: number }, events: {} as { type: 'INC' } | { type: 'DEC' } } }).createMachine({
+    context: { n: 0 },
+    on: {
+      INC: { actions: assign({ n: ({ context }) => ((virtual += 100), context.n + 1) }) },
+      DEC: { actions: assign({ n: ({ context }) => ((virtual += 100), context.n - 1) }) },
+    },
+  });
+  const xstate = () => virtual;
+  const upAndDown = (memo: MemoMachine) => {
+    // Up and down between the same few counts: after the first round, every transition is a hit.
+    let [s] = memo.initial(undefined);
+    for (let i = 0; i < 5000; i++) s = memo.transition(s, { type: i % 8 < 4 ? 'INC' : 'DEC' })[0];
+  };
+
   // Every INC reaches a new count: no transition is ever asked twice, so the memo never hits.
   it('a memo with too few hits lets XState answer, and still answers as XState does', () => {
-    const memo = new MemoMachine(counter);
-    const pure = new PureMachine(counter);
+    const memo = new MemoMachine(costly, undefined, xstate);
+    const pure = new PureMachine(costly);
     let [s] = memo.initial(undefined);
     for (let i = 0; i < 5000; i++) {
       const [next] = memo.transition(s, { type: 'INC' });
@@ -50,13 +67,20 @@ describe('the transition memo stops when it does not pay', () => {
     expect(memo.stats.misses).toBe(1023);
   });
 
-  it('a memo that hits keeps going', () => {
-    const memo = new MemoMachine(counter);
-    const [start] = memo.initial(undefined);
-    // Up and down between the same few counts: after the first round, every transition is a hit.
-    let s = start;
-    for (let i = 0; i < 5000; i++) s = memo.transition(s, { type: i % 8 < 4 ? 'INC' : 'DEC' })[0];
+  it('a memo that hits, and whose keys cost less than XState, keeps going', () => {
+    const memo = new MemoMachine(costly, undefined, xstate);
+    upAndDown(memo);
     expect(memo.stats.stoppedAfter).toBeUndefined();
     expect(memo.stats.hits).toBeGreaterThan(4900);
+  });
+
+  it('a memo that hits but whose keys cost as much as XState stops', () => {
+    // Every reading of the clock moves it by 1 and XState adds nothing: a hit costs what a transition
+    // costs, and each miss costs it three times over, so the memo only ever loses.
+    let reads = 0;
+    const memo = new MemoMachine(counter, undefined, () => ++reads);
+    upAndDown(memo);
+    expect(memo.stats.stoppedAfter).toBe(1024);
+    expect(memo.stats.hits).toBeGreaterThan(0.8 * 1023);
   });
 });
