@@ -1,3 +1,4 @@
+import { keyText } from './key-writer';
 import type { LoadedScenario, LoopEntry } from '../loops/registry';
 import { withPolicy } from '../loops/registry';
 import type { LoopBinding } from '../model';
@@ -85,7 +86,7 @@ export function prepareCheck(entry: LoopEntry, scenario: LoadedScenario, options
     config,
     world: scenario.world,
     alphabet: alphabet.map((m) => m.entry),
-    key: check.canonicalizer({ config, world: scenario.world }, alphabet),
+    key: keyText(check.canonicalizer({ config, world: scenario.world }, alphabet)),
   };
   return { check, config, ...(policy ? { policy } : {}), alphabet, properties, promises, replayInput };
 }

@@ -14,7 +14,8 @@ import type { BookTables } from './search-book';
  */
 export const CHECKPOINT_FILE = 'checkpoint.lsc';
 const MAGIC = 'LSCKPT01';
-const FORMAT_VERSION = 1;
+// 2: states hashed from the fields a loop writes (key-writer.ts), not from key text: a version 1 table holds other hashes.
+const FORMAT_VERSION = 2;
 /** writeSync/readSync take at most 2 GiB a call. */
 const CHUNK = 1 << 30;
 

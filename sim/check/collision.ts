@@ -1,5 +1,5 @@
 /**
- * The probability that two distinct states shared a 64-bit fingerprint (hash.ts), so that one of
+ * The probability that two distinct states shared a 64-bit fingerprint (key-writer.ts), so that one of
  * them was never explored: TLC's "calculated (optimistic)" estimate, n·(g − n)/2⁶⁴ for n distinct
  * and g generated states — each of the g − n lookups that found a known fingerprint could have
  * been a collision with one of ≤ n stored ones. TLC: AbstractChecker.calculateOptimisticProbability

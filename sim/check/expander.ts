@@ -2,9 +2,9 @@ import type { LoopBinding } from '../model';
 import type { TimelineEntry } from '../runner';
 import type { StepState } from '../step';
 import { Stepper } from '../step';
-import { hashState } from './hash';
+import { HashKeyWriter, hashKey } from './key-writer';
 import { judgedColumns } from './judged';
-import type { CheckProperty, EnvMove, LoopCheck, SymmetryUse } from './model';
+import type { CheckProperty, EnvMove, KeyEncoder, LoopCheck, SymmetryUse } from './model';
 import { stateKey } from './symmetry';
 
 /** A state waiting to be expanded: its id, the run, and the environment moves it has left. */
@@ -43,7 +43,8 @@ export class Expander<W, F, C> {
    * eventually-property's target, then each liveness property's predicates (judged.ts).
    */
   readonly eventually: CheckProperty<W, C>[];
-  private readonly canonical: (run: StepState<W, C>) => string;
+  private readonly canonical: KeyEncoder<StepState<W, C>>;
+  private readonly writer = new HashKeyWriter();
   /** Whether states are merged with their renamed copies (symmetry.ts). */
   readonly symmetry: SymmetryUse;
 
@@ -109,7 +110,7 @@ export class Expander<W, F, C> {
   }
 
   hash(run: StepState<W, C>, remaining: Uint8Array, out: Uint32Array): void {
-    hashState(this.canonical(run), remaining, out);
+    hashKey(this.canonical, this.writer, run, remaining, out);
   }
 }
 

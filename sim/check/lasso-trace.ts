@@ -3,6 +3,7 @@ import { Stepper } from '../step';
 import type { ReplayInput } from './counterexample';
 import { replay, viewOf } from './counterexample';
 import { applyEntry } from './expander';
+import { keyText } from './key-writer';
 import type { ExploreResult, PathStep } from './model';
 import type { CheckProperty, EnvMove, LoopCheck } from './model';
 
@@ -119,7 +120,7 @@ function closingTurns<W, F, C>(
   name: string,
 ): LassoPath {
   const stepper = new Stepper(input.binding);
-  const key = check.canonicalizer({ config: input.config, world: input.world }, alphabet);
+  const key = keyText(check.canonicalizer({ config: input.config, world: input.world }, alphabet));
   const prefix = lasso.path.slice(0, lasso.cycleStart);
   const cycle = lasso.path.slice(lasso.cycleStart);
   if (cycle.length === 0) throw new Error(`${name}: the lasso has an empty cycle`);

@@ -1,5 +1,6 @@
 import type { MemoStats } from '../memo-machine';
 import type { FingerprintStats } from './collision';
+import type { KeyWriter } from './key-writer';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { TimelineEntry } from '../runner';
 import type { StepState } from '../step';
@@ -75,7 +76,7 @@ export type LoopSymmetry<W, F, C> =
       /** What is renamed, e.g. "pods created by a ReplicaSet". */
       what: string;
       /** The representative's key for this configuration, or why it has none (e.g. a policy that reads name order). */
-      canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): MethodLike<[StepState<W, C>], string> | string;
+      canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): KeyEncoder<StepState<W, C>> | string;
     };
 
 /**
@@ -101,10 +102,11 @@ export interface LoopCheck<W, F, C, X = unknown> {
   /** Whether the move can happen in this state (e.g. a kill needs its instance to be there). */
   applicable(state: CheckState<W, C, X>, entry: TimelineEntry<F, C>): boolean;
   /**
-   * A string equal for two states exactly when their futures are the same under every choice of
-   * the environment (times relative to now, counters capped, dead fields dropped).
+   * Writes the state's canonical key: fields equal for two states exactly when their futures are the
+   * same under every choice of the environment (times relative to now, counters capped, dead fields
+   * dropped). The fields go straight into the search's 64-bit hash (key-writer.ts).
    */
-  canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): MethodLike<[CheckState<W, C, X>], string>;
+  canonicalizer(start: { config: C; world: W }, alphabet: readonly EnvMove<F, C>[]): KeyEncoder<CheckState<W, C, X>>;
   /** Which objects are interchangeable (a representative's key), or why none are (sim/check/symmetry.ts). */
   symmetry?: LoopSymmetry<W, F, C>;
   /** The properties claimed for this configuration (the policy is part of the config); `world` is
@@ -118,6 +120,9 @@ export interface LoopCheck<W, F, C, X = unknown> {
    */
   liveness?(config: C, alphabet: readonly EnvMove<F, C>[]): { properties: CheckProperty<W, C, X>[]; promises: readonly string[] };
 }
+
+/** Writes a state's canonical key into a KeyWriter (checked like a method: see MethodLike). */
+export type KeyEncoder<S> = MethodLike<[S, KeyWriter], void>;
 
 /**
  * A function type checked like a method (bivariantly in its parameters), as every other member of

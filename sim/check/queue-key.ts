@@ -1,4 +1,5 @@
 import type { StepItem, StepState } from '../step';
+import type { KeyWriter } from './key-writer';
 
 /**
  * The stepper's queue as part of a canonical key: items in the order they will happen, times
@@ -6,22 +7,31 @@ import type { StepItem, StepState } from '../step';
  * for it (its position among the world's operations, or its kind: op ids are never compared) and
  * whether the controller still waits for its answer. Every loop's key ends with this.
  */
-export function queueKey<W, C>(state: StepState<W, C>, opLabel: (opId: number) => string | number): string {
-  const { t } = state;
-  let key = '|q';
-  for (const q of [...state.queue].sort((a, b) => a.at - b.at || a.seq - b.seq)) key += `|${itemKey(q, state, t, opLabel)}`;
-  return key;
+export function writeQueue<W, C>(state: StepState<W, C>, key: KeyWriter, opLabel: (opId: number) => string | number): void {
+  const { queue } = state;
+  key.list(queue.length);
+  let sorted = true;
+  for (let i = 1; i < queue.length && sorted; i++) sorted = before(queue[i - 1]!, queue[i]!);
+  for (const q of sorted ? queue : [...queue].sort((a, b) => a.at - b.at || a.seq - b.seq)) writeItem(q, state, key, opLabel);
 }
 
-function itemKey<W, C>(q: StepItem, state: StepState<W, C>, t: number, opLabel: (opId: number) => string | number): string {
-  if (q.kind === 'event') return `e${q.at - t}${q.event.type}${q.sendId ?? ''}`;
-  const awaited = state.snapshot.children[q.childId] !== undefined && state.live[q.childId] === q.seq;
-  return `o${q.at - t}:${q.childId}:${opLabel(q.opId)}:${awaited ? 1 : 0}`;
+const before = (a: StepItem, b: StepItem) => a.at < b.at || (a.at === b.at && a.seq <= b.seq);
+
+function writeItem<W, C>(q: StepItem, state: StepState<W, C>, key: KeyWriter, opLabel: (opId: number) => string | number): void {
+  key.num(q.at - state.t);
+  if (q.kind === 'event') {
+    key.str(q.event.type);
+    key.str(q.sendId ?? '');
+    return;
+  }
+  key.str(q.childId);
+  const label = opLabel(q.opId);
+  if (typeof label === 'number') key.num(label);
+  else key.str(label);
+  key.flag(state.snapshot.children[q.childId] !== undefined && state.live[q.childId] === q.seq);
 }
 
-/** An op's label by its position in the world's list of operations. */
-export function opPositions(ops: readonly { id: number }[]): (opId: number) => number | string {
-  const position = new Map<number, number>();
-  ops.forEach((o, i) => position.set(o.id, i));
-  return (opId) => position.get(opId) ?? '?';
+/** An op's label by its position in the world's list of operations (-1: not there). */
+export function opPositions(ops: readonly { id: number }[]): (opId: number) => number {
+  return (opId) => ops.findIndex((o) => o.id === opId);
 }

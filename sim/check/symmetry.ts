@@ -1,5 +1,5 @@
 import type { StepState } from '../step';
-import type { EnvMove, LoopCheck, SymmetryUse } from './model';
+import type { EnvMove, KeyEncoder, LoopCheck, SymmetryUse } from './model';
 
 /** The key a search merges states by: the loop's canonical key, or its representative's under the loop's symmetry. */
 export function stateKey<W, F, C>(
@@ -7,7 +7,7 @@ export function stateKey<W, F, C>(
   start: { config: C; world: W },
   alphabet: readonly EnvMove<F, C>[],
   enabled: boolean,
-): { key: (state: StepState<W, C>) => string; symmetry: SymmetryUse } {
+): { key: KeyEncoder<StepState<W, C>>; symmetry: SymmetryUse } {
   const plain = () => check.canonicalizer(start, alphabet);
   const declared = check.symmetry;
   if (!declared || 'none' in declared)

@@ -8,6 +8,7 @@ import type { MoveGroup } from '../check/expander';
 import { applyEntry, groupMoves } from '../check/expander';
 import type { EnvMove, LoopCheck } from '../check/model';
 import { stateKey } from '../check/symmetry';
+import { keyText } from '../check/key-writer';
 import { TransitionRecorder } from './machine-transitions';
 
 /** What xstate/graph traverses: the next queued item happens (time passes), or the environment makes move group `group`. */
@@ -81,7 +82,7 @@ export class WorldLogic {
     this.groups = groupMoves(this.check, this.alphabet);
     const start = { config: scenario.config, world: scenario.world };
     // The plain canonical key: transitions are named by state, so renamed copies are not merged.
-    this.canonical = stateKey(this.check, start, this.alphabet, false).key;
+    this.canonical = keyText(stateKey(this.check, start, this.alphabet, false).key);
     this.stepper = new Stepper(this.binding, { memo: true });
     this.recorder = new TransitionRecorder(this.binding.machine);
     this.initialTaken = this.recorder.initial(this.binding.machineInput(scenario.config));

@@ -1,7 +1,8 @@
 import type { CronConfig, CronContext, CronEntry } from '../../machines/cron';
 import { minuteOf } from '../../machines/cron';
 import type { EnvMove, CheckState } from '../check/model';
-import { queueKey } from '../check/queue-key';
+import { writeQueue } from '../check/queue-key';
+import type { KeyWriter } from '../check/key-writer';
 import type { CronFault, CronWorld } from '../worlds/cron';
 import { wallAt } from '../worlds/cron';
 
@@ -46,7 +47,7 @@ export function cronCanonicalizer(start: { config: CronConfig; world: CronWorld 
   const periodMs = hourly ? 3_600_000 : DAY_MS;
   const names = start.config.entries.filter(scheduled).map((e) => e.name);
 
-  return (state: CheckState<CronWorld, CronConfig, CronContext>): string => {
+  return (state: CheckState<CronWorld, CronConfig, CronContext>, out: KeyWriter): void => {
     const { t, world: w } = state;
     const wall = wallAt(w, t);
     const now = minuteOf(wall);
@@ -79,6 +80,7 @@ export function cronCanonicalizer(start: { config: CronConfig; world: CronWorld 
       const kept = m.runs[job]!.filter((r) => r.minute >= since);
       if (kept.length) key += `|${job}:${kept.map((r) => rel(r.minute)).join(',')}`;
     }
-    return key + queueKey(state, (id) => w.ops.find((o) => o.id === id)?.kind ?? '?');
+    out.str(key);
+    writeQueue(state, out, (id) => w.ops.find((o) => o.id === id)?.kind ?? '?');
   };
 }

@@ -1,7 +1,9 @@
 import type { HpaConfig, HpaContext, HpaAction, InstanceStatus } from '../../machines/incus-hpa';
 import { backoffDelay, isModulePolicy } from '../../machines/incus-hpa';
 import type { CheckProperty, CheckView, EnvMove, LoopCheck, CheckState } from '../check/model';
-import { opPositions, queueKey } from '../check/queue-key';
+import { opPositions, writeQueue } from '../check/queue-key';
+import type { KeyWriter } from '../check/key-writer';
+import { ContentDigests, writeSnapshot } from '../check/snapshot-key';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';
@@ -241,7 +243,7 @@ function validate(scenario: LoadedScenario<HpaWorld, HpaFault, HpaConfig>): void
 
 // ---- which parts of a state matter for its future ------------------------------------------
 
-const STATUS_CODE: Record<InstanceStatus, string> = { Starting: 's', Running: 'R', Stopping: 'p', Stopped: 'S', Frozen: 'F', Error: 'E' };
+const STATUS_CODE: Record<InstanceStatus, number> = { Starting: 0, Running: 1, Stopping: 2, Stopped: 3, Frozen: 4, Error: 5 };
 
 /**
  * The canonical key: everything the future depends on, with times relative to now.
@@ -265,18 +267,10 @@ function canonicalizer(start: { config: HpaConfig; world: HpaWorld }, alphabet: 
     if ('instance' in f) named.add(f.instance);
     if (f.kind === 'addInstance') named.add(f.name);
   }
-  const configIds = new WeakMap<object, string>();
-  const configId = (c: object) => {
-    let id = configIds.get(c);
-    if (id === undefined) {
-      id = JSON.stringify(c);
-      configIds.set(c, id);
-    }
-    return id;
-  };
+  const configs = new ContentDigests();
   let errorCap = -1;
 
-  return (state: CheckState<HpaWorld, HpaConfig, HpaContext>): string => {
+  return (state: CheckState<HpaWorld, HpaConfig, HpaContext>, key: KeyWriter): void => {
     const { t } = state;
     const w = settle(state.world, t);
     const ctx = state.snapshot.context;
@@ -284,38 +278,79 @@ function canonicalizer(start: { config: HpaConfig; world: HpaWorld }, alphabet: 
       errorCap = 1;
       while (backoffDelay(ctx.config, errorCap) < ctx.config.backoffMaxMs && errorCap < 64) errorCap++;
     }
-    const position = new Map<string, number>();
-    w.instances.forEach((i, idx) => position.set(i.name, idx));
-    const nameOf = (name: string) => (named.has(name) ? name : position.has(name) ? `#${position.get(name)}` : name === '' ? '' : '#gone');
+    const writeName = (name: string) => {
+      if (named.has(name) || name === '') return key.str(name);
+      // -1: an instance that is gone (named by an operation still in flight)
+      key.num(w.instances.findIndex((i) => i.name === name));
+    };
     const created = [...new Set(w.instances.map((i) => i.createdAt))].sort((a, b) => a - b);
     const ownerName = ctx.config.name;
 
-    let key = `${String(state.snapshot.value === undefined ? '' : JSON.stringify(state.snapshot.value))}|${Object.keys(state.snapshot.children).join(',')}`;
-    key += `|${ctx.pending.map((a: HpaAction) => (a.kind === 'create' ? 'c' : `d${a.waitForStop ? 'w' : ''}:${nameOf(a.name)}`)).join(',')}`;
-    key += `|${Math.min(ctx.consecutiveErrors, errorCap)}`;
-    if (ctx.policyMemory.recommendations.length) {
+    writeSnapshot(state.snapshot, key);
+    key.list(ctx.pending.length);
+    for (const a of ctx.pending as readonly HpaAction[]) {
+      if (a.kind === 'create') key.num(0);
+      else {
+        key.num(a.waitForStop ? 2 : 1);
+        writeName(a.name);
+      }
+    }
+    key.num(Math.min(ctx.consecutiveErrors, errorCap));
+    const recommendations = ctx.policyMemory.recommendations;
+    key.flag(recommendations.length > 0);
+    if (recommendations.length) {
       // A policy module may read any of its recommendations: only the kubernetes policy's expire.
       const live = isModulePolicy(ctx.config.policy)
-        ? ctx.policyMemory.recommendations
-        : ctx.policyMemory.recommendations.filter((r) => r.at >= t - ctx.config.downscaleStabilizationMs);
-      key += `|${live
-        .map((r) => `${r.at - t}:${r.replicas}`)
-        .sort()
-        .join(',')}`;
+        ? recommendations
+        : recommendations.filter((r) => r.at >= t - ctx.config.downscaleStabilizationMs);
+      key.list(live.length);
+      for (const r of [...live].sort((a, b) => a.at - b.at || a.replicas - b.replicas)) {
+        key.num(r.at - t);
+        key.num(r.replicas);
+      }
     }
     // A policy module's own state is opaque: all of it matters (its times are not made relative).
-    if (ctx.policyMemory.state !== undefined) key += `|m${JSON.stringify(ctx.policyMemory.state)}`;
-    if (ctx.policyFailed) key += '|failed';
-    if (w.nextNameRank !== undefined) key += `|r${w.nextNameRank}`;
-    key += `|${configId(ctx.config)}|${state.config === ctx.config ? '=' : configId(state.config)}`;
-    key += `|${w.demandBytes},${w.failNext},${w.slowUntil > t ? `${w.slowFactor}@${w.slowUntil - t}` : ''},${w.unownedTouched > 0 ? 1 : 0}`;
-    for (const i of w.instances) {
-      key += `|${nameOf(i.name)},${i.owner === ownerName ? 'o' : i.owner === null ? 'u' : i.owner},${STATUS_CODE[i.status]},${i.limitBytes},${i.stressBytes},${i.serves ? 1 : 0},${created.indexOf(i.createdAt)}`;
-      if (i.until) key += `,${i.until.at - t}${STATUS_CODE[i.until.status]}`;
+    key.flag(ctx.policyMemory.state !== undefined);
+    if (ctx.policyMemory.state !== undefined) key.str(JSON.stringify(ctx.policyMemory.state));
+    key.flag(ctx.policyFailed);
+    key.num(w.nextNameRank ?? -1);
+    configs.write(ctx.config, key);
+    key.flag(state.config === ctx.config);
+    if (state.config !== ctx.config) configs.write(state.config, key);
+    key.num(w.demandBytes);
+    key.num(w.failNext);
+    key.flag(w.slowUntil > t);
+    if (w.slowUntil > t) {
+      key.num(w.slowFactor);
+      key.num(w.slowUntil - t);
     }
-    key += '|ops';
-    for (const o of w.ops) key += `|${o.kind}${o.doneAt - t}${o.error ? '!' : ''}${'name' in o ? nameOf(o.name) : ''}`;
-    return key + queueKey(state, opPositions(w.ops));
+    key.flag(w.unownedTouched > 0);
+    key.list(w.instances.length);
+    for (const i of w.instances) {
+      writeName(i.name);
+      if (i.owner === ownerName) key.num(0);
+      else if (i.owner === null) key.num(1);
+      else key.str(i.owner);
+      key.num(STATUS_CODE[i.status]);
+      key.num(i.limitBytes);
+      key.num(i.stressBytes);
+      key.flag(i.serves);
+      key.num(created.indexOf(i.createdAt));
+      key.flag(i.until !== undefined);
+      if (i.until) {
+        key.num(i.until.at - t);
+        key.num(STATUS_CODE[i.until.status]);
+      }
+    }
+    key.list(w.ops.length);
+    for (const o of w.ops) {
+      key.str(o.kind);
+      key.num(o.doneAt - t);
+      key.flag(Boolean(o.error));
+      key.flag('name' in o);
+      if ('name' in o) writeName(o.name);
+    }
+    writeQueue(state, key, opPositions(w.ops));
   };
 }
 

@@ -2,7 +2,8 @@ import type { PuppetContext, Ref, Resource, ResourceStatus, RunReport, Transacti
 import { refOf, refreshTargets } from '../../machines/puppet';
 import type { EnvMove, CheckState } from '../check/model';
 import type { PuppetLoopConfig } from '../loops/puppet';
-import { opPositions, queueKey } from '../check/queue-key';
+import { opPositions, writeQueue } from '../check/queue-key';
+import type { KeyWriter } from '../check/key-writer';
 import type { PuppetFault, PuppetWorld } from '../worlds/puppet';
 import { currentValues } from '../worlds/puppet';
 
@@ -95,7 +96,7 @@ export function puppetCanonicalizer(
       r.time - t,
     ].join('/');
 
-  return (state: CheckState<PuppetWorld, PuppetLoopConfig, PuppetContext>): string => {
+  return (state: CheckState<PuppetWorld, PuppetLoopConfig, PuppetContext>, out: KeyWriter): void => {
     const { t, world: w } = state;
     const ctx = state.snapshot.context;
     const value = String(state.snapshot.value);
@@ -135,6 +136,7 @@ export function puppetCanonicalizer(
       if (o.refs) key += `:${stable(o.refs)}`;
       if (o.report) key += `:${reportKey(o.report, t)}`;
     }
-    return key + queueKey(state, opPositions(w.ops));
+    out.str(key);
+    writeQueue(state, out, opPositions(w.ops));
   };
 }

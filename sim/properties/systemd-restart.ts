@@ -6,7 +6,8 @@ import type { SystemdConfig } from '../loops/systemd-restart';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
 import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';
-import { opPositions, queueKey } from '../check/queue-key';
+import { opPositions, writeQueue } from '../check/queue-key';
+import type { KeyWriter } from '../check/key-writer';
 import type { Program, SystemdFault, SystemdWorld } from '../worlds/systemd-restart';
 import { describeRun } from '../worlds/systemd-restart';
 import type { SystemdMonitor } from '../worlds/systemd-restart-monitor';
@@ -286,7 +287,7 @@ function canonicalizer() {
     return id;
   };
 
-  return (state: CheckState<SystemdWorld, SystemdConfig, SystemdContext>): string => {
+  return (state: CheckState<SystemdWorld, SystemdConfig, SystemdContext>, out: KeyWriter): void => {
     const { t, world: w } = state;
     const ctx = state.snapshot.context;
     const u = ctx.unit;
@@ -313,7 +314,8 @@ function canonicalizer() {
 
     key += '|ops';
     for (const o of w.ops) key += `|${o.kind}${'pid' in o ? pid(o.pid) : ''}${o.kind === 'signal' ? o.signal : ''}`;
-    return key + queueKey(state, opPositions(w.ops));
+    out.str(key);
+    writeQueue(state, out, opPositions(w.ops));
   };
 }
 

@@ -3,6 +3,7 @@ import { SCHEMAS } from '../../machines/terraform';
 import type { TerraformLoopConfig } from '../loops/terraform';
 import type { PendingOp, TerraformWorld } from '../worlds/terraform';
 import type { CheckState } from '../check/model';
+import type { KeyWriter } from '../check/key-writer';
 
 type State = CheckState<TerraformWorld, TerraformLoopConfig, TerraformContext>;
 
@@ -20,7 +21,7 @@ type State = CheckState<TerraformWorld, TerraformLoopConfig, TerraformContext>;
  * - The monitor's counters become "any": the claims only ask whether they are 0.
  * - The queue: times relative to now; an answer is tagged live when its actor still waits for it.
  */
-export function terraformCanonicalizer(): (state: State) => string {
+export function terraformCanonicalizer(): (state: State, out: KeyWriter) => void {
   const configKeys = new WeakMap<TerraformConfig, string>();
   const configKey = (c: TerraformConfig) => {
     let k = configKeys.get(c);
@@ -31,7 +32,7 @@ export function terraformCanonicalizer(): (state: State) => string {
     return k;
   };
 
-  return (state: State): string => {
+  return (state: State, out: KeyWriter): void => {
     const { t, world: w } = state;
     const ctx = state.snapshot.context;
     const serial = w.state.serial;
@@ -127,6 +128,6 @@ export function terraformCanonicalizer(): (state: State) => string {
       ],
       q: queue,
     };
-    return `${configKey(ctx.config)}|${ctx.runConfig === ctx.config ? '=' : configKey(ctx.runConfig)}|${JSON.stringify(key, replacer)}`;
+    out.str(`${configKey(ctx.config)}|${ctx.runConfig === ctx.config ? '=' : configKey(ctx.runConfig)}|${JSON.stringify(key, replacer)}`);
   };
 }

@@ -1,7 +1,6 @@
 import type { PreparedCheck } from '../check/check';
 import type { SearchNode } from '../check/expander';
 import { Expander } from '../check/expander';
-import { hashState } from '../check/hash';
 import type { CheckProperty, PathStep } from '../check/model';
 import type { StepState } from '../step';
 
@@ -38,7 +37,6 @@ export class SwarmSpace {
   readonly always: CheckProperty<unknown, unknown>[];
   /** The eventually-properties with a bound (without one nothing can violate them: the explorer's rule). */
   readonly eventually: CheckProperty<unknown, unknown>[];
-  readonly key: (state: Run) => string;
   /** States the searches made (the budget counts these: a seed's search never depends on what ran before it). */
   steps = 0;
   /** States quiet runs made (judging eventually-properties). */
@@ -59,7 +57,6 @@ export class SwarmSpace {
     );
     this.always = this.expander.always;
     this.eventually = this.expander.targets.filter((p) => p.withinMs !== undefined);
-    this.key = replayInput.key;
   }
 
   initial(): SwarmNode {
@@ -174,7 +171,7 @@ export class SwarmSpace {
   }
 
   private keyHash(run: Run): string {
-    hashState(this.key(run), NO_MOVES, this.hashOut);
+    this.expander.hash(run, NO_MOVES, this.hashOut);
     return `${this.hashOut[0]!.toString(36)}.${this.hashOut[1]!.toString(36)}`;
   }
 

@@ -5,6 +5,7 @@ import { LOOP_IDS, loadScenario, withPolicy } from '../../sim/loops';
 import type { StepState } from '../../sim/step';
 import { stateKey } from '../../sim/check/symmetry';
 import { keySafety } from './key-safety';
+import type { KeyWriter } from '../../sim/check/key-writer';
 
 const checkScenarios = (loop: string) =>
   readdirSync('scenarios')
@@ -46,7 +47,7 @@ describe('canonical keys are safe: equal keys, equal successor keys for every mo
       ...check,
       canonicalizer: (start, alphabet) => {
         const key = check.canonicalizer(start, alphabet);
-        return (s: StepState<unknown, unknown>) => key(s).split('|q')[0]!;
+        return (s: StepState<unknown, unknown>, out: KeyWriter) => key({ ...s, queue: [] }, out);
       },
     });
     const reports = sample('scenarios/incus-hpa-check-small.yaml', dropQueue);
@@ -58,7 +59,7 @@ describe('canonical keys are safe: equal keys, equal successor keys for every mo
       ...check,
       canonicalizer: (start, alphabet) => {
         const key = check.canonicalizer(start, alphabet);
-        return (s: StepState<unknown, unknown>) => key({ ...s, world: { ...(s.world as object), unownedTouched: 0 } });
+        return (s: StepState<unknown, unknown>, out: KeyWriter) => key({ ...s, world: { ...(s.world as object), unownedTouched: 0 } }, out);
       },
     });
     const reports = sample('scenarios/incus-hpa-check-small.yaml', blind);

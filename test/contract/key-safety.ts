@@ -3,6 +3,7 @@ import type { CheckProperty, EnvMove, LoopCheck } from '../../sim/check/model';
 import { applyEntry } from '../../sim/check/expander';
 import type { StepState } from '../../sim/step';
 import { Stepper } from '../../sim/step';
+import { keyText } from '../../sim/check/key-writer';
 
 type State = StepState<unknown, unknown>;
 /** `dt`: the virtual time the move took (a tick advances the clock; eventually-within-K reads it). */
@@ -35,7 +36,7 @@ export function keySafety<W, F, C>(
   properties: readonly CheckProperty<W, C>[] = [],
 ): KeySafetyReport {
   const stepper = new Stepper(binding);
-  const canonical = check.canonicalizer(start, alphabet);
+  const canonical = keyText(check.canonicalizer(start, alphabet));
   // Moves with equal labels are interchangeable for the explorer, so "used" is a multiset of labels.
   const usedKey = (used: readonly number[]) =>
     used

@@ -18,6 +18,7 @@ import { keySafety } from '../contract/key-safety';
 import { Stepper } from '../../sim/step';
 import type { JsonValue } from '../../machines/incus-hpa';
 import { checkFile, movesOf } from '../check/check-file';
+import { keyText } from '../../sim/check/key-writer';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const CLI = join(ROOT, 'cli/loopscope');
@@ -145,7 +146,7 @@ describe('an HPA policy module under the explorer (examples/hpa-policy)', () => 
     expect(report.states).toBeGreaterThan(10);
     expect(report.merges).toBeGreaterThan(0);
     // Directed: the module's state and a failed decision are part of the key.
-    const key = entry.check.canonicalizer({ config: scenario.config, world: scenario.world }, alphabet);
+    const key = keyText(entry.check.canonicalizer({ config: scenario.config, world: scenario.world }, alphabet));
     const start = new Stepper(entry.binding).initial(scenario.config, scenario.world);
     const withContext = (over: object) => ({
       ...start,

@@ -232,7 +232,7 @@ export const kubernetesCheck: LoopCheck<KubeWorld, KubeFault, ControllerConfig, 
   canonicalizer: (start) => {
     const failoverAfterMs =
       typeof start.config.options.failoverAfterMs === 'number' ? start.config.options.failoverAfterMs : DB_FAILOVER_AFTER_MS;
-    return (state) => kubernetesKey(state, failoverAfterMs);
+    return (state, out) => kubernetesKey(state, out, failoverAfterMs);
   },
   // Symmetry (sim/check/symmetry.ts): object names are ordered and the order is read, so pods are not interchangeable.
   symmetry: {

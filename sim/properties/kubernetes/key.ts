@@ -16,7 +16,8 @@ import { METRIC_WINDOW_MS, hpaOptionsOf } from '../../../machines/kubernetes/hpa
 import { DB_FAILOVER_AFTER_MS } from '../../../machines/kubernetes/reconcilers/database';
 import type { QueueScalerSpec } from '../../../machines/kubernetes/reconcilers/queue-scaler';
 import type { WorkQueue } from '../../../machines/kubernetes/workqueue';
-import { opPositions, queueKey } from '../../check/queue-key';
+import { opPositions, writeQueue } from '../../check/queue-key';
+import type { KeyWriter } from '../../check/key-writer';
 import type { AgendaItem, KubeWorld } from '../../worlds/kubernetes';
 import { worldAt } from './view';
 import { idempotenceKey } from './idempotence';
@@ -98,7 +99,7 @@ function objectsIn(world: KubeWorld, ctx: ControllerContext): { objects: KObject
  *   lastEvents/lastResult, the cache view of the last reconcile, error texts beyond their reason),
  *   sequence numbers and ids (kept as order), settled queue times, expired faults and wakeups.
  */
-export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_MS): string {
+export function kubernetesKey(state: State, out: KeyWriter, failoverAfterMs = DB_FAILOVER_AFTER_MS): void {
   const { t } = state;
   const world = worldAt(state);
   const ctx = state.snapshot.context;
@@ -261,7 +262,8 @@ export function kubernetesKey(state: State, failoverAfterMs = DB_FAILOVER_AFTER_
   // A user's controller: the key whose next reconcile of this very state idempotence judges.
   if (world.idempotence) parts.push(idempotenceKey(world));
   // ---- what is queued to happen
-  return parts.join('\n') + queueKey(state, opPositions(world.ops));
+  out.str(parts.join('\n'));
+  writeQueue(state, out, opPositions(world.ops));
 }
 
 function agendaKey(a: AgendaItem, t: number, eventKey: (e: WatchEvent) => string): string {

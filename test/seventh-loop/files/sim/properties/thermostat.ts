@@ -1,6 +1,7 @@
 import type { ThermostatConfig, ThermostatContext } from '../../machines/thermostat/machine';
 import type { CheckProperty, CheckState, CheckView, EnvMove, LoopCheck } from '../check/model';
-import { opPositions, queueKey } from '../check/queue-key';
+import { opPositions, writeQueue } from '../check/queue-key';
+import type { KeyWriter } from '../check/key-writer';
 import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
@@ -90,7 +91,7 @@ function validate(scenario: LoadedScenario<ThermostatWorld, ThermostatFault, The
  * to now. Op ids and the switch counter are dropped.
  */
 function canonicalizer() {
-  return (state: CheckState<ThermostatWorld, ThermostatConfig, ThermostatContext>): string => {
+  return (state: CheckState<ThermostatWorld, ThermostatConfig, ThermostatContext>, out: KeyWriter): void => {
     const { t, world: w } = state;
     const c = state.snapshot.context;
     const temperature = roomAt(w, t);
@@ -99,7 +100,8 @@ function canonicalizer() {
     key += `|${c.readingC ?? '-'},${c.heating ? 1 : 0}${c.wantHeating ? 1 : 0},${c.lastError ?? ''}`;
     key += `|${temperature},${w.heaterOn ? 1 : 0},${w.outsideC},${pinned ? '-' : (t - w.since) % w.stepMs}`;
     for (const o of w.ops) key += `|${o.kind}${o.kind === 'switch' ? (o.on ? 1 : 0) : ''}`;
-    return key + queueKey(state, opPositions(w.ops));
+    out.str(key);
+    writeQueue(state, out, opPositions(w.ops));
   };
 }
 
