@@ -20,10 +20,15 @@ type Entry = TimelineEntry<HpaFault, HpaConfig>;
 const ctxOf = (v: View) => v.snapshot.context;
 /** The world as it is at the view's instant (status changes already due are applied). */
 const worldAt = (v: View) => settle(v.world, v.t);
+/** The instances the controller owns at the view's instant; the last answer is kept (several properties read one state's). */
 const ownedOf = (v: View): SimInstance[] => {
+  const world = worldAt(v);
   const name = ctxOf(v).config.name;
-  return worldAt(v).instances.filter((i) => i.owner === name);
+  if (lastOwned === undefined || lastOwned.world !== world || lastOwned.name !== name)
+    lastOwned = { world, name, owned: world.instances.filter((i) => i.owner === name) };
+  return lastOwned.owned;
 };
+let lastOwned: { world: HpaWorld; name: string; owned: SimInstance[] } | undefined;
 const countStatus = (list: SimInstance[], ...statuses: InstanceStatus[]) => list.filter((i) => statuses.includes(i.status)).length;
 
 // ---- what is claimed ------------------------------------------------------------------------

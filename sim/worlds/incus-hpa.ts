@@ -100,8 +100,20 @@ export function createHpaWorld(seed: number, params: HpaWorldParams, instances: 
 // Incus lists instances ordered by name; the seed's "delete the last one" depends on it.
 const sortByName = (list: SimInstance[]) => [...list].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 
-/** Applies status changes that were due by time t (lazy: only state at read time matters). */
+/**
+ * Applies status changes that were due by time t (lazy: only state at read time matters). The last
+ * answer is kept: the model checker asks for one state's settled world once per move, for its key
+ * and for each property, and a world is never changed in place.
+ */
 export function settle(world: HpaWorld, t: number): HpaWorld {
+  if (lastSettled !== undefined && world === lastSettled.world && t === lastSettled.t) return lastSettled.settled;
+  const settled = settleNow(world, t);
+  lastSettled = { world, t, settled };
+  return settled;
+}
+let lastSettled: { world: HpaWorld; t: number; settled: HpaWorld } | undefined;
+
+function settleNow(world: HpaWorld, t: number): HpaWorld {
   if (!world.instances.some((i) => i.until && i.until.at <= t)) return world;
   return {
     ...world,
