@@ -72,6 +72,7 @@ for (const extra of only === 'hpa'
       'bench/explorer.ts',
       'bench/fingerprint.ts',
       'bench/explorer-loops.ts',
+      'bench/kubernetes-full.ts',
       'bench/liveness.ts',
       'bench/swarm.ts',
       'bench/user-controller.ts',
