@@ -40,7 +40,7 @@ function ceilingKey(
   if (entry.id === 'kubernetes') {
     // The key's text with the generator's state dropped and every generated suffix erased.
     const text = keyText(inner);
-    return (s, key) => key.str(text({ ...s, world: { ...(s.world as object), rng: 0 } }).replace(KUBE_SUFFIX, '-*'));
+    return (s, key) => key.str(text({ ...s, world: { ...(s.world as object), rng: [] } }).replace(KUBE_SUFFIX, '-*'));
   }
   if (entry.id === 'incus-hpa') {
     // Created names erased ('' wherever they appear) and the instances listed in an order of their own.
