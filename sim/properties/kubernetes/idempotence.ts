@@ -2,6 +2,7 @@ import type { EventObject } from 'xstate';
 import type { ControllerConfig, ControllerContext, KObject, Write, WriteOutcome } from '../../../machines/kubernetes';
 import { patched } from '../../../machines/kubernetes';
 import type { CheckProperty } from '../../check/model';
+import type { KeyWriter } from '../../check/key-writer';
 import type { ViewSnapshot } from '../../view-snapshot';
 import { isUserController } from '../../user-controller/declared';
 import type { KubeWorld, ReconcileWatch } from '../../worlds/kubernetes';
@@ -102,19 +103,33 @@ export function observeIdempotence(world: KubeWorld, event: EventObject, snapsho
 
 /** The monitor's part of the canonical key: the armed key (while the store is as it left it) and,
  * during a reconcile, how each watched object stands against it. */
-export function idempotenceKey(world: KubeWorld): string {
+export function idempotenceKey(world: KubeWorld, key: KeyWriter): void {
+  const armed = armedKey(world);
+  key.flag(armed !== undefined);
+  if (armed !== undefined) key.str(armed);
   const r = world.idempotence?.reading;
-  const reading = !r
-    ? ''
-    : `${r.key}${r.clean ? '' : '!'}|${watchedObjects(world)
-        .map((o) => [st.storeKeyOf(o), flagOf(r, st.storeKeyOf(o), o.metadata.resourceVersion)] as const)
-        .filter(([, f]) => f !== 'v')
-        .map(([k, f]) => `${k}${f}`)
-        .join(',')}|${Object.keys(r.view)
-        .filter((k) => !world.store.objects[k])
-        .map((k) => `${k}${k in r.ours ? 'o' : ''}`)
-        .join(',')}` + `|${r.deleted.length}`;
-  return `armed ${armedKey(world) ?? ''} ${reading}`;
+  key.flag(!!r);
+  if (!r) return;
+  key.str(r.key);
+  key.flag(r.clean);
+  const watched = watchedObjects(world);
+  let n = 0;
+  for (const o of watched) if (flagOf(r, st.storeKeyOf(o), o.metadata.resourceVersion) !== 'v') n++;
+  key.list(n);
+  for (const o of watched) {
+    const k = st.storeKeyOf(o);
+    const f = flagOf(r, k, o.metadata.resourceVersion);
+    if (f === 'v') continue;
+    key.str(k);
+    key.str(f);
+  }
+  const gone = Object.keys(r.view).filter((k) => !world.store.objects[k]);
+  key.list(gone.length);
+  for (const k of gone) {
+    key.str(k);
+    key.flag(k in r.ours);
+  }
+  key.num(r.deleted.length);
 }
 
 /** The armed key while the store is still exactly as that reconcile left it (for the canonical key too). */

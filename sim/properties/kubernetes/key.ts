@@ -3,6 +3,7 @@ import type {
   ControllerContext,
   KObject,
   NewObject,
+  ObjectMeta,
   Plan,
   WatchEvent,
   Write,
@@ -18,7 +19,11 @@ import type { QueueScalerSpec } from '../../../machines/kubernetes/reconcilers/q
 import type { WorkQueue } from '../../../machines/kubernetes/workqueue';
 import { opPositions, writeQueue } from '../../check/queue-key';
 import type { KeyWriter } from '../../check/key-writer';
+import { HashKeyWriter } from '../../check/key-writer';
+import { writeData } from '../../check/data-key';
+import { writeSnapshot } from '../../check/snapshot-key';
 import type { AgendaItem, KubeWorld } from '../../worlds/kubernetes';
+import { store as st } from '../../worlds/kubernetes';
 import { worldAt } from './view';
 import { idempotenceKey } from './idempotence';
 import type { CheckState } from '../../check/model';
@@ -32,33 +37,117 @@ const HPA_DEFAULT_PERIOD_MS = 15_000;
 
 const num = (uid: string) => Number(uid.slice(uid.lastIndexOf('-') + 1));
 
-/** Objects are immutable and shared between states: their rank-free parts are built once. */
-const staticParts = new WeakMap<object, string>();
-function memo(o: object, build: () => string): string {
-  let hit = staticParts.get(o);
-  if (hit === undefined) {
-    hit = build();
-    staticParts.set(o, hit);
+/**
+ * Objects are immutable and shared between states: the parts of their key that are a function of
+ * the object alone (no rank, no time, nothing else of the state) are written once into a private
+ * hasher and kept as its 64-bit digest, by object identity. The digest is of the content, so two
+ * workers, or a resumed search, write the same words for equal objects. One cache per kind of part:
+ * an object that were ever two kinds of part at once would get the right digest for each.
+ */
+class Digests<T extends object> {
+  private readonly cache = new WeakMap<T, Uint32Array>();
+  private readonly writer = new HashKeyWriter();
+  constructor(private readonly fields: (o: T, key: KeyWriter) => void) {}
+
+  write(o: T, key: KeyWriter): void {
+    let d = this.cache.get(o);
+    if (d === undefined) {
+      d = new Uint32Array(2);
+      this.writer.reset();
+      this.fields(o, this.writer);
+      this.writer.digest(d);
+      this.cache.set(o, d);
+    }
+    key.num(d[0]!);
+    key.num(d[1]!);
   }
-  return hit;
 }
-const metaSpec = (o: KObject) =>
-  memo(
-    o.metadata,
-    () => `${JSON.stringify(o.metadata.labels)}${JSON.stringify(o.metadata.annotations)}[${o.metadata.finalizers.join(',')}]`,
-  ) + memo(o.spec, () => JSON.stringify(o.spec));
+
+/** A record as JSON.stringify writes it without the member `omit` (written as `{ ...r, [omit]: undefined }` would be). */
+function writeWithout(record: Record<string, unknown>, omit: string, key: KeyWriter): void {
+  let n = 0;
+  for (const name in record) if (name !== omit && present(record[name])) n++;
+  key.list(-1 - n);
+  for (const name in record) {
+    const v = record[name];
+    if (name === omit || !present(v)) continue;
+    key.str(name);
+    writeData(v, key);
+  }
+}
+/** JSON.stringify leaves these members out of an object. */
+const present = (v: unknown) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+
+const metaDigests = new Digests<ObjectMeta>((m, key) => {
+  writeData(m.labels, key);
+  writeData(m.annotations, key);
+  key.list(m.finalizers.length);
+  for (const f of m.finalizers) key.str(f);
+});
+const dataDigests = new Digests<object>((o, key) => writeData(o, key));
+/** A Pod's status without readySince (a rank and an age of the state), and the like for the other kinds' times. */
+const podStatusDigests = new Digests<Record<string, unknown>>((s, key) => writeWithout(s, 'readySince', key));
+const databaseStatusDigests = new Digests<Record<string, unknown>>((s, key) => writeWithout(s, 'primaryUnreadySince', key));
+const queueScalerStatusDigests = new Digests<Record<string, unknown>>((s, key) => writeWithout(s, 'lastScaleUp', key));
+const hpaStatusDigests = new Digests<Record<string, unknown>>((s, key) => writeWithout(s, 'lastScaleTime', key));
+/** What a create sends besides its name and owners (the owners' uids are ranks of the state). */
+const createDigests = new Digests<NewObject>((o, key) => {
+  const m = o.metadata;
+  writeData(m.labels ?? {}, key);
+  writeData(m.annotations ?? {}, key);
+  writeData(m.finalizers ?? [], key);
+  writeData(o.spec, key);
+  writeData(o.status ?? {}, key);
+});
+/** A patch without its metadata.resourceVersion (whether it still meets the object's is of the state). */
+const patchDigests = new Digests<Record<string, unknown>>((patch, key) => {
+  const { metadata } = patch;
+  let n = present(metadata) ? 1 : 0;
+  for (const name in patch) if (name !== 'metadata' && present(patch[name])) n++;
+  key.list(-1 - n);
+  for (const name in patch) {
+    const v = patch[name];
+    if (name === 'metadata' || !present(v)) continue;
+    key.str(name);
+    writeData(v, key);
+  }
+  if (!present(metadata)) return;
+  key.str('metadata');
+  if (typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata)) {
+    writeWithout(metadata as Record<string, unknown>, 'resourceVersion', key); // cast: a non-null, non-array object: a record
+  } else writeData(metadata, key);
+});
+
 const byTime = (a: { at: number; seq: number }, b: { at: number; seq: number }) => a.at - b.at || a.seq - b.seq;
+const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Ranks of values that are only ever compared with each other (equality or order). */
 class Ranks {
-  private readonly seen = new Set<number>();
-  private map: Map<number, number> | null = null;
+  private readonly values: number[] = [];
+  private sorted = false;
   add(v: number | undefined): void {
-    if (v !== undefined) this.seen.add(v);
+    if (v !== undefined && v === v) this.values.push(v);
   }
+  /** The value's rank among the distinct values added (NaN, never ranked, for NaN). */
   of(v: number): number {
-    if (!this.map) this.map = new Map([...this.seen].sort((a, b) => a - b).map((x, i) => [x, i]));
-    return this.map.get(v)!;
+    const a = this.values;
+    if (!this.sorted) {
+      a.sort((x, y) => x - y);
+      let n = 0;
+      for (let i = 0; i < a.length; i++) if (i === 0 || a[i] !== a[n - 1]) a[n++] = a[i]!;
+      a.length = n;
+      this.sorted = true;
+    }
+    let lo = 0;
+    let hi = a.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const x = a[mid]!;
+      if (x === v) return mid;
+      if (x < v) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return Number.NaN;
   }
 }
 
@@ -116,7 +205,10 @@ export function kubernetesKey(state: State, out: KeyWriter, failoverAfterMs = DB
     for (const r of o.metadata.ownerReferences) uids.add(num(r.uid));
   }
   for (const c of creates) for (const r of c.metadata.ownerReferences ?? []) uids.add(num(r.uid));
-  const time = (ranks: Ranks, v: number) => `${ranks.of(v)}${v === t ? '=' : ''}`;
+  const time = (ranks: Ranks, v: number) => {
+    out.num(ranks.of(v));
+    out.flag(v === t);
+  };
   const age = (at: number, cap: number) => Math.min(t - at, cap);
   // The HPA's groupPods reads pod ages (CPU initialisation period, readiness delay, the metric
   // window since readiness) and the world's warm-up load reads the age since creation: relative,
@@ -124,224 +216,388 @@ export function kubernetesKey(state: State, out: KeyWriter, failoverAfterMs = DB
   // (The metric-window rule only applies inside the initialisation period.)
   const hpaAgeCap = ctx.config.reconciler === 'hpa' ? hpaAgeCapOf(ctx.config.options, world) : 0;
   const windowRule = hpaAgeCap > 0 && hpaOptionsOf(ctx.config.options).cpuInitializationPeriodMs > 0;
-  const hpaAges = (o: KObject, readySince: number | undefined) =>
-    hpaAgeCap === 0
-      ? ''
-      : `a${age(o.metadata.creationTimestamp, hpaAgeCap)}${readySince === undefined || !windowRule ? '' : `q${age(readySince, METRIC_WINDOW_MS + 1)}`}`;
-  const owners = (refs: NewObject['metadata']['ownerReferences']) =>
-    (refs ?? []).map((r) => `${r.kind}:${r.name}:${uids.of(num(r.uid))}:${r.controller ? 1 : 0}`).join(',');
+  const hpaAges = (o: KObject, readySince: number | undefined) => {
+    out.flag(hpaAgeCap > 0);
+    if (hpaAgeCap === 0) return;
+    out.num(age(o.metadata.creationTimestamp, hpaAgeCap));
+    const window = readySince !== undefined && windowRule;
+    out.flag(window);
+    if (window) out.num(age(readySince, METRIC_WINDOW_MS + 1));
+  };
+  const owners = (refs: NewObject['metadata']['ownerReferences']) => {
+    out.list(refs?.length ?? 0);
+    for (const r of refs ?? []) {
+      out.str(r.kind);
+      out.str(r.name);
+      out.num(uids.of(num(r.uid)));
+      out.flag(r.controller);
+    }
+  };
 
-  const status = (o: KObject): string => {
+  const status = (o: KObject): void => {
     const s = o.status as Record<string, unknown>; // cast: unchecked: the model's statuses are records
     switch (o.kind) {
       case 'Pod': {
         const { readySince } = s as { readySince?: number }; // cast: only an optional field, read to drop it
-        return `${memo(s, () => JSON.stringify({ ...s, readySince: undefined }))}${readySince === undefined ? '' : `r${time(ready, readySince)}`}${hpaAges(o, readySince)}`;
+        podStatusDigests.write(s, out);
+        out.flag(readySince !== undefined);
+        if (readySince !== undefined) time(ready, readySince);
+        return hpaAges(o, readySince);
       }
       case 'Database': {
-        const { primaryUnreadySince, ...rest } = s as { primaryUnreadySince?: number }; // cast: only an optional field, read to drop it
-        return `${JSON.stringify(rest)}${primaryUnreadySince === undefined ? '' : `u${age(primaryUnreadySince, failoverAfterMs)}`}`;
+        const { primaryUnreadySince } = s as { primaryUnreadySince?: number }; // cast: only an optional field, read to drop it
+        databaseStatusDigests.write(s, out);
+        out.flag(primaryUnreadySince !== undefined);
+        if (primaryUnreadySince !== undefined) out.num(age(primaryUnreadySince, failoverAfterMs));
+        return;
       }
       case 'QueueScaler': {
-        const { lastScaleUp, ...rest } = s as { lastScaleUp?: number }; // cast: only an optional field, read to drop it
-        const delay = specOf<QueueScalerSpec>(o).scaleDownDelaySeconds * 1000;
-        return `${JSON.stringify(rest)}${lastScaleUp === undefined ? '' : `l${age(lastScaleUp, delay)}`}`;
+        const { lastScaleUp } = s as { lastScaleUp?: number }; // cast: only an optional field, read to drop it
+        queueScalerStatusDigests.write(s, out);
+        out.flag(lastScaleUp !== undefined);
+        if (lastScaleUp !== undefined) out.num(age(lastScaleUp, specOf<QueueScalerSpec>(o).scaleDownDelaySeconds * 1000));
+        return;
       }
-      case 'HorizontalPodAutoscaler': {
+      case 'HorizontalPodAutoscaler':
         // lastScaleTime is carried forward for display only: whether it is set is all that matters.
-        const { lastScaleTime, ...rest } = s as { lastScaleTime?: number }; // cast: only an optional field, read to drop it
-        return `${JSON.stringify(rest)}${lastScaleTime === undefined ? '' : 's'}`;
-      }
+        hpaStatusDigests.write(s, out);
+        out.flag((s as { lastScaleTime?: number }).lastScaleTime !== undefined); // cast: only an optional field, read for its presence
+        return;
       default:
-        return memo(s, () => JSON.stringify(s));
+        dataDigests.write(s, out);
     }
   };
-  const objectKey = (o: KObject): string => {
+  // Names (and kinds, namespaces) are strings of the key, not parts of a digest: the symmetry
+  // ceiling (test/check/symmetry-ceiling.ts) erases generated names from the key's text.
+  const objectKey = (o: KObject): void => {
     const m = o.metadata;
-    return (
-      `${o.kind}/${m.namespace}/${m.name}#${uids.of(num(m.uid))}v${rvs.of(m.resourceVersion)}g${m.generation}c${time(created, m.creationTimestamp)}` +
-      `${m.deletionTimestamp === undefined ? '' : 'D'}[${owners(m.ownerReferences)}]${metaSpec(o)}${status(o)}`
-    );
+    out.str(o.kind);
+    out.str(m.namespace);
+    out.str(m.name);
+    out.num(uids.of(num(m.uid)));
+    out.num(rvs.of(m.resourceVersion));
+    out.num(m.generation);
+    time(created, m.creationTimestamp);
+    out.flag(m.deletionTimestamp !== undefined);
+    owners(m.ownerReferences);
+    metaDigests.write(m, out);
+    dataDigests.write(o.spec, out);
+    status(o);
   };
-  const writeKey = (w: Write): string => {
+  const tolerate = (reasons: string[] | undefined) => {
+    out.list(reasons?.length ?? 0);
+    for (const r of reasons ?? []) out.str(r);
+  };
+  const writeKey = (w: Write): void => {
+    out.str(w.verb);
     switch (w.verb) {
       case 'create': {
         const m = w.object.metadata;
-        return `C${w.object.kind}/${m.namespace}/${m.name ?? `${m.generateName}*`}${JSON.stringify(m.labels ?? {})}${JSON.stringify(m.annotations ?? {})}[${owners(m.ownerReferences)}][${(m.finalizers ?? []).join(',')}]${JSON.stringify(w.object.spec)}${JSON.stringify(w.object.status ?? {})}${w.tolerate?.join(',') ?? ''}`;
+        out.str(w.object.kind);
+        out.str(m.namespace);
+        out.flag(m.name !== undefined);
+        if (m.name !== undefined) out.str(m.name);
+        else {
+          out.flag(m.generateName !== undefined);
+          if (m.generateName !== undefined) out.str(m.generateName);
+        }
+        owners(m.ownerReferences);
+        createDigests.write(w.object, out);
+        return tolerate(w.tolerate);
       }
       case 'update':
-        return `U${objectKey(w.object)}`;
+        return objectKey(w.object);
       case 'updateStatus':
-        return `S${w.retryOnConflict ? 'r' : ''}${objectKey(w.object)}`;
+        out.flag(w.retryOnConflict === true);
+        return objectKey(w.object);
       case 'delete':
-        return `D${w.kind}/${w.namespace}/${w.name}${w.tolerate?.join(',') ?? ''}`;
+        out.str(w.kind);
+        out.str(w.namespace);
+        out.str(w.name);
+        return tolerate(w.tolerate);
       case 'patch': {
+        out.flag(w.status === true);
+        out.str(w.kind);
+        out.str(w.namespace);
+        out.str(w.name);
         // An optimistic-lock patch's resourceVersion only meets the object's: equal now or stale for good.
         const rv = patchPrecondition(w.patch);
-        const lock =
-          rv === undefined ? '' : world.store.objects[`${w.kind}/${w.namespace}/${w.name}`]?.metadata.resourceVersion === rv ? '=' : '≠';
-        const { metadata, ...rest } = w.patch;
-        const meta = typeof metadata === 'object' && metadata !== null ? { ...metadata, resourceVersion: undefined } : metadata;
-        return `M${w.status ? 's' : ''}${w.kind}/${w.namespace}/${w.name}${lock}${JSON.stringify({ ...rest, metadata: meta })}`;
+        out.num(
+          rv === undefined ? 0 : world.store.objects[st.storeKey(w.kind, w.namespace, w.name)]?.metadata.resourceVersion === rv ? 1 : 2,
+        );
+        return patchDigests.write(w.patch, out);
       }
       case 'scale':
-        return `R${w.kind}/${w.namespace}/${w.name}=${w.replicas}`;
+        out.str(w.kind);
+        out.str(w.namespace);
+        out.str(w.name);
+        return out.num(w.replicas);
       // An Event only lands in the (dropped) event log, but it is a write: it meets failWrites.
       case 'event':
-        return 'E';
+        return;
     }
   };
   // Only an error's reason is ever read (tolerate lists, "did it fail"); the text is for notes.
-  const outcomeKey = (o: WriteOutcome) =>
-    `${writeKey(o.write)}${o.error !== undefined ? `!${o.error.split(':')[0]}` : ''}${o.tolerated !== undefined ? '~' : ''}`;
-  const eventKey = (e: WatchEvent) => `${e.type}:${objectKey(e.object)}${e.old ? `<${objectKey(e.old)}` : ''}`;
-  const resultKey = (r: Plan['outcome'] | null) =>
-    r === null ? '-' : r.kind === 'ok' ? `ok${r.requeue ? 'r' : ''}${r.requeueAfterMs ?? ''}` : r.kind;
+  const outcomeKey = (o: WriteOutcome) => {
+    writeKey(o.write);
+    out.flag(o.error !== undefined);
+    if (o.error !== undefined) {
+      const colon = o.error.indexOf(':');
+      out.str(colon < 0 ? o.error : o.error.slice(0, colon));
+    }
+    out.flag(o.tolerated !== undefined);
+  };
+  const eventKey = (e: WatchEvent) => {
+    out.str(e.type);
+    objectKey(e.object);
+    out.flag(e.old !== undefined);
+    if (e.old) objectKey(e.old);
+  };
+  const resultKey = (r: Plan['outcome'] | null) => {
+    out.flag(r !== null);
+    if (r === null) return;
+    out.str(r.kind);
+    if (r.kind !== 'ok') return;
+    out.flag(r.requeue === true);
+    out.flag(r.requeueAfterMs !== undefined);
+    if (r.requeueAfterMs !== undefined) out.num(r.requeueAfterMs);
+  };
 
-  const parts: string[] = [];
   // ---- the controller
-  parts.push(`${JSON.stringify(state.snapshot.value)}|${Object.keys(state.snapshot.children).join(',')}`);
+  writeSnapshot(state.snapshot, out);
   // context.now is always overwritten by the next answer before it is read (decide, recordBatch): dead.
-  parts.push(`${ctx.synced ? 1 : 0}|${ctx.current ?? ''}|${ctx.batchIndex}|${resultKey(ctx.outcome)}`);
-  parts.push(workQueueKey(ctx.queue, t));
-  parts.push(memoryKey(ctx.config.reconciler, ctx.memory, world, t));
-  if (ctx.plan) parts.push(`P${resultKey(ctx.plan.outcome)}${ctx.plan.batches.map((b) => b.map(writeKey).join(';')).join('||')}`);
-  parts.push(`W${ctx.writes.map(outcomeKey).join(';')}`);
+  out.flag(ctx.synced);
+  out.flag(ctx.current !== null);
+  if (ctx.current !== null) out.str(ctx.current);
+  out.num(ctx.batchIndex);
+  resultKey(ctx.outcome);
+  workQueueKey(ctx.queue, t, out);
+  memoryKey(ctx.config.reconciler, ctx.memory, world, t, out);
+  out.flag(ctx.plan !== null);
+  if (ctx.plan) {
+    resultKey(ctx.plan.outcome);
+    out.list(ctx.plan.batches.length);
+    for (const b of ctx.plan.batches) {
+      out.list(b.length);
+      b.forEach(writeKey);
+    }
+  }
+  out.list(ctx.writes.length);
+  ctx.writes.forEach(outcomeKey);
   // ---- the world
-  parts.push(JSON.stringify(world.rng));
-  for (const key of Object.keys(world.store.objects).sort()) parts.push(objectKey(world.store.objects[key]!));
-  parts.push('agenda');
-  for (const a of [...world.agenda].sort(byTime)) parts.push(agendaKey(a, t, eventKey));
+  out.list(world.rng.length);
+  for (const x of world.rng) out.num(x);
+  const storeKeys = Object.keys(world.store.objects).sort();
+  out.list(storeKeys.length);
+  for (const key of storeKeys) objectKey(world.store.objects[key]!);
+  out.list(world.agenda.length);
+  for (const a of world.agenda.length > 1 ? [...world.agenda].sort(byTime) : world.agenda) agendaKey(a, t, eventKey, out);
   const inf = world.informer;
+  out.flag(inf !== null);
   if (inf) {
-    parts.push(`informer ${inf.kinds.join(',')} resync ${inf.nextResyncAt - t}`);
+    out.list(inf.kinds.length);
+    for (const k of inf.kinds) out.str(k);
+    out.num(inf.nextResyncAt - t);
     // Deliveries are never earlier than now + the watch delay: an older per-kind mark is dead.
-    const marks = Object.entries(inf.lastDeliverAt)
-      .filter(([, at]) => at - t > world.params.watchDelayMs)
+    const marks = Object.keys(inf.lastDeliverAt)
+      .filter((k) => inf.lastDeliverAt[k]! - t > world.params.watchDelayMs)
       .sort();
-    parts.push(marks.map(([k, at]) => `${k}@${at - t}`).join(','));
-    for (const key of Object.keys(inf.cache).sort()) parts.push(`c${objectKey(inf.cache[key]!)}`);
-    for (const e of inf.pending) parts.push(`p${eventKey(e)}`);
-  } else parts.push('no informer');
-  world.ops.forEach((op) => {
-    const what =
-      op.kind === 'watch'
-        ? `${op.informer === inf?.generation ? 'current' : 'stale'}`
-        : op.kind === 'read'
-          ? op.request
-          : op.batch.map(writeKey).join(';');
-    parts.push(`op ${op.kind}@${op.doneAt - t} ${what}`);
-  });
+    out.list(marks.length);
+    for (const k of marks) {
+      out.str(k);
+      out.num(inf.lastDeliverAt[k]! - t);
+    }
+    const cached = Object.keys(inf.cache).sort();
+    out.list(cached.length);
+    for (const key of cached) objectKey(inf.cache[key]!);
+    out.list(inf.pending.length);
+    inf.pending.forEach(eventKey);
+  }
+  out.list(world.ops.length);
+  for (const op of world.ops) {
+    out.str(op.kind);
+    out.num(op.doneAt - t);
+    if (op.kind === 'watch') out.flag(op.informer === inf?.generation);
+    else if (op.kind === 'read') out.str(op.request);
+    else {
+      out.list(op.batch.length);
+      op.batch.forEach(writeKey);
+    }
+  }
   const f = world.faults;
-  parts.push(
-    `faults ${f.delays
-      .filter((d) => d.until > t)
-      .map((d) => `${d.kind}+${d.extraMs}<${d.until - t}`)
-      .join(',')}` +
-      `|${f.drops
-        .filter((d) => d.count > 0)
-        .map((d) => `${d.kind}x${d.count}`)
-        .join(',')}|${f.reorder.count > 0 ? `${f.reorder.count}x${f.reorder.maxMs}` : ''}|${f.failWrites}`,
-  );
-  parts.push(`load ${JSON.stringify(world.load)}`);
-  for (const q of world.queues)
-    parts.push(`queue ${q.name} ${q.length} ${q.arrivalsPerSec} ${q.perWorkerPerSec} ${JSON.stringify(q.workerSelector)}`);
-  parts.push(
-    `wake ${world.wakeups
-      .filter((w) => w > t)
-      .map((w) => w - t)
-      .join(',')}`,
-  );
-  parts.push(
-    `gc ${Object.keys(world.collected)
-      .filter((k) => world.collected[k]! > 0)
-      .sort()
-      .join(',')}`,
-  );
-  for (const b of world.builtins) parts.push(`builtin ${b} ${memoryKey(b, world.builtinMemory[b], world, t)}`);
+  let n = 0;
+  for (const d of f.delays) if (d.until > t) n++;
+  out.list(n);
+  for (const d of f.delays) {
+    if (d.until <= t) continue;
+    nullableStr(d.kind, out);
+    out.num(d.extraMs);
+    out.num(d.until - t);
+  }
+  n = 0;
+  for (const d of f.drops) if (d.count > 0) n++;
+  out.list(n);
+  for (const d of f.drops) {
+    if (d.count <= 0) continue;
+    nullableStr(d.kind, out);
+    out.num(d.count);
+  }
+  out.flag(f.reorder.count > 0);
+  if (f.reorder.count > 0) {
+    out.num(f.reorder.count);
+    out.num(f.reorder.maxMs);
+  }
+  out.num(f.failWrites);
+  writeData(world.load, out);
+  out.list(world.queues.length);
+  for (const q of world.queues) {
+    out.str(q.name);
+    out.num(q.length);
+    out.num(q.arrivalsPerSec);
+    out.num(q.perWorkerPerSec);
+    writeData(q.workerSelector, out);
+  }
+  n = 0;
+  for (const w of world.wakeups) if (w > t) n++;
+  out.list(n);
+  for (const w of world.wakeups) if (w > t) out.num(w - t);
+  const collected = Object.keys(world.collected)
+    .filter((k) => world.collected[k]! > 0)
+    .sort();
+  out.list(collected.length);
+  for (const k of collected) out.str(k);
+  out.list(world.builtins.length);
+  for (const b of world.builtins) {
+    out.str(b);
+    memoryKey(b, world.builtinMemory[b], world, t, out);
+  }
   // A user's controller: the key whose next reconcile of this very state idempotence judges.
-  if (world.idempotence) parts.push(idempotenceKey(world));
+  out.flag(world.idempotence !== undefined);
+  if (world.idempotence) idempotenceKey(world, out);
   // ---- what is queued to happen
-  out.str(parts.join('\n'));
   writeQueue(state, out, opPositions(world.ops));
 }
 
-function agendaKey(a: AgendaItem, t: number, eventKey: (e: WatchEvent) => string): string {
-  const at = a.at - t;
+function nullableStr(s: string | null, key: KeyWriter): void {
+  key.flag(s !== null);
+  if (s !== null) key.str(s);
+}
+
+function agendaKey(a: AgendaItem, t: number, eventKey: (e: WatchEvent) => void, key: KeyWriter): void {
+  key.num(a.at - t);
+  key.str(a.kind);
   switch (a.kind) {
     case 'deliver':
-      return `${at} deliver ${eventKey(a.event)}`;
+      return eventKey(a.event);
     case 'bindVolume':
-      return `${at} bind ${a.claim}`;
+      return key.str(a.claim);
     case 'nodeNotReady':
     case 'evict':
-      return `${at} ${a.kind} ${a.node}`;
+      return key.str(a.node);
     case 'builtin':
-      return `${at} builtin ${a.controller} ${a.key}`;
+      key.str(a.controller);
+      return key.str(a.key);
     default:
-      return `${at} ${a.kind} ${a.pod}`;
+      return key.str(a.pod);
   }
 }
 
 /** The workqueue: order, dirty, processing, delays relative to now; the token bucket as it is now. */
-function workQueueKey(q: WorkQueue, t: number): string {
-  const waiting = q.waiting
-    .map((w) => `${w.key}@${w.readyAt - t}`)
-    .sort()
-    .join(',');
-  const failures = Object.entries(q.failures)
-    .map(([k, n]) => `${k}:${n}`)
-    .sort()
-    .join(',');
+function workQueueKey(q: WorkQueue, t: number, key: KeyWriter): void {
+  strings(q.queue, key);
+  strings(q.dirty, key);
+  strings(q.processing, key);
+  const waiting = q.waiting.length > 1 ? [...q.waiting].sort((a, b) => byString(a.key, b.key) || a.readyAt - b.readyAt) : q.waiting;
+  key.list(waiting.length);
+  for (const w of waiting) {
+    key.str(w.key);
+    key.num(w.readyAt - t);
+  }
+  const failures = Object.keys(q.failures).sort();
+  key.list(failures.length);
+  for (const k of failures) {
+    key.str(k);
+    key.num(q.failures[k]!);
+  }
   const b = q.limiter.bucket;
   const full = !b || q.bucket.tokens + ((t - q.bucket.last) / 1000) * b.qps >= b.burst;
+  key.flag(full);
+  if (!full) {
+    key.num(q.bucket.tokens);
+    key.num(t - q.bucket.last);
+  }
   // The priority queue: each item's priority and whether it was delayed (a ready item that was
   // delayed stays behind every undelayed one); hand-out order is `queue`, waiting times are `waiting`.
-  const pq = Object.entries(q.items)
-    .map(([k, it]) => `${k}:${it.priority}${it.readyAt === null ? '' : 'd'}`)
-    .sort()
-    .join(',');
-  const handed = Object.entries(q.handedOut)
-    .map(([k, p]) => `${k}:${p}`)
-    .sort()
-    .join(',');
-  return `q${q.queue.join(',')}|${q.dirty.join(',')}|${q.processing.join(',')}|${waiting}|${failures}|${full ? 'full' : `${q.bucket.tokens}@${t - q.bucket.last}`}|${pq}|${handed}`;
+  const items = Object.keys(q.items).sort();
+  key.list(items.length);
+  for (const k of items) {
+    const it = q.items[k]!;
+    key.str(k);
+    key.num(it.priority);
+    key.flag(it.readyAt !== null);
+  }
+  const handed = Object.keys(q.handedOut).sort();
+  key.list(handed.length);
+  for (const k of handed) {
+    key.str(k);
+    key.num(q.handedOut[k]!);
+  }
+}
+
+function strings(list: readonly string[], key: KeyWriter): void {
+  key.list(list.length);
+  for (const s of list) key.str(s);
 }
 
 /** A reconciler's memory: expectations (fulfilled ones are as good as none), HPA windows. */
-function memoryKey(reconciler: string, memory: unknown, world: KubeWorld, t: number): string {
+function memoryKey(reconciler: string, memory: unknown, world: KubeWorld, t: number, key: KeyWriter): void {
   if (reconciler === 'replicaset') {
     const exp = (memory as { expectations: Expectations }).expectations; // cast: unchecked: the replicaset reconciler's memory, by its name
-    return Object.entries(exp)
-      .filter(([, e]) => e.add > 0 || e.del > 0)
-      .map(
-        ([k, e]) =>
-          `${k}:${Math.max(e.add, 0)}:${e.deleteKeys.slice().sort().join('+')}:${Math.min(t - e.timestamp, EXPECTATIONS_TIMEOUT_MS + 1)}`,
-      )
-      .sort()
-      .join(',');
+    const live = Object.keys(exp)
+      .filter((k) => exp[k]!.add > 0 || exp[k]!.del > 0)
+      .sort();
+    key.list(live.length);
+    for (const k of live) {
+      const e = exp[k]!;
+      key.str(k);
+      key.num(Math.max(e.add, 0));
+      strings(e.deleteKeys.length > 1 ? e.deleteKeys.slice().sort() : e.deleteKeys, key);
+      key.num(Math.min(t - e.timestamp, EXPECTATIONS_TIMEOUT_MS + 1));
+    }
+    return;
   }
   if (reconciler === 'hpa') {
     const { recWindow, eventWindow, behavior } = hpaWindows(world);
-    return Object.entries(memory as HpaMemory) // cast: unchecked: the hpa reconciler's memory, by its name
-      .map(([k, e]) => {
-        // cast: unchecked: the hpa reconciler's memory, by its name
-        let live = e.recommendations.filter((r) => t - r.at <= recWindow).sort((a, b) => b.at - a.at);
-        // Without behavior only the window's maximum is read: a recommendation is dead once a newer
-        // one is at least as high (it leaves the window later).
-        if (!behavior) live = live.filter((r, i) => live.slice(0, i).every((n) => n.replicas < r.replicas));
-        const recs = live.map((r) => `${t - r.at}:${r.replicas}`);
-        const ev = (list: { at: number; change: number }[]) =>
-          list
-            .filter((x) => t - x.at < eventWindow)
-            .map((x) => `${t - x.at}:${x.change}`)
-            .sort();
-        return `${k}[${recs.join(',')}][${ev(e.upEvents).join(',')}][${ev(e.downEvents).join(',')}]`;
-      })
-      .sort()
-      .join(',');
+    const hpa = memory as HpaMemory; // cast: unchecked: the hpa reconciler's memory, by its name
+    const keys = Object.keys(hpa).sort();
+    key.list(keys.length);
+    for (const k of keys) {
+      const e = hpa[k]!;
+      let live = e.recommendations.filter((r) => t - r.at <= recWindow).sort((a, b) => b.at - a.at);
+      // Without behavior only the window's maximum is read: a recommendation is dead once a newer
+      // one is at least as high (it leaves the window later).
+      if (!behavior) live = live.filter((r, i) => live.slice(0, i).every((n) => n.replicas < r.replicas));
+      key.str(k);
+      key.list(live.length);
+      for (const r of live) {
+        key.num(t - r.at);
+        key.num(r.replicas);
+      }
+      const ev = (list: { at: number; change: number }[]) => {
+        const inWindow = list.filter((x) => t - x.at < eventWindow).sort((a, b) => b.at - a.at || a.change - b.change);
+        key.list(inWindow.length);
+        for (const x of inWindow) {
+          key.num(t - x.at);
+          key.num(x.change);
+        }
+      };
+      ev(e.upEvents);
+      ev(e.downEvents);
+    }
+    return;
   }
-  return memory === null || memory === undefined ? '' : JSON.stringify(memory);
+  key.flag(memory !== null && memory !== undefined);
+  if (memory !== null && memory !== undefined) writeData(memory, key);
 }
 
 /** Past this age nothing about a pod changes for the HPA: its readiness rules and any warm-up load. */
