@@ -33,6 +33,8 @@ const RUN_LIVE = new Set(['retrieving', 'evaluating', 'syncing', 'refreshing', '
  *   comparisons any claim makes now or later: later reports begin at lastRunStart or after now).
  * - startedWith: for each running service, the values it loaded of the resources that notify it
  *   in any catalog the scenario may switch to (all that no-stale-service compares).
+ * - objects (catalogs, values, the host) are written with their members by name: the order an
+ *   update left their keys in is not part of the state.
  */
 export function puppetCanonicalizer(
   start: { config: PuppetLoopConfig; world: PuppetWorld },
