@@ -1,8 +1,9 @@
-import type { CronConfig, CronContext, CronEntry } from '../../machines/cron';
+import type { CronConfig, CronContext, CronEntry, DueRun } from '../../machines/cron';
 import { minuteOf } from '../../machines/cron';
 import type { EnvMove, CheckState } from '../check/model';
 import { writeQueue } from '../check/queue-key';
 import type { KeyWriter } from '../check/key-writer';
+import { writeSnapshot } from '../check/snapshot-key';
 import type { CronFault, CronWorld } from '../worlds/cron';
 import { wallAt } from '../worlds/cron';
 
@@ -47,40 +48,79 @@ export function cronCanonicalizer(start: { config: CronConfig; world: CronWorld 
   const periodMs = hourly ? 3_600_000 : DAY_MS;
   const names = start.config.entries.filter(scheduled).map((e) => e.name);
 
-  return (state: CheckState<CronWorld, CronConfig, CronContext>, out: KeyWriter): void => {
+  return (state: CheckState<CronWorld, CronConfig, CronContext>, key: KeyWriter): void => {
     const { t, world: w } = state;
     const wall = wallAt(w, t);
     const now = minuteOf(wall);
-    const rel = (m: number | null) => (m === null ? 'n' : String(m - now));
+    // A minute relative to the wall minute; none (null) is NaN, never a difference of minutes.
+    const rel = (m: number | null) => key.num(m === null ? Number.NaN : m - now);
+    const runs = (list: readonly DueRun[]) => {
+      key.list(list.length);
+      for (const r of list) {
+        key.str(r.job);
+        rel(r.minute);
+      }
+    };
     const ctx = state.snapshot.context;
-    let key = `${t <= maxAt ? `t${t}` : ''}|${mod(wall, periodMs)}|${JSON.stringify(state.snapshot.value)}|${Object.keys(state.snapshot.children).join(',')}`;
-    key += `|${rel(ctx.virtualTime)},${rel(ctx.timeRunning)},${ctx.lastWallMs === null ? 'n' : mod(ctx.lastWallMs, 60_000)},${ctx.bootId === null ? 'n' : ctx.bootId === w.bootId ? '=' : '≠'}`;
-    key += `|${ctx.pending.map((r) => `${r.job}@${rel(r.minute)}`).join(',')}|${ctx.kill.map((r) => `${r.job}@${rel(r.minute)}`).join(',')}`;
+    key.flag(t <= maxAt);
+    if (t <= maxAt) key.num(t);
+    key.num(mod(wall, periodMs));
+    writeSnapshot(state.snapshot, key);
+    rel(ctx.virtualTime);
+    rel(ctx.timeRunning);
+    key.num(ctx.lastWallMs === null ? Number.NaN : mod(ctx.lastWallMs, 60_000));
+    key.num(ctx.bootId === null ? 0 : ctx.bootId === w.bootId ? 1 : 2);
+    runs(ctx.pending);
+    runs(ctx.kill);
     if (kubernetes) {
       const k = ctx.k8s;
       const all = names.every((n) => (k.status[n]?.lastScheduleTime ?? null) !== null);
-      key += `|c${k.createdAt === null ? 'n' : all ? '' : k.createdAt - wall}`;
+      // createdAt: none, unread (every CronJob has a lastScheduleTime), or relative to the wall clock
+      key.num(k.createdAt === null ? 0 : all ? 1 : 2);
+      if (k.createdAt !== null && !all) key.num(k.createdAt - wall);
+      // names is fixed for the search: a flag per CronJob says whether its time follows
       for (const n of names) {
         const s = k.status[n]?.lastScheduleTime;
-        if (s !== undefined && s !== null) key += `,${n}:${s - wall}`;
+        key.flag(s !== undefined && s !== null);
+        if (s !== undefined && s !== null) key.num(s - wall);
       }
     }
-    key += `|d${Math.max(0, w.downUntil - t)}|r${w.running
-      .filter((r) => r.endsAt > t)
-      .map((r) => `${r.job}@${rel(r.minute)}:${r.endsAt - t}`)
-      .join(',')}`;
+    key.num(Math.max(0, w.downUntil - t));
+    let live = 0;
+    for (const r of w.running) if (r.endsAt > t) live++;
+    key.list(live);
+    for (const r of w.running) {
+      if (r.endsAt <= t) continue;
+      key.str(r.job);
+      rel(r.minute);
+      key.num(r.endsAt - t);
+    }
     const m = w.monitor;
-    key += `|m${rel(m.readUpTo)},${m.passed ? `${rel(m.passed.from)}:${rel(m.passed.to)}` : ''},${m.outsideContract ? 1 : 0},${m.repeats.map((r) => `${r.job}@${rel(r.minute)}`).join(',')}`;
+    rel(m.readUpTo);
+    key.flag(m.passed !== null);
+    if (m.passed) {
+      rel(m.passed.from);
+      rel(m.passed.to);
+    }
+    key.flag(m.outsideContract);
+    runs(m.repeats);
     const judged = m.passed ? m.passed.from + 1 : Number.POSITIVE_INFINITY;
     const from = Math.min(judged, (m.readUpTo ?? now) - lookbackMin);
+    // The jobs with runs still kept, each followed by its kept minutes; a false flag ends them.
     for (const job of Object.keys(m.runs).sort()) {
       const last = kubernetes ? ctx.k8s.status[job]?.lastScheduleTime : undefined;
       // A CronJob only ever creates Jobs for times after its lastScheduleTime.
       const since = last === undefined || last === null ? from : Math.min(judged, minuteOf(last));
-      const kept = m.runs[job]!.filter((r) => r.minute >= since);
-      if (kept.length) key += `|${job}:${kept.map((r) => rel(r.minute)).join(',')}`;
+      const list = m.runs[job]!;
+      let kept = 0;
+      for (const r of list) if (r.minute >= since) kept++;
+      if (!kept) continue;
+      key.flag(true);
+      key.str(job);
+      key.list(kept);
+      for (const r of list) if (r.minute >= since) rel(r.minute);
     }
-    out.str(key);
-    writeQueue(state, out, (id) => w.ops.find((o) => o.id === id)?.kind ?? '?');
+    key.flag(false);
+    writeQueue(state, key, (id) => w.ops.find((o) => o.id === id)?.kind ?? '?');
   };
 }

@@ -4,6 +4,8 @@ import type { EnvMove, CheckState } from '../check/model';
 import type { PuppetLoopConfig } from '../loops/puppet';
 import { opPositions, writeQueue } from '../check/queue-key';
 import type { KeyWriter } from '../check/key-writer';
+import { writeData } from '../check/data-key';
+import { writeSnapshot } from '../check/snapshot-key';
 import type { PuppetFault, PuppetWorld } from '../worlds/puppet';
 import { currentValues } from '../worlds/puppet';
 
@@ -31,6 +33,8 @@ const RUN_LIVE = new Set(['retrieving', 'evaluating', 'syncing', 'refreshing', '
  *   comparisons any claim makes now or later: later reports begin at lastRunStart or after now).
  * - startedWith: for each running service, the values it loaded of the resources that notify it
  *   in any catalog the scenario may switch to (all that no-stale-service compares).
+ * - objects (catalogs, values, the host) are written with their members by name: the order an
+ *   update left their keys in is not part of the state.
  */
 export function puppetCanonicalizer(
   start: { config: PuppetLoopConfig; world: PuppetWorld },
@@ -47,96 +51,110 @@ export function puppetCanonicalizer(
       sources.set(r.title, [...new Set([...(sources.get(r.title) ?? []), ...refreshSources(c, refOf(r.type, r.title))])].sort());
     }
 
-  // States share most objects with their parent (immutable updates), so serialise each once.
-  const memo = new WeakMap<object, string>();
-  const stable = (v: unknown): string => {
-    if (v === null || typeof v !== 'object') return v === undefined ? '~' : JSON.stringify(v);
-    const hit = memo.get(v);
-    if (hit !== undefined) return hit;
-    const out = Array.isArray(v)
-      ? `[${v.map(stable).join(',')}]`
-      : `{${Object.keys(v)
-          .sort()
-          .map((k) => `${k}:${stable((v as Record<string, unknown>)[k])}`) // cast: a plain object here, only read by key
-          .join(',')}}`;
-    memo.set(v, out);
-    return out;
+  // A resource's status without its message (notes only); its fields by name, as every object here.
+  const writeStatus = ({ message: _m, ...s }: ResourceStatus, key: KeyWriter) => writeData(s, key, true);
+  const writeStatuses = (list: readonly ResourceStatus[], key: KeyWriter) => {
+    key.list(list.length);
+    for (const s of list) writeStatus(s, key);
   };
-  const statusKey = ({ message: _m, ...s }: ResourceStatus) => stable(s);
-  const statusesKey = (list: readonly ResourceStatus[]) => list.map(statusKey).join(';');
-  const txKey = (tx: Transaction) =>
-    [
-      tx.catalogVersion,
-      tx.noop ? 1 : 0,
-      stable(tx.catalog),
-      tx.cursor,
-      tx.stage,
-      stable(tx.observed),
-      statusesKey(
-        Object.keys(tx.statuses)
-          .sort()
-          .map((r) => tx.statuses[r]!),
-      ),
-      stable(tx.queued),
-      stable(tx.store),
-      stable(tx.newStore),
-    ].join('/');
-  const reportKey = (r: RunReport, t: number) =>
-    [
-      r.catalogVersion,
-      r.noop ? 1 : 0,
-      r.status,
-      r.exitCode,
-      r.changes,
-      r.corrective ? 1 : 0,
-      r.noopPending ? 1 : 0,
-      stable(r.resources),
-      stable(r.order),
-      statusesKey(r.statuses),
-      r.time - t,
-    ].join('/');
+  const writeTx = (tx: Transaction, key: KeyWriter) => {
+    key.num(tx.catalogVersion);
+    key.flag(tx.noop);
+    writeData(tx.catalog, key, true);
+    key.num(tx.cursor);
+    key.str(tx.stage);
+    writeData(tx.observed, key, true);
+    const refs = Object.keys(tx.statuses).sort();
+    key.list(refs.length);
+    for (const r of refs) writeStatus(tx.statuses[r]!, key);
+    writeData(tx.queued, key, true);
+    writeData(tx.store, key, true);
+    writeData(tx.newStore, key, true);
+  };
+  const writeReport = (r: RunReport, t: number, key: KeyWriter) => {
+    key.num(r.catalogVersion);
+    key.flag(r.noop);
+    key.str(r.status);
+    key.num(r.exitCode);
+    key.num(r.changes);
+    key.flag(r.corrective);
+    key.flag(r.noopPending);
+    writeData(r.resources, key, true);
+    writeData(r.order, key, true);
+    writeStatuses(r.statuses, key);
+    key.num(r.time - t);
+  };
 
-  return (state: CheckState<PuppetWorld, PuppetLoopConfig, PuppetContext>, out: KeyWriter): void => {
+  return (state: CheckState<PuppetWorld, PuppetLoopConfig, PuppetContext>, key: KeyWriter): void => {
     const { t, world: w } = state;
     const ctx = state.snapshot.context;
-    const value = String(state.snapshot.value);
-    const live = RUN_LIVE.has(value);
+    const live = RUN_LIVE.has(String(state.snapshot.value));
 
-    let key = `${value}|${Object.keys(state.snapshot.children).join(',')}`;
-    key += `|${stable(state.config)}|${stable(ctx.config)}|v${ctx.catalogVersion}|${ctx.splayMs ?? '-'}`;
-    key += `|${live && ctx.lastRunStart !== null ? ctx.lastRunStart - t : '-'}`;
-    key += `|tx ${ctx.tx ? txKey(ctx.tx) : '-'}|step ${stable(ctx.step)}|store ${stable(ctx.store)}`;
-    key += `|host ${stable(w.host)}|repo ${stable(w.repo)}|fail ${stable(w.installFailures)}`;
+    writeSnapshot(state.snapshot, key);
+    writeData(state.config, key, true);
+    writeData(ctx.config, key, true);
+    key.num(ctx.catalogVersion);
+    key.num(ctx.splayMs ?? Number.NaN);
+    key.num(live && ctx.lastRunStart !== null ? ctx.lastRunStart - t : Number.NaN);
+    key.flag(ctx.tx !== null);
+    if (ctx.tx) writeTx(ctx.tx, key);
+    writeData(ctx.step, key, true);
+    writeData(ctx.store, key, true);
+    writeData(w.host, key, true);
+    writeData(w.repo, key, true);
+    writeData(w.installFailures, key, true);
 
+    // The last two reports (their count says which follow) and when each arrived.
     const [a, b] = w.reports.slice(-2);
     const reportedAt = w.reportedAt.slice(-2);
-    key += `|reports ${Math.min(w.reports.length, 2)}`;
-    if (a) key += `|${reportKey(a, t)}@${reportedAt[0]! - t}`;
-    if (b) key += `|${reportKey(b, t)}@${reportedAt.at(-1)! - t}`;
+    key.num(Math.min(w.reports.length, 2));
+    if (a) {
+      writeReport(a, t, key);
+      key.num(reportedAt[0]! - t);
+    }
+    if (b) {
+      writeReport(b, t, key);
+      key.num(reportedAt.at(-1)! - t);
+    }
     const lastFault = w.faults.at(-1)?.t;
+    key.flag(lastFault !== undefined);
     if (lastFault !== undefined) {
-      const atOrAfter = (x: number | undefined) => (x !== undefined && lastFault >= x ? 1 : 0);
-      key += `|fault ${atOrAfter(w.reports.length >= 2 ? a!.time : undefined)}${atOrAfter(b?.time ?? a?.time)}${atOrAfter(live ? (ctx.lastRunStart ?? undefined) : undefined)}${atOrAfter(t)}`;
+      const atOrAfter = (x: number | undefined) => key.flag(x !== undefined && lastFault >= x);
+      atOrAfter(w.reports.length >= 2 ? a!.time : undefined);
+      atOrAfter(b?.time ?? a?.time);
+      atOrAfter(live ? (ctx.lastRunStart ?? undefined) : undefined);
+      atOrAfter(t);
     }
 
-    key += '|loaded';
-    for (const name of Object.keys(w.startedWith).sort()) {
+    const services = Object.keys(w.startedWith).sort();
+    key.list(services.length);
+    for (const name of services) {
       const loaded = w.startedWith[name]!;
-      key += `|${name}:${(sources.get(name) ?? []).map((ref) => stable(currentValues(w, loaded, ref).current)).join(',')}`;
+      const refs = sources.get(name) ?? [];
+      key.str(name);
+      key.list(refs.length);
+      for (const ref of refs) writeData(currentValues(w, loaded, ref).current, key, true);
     }
 
-    key += '|ops';
+    key.list(w.ops.length);
     for (const o of w.ops) {
-      key += `|${o.kind}:${o.result.ok ? (o.kind === 'clock' ? Number(o.result.output) - t : stable(o.result.output)) : `!${o.result.error}`}`;
+      key.str(o.kind);
+      key.flag(o.result.ok);
+      if (!o.result.ok) key.str(o.result.error);
+      else if (o.kind === 'clock') key.num(Number(o.result.output) - t);
+      else writeData(o.result.output, key, true);
+      key.flag(Boolean(o.sync));
       if (o.sync) {
         const { run: _run, ...sync } = o.sync;
-        key += `:${stable(sync)}`;
+        writeData(sync, key, true);
       }
-      if (o.ref) key += `:${o.ref}`;
-      if (o.refs) key += `:${stable(o.refs)}`;
-      if (o.report) key += `:${reportKey(o.report, t)}`;
+      key.flag(Boolean(o.ref));
+      if (o.ref) key.str(o.ref);
+      key.flag(Boolean(o.refs));
+      if (o.refs) writeData(o.refs, key, true);
+      key.flag(Boolean(o.report));
+      if (o.report) writeReport(o.report, t, key);
     }
-    out.str(key);
-    writeQueue(state, out, opPositions(w.ops));
+    writeQueue(state, key, opPositions(w.ops));
   };
 }

@@ -8,6 +8,8 @@ import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';
 import { opPositions, writeQueue } from '../check/queue-key';
 import type { KeyWriter } from '../check/key-writer';
+import { ContentDigests, writeSnapshot } from '../check/snapshot-key';
+import { writeData } from '../check/data-key';
 import type { Program, SystemdFault, SystemdWorld } from '../worlds/systemd-restart';
 import { describeRun } from '../worlds/systemd-restart';
 import type { SystemdMonitor } from '../worlds/systemd-restart-monitor';
@@ -263,7 +265,7 @@ function validate(scenario: LoadedScenario<SystemdWorld, SystemdFault, SystemdCo
 /**
  * The canonical key: everything the future depends on, times relative to now.
  * - PIDs and op ids are absolute and only ever compared with the current main process: each is
- *   replaced by whether it is that process ("=") or not ("≠").
+ *   replaced by whether it is that process or not.
  * - The start-limit windows (the machine's and the monitor's) are dropped once expired (the next
  *   start opens a new one) and their counts capped at burst + 1; with the limit off they are dead.
  * - nRestarts matters only for RestartSteps= (capped where the delay reaches RestartMaxDelaySec=);
@@ -277,45 +279,74 @@ function validate(scenario: LoadedScenario<SystemdWorld, SystemdFault, SystemdCo
  *   own instant.
  */
 function canonicalizer() {
-  const ids = new WeakMap<object, string>();
-  const idOf = (o: object) => {
-    let id = ids.get(o);
-    if (id === undefined) {
-      id = JSON.stringify(o);
-      ids.set(o, id);
-    }
-    return id;
-  };
+  // The unit and the program are shared by every state until an edit: written as digests of their content.
+  const digests = new ContentDigests();
 
-  return (state: CheckState<SystemdWorld, SystemdConfig, SystemdContext>, out: KeyWriter): void => {
+  return (state: CheckState<SystemdWorld, SystemdConfig, SystemdContext>, key: KeyWriter): void => {
     const { t, world: w } = state;
     const ctx = state.snapshot.context;
     const u = ctx.unit;
-    const pid = (p: number | null) => (p === null ? '-' : p === w.process?.pid ? '=' : '≠');
-    const window = (win: { begin: number | null; num: number }) =>
-      limitOff(u) || !windowOpen(win, t, u) ? '-' : `${t - win.begin!}:${Math.min(win.num, u.startLimitBurst + 1)}`;
+    // none, the current main process, or another one
+    const pid = (p: number | null) => key.num(p === null ? 0 : p === w.process?.pid ? 1 : 2);
+    const window = (win: { begin: number | null; num: number }) => {
+      const open = !limitOff(u) && windowOpen(win, t, u);
+      key.flag(open);
+      if (open) {
+        key.num(t - win.begin!);
+        key.num(Math.min(win.num, u.startLimitBurst + 1));
+      }
+    };
     const steps = u.restartSteps > 0 && u.restartMaxDelayMs !== null && u.restartSecMs > 0 && u.restartSecMs < u.restartMaxDelayMs;
 
-    let key = `${JSON.stringify(state.snapshot.value)}|${Object.keys(state.snapshot.children).join(',')}|${idOf(u)}`;
-    key += `|${window(ctx.startLimit)},${steps ? Math.min(ctx.nRestarts, u.restartSteps) : 0},${ctx.result},${pid(ctx.mainPid)}`;
-    key += `,${ctx.forbidRestart ? 1 : 0}${ctx.startAfterStop ? 1 : 0}${ctx.autoStart ? 1 : 0}${ctx.hurry ? 1 : 0},${ctx.decision ? (ctx.decision.restart ? 'r' : 'n') : '-'},${ctx.nextRestartDelayMs}`;
+    writeSnapshot(state.snapshot, key);
+    digests.write(u, key);
+    window(ctx.startLimit);
+    key.num(steps ? Math.min(ctx.nRestarts, u.restartSteps) : 0);
+    key.str(ctx.result);
+    pid(ctx.mainPid);
+    key.flag(ctx.forbidRestart);
+    key.flag(ctx.startAfterStop);
+    key.flag(ctx.autoStart);
+    key.flag(ctx.hurry);
+    key.num(ctx.decision ? (ctx.decision.restart ? 1 : 2) : 0);
+    key.num(ctx.nextRestartDelayMs);
 
-    key += `|${idOf(w.program)},${Math.min(w.runIndex, w.program.script.length)}`;
+    digests.write(w.program, key);
+    key.num(Math.min(w.runIndex, w.program.script.length));
     const p = w.process;
-    key += p ? `|p${p.hung ? 'H' : p.endsAt - t}:${JSON.stringify(p.outcome)}:${p.ignore.join(',')}` : '|-';
+    key.flag(p !== null);
+    if (p) {
+      key.flag(p.hung);
+      if (!p.hung) key.num(p.endsAt - t);
+      writeData(p.outcome, key);
+      key.list(p.ignore.length);
+      for (const s of p.ignore) key.str(s);
+    }
     const lastExit = w.exits.at(-1);
-    key += `|x${lastExit && t - lastExit.at < u.restartSecMs ? t - lastExit.at : '-'}`;
+    const exitAge = lastExit && t - lastExit.at < u.restartSecMs ? t - lastExit.at : null;
+    key.flag(exitAge !== null);
+    if (exitAge !== null) key.num(exitAge);
 
     const m: SystemdMonitor = w.monitor;
-    const capped = (n: number | null) => (n === null ? '-' : Math.min(n, 1));
-    const gap = m.lastAutoStartGapMs === null || m.lastAutoStartGapMs >= u.restartSecMs ? 'ok' : 'early';
-    const sigterm = m.sigtermSince === null ? '-' : u.timeoutStopMs === null ? 'w' : Math.min(t - m.sigtermSince, u.timeoutStopMs + 1);
-    key += `|m${w.starts - m.seenStarts},${window(m.window)},${m.lastStartRequestAt === t ? 'now' : '-'},${capped(m.startsSinceStop)},${capped(m.startsSinceFailed)},${gap},${sigterm}`;
+    const capped = (n: number | null) => key.num(n === null ? Number.NaN : Math.min(n, 1));
+    key.num(w.starts - m.seenStarts);
+    window(m.window);
+    key.flag(m.lastStartRequestAt === t);
+    capped(m.startsSinceStop);
+    capped(m.startsSinceFailed);
+    // the last automatic start's gap: ok (or none) / early
+    key.flag(m.lastAutoStartGapMs === null || m.lastAutoStartGapMs >= u.restartSecMs);
+    // stop-sigterm: not there, waiting without a timeout, or its age capped past the timeout
+    key.num(m.sigtermSince === null ? 0 : u.timeoutStopMs === null ? 1 : 2);
+    if (m.sigtermSince !== null && u.timeoutStopMs !== null) key.num(Math.min(t - m.sigtermSince, u.timeoutStopMs + 1));
 
-    key += '|ops';
-    for (const o of w.ops) key += `|${o.kind}${'pid' in o ? pid(o.pid) : ''}${o.kind === 'signal' ? o.signal : ''}`;
-    out.str(key);
-    writeQueue(state, out, opPositions(w.ops));
+    key.list(w.ops.length);
+    for (const o of w.ops) {
+      key.str(o.kind);
+      if ('pid' in o) pid(o.pid);
+      if (o.kind === 'signal') key.str(o.signal);
+    }
+    writeQueue(state, key, opPositions(w.ops));
   };
 }
 

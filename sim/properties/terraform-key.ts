@@ -1,9 +1,12 @@
-import type { StateResource, TerraformConfig, TerraformContext, TfState } from '../../machines/terraform';
+import type { StateResource, TerraformContext, TfState } from '../../machines/terraform';
 import { SCHEMAS } from '../../machines/terraform';
 import type { TerraformLoopConfig } from '../loops/terraform';
-import type { PendingOp, TerraformWorld } from '../worlds/terraform';
+import type { TerraformWorld } from '../worlds/terraform';
 import type { CheckState } from '../check/model';
 import type { KeyWriter } from '../check/key-writer';
+import { writeData } from '../check/data-key';
+import { opPositions, writeQueue } from '../check/queue-key';
+import { ContentDigests, writeSnapshot } from '../check/snapshot-key';
 
 type State = CheckState<TerraformWorld, TerraformLoopConfig, TerraformContext>;
 
@@ -21,19 +24,15 @@ type State = CheckState<TerraformWorld, TerraformLoopConfig, TerraformContext>;
  * - The monitor's counters become "any": the claims only ask whether they are 0.
  * - The queue: times relative to now; an answer is tagged live when its actor still waits for it.
  */
-export function terraformCanonicalizer(): (state: State, out: KeyWriter) => void {
-  const configKeys = new WeakMap<TerraformConfig, string>();
-  const configKey = (c: TerraformConfig) => {
-    let k = configKeys.get(c);
-    if (k === undefined) {
-      k = JSON.stringify(c);
-      configKeys.set(c, k);
-    }
-    return k;
-  };
+export function terraformCanonicalizer(): (state: State, key: KeyWriter) => void {
+  const configs = new ContentDigests();
+  // The tokens random ids are written as, made once: "#0", "#1", … (strings, as in the text key this
+  // replaced: a token must never equal a number written in the same place).
+  const tokens: string[] = [];
+  const token = (n: number) => (tokens[n] ??= `#${n}`);
 
-  return (state: State, out: KeyWriter): void => {
-    const { t, world: w } = state;
+  return (state: State, key: KeyWriter): void => {
+    const { world: w } = state;
     const ctx = state.snapshot.context;
     const serial = w.state.serial;
 
@@ -57,77 +56,131 @@ export function terraformCanonicalizer(): (state: State, out: KeyWriter) => void
       if (op.kind === 'unlock') random.add(op.lockId);
       if (op.kind === 'lock' && op.result.ok) random.add(String(op.result.output));
     }
-    const tokens = new Map<string, string>();
-    const replacer = (_key: string, v: unknown) => {
-      if (typeof v !== 'string' || !random.has(v)) return v;
-      let tok = tokens.get(v);
-      if (tok === undefined) {
-        tok = `#${tokens.size}`;
-        tokens.set(v, tok);
+    const renamed = new Map<string, number>();
+    /**
+     * Plain data as writeData writes it, a random id as its token: its order of first appearance in
+     * the key. Only values are renamed, never member names, and every state writes its fields in
+     * one order, so equal keys name equal ids alike.
+     */
+    const data = (v: unknown): void => {
+      switch (typeof v) {
+        case 'string': {
+          if (!random.has(v)) return key.str(v);
+          let n = renamed.get(v);
+          if (n === undefined) {
+            n = renamed.size;
+            renamed.set(v, n);
+          }
+          return key.str(token(n));
+        }
+        case 'object':
+          break;
+        default:
+          return writeData(v, key);
       }
-      return tok;
+      if (v === null) return writeData(v, key);
+      if (Array.isArray(v)) {
+        key.list(v.length);
+        for (const item of v as readonly unknown[]) data(item);
+        return;
+      }
+      const record = v as Record<string, unknown>; // typeof 'object', not null, not an array: a record
+      let n = 0;
+      for (const name in record) if (present(record[name])) n++;
+      key.list(-1 - n);
+      for (const name in record) {
+        const value = record[name];
+        if (!present(value)) continue;
+        key.str(name);
+        data(value);
+      }
+    };
+    /** A terraform state: its serial relative to the backend's, and its resources (lineage is fixed). */
+    const tf = (s: TfState | null | undefined) => {
+      key.flag(Boolean(s));
+      if (s) {
+        key.num(s.serial - serial);
+        data(s.resources);
+      }
     };
 
-    const tf = (s: TfState | null | undefined) => (s ? [s.serial - serial, s.resources] : null);
-    const opIndex = new Map<number, number>();
-    w.ops.forEach((o, i) => opIndex.set(o.id, i));
-    const op = (o: PendingOp): unknown => {
+    configs.write(ctx.config, key);
+    key.flag(ctx.runConfig === ctx.config);
+    if (ctx.runConfig !== ctx.config) configs.write(ctx.runConfig, key);
+    writeSnapshot(state.snapshot, key);
+
+    data(ctx.lockId);
+    tf(ctx.loaded);
+    data(ctx.refreshed);
+    key.num(ctx.plan ? ctx.plan.errors.length : Number.NaN);
+    const progress = ctx.progress;
+    key.flag(progress !== null);
+    if (progress) {
+      data(progress.ops);
+      data(progress.done);
+      data(progress.failed);
+      data(progress.state);
+      key.num(progress.errors.length);
+    }
+    data(ctx.current);
+    tf(ctx.toWrite);
+    key.flag(ctx.lastError !== null);
+
+    let objects = 0;
+    for (const _ in w.cloud) objects++;
+    key.list(objects);
+    for (const name in w.cloud) {
+      const o = w.cloud[name]!;
+      data(o.id);
+      data(o.type);
+      data(o.attrs);
+      data(o.dataGb);
+    }
+    data(w.state.resources);
+    data(w.lock?.id ?? null);
+    data(w.createFailures);
+    key.list(w.ops.length);
+    for (const o of w.ops) {
+      key.str(o.kind);
       switch (o.kind) {
         case 'lock':
-          return ['l', o.result.ok ? o.result.output : 'E'];
+          data(o.result.ok ? o.result.output : 'E');
+          break;
         case 'refresh':
-          return ['r', o.addresses];
+          data(o.addresses);
+          break;
         case 'apply':
-          return ['a', o.input, o.failure];
+          data(o.input);
+          data(o.failure);
+          break;
         case 'persist':
-          return ['p', tf(o.input.state), o.input.lockId];
+          tf(o.input.state);
+          data(o.input.lockId);
+          break;
         case 'unlock':
-          return ['u', o.lockId];
+          data(o.lockId);
+          break;
       }
-    };
-    const m = w.monitor;
-    const queue = [...state.queue]
-      .sort((a, b) => a.at - b.at || a.seq - b.seq)
-      .map((q) =>
-        q.kind === 'event'
-          ? ['e', q.at - t, q.event.type, q.sendId ?? '']
-          : [
-              'o',
-              q.at - t,
-              q.childId,
-              opIndex.get(q.opId) ?? -1,
-              state.snapshot.children[q.childId] !== undefined && state.live[q.childId] === q.seq ? 1 : 0,
-            ],
-      );
+    }
 
-    const key = {
-      s: state.snapshot.value,
-      ch: Object.keys(state.snapshot.children),
-      x: [
-        ctx.lockId,
-        tf(ctx.loaded),
-        ctx.refreshed,
-        ctx.plan ? ctx.plan.errors.length : null,
-        ctx.progress ? [ctx.progress.ops, ctx.progress.done, ctx.progress.failed, ctx.progress.state, ctx.progress.errors.length] : null,
-        ctx.current,
-        tf(ctx.toWrite),
-        ctx.lastError !== null,
-      ],
-      w: [
-        Object.values(w.cloud).map((o) => [o.id, o.type, o.attrs, o.dataGb]),
-        w.state.resources,
-        w.lock?.id ?? null,
-        w.createFailures,
-        w.ops.map(op),
-      ],
-      m: [
-        m.run.map((c) => [c.address, c.kind, c.ok, c.op ? (opIndex.get(c.op) ?? -1) : null, c.busy]),
-        m.unlockedWrites > 0,
-        m.serialRegressions > 0,
-        m.destroyedDataGb > 0,
-      ],
-      q: queue,
-    };
-    out.str(`${configKey(ctx.config)}|${ctx.runConfig === ctx.config ? '=' : configKey(ctx.runConfig)}|${JSON.stringify(key, replacer)}`);
+    const m = w.monitor;
+    const opPosition = opPositions(w.ops);
+    key.list(m.run.length);
+    for (const c of m.run) {
+      data(c.address);
+      data(c.kind);
+      data(c.ok);
+      // 0: the call has finished (op ids start at 1)
+      key.num(c.op ? opPosition(c.op) : Number.NaN);
+      data(c.busy);
+    }
+    key.flag(m.unlockedWrites > 0);
+    key.flag(m.serialRegressions > 0);
+    key.flag(m.destroyedDataGb > 0);
+    // Event types, send ids and actor ids are the machine's names, never random ids.
+    writeQueue(state, key, opPosition);
   };
 }
+
+/** JSON.stringify leaves these members out of an object. */
+const present = (v: unknown) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';

@@ -2,6 +2,7 @@ import type { ThermostatConfig, ThermostatContext } from '../../machines/thermos
 import type { CheckProperty, CheckState, CheckView, EnvMove, LoopCheck } from '../check/model';
 import { opPositions, writeQueue } from '../check/queue-key';
 import type { KeyWriter } from '../check/key-writer';
+import { writeSnapshot } from '../check/snapshot-key';
 import type { TimelineEntry } from '../runner';
 import { InputError } from '../scenario/errors';
 import type { LoadedScenario } from '../scenario/loaded-scenario';
@@ -88,20 +89,32 @@ function validate(scenario: LoadedScenario<ThermostatWorld, ThermostatFault, The
  * The canonical key: the machine's state and context (the config is fixed: validate), the room
  * settled at now — its temperature, and how far into the current degree it is unless the room
  * is pinned at the outside temperature or the heater's maximum — and the queue, times relative
- * to now. Op ids and the switch counter are dropped.
+ * to now. Op ids and the switch counter are dropped. Each part is written as its own field; an
+ * optional part follows a flag that says whether it is there, a list follows its length.
  */
 function canonicalizer() {
-  return (state: CheckState<ThermostatWorld, ThermostatConfig, ThermostatContext>, out: KeyWriter): void => {
+  return (state: CheckState<ThermostatWorld, ThermostatConfig, ThermostatContext>, key: KeyWriter): void => {
     const { t, world: w } = state;
     const c = state.snapshot.context;
     const temperature = roomAt(w, t);
     const pinned = w.heaterOn ? temperature >= w.maxC : temperature <= w.outsideC;
-    let key = `${JSON.stringify(state.snapshot.value)}|${Object.keys(state.snapshot.children).join(',')}`;
-    key += `|${c.readingC ?? '-'},${c.heating ? 1 : 0}${c.wantHeating ? 1 : 0},${c.lastError ?? ''}`;
-    key += `|${temperature},${w.heaterOn ? 1 : 0},${w.outsideC},${pinned ? '-' : (t - w.since) % w.stepMs}`;
-    for (const o of w.ops) key += `|${o.kind}${o.kind === 'switch' ? (o.on ? 1 : 0) : ''}`;
-    out.str(key);
-    writeQueue(state, out, opPositions(w.ops));
+    writeSnapshot(state.snapshot, key);
+    key.flag(c.readingC !== null);
+    if (c.readingC !== null) key.num(c.readingC);
+    key.flag(c.heating);
+    key.flag(c.wantHeating);
+    key.str(c.lastError ?? '');
+    key.num(temperature);
+    key.flag(w.heaterOn);
+    key.num(w.outsideC);
+    key.flag(pinned);
+    if (!pinned) key.num((t - w.since) % w.stepMs);
+    key.list(w.ops.length);
+    for (const o of w.ops) {
+      key.str(o.kind);
+      if (o.kind === 'switch') key.flag(o.on);
+    }
+    writeQueue(state, key, opPositions(w.ops));
   };
 }
 
