@@ -1,7 +1,8 @@
 import type { AnyMachineSnapshot, AnyStateMachine, EventObject } from 'xstate';
 import type { ExecutableAction } from './pure-machine';
 import { PureMachine } from './pure-machine';
-import { NotPlainData, stableKey } from './stable-key';
+import { NotPlainData, writeStable } from './stable-key';
+import { HashKeyWriter } from './check/key-writer';
 
 type Step = [AnyMachineSnapshot, ExecutableAction[]];
 
@@ -16,14 +17,14 @@ export interface MemoStats {
 }
 
 /**
- * How much the memo may hold, in characters of its keys (interned snapshots' and steps'), before it
- * starts afresh. The keys' size tracks what they keep alive — snapshots, contexts, memoised steps —
- * at ~10× their characters (measured: hpa-bench-medium 21,212 snapshots, 23 M key characters,
- * ~216 MiB retained; kubernetes-check-deployment ~2.6 k characters and ~25 kB a snapshot), while a
- * snapshot count would let Kubernetes' larger contexts hold twice as much: 16 M characters keep the
- * memo near 150 MiB for either.
+ * How much the memo may hold, in 32-bit words of what it keyed (interned snapshots and events),
+ * before it starts afresh. That size tracks what the memo keeps alive — snapshots, contexts, memoised
+ * steps (measured with text keys: hpa-bench-medium 21,212 snapshots, 23 M key characters, ~216 MiB
+ * retained; kubernetes-check-deployment ~2.6 k characters and ~25 kB a snapshot), while a snapshot
+ * count would let Kubernetes' larger contexts hold twice as much. A word holds about two characters
+ * of the text key: 8 M words keep the memo near 150 MiB for either.
  */
-const MEMO_MAX_KEY_CHARS = 16_000_000;
+const MEMO_MAX_KEY_WORDS = 8_000_000;
 
 /**
  * A memo pays only when its hits save more than its keys cost: a miss costs XState's transition plus
@@ -48,8 +49,12 @@ const MIN_HIT_SHARE = 0.8;
  * A PureMachine whose transitions are memoised by (snapshot, event): the machine is pure, so a
  * transition seen once never needs XState again. Snapshots are interned — equal ones (same state
  * value, status, context, children ids, history) become one object with one small integer id — so
- * the memo key is `id:event` and every branch of the search shares that object (structural
+ * the memo key is (id, event) and every branch of the search shares that object (structural
  * sharing). A snapshot or event that is not plain data (stable-key.ts) is never memoised.
+ * Snapshots and events are told apart by a 64-bit hash of their content (writeStable into a
+ * HashKeyWriter), as the search tells states apart: two different ones with one hash would share a
+ * transition with probability ≈ n²/2⁶⁵ (≈ 3·10⁻⁸ at 10⁶), like a fingerprint collision of the
+ * visited set — and every counterexample is replayed through the Runner, which has no memo.
  * Results are shared, so callers must treat snapshots and actions as immutable (the Stepper does).
  */
 export class MemoMachine {
@@ -57,12 +62,14 @@ export class MemoMachine {
   private readonly ids = new WeakMap<AnyMachineSnapshot, number>();
   private readonly interned = new Map<string, [number, AnyMachineSnapshot]>();
   private readonly memo = new Map<string, Step>();
-  private readonly eventKeys = new WeakMap<EventObject, string>();
+  private readonly eventKeys = new WeakMap<EventObject, { key: string; words: number }>();
+  private readonly writer = new HashKeyWriter();
+  private readonly digest = new Uint32Array(2);
   readonly stats: MemoStats = { hits: 0, misses: 0, snapshots: 0, unkeyable: 0, flushes: 0 };
   /** Never reused, even after a flush: an id names one snapshot content for ever (old objects keep theirs). */
   private nextId = 0;
-  /** Characters of the keys held (interned and memo). */
-  private chars = 0;
+  /** Words of what the held keys were made from (interned snapshots and memoised events). */
+  private words = 0;
   /** Transitions asked for, and when the memo next judges itself. */
   private calls = 0;
   private judgeAt = FIRST_JUDGED;
@@ -75,7 +82,7 @@ export class MemoMachine {
 
   constructor(
     readonly machine: AnyStateMachine,
-    private readonly maxKeyChars = MEMO_MAX_KEY_CHARS,
+    private readonly maxKeyWords = MEMO_MAX_KEY_WORDS,
     /** Milliseconds, for the memo's judgement of itself (a test gives a clock it controls). */
     private readonly now: () => number = () => performance.now(),
   ) {
@@ -97,7 +104,7 @@ export class MemoMachine {
       this.stats.unkeyable++;
       return this.pure.transition(snapshot, event);
     }
-    const key = `${id}:${eventKey}`;
+    const key = `${id}:${eventKey.key}`;
     const hit = this.memo.get(key);
     this.windowAnswered++;
     if (hit) {
@@ -112,7 +119,7 @@ export class MemoMachine {
     this.xstateMs += this.now() - xstateBegan;
     const step: Step = [this.intern(next), actions];
     this.memo.set(key, step);
-    this.chars += key.length;
+    this.words += eventKey.words;
     this.spentMs += this.now() - began;
     return step;
   }
@@ -127,14 +134,14 @@ export class MemoMachine {
   /** The one object for this snapshot's content (the snapshot itself when it is not plain data). */
   private intern(snapshot: AnyMachineSnapshot): AnyMachineSnapshot {
     if (this.ids.has(snapshot)) return snapshot;
-    const key = snapshotKey(snapshot);
-    if (key === undefined) return snapshot;
-    const known = this.interned.get(key);
+    const keyed = this.hashOf(snapshotParts(snapshot));
+    if (keyed === undefined) return snapshot;
+    const known = this.interned.get(keyed.key);
     if (known) return known[1];
-    if (this.chars + key.length > this.maxKeyChars) this.flush();
+    if (this.words + keyed.words > this.maxKeyWords) this.flush();
     const id = this.nextId++;
-    this.chars += key.length;
-    this.interned.set(key, [id, snapshot]);
+    this.words += keyed.words;
+    this.interned.set(keyed.key, [id, snapshot]);
     this.ids.set(snapshot, id);
     this.stats.snapshots++;
     return snapshot;
@@ -162,32 +169,36 @@ export class MemoMachine {
   private forget(): void {
     this.interned.clear();
     this.memo.clear();
-    this.chars = 0;
+    this.words = 0;
   }
 
-  private eventKey(event: EventObject): string | undefined {
-    let key = this.eventKeys.get(event);
-    if (key !== undefined) return key;
+  private eventKey(event: EventObject): { key: string; words: number } | undefined {
+    const known = this.eventKeys.get(event);
+    if (known !== undefined) return known;
+    const keyed = this.hashOf(event);
+    if (keyed !== undefined) this.eventKeys.set(event, keyed);
+    return keyed;
+  }
+
+  /** The value's 64-bit content hash as a short string, and how many words made it; undefined when it is not plain data. */
+  private hashOf(value: unknown): { key: string; words: number } | undefined {
+    const w = this.writer;
+    w.reset();
     try {
-      key = stableKey(event);
+      writeStable(value, w);
     } catch (e) {
       if (e instanceof NotPlainData) return undefined;
       throw e;
     }
-    this.eventKeys.set(event, key);
-    return key;
+    w.digest(this.digest);
+    return { key: `${this.digest[0]!.toString(36)}.${this.digest[1]!.toString(36)}`, words: w.words };
   }
 }
 
 /** Everything a transition reads from a snapshot (xstate 5 MachineSnapshot: value, status,
  * context, output, error, children — by id, the refs are inert here — and history). */
-function snapshotKey(s: AnyMachineSnapshot): string | undefined {
+function snapshotParts(s: AnyMachineSnapshot): unknown[] {
   const history: Record<string, string[]> = {};
   for (const [id, nodes] of Object.entries(s.historyValue as Record<string, { id: string }[]>)) history[id] = nodes.map((n) => n.id); // cast: XState keeps history as state nodes by id
-  try {
-    return stableKey([s.value, s.status, s.context, s.output, s.error, Object.keys(s.children), history]);
-  } catch (e) {
-    if (e instanceof NotPlainData) return undefined;
-    throw e;
-  }
+  return [s.value, s.status, s.context, s.output, s.error, Object.keys(s.children), history];
 }

@@ -37,13 +37,17 @@ const f64Words = new Uint32Array(f64.buffer);
 export class HashKeyWriter implements KeyWriter {
   private a = 0;
   private b = 0;
+  /** Words written since the reset: the size of what was keyed (the transition memo bounds itself by it). */
+  words = 0;
 
   reset(): void {
     this.a = 0x9747b28c;
     this.b = 0x01000193;
+    this.words = 0;
   }
 
   private word(x: number): void {
+    this.words++;
     let k = Math.imul(x, 0xcc9e2d51);
     k = (k << 15) | (k >>> 17);
     let a = this.a ^ Math.imul(k, 0x1b873593);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { writeData } from '../../sim/check/data-key';
+import { NotPlainData, stableKey, writeStable } from '../../sim/stable-key';
 import type { KeyWriter } from '../../sim/check/key-writer';
 import { HashKeyWriter, TextKeyWriter } from '../../sim/check/key-writer';
 
@@ -138,5 +139,45 @@ describe('plain data into a key, as JSON would write it', () => {
   it('an array and an object never write the same fields', () => {
     expect(dataText(['a', 1])).not.toBe(dataText({ a: 1 }));
     expect(dataText([])).not.toBe(dataText({}));
+  });
+});
+
+describe("the transition memo's keys: the same distinctions as stableKey, without its text", () => {
+  const stableText = (v: unknown) => {
+    const w = new TextKeyWriter();
+    try {
+      writeStable(v, w);
+    } catch (e) {
+      if (e instanceof NotPlainData) return 'not plain';
+      throw e;
+    }
+    return w.text;
+  };
+  const stable = (v: unknown) => {
+    try {
+      return stableKey(v);
+    } catch (e) {
+      if (e instanceof NotPlainData) return 'not plain';
+      throw e;
+    }
+  };
+  const valueArb = fc.anything({
+    withMap: true,
+    withSet: true,
+    withDate: true,
+    withNullPrototype: true,
+    withBigInt: true,
+    withSparseArray: false,
+  });
+
+  it('two values write equal fields exactly when their stableKey texts are equal (or neither is plain data)', () => {
+    fc.assert(fc.property(valueArb, valueArb, (a, b) => (stableText(a) === stableText(b)) === (stable(a) === stable(b))));
+  });
+
+  it('undefined and a missing member, -0 and 0, an Error and its message stay apart; a class instance is refused', () => {
+    expect(stableText({ a: undefined })).not.toBe(stableText({}));
+    expect(stableText(-0)).not.toBe(stableText(0));
+    expect(stableText(new Error('x'))).not.toBe(stableText('x'));
+    expect(stableText(new (class Thing {})())).toBe('not plain');
   });
 });

@@ -11,7 +11,7 @@ const counter = setup({ types: { context: {} as { n: number }, events: {} as { t
 
 describe('the transition memo is bounded (sim/memo-machine.ts)', () => {
   it('flushes past its cap and still answers every transition as XState does, old snapshots included', () => {
-    const memo = new MemoMachine(counter, 300); // characters of keys: a few snapshots and steps
+    const memo = new MemoMachine(counter, 100); // words of keys: a few snapshots and steps
     const pure = new PureMachine(counter);
     const [start] = memo.initial(undefined);
     const kept = [start];
