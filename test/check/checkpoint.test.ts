@@ -58,13 +58,13 @@ describe('spilling the frontier and resuming a checkpoint change nothing a check
         explore(entry.binding, p.check, { config: p.config, world: scenario.world }, p.alphabet, p.properties, options);
       const plain = run({});
 
-      // A checkpoint at every level (every 100 ms for a deep search: a checkpoint at each of the 572 levels of
-      // cron-check-clock-back-twice writes its tables 572 times), each kept aside; lazyFrom 0: every state of
-      // every level goes through the spill file.
+      // A checkpoint at every level (every 100 ms for a search hundreds of levels deep: a checkpoint at each of the
+      // 572 levels of cron-check-clock-back-twice writes its tables 572 times; such a search lasts seconds, so it
+      // still writes some), each kept aside; lazyFrom 0: every state of every level goes through the spill file.
       const dir = fresh(`${file}-checkpoints`);
       const spillDir = fresh(`${file}-spill`);
       const kept: { copy: string; depth: number }[] = [];
-      const everyMs = plain.stats.depth > 40 ? 100 : 0;
+      const everyMs = plain.stats.depth > 200 ? 100 : 0;
       const spilled = run({
         spillDir,
         lazyFrom: 0,
