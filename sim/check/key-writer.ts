@@ -24,6 +24,36 @@ const TAG_FALSE = 0x3c6ef372;
 const TAG_LIST = 0x7f4a7c15;
 const TAG_MOVES = 0x165667b1;
 
+const TAG_LONG_STR = 0x4cf5ad43;
+/** Strings up to this many characters are hashed in place; longer ones by their kept digest. */
+const SHORT_STRING = 8;
+/** Digests kept at most (then forgotten all at once): a search meets a few hundred distinct long strings. */
+const STRING_DIGESTS = 1 << 16;
+const stringDigests = new Map<string, Uint32Array>();
+
+/** A string's own 64-bit digest (two lanes over its characters, as the writer's), kept by content. */
+function stringDigest(s: string): Uint32Array {
+  const known = stringDigests.get(s);
+  if (known !== undefined) return known;
+  let a = 0x3c6ef372 ^ s.length;
+  let b = 0xa54ff53a;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    a ^= a >>> 15;
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 13;
+  }
+  a = Math.imul(a ^ (a >>> 16), 0x85ebca6b);
+  a ^= a >>> 13;
+  b = Math.imul(b ^ (b >>> 16), 0xc2b2ae35);
+  b ^= b >>> 16;
+  const d = Uint32Array.of(a, b);
+  if (stringDigests.size >= STRING_DIGESTS) stringDigests.clear();
+  stringDigests.set(s, d);
+  return d;
+}
+
 const f64 = new Float64Array(1);
 const f64Words = new Uint32Array(f64.buffer);
 
@@ -74,6 +104,14 @@ export class HashKeyWriter implements KeyWriter {
 
   str(s: string): void {
     const n = s.length;
+    if (n > SHORT_STRING) {
+      // A long string (an event type, a state path, a name) is met again and again: its own 64-bit digest is kept.
+      const d = stringDigest(s);
+      this.word(TAG_LONG_STR);
+      this.word(d[0]!);
+      this.word(d[1]!);
+      return;
+    }
     this.word(TAG_STR);
     this.word(n);
     let i = 0;
