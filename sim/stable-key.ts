@@ -1,61 +1,15 @@
-/**
- * An exact text form of plain data, for memo keys: equal texts ⇔ equal values (as far as a pure
- * machine can tell). Unlike JSON.stringify it keeps undefined vs missing apart, Maps, Sets and
- * Error messages, and it refuses what it cannot compare (functions, symbols, class instances
- * other than Error/Map/Set/Date) by throwing NotPlainData: a memo must miss, never lie.
- */
 import type { KeyWriter } from './check/key-writer';
 
+/** Thrown for what a memo key cannot compare: the memo must miss, never lie. */
 export class NotPlainData extends Error {}
 
-export function stableKey(value: unknown): string {
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      return Object.is(value, -0) ? '-0' : String(value);
-    case 'boolean':
-      return value ? 't' : 'f';
-    case 'undefined':
-      return 'u';
-    case 'bigint':
-      return `${value}n`;
-    case 'object':
-      return value === null ? 'n' : objectKey(value);
-    default:
-      throw new NotPlainData(`cannot key a ${typeof value}`);
-  }
-}
-
-function objectKey(value: object): string {
-  if (Array.isArray(value)) {
-    let s = '[';
-    for (let i = 0; i < value.length; i++) s += (i ? ',' : '') + stableKey(value[i]);
-    return s + ']';
-  }
-  const proto = Object.getPrototypeOf(value) as object | null; // cast: a prototype is an object or null
-  if (proto === Object.prototype || proto === null) {
-    let s = '{';
-    let first = true;
-    for (const k in value) {
-      if (!Object.prototype.hasOwnProperty.call(value, k)) continue;
-      s += (first ? '' : ',') + JSON.stringify(k) + ':' + stableKey((value as Record<string, unknown>)[k]); // cast: a plain object (prototype checked above), read by own key
-      first = false;
-    }
-    return s + '}';
-  }
-  if (value instanceof Error) return `E(${JSON.stringify(value.name)},${JSON.stringify(value.message)})`;
-  if (value instanceof Map) return `M(${stableKey([...value.entries()])})`;
-  if (value instanceof Set) return `S(${stableKey([...value.values()])})`;
-  if (value instanceof Date) return `D(${value.getTime()})`;
-  throw new NotPlainData(`cannot key an instance of ${(proto as { constructor?: { name?: string } }).constructor?.name ?? 'a class'}`); // cast: optional fields, only read for the message
-}
-
 /**
- * The same distinctions as stableKey, written into a KeyWriter instead of text (memo-machine.ts
- * hashes snapshots and events with it). Every value begins with a field of its own kind: a string,
- * a number or a flag; any other kind a list field with a negative code (below), so no two values
- * write the same words. Throws NotPlainData where stableKey does.
+ * Plain data written into a KeyWriter for the transition memo's keys (memo-machine.ts hashes
+ * snapshots and events with it): equal fields ⇔ equal values (as far as a pure machine can tell).
+ * Unlike JSON it keeps undefined vs missing apart, -0, Maps, Sets, Dates and Error messages, and it
+ * refuses what it cannot compare (functions, symbols, class instances other than Error/Map/Set/Date)
+ * by throwing NotPlainData. Every value begins with a field of its own kind: a string, a number or a
+ * flag; any other kind a list field with a negative code (below), so no two values write the same words.
  */
 export function writeStable(value: unknown, key: KeyWriter): void {
   switch (typeof value) {

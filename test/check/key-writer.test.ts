@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { writeData } from '../../sim/check/data-key';
-import { NotPlainData, stableKey, writeStable } from '../../sim/stable-key';
+import { NotPlainData, writeStable } from '../../sim/stable-key';
+import { stableKey } from './stable-key-oracle';
 import type { KeyWriter } from '../../sim/check/key-writer';
 import { HashKeyWriter, TextKeyWriter } from '../../sim/check/key-writer';
 
