@@ -28,15 +28,33 @@ function timed(command: string, cwd: string, timeFile: string): { wall: number; 
 }
 
 const installed = spawnSync('sh', ['-c', 'command -v spin && command -v cc'], { encoding: 'utf8' }).status === 0;
-console.log('\n## Time to verdict: loopscope check vs SPIN (bench HPA configuration, ~10⁵ loopscope states)\n');
+
+/** The two sizes: the Promela model's moves match the scenario's (MID_DEMAND adds `demand: 1500MB`). */
+const SIZES = [
+  { label: '~10⁵', scenario: 'bench/scenarios/hpa-bench-medium.yaml', defines: '' },
+  { label: '~10⁶', scenario: 'bench/scenarios/hpa-bench-1e6.yaml', defines: '-DMID_DEMAND' },
+];
+
 if (!installed) {
+  console.log('\n## Time to verdict: loopscope check vs SPIN\n');
   console.log('spin is not installed (apt-get install spin, or .ci/setup-tools.sh): no SPIN comparison.');
 } else {
+  // Built once (as the package ships it) for both sizes.
+  const compiled = await compiledCli();
+  for (const size of SIZES) compare(size, compiled);
+}
+
+function compare(size: (typeof SIZES)[number], compiled: string[]): void {
+  console.log(`\n## Time to verdict: loopscope check vs SPIN (bench HPA configuration, ${size.label} loopscope states)\n`);
   const dir = mkdtempSync(join(tmpdir(), 'loopscope-spin-'));
   try {
     const workers = process.argv[2] ?? '1';
     const model = resolve('bench/spin/hpa-bench.pml');
-    const spin = timed(`spin -a ${model} >/dev/null && cc -O2 -DSAFETY -o pan pan.c && ./pan -m100000`, dir, join(dir, 'time-spin.txt'));
+    const spin = timed(
+      `spin ${size.defines} -a ${model} >/dev/null && cc -O2 -DSAFETY -o pan pan.c && ./pan -m100000`,
+      dir,
+      join(dir, 'time-spin.txt'),
+    );
     const spinStates = Number(/(\d+) states, stored/.exec(spin.stdout)?.[1] ?? NaN);
     const spinErrors = Number(/errors: (\d+)/.exec(spin.stdout)?.[1] ?? NaN);
     console.log('| tool | states | wall | CPU | invariants | wall ratio | CPU ratio |');
@@ -47,14 +65,14 @@ if (!installed) {
     let same = spinErrors === 0;
     // The compiled CLI (as the package ships it) and the clone's tsx one: the difference is start-up.
     for (const [name, cli] of [
-      ['compiled', await compiledCli()],
+      ['compiled', compiled],
       ['tsx, from the clone', sourceCli()],
     ] as const) {
       // Not a check scenario (*-check-*): an explicit bound far above its size lets the search complete.
       const command = [
         ...cli,
         'check',
-        resolve('bench/scenarios/hpa-bench-medium.yaml'),
+        resolve(size.scenario),
         '--format',
         'json',
         '--no-progress',

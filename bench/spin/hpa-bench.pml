@@ -7,7 +7,7 @@
  * abandoned; it observes again), the neighbour podman-cache (unowned), and the environment's
  * moves, each at most once, at any instant: demand 2.5 GB, kill pod-a, fail the next API call
  * (twice), controller restart, demand 100 MB, the API 10x slower for 30 s (no effect on an untimed
- * model). A restart is a request the controller takes before its next API call. Not modelled: virtual time (periods, latencies, backoff delays are interleavings here),
+ * model); with -DMID_DEMAND (hpa-bench-1e6.yaml) also demand 1.5 GB. A restart is a request the controller takes before its next API call. Not modelled: virtual time (periods, latencies, backoff delays are interleavings here),
  * so SPIN's state space over-approximates loopscope's timed one; the claims are the three
  * invariants, checked as assertions, and both tools must find them holding.
  */
@@ -110,7 +110,7 @@ backoff:
 
 /* The environment: each move at most once, at any instant, in any order, or never. */
 proctype environment() {
-  bool up = 0, kill = 0, fail1 = 0, fail2 = 0, restart = 0, down = 0, slow = 0;
+  bool up = 0, kill = 0, fail1 = 0, fail2 = 0, restart = 0, down = 0, slow = 0, mid = 0;
   do
   :: !up -> up = 1; demand = 25
   :: !kill -> kill = 1; if :: status[0] == RUNNING || status[0] == STARTING -> status[0] = STOPPED :: else -> skip fi
@@ -119,6 +119,9 @@ proctype environment() {
   :: !slow -> slow = 1
   :: !down -> down = 1; demand = 1
   :: !restart -> restart = 1; restartReq = 1
+#ifdef MID_DEMAND
+  :: !mid -> mid = 1; demand = 15   /* hpa-bench-1e6.yaml's eighth move: demand 1500 MB */
+#endif
   :: else -> break
   od;
   assert(unownedTouched == 0)  /* never-touches-unowned: no step ever stops or deletes podman-cache */
