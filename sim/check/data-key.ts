@@ -29,17 +29,30 @@ export function writeData(value: unknown, key: KeyWriter, sortKeys = false): voi
     return;
   }
   const record = value as Record<string, unknown>; // typeof 'object', not null, not an array: a record
-  const names = sortKeys ? Object.keys(record).sort() : Object.keys(record);
+  writeRecord(record, key, (v) => writeData(v, key, sortKeys), { sortKeys });
+}
+
+/**
+ * A record's members as writeData writes an object (a list of -1-n, then name and value per member JSON
+ * keeps), each value by `value`; `omit` leaves one member out as `{ ...r, [omit]: undefined }` would.
+ */
+export function writeRecord(
+  record: Record<string, unknown>,
+  key: KeyWriter,
+  value: (v: unknown) => void,
+  options: { sortKeys?: boolean; omit?: string } = {},
+): void {
+  const names = options.sortKeys ? Object.keys(record).sort() : Object.keys(record);
   let n = 0;
-  for (const name of names) if (present(record[name])) n++;
+  for (const name of names) if (name !== options.omit && present(record[name])) n++;
   key.list(-1 - n);
   for (const name of names) {
     const v = record[name];
-    if (!present(v)) continue;
+    if (name === options.omit || !present(v)) continue;
     key.str(name);
-    writeData(v, key, sortKeys);
+    value(v);
   }
 }
 
-/** JSON.stringify leaves these members out of an object. */
-const present = (v: unknown) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
+/** Whether JSON.stringify keeps an object member with this value (it leaves undefined, functions and symbols out). */
+export const present = (v: unknown) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';

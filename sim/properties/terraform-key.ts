@@ -4,7 +4,7 @@ import type { TerraformLoopConfig } from '../loops/terraform';
 import type { TerraformWorld } from '../worlds/terraform';
 import type { CheckState } from '../check/model';
 import type { KeyWriter } from '../check/key-writer';
-import { writeData } from '../check/data-key';
+import { writeData, writeRecord } from '../check/data-key';
 import { opPositions, writeQueue } from '../check/queue-key';
 import { ContentDigests, writeSnapshot } from '../check/snapshot-key';
 
@@ -84,16 +84,7 @@ export function terraformCanonicalizer(): (state: State, key: KeyWriter) => void
         for (const item of v as readonly unknown[]) data(item);
         return;
       }
-      const record = v as Record<string, unknown>; // typeof 'object', not null, not an array: a record
-      let n = 0;
-      for (const name in record) if (present(record[name])) n++;
-      key.list(-1 - n);
-      for (const name in record) {
-        const value = record[name];
-        if (!present(value)) continue;
-        key.str(name);
-        data(value);
-      }
+      writeRecord(v as Record<string, unknown>, key, data); // cast: typeof 'object', not null, not an array: a record
     };
     /** A terraform state: its serial relative to the backend's, and its resources (lineage is fixed). */
     const tf = (s: TfState | null | undefined) => {
@@ -181,6 +172,3 @@ export function terraformCanonicalizer(): (state: State, key: KeyWriter) => void
     writeQueue(state, key, opPosition);
   };
 }
-
-/** JSON.stringify leaves these members out of an object. */
-const present = (v: unknown) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';

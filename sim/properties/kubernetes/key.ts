@@ -20,7 +20,7 @@ import type { WorkQueue } from '../../../machines/kubernetes/workqueue';
 import { opPositions, writeQueue } from '../../check/queue-key';
 import type { KeyWriter } from '../../check/key-writer';
 import { HashKeyWriter } from '../../check/key-writer';
-import { writeData } from '../../check/data-key';
+import { present, writeData, writeRecord } from '../../check/data-key';
 import { writeSnapshot } from '../../check/snapshot-key';
 import type { AgendaItem, KubeWorld } from '../../worlds/kubernetes';
 import { store as st } from '../../worlds/kubernetes';
@@ -65,18 +65,8 @@ class Digests<T extends object> {
 
 /** A record as JSON.stringify writes it without the member `omit` (written as `{ ...r, [omit]: undefined }` would be). */
 function writeWithout(record: Record<string, unknown>, omit: string, key: KeyWriter): void {
-  let n = 0;
-  for (const name in record) if (name !== omit && present(record[name])) n++;
-  key.list(-1 - n);
-  for (const name in record) {
-    const v = record[name];
-    if (name === omit || !present(v)) continue;
-    key.str(name);
-    writeData(v, key);
-  }
+  writeRecord(record, key, (v) => writeData(v, key), { omit });
 }
-/** JSON.stringify leaves these members out of an object. */
-const present = (v: unknown) => v !== undefined && typeof v !== 'function' && typeof v !== 'symbol';
 
 const metaDigests = new Digests<ObjectMeta>((m, key) => {
   writeData(m.labels, key);
