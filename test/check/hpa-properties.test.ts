@@ -13,6 +13,7 @@ import { viewOf } from '../../sim/check/counterexample';
 import { DEFAULT_PARAMS } from '../../sim/loops/incus-hpa';
 import type { HpaCase } from './hpa-arbitraries';
 import { drive, FAULT_PHASE_MS, hpaCaseArb, invariantsOf, NUM_RUNS, runnerOf, writeFailingTrace } from './hpa-arbitraries';
+import { findRuns } from '../property-runs';
 
 /**
  * What each policy promises (sim/properties/incus-hpa.ts PROMISES), over generated scenarios:
@@ -108,7 +109,7 @@ describe('incus-hpa properties (fast-check)', () => {
   });
 
   it('seed: fast-check FINDS a safety counterexample (a finding, not a bug in the checker)', () => {
-    const result = fc.check(fc.property(hpaCaseArb(['seed']), safetyHolds('seed-safety')), { numRuns: NUM_RUNS });
+    const result = fc.check(fc.property(hpaCaseArb(['seed']), safetyHolds('seed-safety')), { numRuns: findRuns() });
     expect(result.failed, `no counterexample in ${result.numRuns} runs (fast-check seed ${result.seed})`).toBe(true);
     const shrunk = result.counterexample![0];
     // Replaying the shrunk case shows which promise it breaks.
@@ -126,7 +127,7 @@ describe('incus-hpa properties (fast-check)', () => {
   });
 
   it('seed: fast-check FINDS a run that does not converge (e.g. a pod left Stopped)', () => {
-    const result = fc.check(fc.property(hpaCaseArb(['seed']), convergesWithinK('seed-converges', true)), { numRuns: NUM_RUNS });
+    const result = fc.check(fc.property(hpaCaseArb(['seed']), convergesWithinK('seed-converges', true)), { numRuns: findRuns() });
     expect(result.failed, `no counterexample in ${result.numRuns} runs (fast-check seed ${result.seed})`).toBe(true);
   });
 

@@ -20,7 +20,7 @@ import { Runner } from '../../sim/runner';
 import type { TimelineEntry } from '../../sim/runner';
 import type { CronFault, CronWorld } from '../../sim/worlds/cron';
 import { createCronWorld } from '../../sim/worlds/cron';
-import { propertyRuns } from '../property-runs';
+import { findRuns, propertyRuns } from '../property-runs';
 import type { CronContext } from '../../machines/cron';
 
 /**
@@ -142,7 +142,7 @@ describe('cron properties (fast-check, cronie)', () => {
         twoBack,
         (moves) => firstBroken(runnerOf({ entries: ENTRIES, flock: false }, START, moves), [fixedNoRepeat], 8 * 60 * MIN) === null,
       ),
-      { numRuns: NUM_RUNS },
+      { numRuns: findRuns() },
     );
     expect(result.failed, `no counterexample in ${result.numRuns} runs (fast-check seed ${result.seed})`).toBe(true);
     const moves = result.counterexample![0];
@@ -157,7 +157,7 @@ describe('cron properties (fast-check, cronie)', () => {
         jumpArb(179),
         (jump) => firstBroken(runnerOf({ entries: ENTRIES, flock: false }, START, [jump]), [wildcardNoRepeat], 3 * 60 * MIN) === null,
       ),
-      { numRuns: NUM_RUNS },
+      { numRuns: findRuns() },
     );
     expect(result.failed, `no counterexample in ${result.numRuns} runs (fast-check seed ${result.seed})`).toBe(true);
     expect(result.counterexample![0].fault.byMs).toBeLessThan(0);
@@ -214,7 +214,7 @@ describe('cron properties (fast-check, Kubernetes CronJob)', () => {
   it('fast-check FINDS a scheduled time that never gets its Job (only the most recent missed time is started)', () => {
     const result = fc.check(
       fc.property(caseArb, (c) => firstBroken(runnerFor(c), [everyTimeStarted], 3 * 60 * MIN) === null),
-      { numRuns: NUM_RUNS },
+      { numRuns: findRuns() },
     );
     expect(result.failed, `no counterexample in ${result.numRuns} runs (fast-check seed ${result.seed})`).toBe(true);
   });

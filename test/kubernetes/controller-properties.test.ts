@@ -8,7 +8,7 @@ import { kubernetesBinding, parseKubernetesScenario } from '../../sim/loops/kube
 import { kubernetesProperties, kubernetesPromises } from '../../sim/properties/kubernetes';
 import { Runner } from '../../sim/runner';
 import type { KubeWorld } from '../../sim/worlds/kubernetes';
-import { propertyRuns } from '../property-runs';
+import { findRuns, propertyRuns } from '../property-runs';
 import type { ControllerContext } from '../../machines/kubernetes';
 
 /**
@@ -189,7 +189,7 @@ describe("Kubernetes controller claims over generated scenarios (the explorer's 
     () => {
       const result = fc.check(
         fc.property(deploymentArb, (g) => firstFailure(deploymentDoc(g), ['max-surge']) === null),
-        { numRuns },
+        { numRuns: findRuns() },
       );
       expect(result.failed, `no counterexample in ${result.numRuns} runs (fast-check seed ${result.seed})`).toBe(true);
       expect(promisedOf('deployment')).toContain('max-surge');
@@ -216,7 +216,7 @@ describe("Kubernetes controller claims over generated scenarios (the explorer's 
     () => {
       const result = fc.check(
         fc.property(applicationArb, (moves) => firstFailure(applicationDoc(moves), ['cleanup-before-finalizer']) === null),
-        { numRuns },
+        { numRuns: findRuns() },
       );
       expect(result.failed, `no counterexample in ${result.numRuns} runs (fast-check seed ${result.seed})`).toBe(true);
     },

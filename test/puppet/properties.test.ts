@@ -25,7 +25,7 @@ import type { TimelineEntry } from '../../sim/runner';
 import { readYamlFile } from '../../sim/scenario/load';
 import type { PuppetFault, PuppetWorld } from '../../sim/worlds/puppet';
 import { createPuppetWorld } from '../../sim/worlds/puppet';
-import { propertyRuns } from '../property-runs';
+import { findRuns, propertyRuns } from '../property-runs';
 import { firstBroken } from './drive';
 
 const ENSURES: Record<ResourceType, string[]> = {
@@ -338,7 +338,7 @@ describe('the check scenarios under random schedules agree with the explorer (fa
   it('file ~> service without package → file: fast-check FINDS the lost refresh too (a finding, not a bug in the checker)', () => {
     const result = fc.check(
       fc.property(scheduleArb(3), (at) => settledFrom('scenarios/puppet-check-lost-refresh.yaml', at) === null),
-      { numRuns: propertyRuns() },
+      { numRuns: findRuns() },
     );
     expect(result.failed, `no counterexample in ${result.numRuns} runs (fast-check seed ${result.seed})`).toBe(true);
     expect(settledFrom('scenarios/puppet-check-lost-refresh.yaml', result.counterexample![0])).toMatch(/^no-stale-service/);
