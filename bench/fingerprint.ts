@@ -5,8 +5,8 @@
  * — the same counts, and what the disk costs. `--huge` adds the 10⁷-state search: the large
  * configuration with two more moves (13; 11 stop short of 10⁷), bounded at 10⁷ distinct states,
  * spilled and checkpointed every 5 minutes; goal: under 8 GiB peak RSS. It takes many minutes, so
- * it runs only with --huge (and then alone). Run: npx tsx bench/fingerprint.ts [--huge]
- * (npm run bench -- huge passes --huge).
+ * it runs only with --huge (and then alone): last in `npm run bench`, or alone with npm run bench -- huge.
+ * Run: npx tsx bench/fingerprint.ts [--huge]
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -101,7 +101,7 @@ try {
       memory.wall,
       `${checkpointed.verdicts.join() === memory.verdicts.join() ? 'same verdicts' : 'DIFFERENT RESULT'}; checkpoint ${fmt(statSync(join(ckDir, 'checkpoint.lsc')).size / MiB)} MiB`,
     );
-    console.log('\n(the 10⁷-state case: npx tsx bench/fingerprint.ts --huge, or npm run bench -- huge; it takes many minutes)');
+    console.log('\n(the 10⁷-state case comes last in npm run bench; alone: npm run bench -- huge; it takes many minutes)');
   } else {
     const file = largeScenario('hpa-bench-huge', [...LARGE_MOVES, 'demand: 700MB', 'slowApi: { factor: 3, for: 60s }']);
     const dir = join(work, 'huge-checkpoint');

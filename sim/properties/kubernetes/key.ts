@@ -47,9 +47,14 @@ const num = (uid: string) => Number(uid.slice(uid.lastIndexOf('-') + 1));
 class Digests<T extends object> {
   private readonly cache = new WeakMap<T, Uint32Array>();
   private readonly writer = new HashKeyWriter();
-  constructor(private readonly fields: (o: T, key: KeyWriter) => void) {}
+  /** `inText`: a text key (tests, the symmetry ceiling) gets the fields themselves, not their digest. */
+  constructor(
+    private readonly fields: (o: T, key: KeyWriter) => void,
+    private readonly inText = false,
+  ) {}
 
   write(o: T, key: KeyWriter): void {
+    if (this.inText && !(key instanceof HashKeyWriter)) return this.fields(o, key);
     let d = this.cache.get(o);
     if (d === undefined) {
       d = new Uint32Array(2);
@@ -107,6 +112,47 @@ const patchDigests = new Digests<Record<string, unknown>>((patch, key) => {
     writeWithout(metadata as Record<string, unknown>, 'resourceVersion', key); // cast: a non-null, non-array object: a record
   } else writeData(metadata, key);
 });
+
+/** An object's status without its times (the key writes those relative to the state: objectKey). */
+function statusDigest(o: KObject, key: KeyWriter): void {
+  const s = o.status as Record<string, unknown>; // cast: unchecked: the model's statuses are records
+  switch (o.kind) {
+    case 'Pod':
+      return podStatusDigests.write(s, key);
+    case 'Database':
+      return databaseStatusDigests.write(s, key);
+    case 'QueueScaler':
+      return queueScalerStatusDigests.write(s, key);
+    case 'HorizontalPodAutoscaler':
+      return hpaStatusDigests.write(s, key);
+    default:
+      return dataDigests.write(s, key);
+  }
+}
+
+/**
+ * What an object's key holds of the object alone: nothing ranked against the rest of the state (uids,
+ * resourceVersions, times), so it is written once per object. Names (and kinds, namespaces) are
+ * strings here, so a text key shows them: the symmetry ceiling (test/check/symmetry-ceiling.ts)
+ * erases generated names from the key's text.
+ */
+const objectDigests = new Digests<KObject>((o, key) => {
+  const m = o.metadata;
+  key.str(o.kind);
+  key.str(m.namespace);
+  key.str(m.name);
+  key.num(m.generation);
+  key.flag(m.deletionTimestamp !== undefined);
+  key.list(m.ownerReferences.length);
+  for (const r of m.ownerReferences) {
+    key.str(r.kind);
+    key.str(r.name);
+    key.flag(r.controller);
+  }
+  metaDigests.write(m, key);
+  dataDigests.write(o.spec, key);
+  statusDigest(o, key);
+}, true);
 
 const byTime = (a: { at: number; seq: number }, b: { at: number; seq: number }) => a.at - b.at || a.seq - b.seq;
 const byString = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -224,55 +270,42 @@ export function kubernetesKey(state: State, out: KeyWriter, failoverAfterMs = DB
     }
   };
 
-  const status = (o: KObject): void => {
+  // A status's times, relative to the state (the rest of the status is in the object's digest).
+  const statusTimes = (o: KObject): void => {
     const s = o.status as Record<string, unknown>; // cast: unchecked: the model's statuses are records
     switch (o.kind) {
       case 'Pod': {
         const { readySince } = s as { readySince?: number }; // cast: only an optional field, read to drop it
-        podStatusDigests.write(s, out);
         out.flag(readySince !== undefined);
         if (readySince !== undefined) time(ready, readySince);
         return hpaAges(o, readySince);
       }
       case 'Database': {
         const { primaryUnreadySince } = s as { primaryUnreadySince?: number }; // cast: only an optional field, read to drop it
-        databaseStatusDigests.write(s, out);
         out.flag(primaryUnreadySince !== undefined);
         if (primaryUnreadySince !== undefined) out.num(age(primaryUnreadySince, failoverAfterMs));
         return;
       }
       case 'QueueScaler': {
         const { lastScaleUp } = s as { lastScaleUp?: number }; // cast: only an optional field, read to drop it
-        queueScalerStatusDigests.write(s, out);
         out.flag(lastScaleUp !== undefined);
         if (lastScaleUp !== undefined) out.num(age(lastScaleUp, specOf<QueueScalerSpec>(o).scaleDownDelaySeconds * 1000));
         return;
       }
       case 'HorizontalPodAutoscaler':
         // lastScaleTime is carried forward for display only: whether it is set is all that matters.
-        hpaStatusDigests.write(s, out);
         out.flag((s as { lastScaleTime?: number }).lastScaleTime !== undefined); // cast: only an optional field, read for its presence
         return;
-      default:
-        dataDigests.write(s, out);
     }
   };
-  // Names (and kinds, namespaces) are strings of the key, not parts of a digest: the symmetry
-  // ceiling (test/check/symmetry-ceiling.ts) erases generated names from the key's text.
   const objectKey = (o: KObject): void => {
     const m = o.metadata;
-    out.str(o.kind);
-    out.str(m.namespace);
-    out.str(m.name);
+    objectDigests.write(o, out);
     out.num(uids.of(num(m.uid)));
     out.num(rvs.of(m.resourceVersion));
-    out.num(m.generation);
     time(created, m.creationTimestamp);
-    out.flag(m.deletionTimestamp !== undefined);
-    owners(m.ownerReferences);
-    metaDigests.write(m, out);
-    dataDigests.write(o.spec, out);
-    status(o);
+    for (const r of m.ownerReferences) out.num(uids.of(num(r.uid)));
+    statusTimes(o);
   };
   const tolerate = (reasons: string[] | undefined) => {
     out.list(reasons?.length ?? 0);
