@@ -35,7 +35,28 @@ const HPA_DOWNSCALE_WINDOW_MS = 300_000;
 /** The longest default scaling-policy period (autoscaling/v2 defaults: 15 s). */
 const HPA_DEFAULT_PERIOD_MS = 15_000;
 
-const num = (uid: string) => Number(uid.slice(uid.lastIndexOf('-') + 1));
+/** A uid's sequence number (uids are `uid-<n>`, sim/worlds/kubernetes/store.ts), kept by uid: a search meets few. */
+const uidNumbers = new Map<string, number>();
+function num(uid: string): number {
+  let n = uidNumbers.get(uid);
+  if (n === undefined) {
+    n = Number(uid.slice(uid.lastIndexOf('-') + 1));
+    if (uidNumbers.size >= 1 << 16) uidNumbers.clear();
+    uidNumbers.set(uid, n);
+  }
+  return n;
+}
+
+/** A record's keys in order, kept by record: the store's and the cache's records are shared by many states. */
+const sortedKeyLists = new WeakMap<object, string[]>();
+function sortedKeys(record: Record<string, unknown>): string[] {
+  let keys = sortedKeyLists.get(record);
+  if (keys === undefined) {
+    keys = Object.keys(record).sort();
+    sortedKeyLists.set(record, keys);
+  }
+  return keys;
+}
 
 /**
  * Objects are immutable and shared between states: the parts of their key that are a function of
@@ -410,7 +431,7 @@ export function kubernetesKey(state: State, out: KeyWriter, failoverAfterMs = DB
   // ---- the world
   out.list(world.rng.length);
   for (const x of world.rng) out.num(x);
-  const storeKeys = Object.keys(world.store.objects).sort();
+  const storeKeys = sortedKeys(world.store.objects);
   out.list(storeKeys.length);
   for (const key of storeKeys) objectKey(world.store.objects[key]!);
   out.list(world.agenda.length);
@@ -430,7 +451,7 @@ export function kubernetesKey(state: State, out: KeyWriter, failoverAfterMs = DB
       out.str(k);
       out.num(inf.lastDeliverAt[k]! - t);
     }
-    const cached = Object.keys(inf.cache).sort();
+    const cached = sortedKeys(inf.cache);
     out.list(cached.length);
     for (const key of cached) objectKey(inf.cache[key]!);
     out.list(inf.pending.length);
