@@ -16,9 +16,20 @@ import { controllerOf, ownerRef, specOf, splitKey, statusOf } from '../types';
 
 export const TEMPLATE_HASH = 'pod-template-hash';
 
+/** Hashes kept by template: objects are never changed in place, and every reconcile and check asks again. */
+const templateHashes = new WeakMap<PodTemplate, string>();
+
 /** A stable short hash of the pod template (upstream: fnv32a of the template, safe-encoded). */
 export function templateHash(t: PodTemplate): string {
-  const text = JSON.stringify(t);
+  let hash = templateHashes.get(t);
+  if (hash === undefined) {
+    hash = fnvHash(JSON.stringify(t));
+    templateHashes.set(t, hash);
+  }
+  return hash;
+}
+
+function fnvHash(text: string): string {
   let h = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);

@@ -47,7 +47,7 @@ function baseState(o: KObject): string {
 
 export function kubeSummary(world: KubeWorld, _t: number): KubeSummary {
   const byName = (a: KObject, b: KObject) => (a.metadata.name < b.metadata.name ? -1 : 1);
-  const pods = objectsOf(world, 'Pod').sort(byName);
+  const pods = [...objectsOf(world, 'Pod')].sort(byName);
   const shown = new Set(['Pod', 'ReplicaSet', 'Deployment', 'Node']);
   return {
     pods: pods.map((p) => {
@@ -62,35 +62,29 @@ export function kubeSummary(world: KubeWorld, _t: number): KubeSummary {
         owner: owner ? `${owner.kind}/${owner.name}` : '',
       };
     }),
-    replicasets: objectsOf(world, 'ReplicaSet')
-      .sort(byName)
-      .map((rs) => ({
-        name: rs.metadata.name,
-        desired: num((rs.spec as { replicas?: number }).replicas), // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
-        current: num(rs.status.replicas),
-        ready: num(rs.status.readyReplicas),
-      })),
-    deployments: objectsOf(world, 'Deployment')
-      .sort(byName)
-      .map((d) => ({
-        name: d.metadata.name,
-        ready: `${num(d.status.readyReplicas)}/${num((d.spec as { replicas?: number }).replicas)}`, // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
-        upToDate: num(d.status.updatedReplicas),
-        available: num(d.status.availableReplicas),
-        generation: d.metadata.generation,
-        observedGeneration: num(d.status.observedGeneration),
-      })),
-    nodes: objectsOf(world, 'Node')
-      .sort(byName)
-      .map((n) => {
-        const onNode = pods.filter((p) => specOf<PodSpec>(p).nodeName === n.metadata.name && p.metadata.deletionTimestamp === undefined);
-        return {
-          name: n.metadata.name,
-          ready: (n.status as { ready?: boolean }).ready === true, // cast: unchecked: a Node's status/spec as the cluster model writes them (sim/worlds/kubernetes/world.ts)
-          cpu: `${onNode.reduce((s, p) => s + podRequestMilli(p), 0)}m/${num((n.spec as { cpuMilli?: number }).cpuMilli)}m`, // cast: unchecked: a Node's status/spec as the cluster model writes them (sim/worlds/kubernetes/world.ts)
-          pods: onNode.length,
-        };
-      }),
+    replicasets: [...objectsOf(world, 'ReplicaSet')].sort(byName).map((rs) => ({
+      name: rs.metadata.name,
+      desired: num((rs.spec as { replicas?: number }).replicas), // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
+      current: num(rs.status.replicas),
+      ready: num(rs.status.readyReplicas),
+    })),
+    deployments: [...objectsOf(world, 'Deployment')].sort(byName).map((d) => ({
+      name: d.metadata.name,
+      ready: `${num(d.status.readyReplicas)}/${num((d.spec as { replicas?: number }).replicas)}`, // cast: unchecked: KObject's spec is an untyped record; this kind's as the manifest schema (sim/loops/kubernetes-manifests.ts) and the reconcilers write it
+      upToDate: num(d.status.updatedReplicas),
+      available: num(d.status.availableReplicas),
+      generation: d.metadata.generation,
+      observedGeneration: num(d.status.observedGeneration),
+    })),
+    nodes: [...objectsOf(world, 'Node')].sort(byName).map((n) => {
+      const onNode = pods.filter((p) => specOf<PodSpec>(p).nodeName === n.metadata.name && p.metadata.deletionTimestamp === undefined);
+      return {
+        name: n.metadata.name,
+        ready: (n.status as { ready?: boolean }).ready === true, // cast: unchecked: a Node's status/spec as the cluster model writes them (sim/worlds/kubernetes/world.ts)
+        cpu: `${onNode.reduce((s, p) => s + podRequestMilli(p), 0)}m/${num((n.spec as { cpuMilli?: number }).cpuMilli)}m`, // cast: unchecked: a Node's status/spec as the cluster model writes them (sim/worlds/kubernetes/world.ts)
+        pods: onNode.length,
+      };
+    }),
     resources: Object.values(world.store.objects)
       .filter((o) => !shown.has(o.kind))
       .sort((a, b) => (a.kind + a.metadata.name < b.kind + b.metadata.name ? -1 : 1))

@@ -5,6 +5,7 @@ import type { RngState } from '../../random';
 import { drawInt, seedRng } from '../../random';
 import type { Store } from './store';
 import * as st from './store';
+import { objectsOfKind } from './store-index';
 
 /**
  * The simulated control plane: the API server's store, the focal controller's informer (its
@@ -243,7 +244,7 @@ function toInformer(world: KubeWorld, event: WatchEvent, now: number): KubeWorld
 
 export const podRequestMilli = (p: KObject) => specOf<PodSpec>(p).containers.reduce((s, c) => s + c.cpuMilli, 0);
 
-export const objectsOf = (world: KubeWorld, kind: string) => Object.values(world.store.objects).filter((o) => o.kind === kind);
+export const objectsOf = (world: KubeWorld, kind: string): readonly KObject[] => objectsOfKind(world.store.objects, kind);
 
 const podsOnNode = (world: KubeWorld, node: string) => objectsOf(world, 'Pod').filter((p) => specOf<PodSpec>(p).nodeName === node);
 
