@@ -1,5 +1,5 @@
 import type { ControllerConfig, ControllerContext, KObject } from '../../../machines/kubernetes';
-import { controlledBy, objectsOfKind } from '../../worlds/kubernetes/store-index';
+import { controlledBy } from '../../worlds/kubernetes/store-index';
 import type { CheckView } from '../../check/model';
 import type { KubeWorld } from '../../worlds/kubernetes';
 import { settle } from '../../worlds/kubernetes';
@@ -20,7 +20,7 @@ export function worldAt(v: { t: number; world: KubeWorld }): KubeWorld {
 
 export const contextOf = (v: KubeView) => v.snapshot.context;
 
-export const objectsOf = (world: KubeWorld, kind: string): readonly KObject[] => objectsOfKind(world.store.objects, kind);
+export { objectsOf } from '../../worlds/kubernetes';
 
 /** Objects whose controlling owner is `owner` (by uid, as the garbage collector sees ownership). */
 export const ownedBy = (world: KubeWorld, owner: KObject, kind: string): readonly KObject[] =>
