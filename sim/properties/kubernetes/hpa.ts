@@ -19,9 +19,7 @@ type Property = CheckProperty<KubeWorld, ControllerConfig, ControllerContext>;
 
 const targetOf = (w: KubeWorld, hpa: KObject): KObject | undefined => {
   const ref = specOf<HpaSpec>(hpa).scaleTargetRef;
-  return Object.values(w.store.objects).find(
-    (o) => o.kind === ref.kind && o.metadata.namespace === hpa.metadata.namespace && o.metadata.name === ref.name,
-  );
+  return objectsOf(w, ref.kind).find((o) => o.metadata.namespace === hpa.metadata.namespace && o.metadata.name === ref.name);
 };
 
 export const withinBounds: Property = {

@@ -25,6 +25,7 @@ import { writeSnapshot } from '../../check/snapshot-key';
 import type { AgendaItem, KubeWorld } from '../../worlds/kubernetes';
 import { store as st } from '../../worlds/kubernetes';
 import { worldAt } from './view';
+import { objectsOfKind } from '../../worlds/kubernetes/store-index';
 import { idempotenceKey } from './idempotence';
 import type { CheckState } from '../../check/model';
 
@@ -656,9 +657,10 @@ function hpaWindows(world: KubeWorld): { recWindow: number; eventWindow: number;
   let recWindow = HPA_DOWNSCALE_WINDOW_MS;
   let eventWindow = HPA_DEFAULT_PERIOD_MS;
   let behavior = false;
-  const hpas = [...Object.values(world.store.objects), ...Object.values(world.informer?.cache ?? {})].filter(
-    (o) => o.kind === 'HorizontalPodAutoscaler',
-  );
+  const hpas = [
+    ...objectsOfKind(world.store.objects, 'HorizontalPodAutoscaler'),
+    ...(world.informer ? objectsOfKind(world.informer.cache, 'HorizontalPodAutoscaler') : []),
+  ];
   for (const h of hpas) {
     const b = specOf<HpaSpec>(h).behavior;
     if (b) behavior = true;
